@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Normalisation of server and user values so that equal states compare equal."""
+
+from __future__ import annotations
+
+import ipaddress
+
+
+def ref_id(value):
+    """The id of a reference given as an id string, a number, or a summary object with an id."""
+    if isinstance(value, dict):
+        value = value.get('id')
+    return None if value is None else str(value)
+
+
+def id_list(values):
+    """A list of summaries or ids (or null) as a list of id strings, order kept."""
+    return [ref_id(v) for v in (values or []) if ref_id(v) not in (None, '')]
+
+
+def id_set(values):
+    """Set-like references as a sorted list without duplicates, so equal sets compare equal."""
+    return sorted(set(id_list(values)))
+
+
+def str_set(values):
+    return sorted(set(str(v) for v in (values or [])))
+
+
+def lower_set(values):
+    return sorted(set(str(v).lower().rstrip('.') for v in (values or [])))
+
+
+def cidr(value):
+    """A CIDR by value: 10.0.0.5/24 and 10.0.0.0/24 are the same network."""
+    if value in (None, ''):
+        return value
+    try:
+        return str(ipaddress.ip_network(str(value).strip(), strict=False))
+    except ValueError:
+        return str(value)
+
+
+def flatten(values):
+    """A list that a server may nest one level deep (the spec's sample does) as a flat list."""
+    flat = []
+    for value in values or []:
+        if isinstance(value, (list, tuple)):
+            flat.extend(value)
+        else:
+            flat.append(value)
+    return flat
+
+
+def upper(value):
+    return value.upper() if isinstance(value, str) else value
+
+
+def null_list(value):
+    return [] if value is None else value
+
+
+def differing_keys(current, desired):
+    """The keys of desired whose value differs from current (both already normalised)."""
+    return [key for key in desired if current.get(key) != desired[key]]
+
+
+def unwrap_items(data):
+    """Some servers wrap a singleton in {"items": ...}, others do not; accept both."""
+    if isinstance(data, dict) and isinstance(data.get('items'), dict):
+        return data['items']
+    return data

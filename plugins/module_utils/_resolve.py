@@ -1,0 +1,90 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Names to ids: one list request per kind, unknown and ambiguous names fail clearly."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+
+
+class ResolveError(TaskError):
+    """A reference that names nothing, or more than one thing."""
+
+
+# kind -> (list path, human name, fields a value may match, in order of preference after the id)
+KINDS = {
+    'groups': ('/groups', 'group', ('name',)),
+    'peers': ('/peers', 'peer', ('name',)),
+    'posture_checks': ('/posture-checks', 'posture check', ('name',)),
+    'users': ('/users', 'user', ('email', 'name')),
+    'setup_keys': ('/setup-keys', 'setup key', ('name',)),
+    'policies': ('/policies', 'policy', ('name',)),
+    'routes': ('/routes', 'route', ('network_id',)),
+    'nameserver_groups': ('/dns/nameservers', 'nameserver group', ('name',)),
+}
+
+
+def find_unique(items, value, fields, what, option):
+    """The one item whose id, or else one of fields, equals value; None when nothing matches."""
+    value = str(value)
+    for item in items:
+        if ref_id(item) == value:
+            return item
+    for field in fields:
+        matches = [item for item in items if item.get(field) == value]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise ResolveError("%s: the %s '%s' matches %d %ss (ids: %s); give the id instead" % (
+                option, field, value, len(matches), what, ', '.join(sorted(ref_id(m) for m in matches))))
+    return None
+
+
+class Resolver:
+    """Resolves names or ids of other resources, listing each kind at most once per task."""
+
+    def __init__(self, client):
+        self.client = client
+        self._items = {}
+
+    def seed(self, kind, items):
+        """Reuse a list the caller already fetched, saving a request."""
+        self._items[kind] = items
+
+    def items(self, kind):
+        if kind not in self._items:
+            self._items[kind] = self.client.get(KINDS[kind][0]) or []
+        return self._items[kind]
+
+    def to_id(self, kind, value, option):
+        return self.to_ids(kind, [value], option)[0]
+
+    def to_ids(self, kind, values, option):
+        """Ids for names or ids; every unknown name is listed in one error."""
+        if not values:
+            return []
+        dummy_path, what, fields = KINDS[kind]
+        items = self.items(kind)
+        ids, unknown = [], []
+        for value in values:
+            item = find_unique(items, value, fields, what, option)
+            if item is None:
+                unknown.append(str(value))
+            else:
+                ids.append(ref_id(item))
+        if unknown:
+            raise ResolveError("%s: no %s with the id or %s %s" % (
+                option, what, ' or '.join(fields), ', '.join("'%s'" % u for u in unknown)))
+        return ids
+
+    def name_of(self, kind, item_id):
+        """The display name of a resource id (for results), or None when it is unknown."""
+        dummy_path, dummy_what, fields = KINDS[kind]
+        for item in self.items(kind):
+            if ref_id(item) == str(item_id):
+                for field in fields:
+                    if item.get(field):
+                        return item[field]
+        return None

@@ -1,0 +1,383 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one lifecycle engine: find, compare, create/update/delete, check mode and diff.
+
+A resource module is a small subclass of ResourceModule that names its API path, its fields and
+how to read them; an info module is a subclass of InfoModule. Everything else happens here once.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import (
+    HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._compare import (
+    id_set, ref_id, unwrap_items,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver, find_unique
+
+MISSING = object()
+
+
+def connection_argument_spec():
+    """The connection options every module takes (documented in nms.overlay.connection)."""
+    return dict(
+        api_url=dict(type='str', required=True, fallback=(env_fallback, ['NMS_API_URL'])),
+        api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['NMS_API_TOKEN'])),
+        validate_certs=dict(type='bool', default=True),
+        ca_path=dict(type='path'),
+        timeout=dict(type='float', default=30.0),
+        retries=dict(type='int', default=3),
+    )
+
+
+class Field:
+    """One request field of a resource: how to normalise it and what it refers to.
+
+    ``ref`` names a resolver kind: the user may give names or ids, the engine sends ids.
+    ``many`` marks a list of references compared as a set. ``immutable`` fields cannot change
+    after creation: a difference is a warning, never a change. ``initial`` is sent on create
+    when the user did not set the option.
+    """
+
+    def __init__(self, norm=None, ref=None, many=False, immutable=False, initial=MISSING):
+        self.ref = ref
+        self.many = many
+        self.immutable = immutable
+        self.initial = initial
+        if norm is None and ref:
+            norm = id_set if many else ref_id
+        self.norm = norm
+
+    def normalise(self, value):
+        if self.norm is None:
+            return value
+        return self.norm(value)
+
+
+class NmsModule:
+    """What resource and info modules share: the AnsibleModule, the client and error reporting."""
+
+    argument_spec = {}
+    mutually_exclusive = ()
+    required_one_of = ()
+    required_if = ()
+    required_together = ()
+
+    def __init__(self, module=None):
+        self.module = module or AnsibleModule(
+            argument_spec=self.full_argument_spec(),
+            supports_check_mode=True,
+            mutually_exclusive=list(self.mutually_exclusive),
+            required_one_of=list(self.required_one_of),
+            required_if=list(self.required_if),
+            required_together=list(self.required_together),
+        )
+        self.params = self.module.params
+        self._client = None
+        self._resolver = None
+        self.warnings = []
+
+    @classmethod
+    def full_argument_spec(cls):
+        spec = connection_argument_spec()
+        spec.update(copy.deepcopy(cls.argument_spec))
+        return spec
+
+    @property
+    def client(self):
+        if self._client is None:
+            if not HAS_REQUESTS:
+                self.module.fail_json(msg=missing_required_lib('requests'), exception=REQUESTS_IMPORT_ERROR)
+            params = self.params
+            if not params['validate_certs']:
+                self.module.warn('validate_certs is false: the server certificate is not verified')
+            self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
+                                  ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'])
+        return self._client
+
+    @property
+    def resolver(self):
+        if self._resolver is None:
+            self._resolver = Resolver(self.client)
+        return self._resolver
+
+    def warn(self, message):
+        self.module.warn(message)
+
+    def fail(self, message, **extra):
+        self.module.fail_json(msg=message, **extra)
+
+    @classmethod
+    def main(cls):
+        instance = cls()
+        try:
+            result = instance.run()
+        except ApiError as exc:
+            instance.fail(str(exc), status=exc.status, method=exc.method, path=exc.path)
+        except TaskError as exc:
+            instance.fail(str(exc))
+        instance.module.exit_json(**result)
+
+    def run(self):
+        raise NotImplementedError
+
+
+class ResourceModule(NmsModule):
+    """Ensures one resource is present with the given options, or absent.
+
+    Subclasses set ``path``, ``what`` (human name), ``result_key``, ``fields`` and, when their
+    natural key is not ``name``, override ``matches``. Options left unset keep the server's value.
+    """
+
+    path = None
+    what = None
+    result_key = None
+    kind = None              # resolver kind of this resource, to reuse the list it fetched
+    natural_key = 'name'
+    fields = {}
+    model = None             # a function returning the pydantic options model (imported lazily)
+    has_id = True
+    list_only = False        # no GET by id: find by id in the list
+    singleton = False        # one object at ``path``: read and update only
+    required_on_create = ('name',)
+    states = ('present', 'absent')
+
+    @classmethod
+    def full_argument_spec(cls):
+        spec = super().full_argument_spec()
+        if not cls.singleton:
+            spec.setdefault('state', dict(type='str', default='present', choices=list(cls.states)))
+            if cls.has_id:
+                spec.setdefault('id', dict(type='str'))
+        return spec
+
+    # -- hooks a module may override ---------------------------------------------------------------
+    def validate_options(self):
+        """Check the user's options before any request (pydantic model when the module has one)."""
+        if self.model is None:
+            return
+        data = {name: self.params[name] for name in self.fields if self.params.get(name) is not None}
+        from ansible_collections.nms.overlay.plugins.module_utils._models import validate
+        validate(self.model(), data)
+
+    def matches(self, item):
+        return item.get(self.natural_key) == self.params.get(self.natural_key)
+
+    def identity_text(self):
+        if self.params.get('id'):
+            return "id '%s'" % self.params['id']
+        return "%s '%s'" % (self.natural_key, self.params.get(self.natural_key))
+
+    def from_server(self, obj):
+        """The server object as request fields, normalised like desired values."""
+        return {name: field.normalise(obj.get(name)) for name, field in self.fields.items()}
+
+    def resolve(self, name, field, value):
+        """A user value with names turned into ids (for fields with a ref)."""
+        if field.ref is None or value is None:
+            return value
+        if field.many:
+            return self.resolver.to_ids(field.ref, value, name)
+        return self.resolver.to_id(field.ref, value, name)
+
+    def desired(self):
+        """The options the user set, resolved to ids and normalised."""
+        wanted = {}
+        for name, field in self.fields.items():
+            value = self.params.get(name)
+            if value is None:
+                continue
+            wanted[name] = field.normalise(self.resolve(name, field, value))
+        return wanted
+
+    def request_body(self, state, current_obj):
+        """The JSON body of a POST or PUT for the complete state (current merged with desired)."""
+        return dict(state)
+
+    def before_write(self, current_obj, state):
+        """Last check of the merged state before a write; raise TaskError to refuse it."""
+
+    def to_result(self, obj):
+        """The resource as returned to the user: references as lists, never null."""
+        if not isinstance(obj, dict):
+            return obj
+        result = dict(obj)
+        for name, field in self.fields.items():
+            if field.many and result.get(name, []) is None:
+                result[name] = []
+        return result
+
+    def delete(self, obj):
+        self.client.delete('%s/%s' % (self.path, ref_id(obj)))
+
+    # -- finding -------------------------------------------------------------------------------------
+    def list_items(self):
+        items = unwrap_items(self.client.get(self.path)) or []
+        if self.kind:
+            self.resolver.seed(self.kind, items)
+        return items
+
+    def get_by_id(self, item_id):
+        if self.list_only:
+            return find_unique(self.list_items(), item_id, (), self.what, 'id')
+        try:
+            return self.client.get('%s/%s' % (self.path, item_id))
+        except ApiError as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    def find(self):
+        if self.singleton:
+            return unwrap_items(self.client.get(self.path))
+        if self.params.get('id'):
+            return self.get_by_id(self.params['id'])
+        found = [item for item in self.list_items() if self.matches(item)]
+        if len(found) > 1:
+            raise TaskError('%s matches %d %ss (ids: %s); give the id to choose one' % (
+                self.identity_text(), len(found), self.what, ', '.join(sorted(ref_id(i) for i in found))))
+        return found[0] if found else None
+
+    # -- the lifecycle ---------------------------------------------------------------------------------
+    def run(self):
+        self.validate_options()
+        obj = self.find()
+        if not self.singleton and self.params.get('state') == 'absent':
+            return self.ensure_absent(obj)
+        return self.ensure_present(obj)
+
+    def ensure_absent(self, obj):
+        result = {'changed': False, self.result_key: {}}
+        if obj is None:
+            return result
+        current = self.from_server(obj)
+        self.before_write(obj, None)
+        if not self.module.check_mode:
+            self.delete(obj)
+        result.update(changed=True, diff=dict(before=current, after={}))
+        result[self.result_key] = self.to_result(obj)
+        return result
+
+    def ensure_present(self, obj):
+        desired = self.desired()
+        if obj is None:
+            if self.singleton:
+                raise TaskError('the server returned no %s' % self.what)
+            if self.params.get('id'):
+                raise TaskError('no %s with id %s exists; ids are given by the server, so create it by %s instead'
+                                % (self.what, self.params['id'], self.natural_key))
+            return self.create(desired)
+        return self.update(obj, desired)
+
+    def create(self, desired):
+        missing = [name for name in self.required_on_create if desired.get(name) in (None, '')]
+        if missing:
+            raise TaskError('%s required to create the %s %s' % (
+                ' and '.join('option %s is' % m for m in missing), self.what, self.identity_text()))
+        state = {name: copy.deepcopy(field.initial) for name, field in self.fields.items()
+                 if field.initial is not MISSING}
+        state.update(desired)
+        self.before_write(None, state)
+        body = self.request_body(state, None)
+        result = {'changed': True, 'diff': dict(before={}, after=state)}
+        if self.module.check_mode:
+            result[self.result_key] = body
+            return result
+        try:
+            created = self.client.post(self.path, body)
+        except ApiError as exc:
+            if exc.status != 409:
+                raise
+            # Someone created it between our read and our write: reconcile with what is there now.
+            obj = self.find()
+            if obj is None:
+                raise
+            return self.update(obj, desired)
+        result[self.result_key] = self.to_result(self.after_create(created, state))
+        return result
+
+    def after_create(self, created, state):
+        """Hook for modules whose create needs a follow-up call (returns the final object)."""
+        return created
+
+    def update(self, obj, desired):
+        current = self.from_server(obj)
+        for name in [n for n in desired if self.fields[n].immutable]:
+            if current.get(name) != desired[name]:
+                self.warn('%s cannot change after the %s is created: the existing value %r is kept, not %r; '
+                          'replace the %s to change it' % (name, self.what, current.get(name), desired[name], self.what))
+            del desired[name]
+        changed_keys = [name for name in desired if current.get(name) != desired[name]]
+        result = {'changed': False, self.result_key: self.to_result(obj)}
+        if not changed_keys:
+            return result
+        state = dict(current)
+        state.update(desired)
+        self.before_write(obj, state)
+        result['changed'] = True
+        result['diff'] = dict(before={k: current.get(k) for k in changed_keys},
+                              after={k: desired[k] for k in changed_keys})
+        body = self.request_body(state, obj)
+        if self.module.check_mode:
+            predicted = dict(obj)
+            predicted.update(body)
+            result[self.result_key] = self.to_result(predicted)
+            return result
+        updated = self.client.put(self.update_path(obj), body)
+        result[self.result_key] = self.to_result(updated if isinstance(updated, dict) and updated else obj)
+        return result
+
+    def update_path(self, obj):
+        if self.singleton:
+            return self.path
+        return '%s/%s' % (self.path, ref_id(obj))
+
+
+class InfoModule(NmsModule):
+    """Lists resources of one kind, all or one by id or name, with optional filters."""
+
+    path = None
+    what = None
+    plural = None
+    kind = None
+    natural_key = 'name'
+    list_only = False
+    argument_spec = dict(id=dict(type='str'), name=dict(type='str'))
+    mutually_exclusive = (('id', 'name'),)
+
+    def fetch(self):
+        if self.params.get('id') and not self.list_only:
+            try:
+                return [self.client.get('%s/%s' % (self.path, self.params['id']))]
+            except ApiError as exc:
+                if exc.status == 404:
+                    return []
+                raise
+        items = unwrap_items(self.client.get(self.path, query=self.query())) or []
+        if self.kind:
+            self.resolver.seed(self.kind, items)
+        return items
+
+    def query(self):
+        return None
+
+    def keep(self, item):
+        """Whether an item passes the module's filters (id and name by default)."""
+        if self.params.get('id') and ref_id(item) != self.params['id']:
+            return False
+        name = self.params.get(self.natural_key)
+        return name is None or item.get(self.natural_key) == name
+
+    def to_result(self, item):
+        return item
+
+    def run(self):
+        items = [self.to_result(item) for item in self.fetch() if self.keep(item)]
+        return {'changed': False, self.plural: items}

@@ -1,0 +1,148 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: group
+short_description: Manage groups of peers
+version_added: 0.1.0
+description:
+  - Creates, updates and deletes a group of peers in the overlay network.
+  - A group is found by O(id) when given, otherwise by O(name). A name shared by several groups fails
+    and lists their ids.
+  - Options left unset keep the server's value. In particular, a task without O(peers) never changes
+    the group's members.
+  - The built-in C(All) group holds every peer and cannot be changed or deleted; trying to fails
+    before any write.
+author:
+  - nms.overlay contributors
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  id:
+    description:
+      - Id of the group. Needed to rename a group; otherwise O(name) finds it.
+    type: str
+  name:
+    description:
+      - Name of the group. Group names are unique on the server.
+      - Required to create a group.
+    type: str
+  peers:
+    description:
+      - The complete set of peers in the group, as peer names or ids. Order does not matter.
+      - V([]) removes every peer from the group. Leave it unset to keep the current members.
+      - Every name must match exactly one peer; an unknown or ambiguous name fails before any write.
+    type: list
+    elements: str
+  state:
+    description:
+      - V(present) creates or updates the group; V(absent) deletes it.
+      - Deleting a group that a policy, route, nameserver group, setup key, user or the DNS settings
+        use fails with the server's message naming the user of the group.
+    type: str
+    choices: [present, absent]
+    default: present
+seealso:
+  - module: nms.overlay.group_info
+  - module: nms.overlay.peer
+'''
+
+EXAMPLES = r'''
+- name: Ensure the servers group exists with two peers
+  nms.overlay.group:
+    api_url: https://nms.example.com
+    api_token: "{{ nms_token }}"
+    name: servers
+    peers:
+      - web-1
+      - db-1
+
+- name: Ensure a group exists without touching its members
+  nms.overlay.group:
+    name: developers
+
+- name: Rename a group, found by its id
+  nms.overlay.group:
+    id: ch8i4ug6lnn4g9hqv7l0
+    name: backend
+
+- name: Remove a group
+  nms.overlay.group:
+    name: old-servers
+    state: absent
+'''
+
+RETURN = r'''
+group:
+  description:
+    - The group after the change. In check mode, the group as it would be.
+    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted group.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Id of the group.
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7l0
+    name:
+      description: Name of the group.
+      type: str
+      sample: servers
+    peers_count:
+      description: Number of peers in the group.
+      type: int
+      sample: 2
+    issued:
+      description: Who made the group (V(api), V(jwt) or V(integration)).
+      type: str
+      sample: api
+    peers:
+      description: The peers of the group, each with C(id) and C(name).
+      type: list
+      elements: dict
+      sample: [{id: cgr1, name: web-1}, {id: cgr2, name: db-1}]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+ALL_GROUP = 'All'
+
+
+def _options_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_groups import GroupOptions
+    return GroupOptions
+
+
+class GroupModule(ResourceModule):
+    path = '/groups'
+    what = 'group'
+    kind = 'groups'
+    result_key = 'group'
+    model = staticmethod(_options_model)
+    fields = dict(
+        name=Field(),
+        peers=Field(ref='peers', many=True, initial=[]),
+    )
+    argument_spec = dict(
+        name=dict(type='str'),
+        peers=dict(type='list', elements='str'),
+    )
+    required_one_of = (('id', 'name'),)
+
+    def before_write(self, current_obj, state):
+        if current_obj and current_obj.get('name') == ALL_GROUP:
+            raise TaskError('the All group holds every peer and cannot be changed or deleted')
+
+
+def main():
+    GroupModule.main()
+
+
+if __name__ == '__main__':
+    main()

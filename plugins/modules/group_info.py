@@ -1,0 +1,97 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: group_info
+short_description: List groups of peers
+version_added: 0.1.0
+description:
+  - Returns all groups, or the group with a given O(id) or O(name).
+author:
+  - nms.overlay contributors
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options:
+  id:
+    description:
+      - Return only the group with this id. An unknown id returns an empty list.
+    type: str
+  name:
+    description:
+      - Return only the groups with this name.
+    type: str
+seealso:
+  - module: nms.overlay.group
+'''
+
+EXAMPLES = r'''
+- name: List every group
+  nms.overlay.group_info:
+  register: all_groups
+
+- name: Read one group by name
+  nms.overlay.group_info:
+    name: servers
+  register: servers
+
+- name: Show the peers of the servers group
+  ansible.builtin.debug:
+    msg: "{{ servers.groups[0].peers | map(attribute='name') | list }}"
+'''
+
+RETURN = r'''
+groups:
+  description: The groups found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the group.
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7l0
+    name:
+      description: Name of the group.
+      type: str
+      sample: servers
+    peers_count:
+      description: Number of peers in the group.
+      type: int
+      sample: 2
+    issued:
+      description: Who made the group (V(api), V(jwt) or V(integration)).
+      type: str
+      sample: api
+    peers:
+      description: The peers of the group, each with C(id) and C(name); never null.
+      type: list
+      elements: dict
+      sample: [{id: cgr1, name: web-1}]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class GroupInfoModule(InfoModule):
+    path = '/groups'
+    what = 'group'
+    plural = 'groups'
+    kind = 'groups'
+
+    def to_result(self, item):
+        item = dict(item)
+        item['peers'] = item.get('peers') or []
+        return item
+
+
+def main():
+    GroupInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

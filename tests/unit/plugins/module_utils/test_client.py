@@ -1,0 +1,191 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of the HTTP client: retries, Retry-After, POST safety, errors without the token."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, Client, api_root
+
+TOKEN = 'nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W'
+
+
+class FakeResponse:
+    def __init__(self, status=200, body=None, text=None, headers=None, reason='OK'):
+        self.status_code = status
+        self.headers = headers or {}
+        self.reason = reason
+        if text is None:
+            text = '' if body is None else json.dumps(body)
+        self.text = text
+
+
+class FakeSession:
+    """Answers calls from a script: each item is a FakeResponse or an exception to raise."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.calls = []
+        self.headers = {}
+        self.verify = True
+
+    def request(self, method, url, **kwargs):
+        self.calls.append((method, url, kwargs))
+        item = self.script.pop(0)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+
+def make_client(script, retries=3, **kwargs):
+    sleeps = []
+    session = FakeSession(script)
+    client = Client('https://nms.test/api/', TOKEN, retries=retries, sleep=sleeps.append, session=session, **kwargs)
+    return client, session, sleeps
+
+
+def test_api_root_accepts_url_with_or_without_api():
+    assert api_root('https://nms.test') == 'https://nms.test'
+    assert api_root('https://nms.test/') == 'https://nms.test'
+    assert api_root('https://nms.test/api') == 'https://nms.test'
+    assert api_root('https://nms.test/api/') == 'https://nms.test'
+
+
+def test_headers_timeout_and_no_redirects():
+    client, session, dummy = make_client([FakeResponse(body=[{'id': 'g1'}])], timeout=7)
+    assert client.get('/groups') == [{'id': 'g1'}]
+    method, url, kwargs = session.calls[0]
+    assert (method, url) == ('GET', 'https://nms.test/api/groups')
+    assert kwargs['timeout'] == 7
+    assert kwargs['allow_redirects'] is False
+    assert session.headers['Authorization'] == 'Token ' + TOKEN
+    assert session.headers['Accept'] == 'application/json'
+    assert session.headers['User-Agent'].startswith('nms.overlay/')
+
+
+def test_body_is_json_with_content_type():
+    client, session, dummy = make_client([FakeResponse(body={'id': 'g1'})])
+    client.post('/groups', {'name': 'a', 'peers': []})
+    kwargs = session.calls[0][2]
+    assert json.loads(kwargs['data']) == {'name': 'a', 'peers': []}
+    assert kwargs['headers']['Content-Type'] == 'application/json'
+
+
+@pytest.mark.parametrize('status', [429, 502, 503, 504])
+def test_get_retries_retryable_statuses(status):
+    client, session, sleeps = make_client([FakeResponse(status=status, body={'message': 'busy'}), FakeResponse(body=[])])
+    assert client.get('/groups') == []
+    assert len(session.calls) == 2
+    assert len(sleeps) == 1
+
+
+def test_retry_after_is_honoured():
+    client, dummy, sleeps = make_client([FakeResponse(status=429, headers={'Retry-After': '2'}), FakeResponse(body={})])
+    client.put('/groups/g1', {'name': 'x'})
+    assert sleeps == [2.0]
+
+
+def test_backoff_grows_and_retries_are_bounded():
+    script = [FakeResponse(status=503, body={'message': 'down', 'code': 503})] * 4
+    client, session, sleeps = make_client(script, retries=3)
+    with pytest.raises(ApiError) as err:
+        client.delete('/groups/g1')
+    assert len(session.calls) == 4
+    assert sleeps == [0.5, 1.0, 2.0]
+    assert err.value.status == 503
+    assert str(err.value) == 'DELETE /groups/g1 failed with HTTP 503: down'
+
+
+def test_connection_error_is_retried_for_get():
+    client, session, dummy = make_client([requests.exceptions.ConnectionError('reset'), FakeResponse(body=[])])
+    assert client.get('/peers') == []
+    assert len(session.calls) == 2
+
+
+def test_post_is_not_retried_once_it_may_have_reached_the_server():
+    client, session, dummy = make_client([FakeResponse(status=503, body={'message': 'down'}), FakeResponse(body={})])
+    with pytest.raises(ApiError) as err:
+        client.post('/groups', {'name': 'a'})
+    assert len(session.calls) == 1
+    assert err.value.status == 503
+
+
+def test_post_is_not_retried_after_a_dropped_connection():
+    client, session, dummy = make_client([requests.exceptions.ConnectionError('Connection aborted'), FakeResponse(body={})])
+    with pytest.raises(ApiError) as err:
+        client.post('/groups', {'name': 'a'})
+    assert len(session.calls) == 1
+    assert err.value.status is None
+    assert 'POST /groups failed: connection failed' in str(err.value)
+
+
+def test_post_is_retried_after_429_because_the_server_did_not_act():
+    client, session, dummy = make_client([FakeResponse(status=429), FakeResponse(body={'id': 'g1'})])
+    assert client.post('/groups', {'name': 'a'}) == {'id': 'g1'}
+    assert len(session.calls) == 2
+
+
+def test_post_is_retried_when_the_connection_was_refused():
+    refused = requests.exceptions.ConnectTimeout('connect timeout')
+    client, session, dummy = make_client([refused, FakeResponse(body={'id': 'g1'})])
+    assert client.post('/groups', {'name': 'a'}) == {'id': 'g1'}
+    assert len(session.calls) == 2
+
+
+def test_error_message_has_method_path_status_and_server_message_but_not_the_token():
+    body = {'message': 'token %s invalid' % TOKEN, 'code': 401}
+    client, dummy, dummy2 = make_client([FakeResponse(status=401, body=body)])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    text = str(err.value)
+    assert text.startswith('GET /groups failed with HTTP 401: token ')
+    assert TOKEN not in text
+    assert 'check api_token' in text
+
+
+def test_html_error_page_is_summarised():
+    page = '<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
+    client, dummy, dummy2 = make_client([FakeResponse(status=500, text=page, headers={'Content-Type': 'text/html'})])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == 'GET /groups failed with HTTP 500: Bad Gateway 502 Bad Gateway'
+
+
+@pytest.mark.parametrize('text', ['not json', '{"id": "g1", "na'])
+def test_invalid_json_on_success_is_a_clear_error(text):
+    client, dummy, dummy2 = make_client([FakeResponse(status=200, text=text)])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert err.value.status == 200
+    assert 'not valid JSON' in str(err.value)
+    assert str(err.value).startswith('GET /groups failed with HTTP 200')
+
+
+def test_empty_body_is_an_empty_object():
+    client, dummy, dummy2 = make_client([FakeResponse(status=200, text='')])
+    assert client.delete('/groups/g1') == {}
+
+
+def test_redirect_is_refused():
+    client, dummy, dummy2 = make_client([FakeResponse(status=301, headers={'Location': 'https://evil.test/api/groups'})])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert 'redirects are not followed' in str(err.value)
+
+
+def test_timeout_message():
+    client, session, dummy = make_client([requests.exceptions.ReadTimeout('read timed out')] * 2, retries=1, timeout=5)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert len(session.calls) == 2
+    assert str(err.value) == 'GET /groups failed: no answer within the timeout of 5 seconds'
+
+
+def test_tls_options_set_verify():
+    client, session, dummy = make_client([], ca_path='/tmp/ca.pem')
+    assert session.verify == '/tmp/ca.pem'
+    client, session, dummy = make_client([], validate_certs=False)
+    assert session.verify is False

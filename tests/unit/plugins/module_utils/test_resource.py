@@ -1,0 +1,180 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of the lifecycle engine with a scripted client (no HTTP)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+
+class FakeModule:
+    def __init__(self, params, check_mode=False):
+        self.params = params
+        self.check_mode = check_mode
+        self.warnings = []
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+class FakeClient:
+    """A tiny in-memory server for /things and /peers."""
+
+    def __init__(self, things, peers=()):
+        self.things = {t['id']: dict(t) for t in things}
+        self.peers = list(peers)
+        self.calls = []
+        self.conflict_once = False
+
+    def get(self, path, query=None):
+        self.calls.append(('GET', path))
+        if path == '/peers':
+            return self.peers
+        if path == '/things':
+            return list(self.things.values())
+        item = self.things.get(path.rsplit('/', 1)[1])
+        if item is None:
+            raise ApiError('GET', path, 404, 'not found')
+        return item
+
+    def post(self, path, body):
+        self.calls.append(('POST', path))
+        if self.conflict_once:
+            self.conflict_once = False
+            self.things['t9'] = dict(body, id='t9', note='set by another run')
+            raise ApiError('POST', path, 409, 'already exists')
+        item = dict(body, id='new')
+        self.things['new'] = item
+        return item
+
+    def put(self, path, body):
+        self.calls.append(('PUT', path))
+        item = dict(body, id=path.rsplit('/', 1)[1])
+        self.things[item['id']] = item
+        return item
+
+    def delete(self, path):
+        self.calls.append(('DELETE', path))
+        del self.things[path.rsplit('/', 1)[1]]
+        return {}
+
+    def writes(self):
+        return [c for c in self.calls if c[0] != 'GET']
+
+
+class Thing(ResourceModule):
+    path = '/things'
+    what = 'thing'
+    result_key = 'thing'
+    fields = dict(
+        name=Field(),
+        size=Field(immutable=True, initial=1),
+        members=Field(ref='peers', many=True, initial=[]),
+        note=Field(initial=''),
+    )
+
+
+def run(client, check_mode=False, **params):
+    base = dict(id=None, name=None, size=None, members=None, note=None, state='present')
+    base.update(params)
+    module = Thing(FakeModule(base, check_mode))
+    module._client = client  # pylint: disable=protected-access
+    return module.run(), module.module
+
+
+PEERS = [{'id': 'p1', 'name': 'a'}, {'id': 'p2', 'name': 'b'}]
+
+
+def test_create_sends_initial_values_and_resolved_ids():
+    client = FakeClient([], PEERS)
+    result, dummy = run(client, name='x', members=['b', 'a'])
+    assert result['changed'] is True
+    assert client.writes() == [('POST', '/things')]
+    assert client.things['new'] == {'id': 'new', 'name': 'x', 'size': 1, 'members': ['p1', 'p2'], 'note': ''}
+    assert result['diff'] == {'before': {}, 'after': {'name': 'x', 'size': 1, 'members': ['p1', 'p2'], 'note': ''}}
+
+
+def test_unchanged_sends_no_write_and_members_compare_as_a_set():
+    client = FakeClient([{'id': 't1', 'name': 'x', 'size': 1, 'members': [{'id': 'p2'}, {'id': 'p1'}], 'note': ''}], PEERS)
+    result, dummy = run(client, name='x', members=['a', 'b', 'a'])
+    assert result['changed'] is False
+    assert client.writes() == []
+
+
+def test_unset_options_keep_server_values_in_the_put():
+    client = FakeClient([{'id': 't1', 'name': 'x', 'size': 3, 'members': [{'id': 'p1'}], 'note': 'keep'}], PEERS)
+    result, dummy = run(client, name='x', members=['b'])
+    assert result['changed'] is True
+    assert client.things['t1'] == {'id': 't1', 'name': 'x', 'size': 3, 'members': ['p2'], 'note': 'keep'}
+    assert result['diff'] == {'before': {'members': ['p1']}, 'after': {'members': ['p2']}}
+
+
+def test_check_mode_sends_no_write():
+    client = FakeClient([{'id': 't1', 'name': 'x', 'size': 1, 'members': None, 'note': ''}], PEERS)
+    result, dummy = run(client, check_mode=True, name='x', note='new')
+    assert result['changed'] is True
+    assert result['thing']['note'] == 'new'
+    result, dummy = run(client, check_mode=True, name='y')
+    assert result['changed'] is True
+    result, dummy = run(client, check_mode=True, name='x', state='absent')
+    assert result['changed'] is True
+    assert client.writes() == []
+
+
+def test_immutable_difference_warns_and_does_not_change():
+    client = FakeClient([{'id': 't1', 'name': 'x', 'size': 1, 'members': [], 'note': ''}], PEERS)
+    result, module = run(client, name='x', size=5)
+    assert result['changed'] is False
+    assert client.writes() == []
+    assert len(module.warnings) == 1 and 'size cannot change' in module.warnings[0]
+
+
+def test_ambiguous_name_fails_with_ids():
+    client = FakeClient([{'id': 't1', 'name': 'x'}, {'id': 't2', 'name': 'x'}])
+    with pytest.raises(TaskError) as err:
+        run(client, name='x', note='n')
+    assert str(err.value) == "name 'x' matches 2 things (ids: t1, t2); give the id to choose one"
+    assert client.writes() == []
+
+
+def test_unknown_reference_fails_before_any_write():
+    client = FakeClient([], PEERS)
+    with pytest.raises(TaskError) as err:
+        run(client, name='x', members=['a', 'zz'])
+    assert "members: no peer with the id or name 'zz'" in str(err.value)
+    assert client.writes() == []
+
+
+def test_delete_and_delete_again():
+    client = FakeClient([{'id': 't1', 'name': 'x', 'members': None}])
+    result, dummy = run(client, name='x', state='absent')
+    assert result['changed'] is True and result['thing']['members'] == []
+    result, dummy = run(client, name='x', state='absent')
+    assert result['changed'] is False
+    assert client.writes() == [('DELETE', '/things/t1')]
+
+
+def test_unknown_id_fails_clearly():
+    client = FakeClient([])
+    with pytest.raises(TaskError) as err:
+        run(client, id='zz', note='x')
+    assert 'no thing with id zz exists' in str(err.value)
+
+
+def test_create_needs_a_name():
+    client = FakeClient([])
+    with pytest.raises(TaskError) as err:
+        run(client, id=None, name='', note='x')
+    assert "option name is required to create the thing" in str(err.value)
+
+
+def test_conflict_on_create_is_read_back_and_reconciled():
+    client = FakeClient([], PEERS)
+    client.conflict_once = True
+    result, dummy = run(client, name='x', note='n')
+    assert result['changed'] is True
+    assert client.writes() == [('POST', '/things'), ('PUT', '/things/t9')]
+    assert client.things['t9']['note'] == 'n'
