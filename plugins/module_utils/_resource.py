@@ -307,8 +307,13 @@ class ResourceModule(NmsModule):
         """Hook for modules whose create needs a follow-up call (returns the final object)."""
         return created
 
+    def merge_desired(self, current, desired):
+        """Hook for options that are merged into the current value (e.g. one member of a dict)."""
+        return desired
+
     def update(self, obj, desired):
         current = self.from_server(obj)
+        desired = self.merge_desired(current, dict(desired))
         for name in [n for n in desired if self.fields[n].immutable]:
             if current.get(name) != desired[name]:
                 self.warn('%s cannot change after the %s is created: the existing value %r is kept, not %r; '
