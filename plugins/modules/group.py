@@ -53,17 +53,17 @@ seealso:
 '''
 
 EXAMPLES = r'''
-- name: Ensure the servers group exists with two peers
+- name: Ensure the servers group exists with two peers (connection from NMS_API_URL and NMS_API_TOKEN)
   nms.overlay.group:
-    api_url: https://nms.example.com
-    api_token: "{{ nms_token }}"
     name: servers
     peers:
       - web-1
       - db-1
 
-- name: Ensure a group exists without touching its members
+- name: Ensure a group exists without touching its members, with explicit connection options
   nms.overlay.group:
+    api_url: "{{ nms_api_url }}"
+    api_token: "{{ nms_api_token }}"
     name: developers
 
 - name: Rename a group, found by its id
