@@ -53,9 +53,13 @@ class Resolver:
         """Reuse a list the caller already fetched, saving a request."""
         self._items[kind] = items
 
+    def forget(self, kind):
+        """Drop a cached list so that the next use reads it again."""
+        self._items.pop(kind, None)
+
     def items(self, kind):
         if kind not in self._items:
-            self._items[kind] = self.client.get(KINDS[kind][0]) or []
+            self._items[kind] = self.client.get(KINDS[kind][0]) or []  # null means an empty list
         return self._items[kind]
 
     def to_id(self, kind, value, option):

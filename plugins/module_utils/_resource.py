@@ -219,10 +219,10 @@ class ResourceModule(NmsModule):
 
     # -- finding -------------------------------------------------------------------------------------
     def list_items(self):
-        items = unwrap_items(self.client.get(self.path)) or []
+        """All resources of this kind, listed once per task and shared with name resolution."""
         if self.kind:
-            self.resolver.seed(self.kind, items)
-        return items
+            return self.resolver.items(self.kind)
+        return unwrap_items(self.client.get(self.path)) or []
 
     def get_by_id(self, item_id):
         if self.list_only:
@@ -296,6 +296,8 @@ class ResourceModule(NmsModule):
             if exc.status != 409:
                 raise
             # Someone created it between our read and our write: reconcile with what is there now.
+            if self.kind:
+                self.resolver.forget(self.kind)
             obj = self.find()
             if obj is None:
                 raise
