@@ -1,0 +1,117 @@
+# nms.overlay: build, test and demo targets.  `make help` lists them.
+#
+# Needs only python3 (3.11), pip, git and make: everything else is installed into .venv from
+# requirements-dev.txt (re-created only when that file changes).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+PYTHON   ?= python3
+VENV     ?= .venv
+VPY      := $(abspath $(VENV))/bin/python
+VBIN     := $(abspath $(VENV))/bin
+STAMP    := $(VENV)/.requirements-dev.txt
+BUILD    := .build
+# ansible-test needs a real .../ansible_collections/nms/overlay directory: see .ci/stage.py
+SANITY_ROOT := $(abspath $(BUILD))/sanity
+COLLECTION  := $(SANITY_ROOT)/ansible_collections/nms/overlay
+# pytest-xdist: parallel workers (set PYTEST_XDIST= to run serially, e.g. when debugging)
+PYTEST_XDIST ?= -n auto
+PYTEST_ARGS  ?=
+SANITY_ARGS  ?=
+LINT_ARGS    ?=
+DEMO_DIALECT ?= netbird
+
+.PHONY: help test venv unit integration sanity lint demo build clean
+
+help:
+	@echo "make demo         start the API emulator, run playbooks/demo.yml twice (the second run must report changed=0), stop it"
+	@echo "make test         unit + integration + sanity + lint (what CI runs: .ci/run)"
+	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
+	@echo "make unit         pytest tests/unit"
+	@echo "make integration  pytest tests/integration (ansible-playbook against the emulator, both dialects)"
+	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
+	@echo "make lint         ansible-lint --profile production"
+	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist"
+	@echo "make clean        remove .venv, $(BUILD) and caches"
+
+test: unit integration sanity lint
+	@echo "make test: all checks passed"
+
+# --- virtualenv --------------------------------------------------------------------------------
+# The copy of requirements-dev.txt inside the venv is the stamp: the venv is rebuilt from scratch
+# when the file differs (or the venv's python is broken, e.g. its base interpreter vanished).
+venv:
+	@if [ -x "$(VPY)" ] && "$(VPY)" -c 'import ansible, pytest' >/dev/null 2>&1 \
+	     && cmp -s requirements-dev.txt "$(STAMP)"; then \
+	  echo "venv: $(VENV) is up to date with requirements-dev.txt"; \
+	else \
+	  start=$$(date +%s); \
+	  echo "venv: creating $(VENV) with $$($(PYTHON) --version 2>&1) ($(PYTHON))"; \
+	  rm -rf "$(VENV)"; \
+	  $(PYTHON) -m venv "$(VENV)"; \
+	  "$(VPY)" -m pip install --disable-pip-version-check --quiet --upgrade pip; \
+	  "$(VPY)" -m pip install --disable-pip-version-check --quiet -r requirements-dev.txt; \
+	  cp requirements-dev.txt "$(STAMP)"; \
+	  echo "venv: installed in $$(( $$(date +%s) - start ))s"; \
+	fi
+
+# --- pytest ------------------------------------------------------------------------------------
+# pytest exits 5 when it collected no test: that is a failure here, not a silent pass.
+define pytest
+	@echo "pytest $(1)"; rc=0; \
+	"$(VPY)" -m pytest $(1) $(PYTEST_XDIST) $(2) $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests under $(1)" >&2; fi; \
+	exit $$rc
+endef
+
+unit: venv
+	$(call pytest,tests/unit,)
+
+# --dist loadfile keeps each test module (and so its emulator processes) on one worker
+integration: venv
+	$(call pytest,tests/integration,--dist loadfile)
+
+# --- ansible-test sanity ------------------------------------------------------------------------
+# ansible-test makes a virtualenv per sanity test (--venv, cached under ~/.ansible/test/venv) and
+# bootstraps pip in each with a script it downloads from outside the package index, unless a copy
+# is cached at ~/.ansible/test/cache/get_pip_<pip version>.py. .ci/get_pip.py is an offline
+# stand-in (ensurepip, then pip install from the index) installed there for the pip version this
+# ansible-test wants. No tests/sanity/ignore-*.txt exists, and no test is skipped.
+sanity: venv
+	@if ls tests/sanity/ignore-*.txt >/dev/null 2>&1; then \
+	  echo "ERROR: tests/sanity/ignore-*.txt must not exist: fix the findings instead" >&2; exit 1; fi
+	@pip_version=$$("$(VPY)" -c 'import ansible_test, os, re; src = open(os.path.join(os.path.dirname(ansible_test.__file__), "_internal", "python_requirements.py")).read(); print(re.search(r"pip=.([0-9.]+).", src).group(1))'); \
+	cache="$$HOME/.ansible/test/cache/get_pip_$${pip_version//./_}.py"; \
+	mkdir -p "$$(dirname "$$cache")"; cp .ci/get_pip.py "$$cache"; \
+	echo "sanity: pip $$pip_version bootstrap -> $$cache"
+	@"$(VPY)" .ci/stage.py "$(SANITY_ROOT)" >/dev/null
+	@start=$$(date +%s); \
+	pyver=$$("$(VPY)" -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	echo "sanity: ansible-test sanity --venv --python $$pyver (in $(COLLECTION))"; \
+	rc=0; (cd "$(COLLECTION)" && PATH="$(VBIN):$$PATH" "$(VBIN)/ansible-test" sanity --venv --python "$$pyver" --color no $(SANITY_ARGS)) || rc=$$?; \
+	echo "sanity: finished in $$(( $$(date +%s) - start ))s, exit $$rc"; exit $$rc
+
+# --- ansible-lint -------------------------------------------------------------------------------
+# (.ci/run has no .sh suffix, so ansible-test's shellcheck test does not see it: check it here)
+lint: venv
+	@echo "lint: shellcheck .ci/run .ci/*.sh"; "$(VBIN)/shellcheck" .ci/run .ci/*.sh
+	@start=$$(date +%s); rc=0; \
+	[ -t 1 ] || export NO_COLOR=1; \
+	PATH="$(VBIN):$$PATH" "$(VBIN)/ansible-lint" --profile production --offline $(LINT_ARGS) || rc=$$?; \
+	echo "lint: ansible-lint finished in $$(( $$(date +%s) - start ))s, exit $$rc"; exit $$rc
+
+# --- demo ---------------------------------------------------------------------------------------
+demo: venv
+	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" bash .ci/demo.sh
+
+# --- packaging ----------------------------------------------------------------------------------
+build: venv
+	@mkdir -p "$(BUILD)/dist"
+	"$(VBIN)/ansible-galaxy" collection build --force --output-path "$(BUILD)/dist" .
+
+clean:
+	rm -rf "$(VENV)" "$(BUILD)" .pytest_cache .hypothesis .ansible tests/output
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,95 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Options models for users, tokens, setup keys and the account settings."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Union
+
+from ansible_collections.nms.overlay.plugins.module_utils._identity import parse_duration
+from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
+
+if HAS_PYDANTIC:
+    from pydantic import field_validator
+else:  # pragma: no cover - the models are not used without pydantic
+    def field_validator(*dummy_args, **dummy_kwargs):
+        return lambda func: func
+
+KEY_EXPIRES_MIN = 86400
+KEY_EXPIRES_MAX = 31536000
+LOGIN_EXPIRATION_MIN = 3600
+LOGIN_EXPIRATION_MAX = 15552000
+TOKEN_DAYS_MIN = 1
+TOKEN_DAYS_MAX = 365
+
+
+def _bounded_duration(value, low, high, what):
+    seconds = parse_duration(value)
+    if seconds is None:
+        return None
+    if not low <= seconds <= high:
+        raise ValueError('must be between %d and %d seconds (%s); %d was given' % (low, high, what, seconds))
+    return seconds
+
+
+class UserOptions(Options):
+    """A user: an email that looks like one, non-empty names and group references."""
+
+    email: Optional[NonEmptyStr] = None
+    name: Optional[NonEmptyStr] = None
+    auto_groups: Optional[List[NonEmptyStr]] = None
+
+    @field_validator('email')
+    @classmethod
+    def _email(cls, value):
+        if value is not None and ('@' not in value or value.startswith('@') or value.endswith('@')):
+            raise ValueError("'%s' is not an email address" % value)
+        return value
+
+
+class TokenOptions(Options):
+    """A personal access token: a name and a lifetime of 1 to 365 days."""
+
+    name: Optional[NonEmptyStr] = None
+    expires_in: Optional[int] = None
+
+    @field_validator('expires_in')
+    @classmethod
+    def _days(cls, value):
+        if value is not None and not TOKEN_DAYS_MIN <= value <= TOKEN_DAYS_MAX:
+            raise ValueError('must be between %d and %d days; %d was given' % (TOKEN_DAYS_MIN, TOKEN_DAYS_MAX, value))
+        return value
+
+
+class SetupKeyOptions(Options):
+    """A setup key: lifetime bounds and a usage limit that is not negative."""
+
+    name: Optional[NonEmptyStr] = None
+    expires_in: Optional[Union[int, str]] = None
+    usage_limit: Optional[int] = None
+    auto_groups: Optional[List[NonEmptyStr]] = None
+
+    @field_validator('expires_in', mode='before')
+    @classmethod
+    def _expires_in(cls, value):
+        return _bounded_duration(value, KEY_EXPIRES_MIN, KEY_EXPIRES_MAX, '1 to 365 days')
+
+    @field_validator('usage_limit')
+    @classmethod
+    def _usage_limit(cls, value):
+        if value is not None and value < 0:
+            raise ValueError('must be 0 (unlimited) or a positive number of uses; %d was given' % value)
+        return value
+
+
+class AccountSettingsOptions(Options):
+    """The account settings: peer login expiration bounds, non-empty group names."""
+
+    peer_login_expiration: Optional[Union[int, str]] = None
+    jwt_allow_groups: Optional[List[NonEmptyStr]] = None
+
+    @field_validator('peer_login_expiration', mode='before')
+    @classmethod
+    def _expiration(cls, value):
+        return _bounded_duration(value, LOGIN_EXPIRATION_MIN, LOGIN_EXPIRATION_MAX, '1 hour to 180 days')

@@ -1,0 +1,115 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Options models for routes, nameserver groups and DNS settings.
+
+Every field is optional: a model checks what the user set, before any request. Rules that need
+the server's values too (the nameserver group domain rules on a partial update) are checked again
+on the merged state by the modules, with the same functions from ``_routing.py``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import List, Optional
+
+from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
+
+if HAS_PYDANTIC:
+    from typing import Literal
+
+    from pydantic import Field, ValidationInfo, conint, constr, field_validator
+
+    NetworkId = constr(strip_whitespace=False, min_length=1, max_length=40)
+    NameserverGroupName = constr(strip_whitespace=False, min_length=1, max_length=40)
+    Metric = conint(strict=True, ge=1, le=9999)
+    Port = conint(strict=True, ge=1, le=65535)
+    NsType = Literal['udp']
+else:  # pragma: no cover - validate() reports the missing library before these are used
+    def field_validator(*dummy_args, **dummy_kwargs):
+        return lambda func: func
+
+    def Field(default=None, **dummy_kwargs):  # pylint: disable=invalid-name
+        return default
+
+    ValidationInfo = object
+    NetworkId = NameserverGroupName = NsType = str
+    Metric = Port = int
+
+
+def _network(value):
+    text = str(value).strip()
+    if '/' not in text:
+        raise ValueError("must be a CIDR range with a prefix length, such as 10.0.0.0/24, not '%s'" % value)
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise ValueError("must be a CIDR range such as 10.0.0.0/24 or 2001:db8::/64, not '%s'" % value) from None
+    return text
+
+
+class RouteOptions(Options):
+    """A route: bounds from the spec's Limits, and never both peer and peer_groups."""
+
+    description: Optional[str] = None
+    network_id: Optional[NetworkId] = None
+    enabled: Optional[bool] = None
+    peer: Optional[NonEmptyStr] = None
+    peer_groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
+    network: Optional[str] = None
+    metric: Optional[Metric] = None
+    masquerade: Optional[bool] = None
+    groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
+
+    @field_validator('network')
+    @classmethod
+    def _check_network(cls, value):
+        return value if value is None else _network(value)
+
+    @field_validator('peer_groups')
+    @classmethod
+    def _check_not_both(cls, value, info: ValidationInfo):
+        if value is not None and info.data.get('peer') is not None:
+            raise ValueError('cannot be set together with peer: a route is served either by one routing peer or by '
+                             'the peers of peer_groups')
+        return value
+
+
+class NameserverOptions(Options):
+    """One nameserver: an IP address, the type (only udp) and a port."""
+
+    ip: NonEmptyStr
+    ns_type: NsType = 'udp'
+    port: Port = 53
+
+    @field_validator('ip')
+    @classmethod
+    def _check_ip(cls, value):
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            raise ValueError("must be an IPv4 or IPv6 address, not '%s'" % value) from None
+        return value
+
+
+class NameserverGroupOptions(Options):
+    """A nameserver group: bounds from the spec's Limits.
+
+    The spec's domain rules involve several options and, on an update, the server's values: they
+    are checked by ``_routing.nameserver_rule_problems`` (on the options, then on the merged state).
+    """
+
+    name: Optional[NameserverGroupName] = None
+    description: Optional[str] = None
+    nameservers: Optional[List[NameserverOptions]] = Field(default=None, min_length=1, max_length=3)
+    enabled: Optional[bool] = None
+    groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
+    domains: Optional[List[NonEmptyStr]] = None
+    primary: Optional[bool] = None
+    search_domains_enabled: Optional[bool] = None
+
+
+class DnsSettingsOptions(Options):
+    """DNS settings: the groups whose DNS management is disabled (names or ids)."""
+
+    disabled_management_groups: Optional[List[NonEmptyStr]] = None

@@ -1,0 +1,256 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: event_info
+short_description: Read the audit log of the overlay network
+version_added: 0.1.0
+description:
+  - Returns the events of the audit log, newest first, that pass every filter given.
+  - The server sends its whole log (at most 10000 events on open-source servers) in one answer; the
+    filters are applied by the module.
+  - Servers store events asynchronously, so an event may show up shortly after the change that caused it.
+author:
+  - nms.overlay contributors
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options:
+  activity_code:
+    description:
+      - Return only events with one of these activity codes, for example V(peer.rename) or V(group.add).
+      - Shell-style wildcards are accepted, for example V(peer.*) or V(setupkey.*).
+    type: list
+    elements: str
+  initiator_id:
+    description:
+      - Return only events caused by this initiator (a user id, a setup key id for peers that joined, or
+        V(sys)).
+      - Mutually exclusive with O(initiator_email).
+    type: str
+  initiator_email:
+    description:
+      - Return only events caused by the user with this email address (case-insensitive).
+      - Mutually exclusive with O(initiator_id).
+    type: str
+  target_id:
+    description:
+      - Return only events about this object id (for some peer events the target is the peer's overlay IP).
+    type: str
+  since:
+    description:
+      - Return only events at or after this moment.
+      - An ISO 8601 timestamp such as V(2026-01-10T08:00:00Z) or V(2026-01-10) (without a time zone it
+        is UTC), or a time relative to now such as V(-30m), V(-1h), V(-7d) or V(-2w) (units C(s), C(m),
+        C(h), C(d), C(w)), or V(now).
+    type: str
+  until:
+    description:
+      - Return only events at or before this moment; same forms as O(since).
+    type: str
+  limit:
+    description:
+      - Return at most this many events (the newest ones). Unset returns every matching event.
+    type: int
+seealso:
+  - module: nms.overlay.peer
+'''
+
+EXAMPLES = r'''
+- name: Read the whole audit log
+  nms.overlay.event_info:
+  register: log
+
+- name: The 20 latest peer events of the last week
+  nms.overlay.event_info:
+    activity_code:
+      - peer.*
+      - setupkey.peer.add
+    since: -7d
+    limit: 20
+  register: peer_events
+
+- name: What the owner changed since the start of 2026
+  nms.overlay.event_info:
+    initiator_email: owner@example.com
+    since: "2026-01-01T00:00:00Z"
+  register: owner_events
+
+- name: Show the activities
+  ansible.builtin.debug:
+    msg: "{{ owner_events.events | map(attribute='activity') | list }}"
+'''
+
+RETURN = r'''
+events:
+  description: The matching events, newest first. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the event, always a string (servers send a number or a numeric string).
+      type: str
+      sample: "42"
+    timestamp:
+      description: When the event happened (UTC).
+      type: str
+      sample: "2026-01-10T08:00:00.123456Z"
+    activity:
+      description: Human-readable text of the activity.
+      type: str
+      sample: Peer renamed
+    activity_code:
+      description: Code of the activity.
+      type: str
+      sample: peer.rename
+    initiator_id:
+      description: Who caused the event (user id, setup key id, or V(sys)).
+      type: str
+      sample: owner-user
+    initiator_name:
+      description: Name of the initiator, when known.
+      type: str
+      sample: Owner
+    initiator_email:
+      description: Email address of the initiator, when known.
+      type: str
+      sample: owner@example.com
+    target_id:
+      description: Id of the object the event is about.
+      type: str
+      sample: chacbco6lnnbn6cg5s90
+    meta:
+      description: Details of the event (key-value strings); never null.
+      type: dict
+      sample: {name: web-1, fqdn: web-1.netbird.selfhosted, ip: 100.64.0.10}
+'''
+
+import datetime
+import fnmatch
+import re
+
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
+
+UTC = datetime.timezone.utc
+ISO_8601 = re.compile(
+    r'^(?P<date>\d{4}-\d{2}-\d{2})'
+    r'(?:[Tt ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?)?'
+    r'\s*(?P<zone>[Zz]|[+-]\d{2}(?::?\d{2})?)?$')
+RELATIVE = re.compile(r'^-\s*(?P<amount>\d+)\s*(?P<unit>[smhdw])$')
+UNITS = dict(s='seconds', m='minutes', h='hours', d='days', w='weeks')
+
+
+def parse_time(text, now=None):
+    """A datetime (UTC-aware) for an ISO 8601 timestamp, -<n><unit> relative to now, or 'now'; else None."""
+    text = str(text).strip()
+    now = now or datetime.datetime.now(UTC)
+    if text.lower() == 'now':
+        return now
+    match = RELATIVE.match(text)
+    if match:
+        return now - datetime.timedelta(**{UNITS[match.group('unit')]: int(match.group('amount'))})
+    match = ISO_8601.match(text)
+    if not match:
+        return None
+    try:
+        moment = datetime.datetime.strptime(match.group('date'), '%Y-%m-%d').replace(
+            hour=int(match.group('hour') or 0), minute=int(match.group('minute') or 0),
+            second=int(match.group('second') or 0),
+            microsecond=int((match.group('fraction') or '0')[:6].ljust(6, '0')))
+    except ValueError:
+        return None
+    zone = match.group('zone')
+    if zone in (None, 'Z', 'z'):
+        return moment.replace(tzinfo=UTC)
+    digits = zone[1:].replace(':', '')
+    offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
+    return moment.replace(tzinfo=datetime.timezone(-offset if zone[0] == '-' else offset))
+
+
+def _id_order(value):
+    try:
+        return int(str(value))
+    except ValueError:
+        return -1
+
+
+def normalise_event(event):
+    event = dict(event)
+    if event.get('id') is not None:
+        event['id'] = str(event['id'])
+    event['meta'] = event.get('meta') or {}
+    return event
+
+
+class EventInfoModule(NmsModule):
+    argument_spec = dict(
+        activity_code=dict(type='list', elements='str'),
+        initiator_id=dict(type='str'),
+        initiator_email=dict(type='str'),
+        target_id=dict(type='str'),
+        since=dict(type='str'),
+        until=dict(type='str'),
+        limit=dict(type='int'),
+    )
+    mutually_exclusive = (('initiator_id', 'initiator_email'),)
+
+    def window(self):
+        """(since, until) as datetimes or None, checked before any request."""
+        now = datetime.datetime.now(UTC)
+        bounds = []
+        for option in ('since', 'until'):
+            value = self.params.get(option)
+            moment = None if value is None else parse_time(value, now)
+            if value is not None and moment is None:
+                raise TaskError("%s: '%s' is neither an ISO 8601 timestamp (e.g. 2026-01-10T08:00:00Z) nor a relative "
+                                "time (e.g. -1h, -7d) nor 'now'" % (option, value))
+            bounds.append(moment)
+        if bounds[0] and bounds[1] and bounds[0] > bounds[1]:
+            raise TaskError('since (%s) is later than until (%s)' % (self.params['since'], self.params['until']))
+        return bounds
+
+    def keep(self, event, since, until):
+        params = self.params
+        codes = params.get('activity_code')
+        if codes and not any(fnmatch.fnmatchcase(str(event.get('activity_code')), code) for code in codes):
+            return False
+        if params.get('initiator_id') is not None and str(event.get('initiator_id')) != params['initiator_id']:
+            return False
+        if (params.get('initiator_email') is not None
+                and str(event.get('initiator_email') or '').lower() != params['initiator_email'].lower()):
+            return False
+        if params.get('target_id') is not None and str(event.get('target_id')) != params['target_id']:
+            return False
+        if since or until:
+            moment = parse_time(event.get('timestamp') or '')
+            if moment is None or (since and moment < since) or (until and moment > until):
+                return False
+        return True
+
+    def run(self):
+        limit = self.params.get('limit')
+        if limit is not None and limit < 1:
+            raise TaskError('limit: must be at least 1 (leave it unset for every event)')
+        since, until = self.window()
+        events = [normalise_event(event) for event in self.client.get('/events') or [] if isinstance(event, dict)]
+        events = [event for event in events if self.keep(event, since, until)]
+        oldest = datetime.datetime.min.replace(tzinfo=UTC)
+        events.sort(key=lambda event: (parse_time(event.get('timestamp') or '') or oldest, _id_order(event.get('id'))),
+                    reverse=True)
+        if limit is not None:
+            events = events[:limit]
+        return {'changed': False, 'events': events}
+
+
+def main():
+    EventInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

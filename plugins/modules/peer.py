@@ -1,0 +1,352 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: peer
+short_description: Configure, regroup and delete peers of the overlay network
+version_added: 0.1.0
+description:
+  - Renames a peer, switches its SSH server and login expiration, sets the groups it belongs to, or
+    deletes it.
+  - Peers cannot be created through the API. A machine joins the network with a setup key (see
+    M(nms.overlay.setup_key)); this module then configures the peer. A peer that does not exist
+    fails with O(state=present) and is left alone with O(state=absent).
+  - The peer is found by O(id), O(hostname) or O(ip) (one of them), or else by O(name). A
+    O(hostname), O(ip) or O(name) that matches several peers fails and lists their ids.
+  - Options left unset keep the server's value. The server replaces the whole peer on every update,
+    so the module always sends the current values merged with the options you set.
+author:
+  - nms.overlay contributors
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  id:
+    description:
+      - Id of the peer to manage.
+      - Mutually exclusive with O(hostname) and O(ip).
+    type: str
+  hostname:
+    description:
+      - Find the peer by the hostname its machine reported (case-insensitive).
+      - Mutually exclusive with O(id) and O(ip).
+    type: str
+  ip:
+    description:
+      - Find the peer by its address inside the overlay network, for example V(100.64.0.5).
+      - Mutually exclusive with O(id) and O(hostname).
+    type: str
+  name:
+    description:
+      - Name of the peer.
+      - With O(id), O(hostname) or O(ip), the peer is renamed to this name. Alone, it finds the peer
+        (and so never renames it).
+      - The peer's DNS label follows its name.
+    type: str
+  ssh_enabled:
+    description:
+      - Whether the peer runs the built-in SSH server.
+    type: bool
+  login_expiration_enabled:
+    description:
+      - Whether the peer's login expires (after the account's C(peer_login_expiration)).
+      - Only peers added by a user through SSO login have a login that can expire. For a peer that
+        joined with a setup key the value is always V(false); asking for V(true) fails before any write.
+    type: bool
+  approval_required:
+    description:
+      - Whether the peer waits for an administrator's approval (cloud servers only).
+      - Open-source servers ignore it; the module then warns that the value did not change.
+    type: bool
+  groups:
+    description:
+      - Groups of the peer, as group names or ids.
+      - With O(groups_mode=exact), the peer ends up in exactly these groups; V([]) takes it out of
+        every group. With V(add) or V(remove), only these groups change.
+      - The built-in C(All) group holds every peer and cannot be edited; it is ignored here and never
+        changed.
+      - Leave it unset to keep the peer's groups.
+      - Every name must match exactly one group; an unknown or ambiguous name fails before any write.
+      - The module changes membership by updating the groups (each group is sent its full list of
+        peers with this peer added or removed).
+    type: list
+    elements: str
+  groups_mode:
+    description:
+      - How O(groups) is applied. V(exact) sets the complete list, V(add) only adds the peer to these
+        groups, V(remove) only takes it out of them.
+      - Has no effect without O(groups).
+    type: str
+    choices: [exact, add, remove]
+    default: exact
+  state:
+    description:
+      - V(present) configures the peer; V(absent) deletes it.
+      - Deleting a peer removes it from every group and disables the routes that use it as their
+        single routing peer. The machine can join again only with a setup key.
+    type: str
+    choices: [present, absent]
+    default: present
+seealso:
+  - module: nms.overlay.peer_info
+  - module: nms.overlay.setup_key
+  - module: nms.overlay.group
+  - plugin: nms.overlay.peers
+    plugin_type: inventory
+'''
+
+EXAMPLES = r'''
+- name: Enable SSH on the peer whose machine is called web-1
+  nms.overlay.peer:
+    hostname: web-1
+    ssh_enabled: true
+
+- name: Rename the peer with the overlay address 100.64.0.10
+  nms.overlay.peer:
+    ip: 100.64.0.10
+    name: web-1-frankfurt
+
+- name: Put the peer in exactly the groups servers and monitoring
+  nms.overlay.peer:
+    name: web-1-frankfurt
+    groups:
+      - servers
+      - monitoring
+
+- name: Add the peer to the backup group, keeping its other groups
+  nms.overlay.peer:
+    name: web-1-frankfurt
+    groups: [backup]
+    groups_mode: add
+
+- name: Delete a peer that left the network
+  nms.overlay.peer:
+    hostname: old-build-host
+    state: absent
+'''
+
+RETURN = r'''
+peer:
+  description:
+    - The peer after the change. In check mode, the peer as it would be.
+    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted peer.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Id of the peer.
+      type: str
+      sample: chacbco6lnnbn6cg5s90
+    name:
+      description: Name of the peer.
+      type: str
+      sample: web-1
+    hostname:
+      description: Hostname reported by the peer's machine.
+      type: str
+      sample: web-1
+    ip:
+      description: Address of the peer inside the overlay network.
+      type: str
+      sample: 100.64.0.10
+    connection_ip:
+      description: Public address the peer connected from (V(<nil>) or empty when unknown).
+      type: str
+      sample: 203.0.113.7
+    dns_label:
+      description: DNS name of the peer in the overlay network (a label or a fully qualified name).
+      type: str
+      sample: web-1.netbird.selfhosted
+    connected:
+      description: Whether the peer is connected now.
+      type: bool
+      sample: true
+    os:
+      description: Operating system of the peer.
+      type: str
+      sample: Linux 22.04
+    ssh_enabled:
+      description: Whether the SSH server is enabled.
+      type: bool
+      sample: true
+    login_expiration_enabled:
+      description: Whether the peer's login expires.
+      type: bool
+      sample: false
+    approval_required:
+      description: Whether the peer waits for approval.
+      type: bool
+      sample: false
+    user_id:
+      description: Id of the user who added the peer; empty for peers that joined with a setup key.
+      type: str
+      sample: ""
+    groups:
+      description: Groups of the peer, each with C(id), C(name) and C(peers_count); never null.
+      type: list
+      elements: dict
+      sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: All, peers_count: 3}]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._peers import (
+    ALL_GROUP, bare_ip, normalise_peer, same_hostname,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+
+def _options_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_peers import PeerOptions
+    return PeerOptions
+
+
+def _bool(value):
+    """Omitted booleans are false on the server."""
+    return bool(value)
+
+
+class PeerModule(ResourceModule):
+    path = '/peers'
+    what = 'peer'
+    kind = 'peers'
+    result_key = 'peer'
+    model = staticmethod(_options_model)
+    fields = dict(
+        name=Field(),
+        ssh_enabled=Field(norm=_bool),
+        login_expiration_enabled=Field(norm=_bool),
+        approval_required=Field(norm=_bool),
+    )
+    argument_spec = dict(
+        name=dict(type='str'),
+        hostname=dict(type='str'),
+        ip=dict(type='str'),
+        ssh_enabled=dict(type='bool'),
+        login_expiration_enabled=dict(type='bool'),
+        approval_required=dict(type='bool'),
+        groups=dict(type='list', elements='str'),
+        groups_mode=dict(type='str', default='exact', choices=['exact', 'add', 'remove']),
+    )
+    mutually_exclusive = (('id', 'hostname', 'ip'),)
+    required_one_of = (('id', 'name', 'hostname', 'ip'),)
+
+    # -- identity ----------------------------------------------------------------------------------
+    def validate_options(self):
+        from ansible_collections.nms.overlay.plugins.module_utils._models import validate
+        data = {key: self.params[key] for key in ('id', 'name', 'hostname', 'ip', 'groups')
+                if self.params.get(key) is not None}
+        validate(self.model(), data)
+
+    def lookup_key(self):
+        for key in ('id', 'hostname', 'ip'):
+            if self.params.get(key):
+                return key
+        return 'name'
+
+    def matches(self, item):
+        key = self.lookup_key()
+        value = self.params[key]
+        if key == 'hostname':
+            return same_hostname(item.get('hostname'), value)
+        if key == 'ip':
+            return bare_ip(item.get('ip')) == bare_ip(value)
+        return item.get('name') == value
+
+    def identity_text(self):
+        key = self.lookup_key()
+        return "%s '%s'" % (key, self.params[key])
+
+    def ensure_present(self, obj):
+        if obj is None:
+            raise TaskError('no peer with %s exists. Peers cannot be created through the API: a machine joins the '
+                            'network with a setup key (see nms.overlay.setup_key), then this module can configure it'
+                            % self.identity_text())
+        return self.update(obj, self.desired())
+
+    # -- the peer itself ---------------------------------------------------------------------------
+    def before_write(self, current_obj, state):
+        if state is None or current_obj is None or current_obj.get('user_id'):
+            return
+        if state.get('login_expiration_enabled') != _bool(current_obj.get('login_expiration_enabled')):
+            raise TaskError("login_expiration_enabled: the peer '%s' joined with a setup key, so its login cannot "
+                            "expire and the option cannot be changed (only peers added by a user through SSO login "
+                            "have a login expiration); leave login_expiration_enabled unset"
+                            % current_obj.get('name'))
+
+    def request_body(self, state, current_obj):
+        # PUT replaces the peer: every field is sent, current values merged with the user's.
+        return {name: state.get(name) for name in ('name', 'ssh_enabled', 'login_expiration_enabled',
+                                                   'approval_required')}
+
+    def to_result(self, obj):
+        return normalise_peer(obj) if isinstance(obj, dict) and obj else {}
+
+    def update(self, obj, desired):
+        # Resolve the groups first, so that an unknown group name fails before any write.
+        plan = self.group_changes(ref_id(obj)) if self.params.get('groups') is not None else None
+        result = super().update(obj, desired)
+        wanted = self.params.get('approval_required')
+        if (result['changed'] and not self.module.check_mode and wanted is not None
+                and _bool(result[self.result_key].get('approval_required')) != wanted):
+            self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
+                      'cloud servers only)' % wanted)
+        if plan is not None:
+            self.update_groups(ref_id(obj), plan, result)
+        return result
+
+    # -- groups --------------------------------------------------------------------------------------
+    def group_changes(self, peer_id):
+        """(groups by id, current ids, ids to add, ids to remove), never touching the All group."""
+        groups = {ref_id(group): group for group in self.resolver.items('groups')}
+        all_ids = set(gid for gid, group in groups.items() if group.get('name') == ALL_GROUP)
+        wanted = [ref for ref in self.params['groups'] if ref != ALL_GROUP]
+        wanted_ids = set(self.resolver.to_ids('groups', wanted, 'groups')) - all_ids
+        current = set(gid for gid, group in groups.items() if peer_id in id_list(group.get('peers'))) - all_ids
+        mode = self.params['groups_mode']
+        add = wanted_ids - current if mode in ('exact', 'add') else set()
+        if mode == 'exact':
+            remove = current - wanted_ids
+        elif mode == 'remove':
+            remove = wanted_ids & current
+        else:
+            remove = set()
+        return groups, current, add, remove
+
+    def update_groups(self, peer_id, plan, result):
+        groups, current, add, remove = plan
+        if not add and not remove:
+            return
+        after = (current | add) - remove
+
+        def names(ids):
+            return sorted(groups[gid].get('name') or gid for gid in ids)
+
+        diff = result.setdefault('diff', dict(before={}, after={}))
+        diff['before']['groups'] = names(current)
+        diff['after']['groups'] = names(after)
+        result['changed'] = True
+        if self.module.check_mode:
+            kept = [summary for summary in result[self.result_key].get('groups') or []
+                    if ref_id(summary) not in add | remove]
+            kept += [{key: groups[gid].get(key) for key in ('id', 'name', 'peers_count', 'issued')} for gid in sorted(add)]
+            result[self.result_key]['groups'] = kept
+            return
+        for gid in sorted(add | remove):
+            group = groups[gid]
+            members = id_list(group.get('peers'))
+            members = members + [peer_id] if gid in add else [member for member in members if member != peer_id]
+            self.client.put('/groups/%s' % gid, {'name': group.get('name'), 'peers': members})
+        result[self.result_key] = self.to_result(self.client.get('/peers/%s' % peer_id))
+
+
+def main():
+    PeerModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,210 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: peer_info
+short_description: List the peers of the overlay network
+version_added: 0.1.0
+description:
+  - Returns all peers, or the peers that pass every filter given.
+  - When the result is one peer (by O(id), or filters that leave exactly one), that peer is read on its
+    own and also carries C(accessible_peers), the peers it can reach by policy.
+author:
+  - nms.overlay contributors
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options:
+  id:
+    description:
+      - Return only the peer with this id. An unknown id returns an empty list.
+    type: str
+  name:
+    description:
+      - Return only the peers with exactly this name.
+    type: str
+  hostname:
+    description:
+      - Return only the peers whose machine reported this hostname (case-insensitive).
+    type: str
+  group:
+    description:
+      - Return only the peers in this group, given by name or id.
+    type: str
+  connected:
+    description:
+      - V(true) returns only connected peers, V(false) only disconnected ones. Unset returns both.
+    type: bool
+  os:
+    description:
+      - Return only the peers whose operating system contains this text, ignoring case. For example
+        V(linux) matches C(Linux 6.1) and V(ubuntu 22) matches C(Ubuntu 22.04).
+    type: str
+seealso:
+  - module: nms.overlay.peer
+  - plugin: nms.overlay.peers
+    plugin_type: inventory
+'''
+
+EXAMPLES = r'''
+- name: List every peer
+  nms.overlay.peer_info:
+  register: all_peers
+
+- name: List the connected Linux peers of the servers group
+  nms.overlay.peer_info:
+    group: servers
+    connected: true
+    os: linux
+  register: servers
+
+- name: Read one peer by hostname, with the peers it can reach
+  nms.overlay.peer_info:
+    hostname: web-1
+  register: web
+
+- name: Show who web-1 can reach
+  ansible.builtin.debug:
+    msg: "{{ web.peers[0].accessible_peers | map(attribute='name') | list }}"
+  when: web.peers | length == 1
+'''
+
+RETURN = r'''
+peers:
+  description: The peers found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the peer.
+      type: str
+      sample: chacbco6lnnbn6cg5s90
+    name:
+      description: Name of the peer.
+      type: str
+      sample: web-1
+    hostname:
+      description: Hostname reported by the peer's machine.
+      type: str
+      sample: web-1
+    ip:
+      description: Address of the peer inside the overlay network.
+      type: str
+      sample: 100.64.0.10
+    connection_ip:
+      description: Public address the peer connected from (V(<nil>) or empty when unknown).
+      type: str
+      sample: 203.0.113.7
+    dns_label:
+      description: DNS name of the peer in the overlay network.
+      type: str
+      sample: web-1.netbird.selfhosted
+    connected:
+      description: Whether the peer is connected now.
+      type: bool
+      sample: true
+    last_seen:
+      description: When the peer was last seen.
+      type: str
+      sample: "2026-01-10T08:00:00.000000Z"
+    os:
+      description: Operating system of the peer.
+      type: str
+      sample: Linux 22.04
+    version:
+      description: Version of the peer's agent.
+      type: str
+      sample: 0.27.6
+    ssh_enabled:
+      description: Whether the SSH server is enabled.
+      type: bool
+      sample: false
+    login_expiration_enabled:
+      description: Whether the peer's login expires.
+      type: bool
+      sample: false
+    login_expired:
+      description: Whether the peer's login has expired.
+      type: bool
+      sample: false
+    user_id:
+      description: Id of the user who added the peer; empty for peers that joined with a setup key.
+      type: str
+      sample: ""
+    groups:
+      description: Groups of the peer, each with C(id), C(name) and C(peers_count); never null.
+      type: list
+      elements: dict
+      sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: All, peers_count: 3}]
+    accessible_peers_count:
+      description: Number of peers this peer can reach (in lists of several peers).
+      type: int
+      returned: when the result holds several peers
+      sample: 2
+    accessible_peers:
+      description: Peers this peer can reach by policy, each with C(id), C(name), C(ip), C(dns_label) and C(user_id); never null.
+      type: list
+      elements: dict
+      returned: when the result is one peer
+      sample: [{id: chacbco6lnnbn6cg5s91, name: db-1, ip: 100.64.0.11, dns_label: db-1.netbird.selfhosted, user_id: ""}]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._peers import (
+    in_any_group, normalise_peer, os_matches, same_hostname,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class PeerInfoModule(InfoModule):
+    path = '/peers'
+    what = 'peer'
+    plural = 'peers'
+    kind = 'peers'
+    argument_spec = dict(
+        id=dict(type='str'),
+        name=dict(type='str'),
+        hostname=dict(type='str'),
+        group=dict(type='str'),
+        connected=dict(type='bool'),
+        os=dict(type='str'),
+    )
+    mutually_exclusive = ()
+
+    def keep(self, item):
+        params = self.params
+        if not super().keep(item):
+            return False
+        if params.get('hostname') is not None and not same_hostname(item.get('hostname'), params['hostname']):
+            return False
+        if params.get('group') is not None and not in_any_group(item, [params['group']]):
+            return False
+        if params.get('connected') is not None and bool(item.get('connected')) != params['connected']:
+            return False
+        return params.get('os') is None or os_matches(item.get('os'), params['os'])
+
+    def run(self):
+        items = [item for item in self.fetch() if self.keep(item)]
+        if len(items) == 1 and 'accessible_peers' not in items[0]:
+            # One peer: read it on its own for its accessible peers.
+            try:
+                items = [self.client.get('%s/%s' % (self.path, ref_id(items[0])))]
+            except ApiError as exc:
+                if exc.status != 404:  # deleted in between: nothing to return
+                    raise
+                items = []
+        return {'changed': False, self.plural: [normalise_peer(item) for item in items]}
+
+
+def main():
+    PeerInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,321 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: user
+short_description: Manage users and service users, and resend invitations
+version_added: 0.1.0
+description:
+  - Creates service users, invites regular users by email, changes their role, auto groups and
+    blocked state, resends invitations and deletes users.
+  - A user is found by O(id) when given; otherwise a regular user by O(email) and a service user by
+    O(name) (with O(is_service_user=true)). A name shared by several service users fails and lists
+    their ids.
+  - Options left unset keep the server's value. In particular, a task without O(role) never changes
+    the user's role, and a task without O(auto_groups) never changes its groups.
+  - The API cannot rename a user or change its email; a different O(name) or O(email) for a user found
+    by O(id) is reported as a warning and not changed.
+author:
+  - nms.overlay contributors
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  id:
+    description:
+      - Id of the user (a UUID for service users, the identity provider's subject for regular users).
+    type: str
+  email:
+    description:
+      - Email of a regular user. Finds the user (case does not matter) and is the invitation's target
+        when the user does not exist yet.
+      - Service users have no email.
+    type: str
+  name:
+    description:
+      - Name of the user.
+      - Finds a service user (together with O(is_service_user=true)) and is required to create one.
+      - Required to invite a regular user; the identity provider keeps it afterwards.
+    type: str
+  is_service_user:
+    description:
+      - V(true) for a service user (a non-human user that acts through tokens), V(false) for a regular
+        user who logs in through the identity provider.
+      - Required to create a user without O(email). Cannot change after creation.
+    type: bool
+  role:
+    description:
+      - Role of the user. Required to create a user; left unset, an existing user's role is kept.
+      - V(owner) cannot be given to a new user. Giving V(owner) to an existing user transfers the
+        ownership when the caller is the owner (the caller becomes V(admin)).
+    type: str
+    choices: [owner, admin, user]
+  auto_groups:
+    description:
+      - Groups (names or ids) that peers registered by this user join automatically. Order does not
+        matter; V([]) removes every group. Left unset, the current groups are kept.
+    type: list
+    elements: str
+  is_blocked:
+    description:
+      - V(true) blocks the user (its peers must log in again and its tokens stop working),
+        V(false) unblocks it. Left unset, the current state is kept.
+    type: bool
+  resend_invitation:
+    description:
+      - Resend the invitation email of an existing regular user whose status is C(invited).
+      - The task reports a change only when an invitation is sent, so never in check mode and never for
+        active or blocked users or service users. A user created by the same task already got one.
+    type: bool
+    default: false
+  state:
+    description:
+      - V(present) creates or updates the user; V(absent) deletes it.
+      - Deleting a regular user also deletes the peers it registered. The owner and the calling user
+        cannot be deleted; the task fails before any write.
+    type: str
+    choices: [present, absent]
+    default: present
+notes:
+  - Inviting regular users needs an identity provider on the server; without one the server refuses
+    the invitation (HTTP 412).
+seealso:
+  - module: nms.overlay.user_info
+  - module: nms.overlay.token
+'''
+
+EXAMPLES = r'''
+- name: Create a service user for automation
+  nms.overlay.user:
+    name: ci-bot
+    is_service_user: true
+    role: admin
+
+- name: Invite a regular user whose peers join the developers group
+  nms.overlay.user:
+    email: alice@example.com
+    name: Alice
+    role: user
+    auto_groups:
+      - developers
+
+- name: Block a user, keeping its role and groups
+  nms.overlay.user:
+    email: alice@example.com
+    is_blocked: true
+
+- name: Resend the invitation if Alice has not accepted it yet
+  nms.overlay.user:
+    email: alice@example.com
+    resend_invitation: true
+
+- name: Remove the service user
+  nms.overlay.user:
+    name: ci-bot
+    is_service_user: true
+    state: absent
+'''
+
+RETURN = r'''
+user:
+  description:
+    - The user after the change. In check mode, the user as it would be.
+    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted user.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Id of the user.
+      type: str
+      sample: 0b5e4c4e-8c3f-4f8f-9f5b-1f0f4b8c2a11
+    email:
+      description: Email of the user (empty for service users).
+      type: str
+      sample: alice@example.com
+    name:
+      description: Name of the user.
+      type: str
+      sample: Alice
+    role:
+      description: Role (V(owner), V(admin) or V(user)).
+      type: str
+      sample: user
+    status:
+      description: V(active), V(invited) or V(blocked).
+      type: str
+      sample: invited
+    auto_groups:
+      description: Ids of the groups that peers registered by the user join; never null.
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7m0]
+    is_service_user:
+      description: Whether the user is a service user.
+      type: bool
+      sample: false
+    is_blocked:
+      description: Whether the user is blocked.
+      type: bool
+      sample: false
+    is_current:
+      description: Whether the user is the one the module acts as.
+      type: bool
+      sample: false
+    issued:
+      description: How the user was made (V(api) or V(integration)).
+      type: str
+      sample: api
+    last_login:
+      description: Time of the last login.
+      type: str
+      sample: "2024-05-01T10:00:00Z"
+    permissions:
+      description: Permissions of the user, such as C(dashboard_view).
+      type: dict
+      sample: {dashboard_view: limited}
+invitation_sent:
+  description: Whether this task resent an invitation (O(resend_invitation)).
+  returned: always
+  type: bool
+  sample: false
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._identity import lower
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+
+def _options_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import UserOptions
+    return UserOptions
+
+
+class UserModule(ResourceModule):
+    path = '/users'
+    what = 'user'
+    kind = 'users'
+    result_key = 'user'
+    natural_key = 'email'
+    list_only = True
+    required_on_create = ()
+    model = staticmethod(_options_model)
+    fields = dict(
+        email=Field(norm=lower, immutable=True),
+        name=Field(immutable=True),
+        is_service_user=Field(immutable=True),
+        role=Field(norm=lower),
+        auto_groups=Field(ref='groups', many=True, initial=[]),
+        is_blocked=Field(initial=False),
+    )
+    argument_spec = dict(
+        email=dict(type='str'),
+        name=dict(type='str'),
+        is_service_user=dict(type='bool'),
+        role=dict(type='str', choices=['owner', 'admin', 'user']),
+        auto_groups=dict(type='list', elements='str'),
+        is_blocked=dict(type='bool'),
+        resend_invitation=dict(type='bool', default=False),
+    )
+    required_one_of = (('id', 'email', 'name'),)
+
+    def validate_options(self):
+        super().validate_options()
+        params = self.params
+        if params.get('is_service_user') and params.get('email'):
+            raise TaskError('option email: service users have no email; find a service user by name or id')
+        if params.get('is_service_user') is False and not params.get('email') and not params.get('id'):
+            raise TaskError('option name: a regular user is found by email (or id), not by name; give email')
+
+    def matches(self, item):
+        email = self.params.get('email')
+        if email:
+            return bool(item.get('email')) and item['email'].lower() == email.lower()
+        return bool(item.get('is_service_user')) and item.get('name') == self.params.get('name')
+
+    def identity_text(self):
+        if self.params.get('id'):
+            return "id '%s'" % self.params['id']
+        if self.params.get('email'):
+            return "email '%s'" % self.params['email']
+        return "service user name '%s'" % self.params.get('name')
+
+    def from_server(self, obj):
+        current = super().from_server(obj)
+        current['is_service_user'] = bool(obj.get('is_service_user'))
+        current['is_blocked'] = bool(obj.get('is_blocked'))
+        return current
+
+    def create(self, desired):
+        desired = dict(desired)
+        service = desired.get('is_service_user')
+        if service is None:
+            if not desired.get('email'):
+                raise TaskError('the user %s does not exist; to create a service user set is_service_user: true, '
+                                'to invite a regular user give email' % self.identity_text())
+            service = desired['is_service_user'] = False
+        if not desired.get('role'):
+            raise TaskError('option role is required to create the user %s' % self.identity_text())
+        if not desired.get('name'):
+            raise TaskError('option name is required to create the user %s' % self.identity_text())
+        if not service and not desired.get('email'):
+            raise TaskError('option email is required to invite the regular user %s' % self.identity_text())
+        if desired['role'] == 'owner':
+            raise TaskError('option role: a new user cannot be the owner; create it as admin and transfer the '
+                            'ownership with a second task')
+        return super().create(desired)
+
+    def after_create(self, created, state):
+        if state.get('is_blocked') and isinstance(created, dict) and not created.get('is_blocked'):
+            body = self.request_body(dict(state, auto_groups=state.get('auto_groups') or []), created)
+            return self.client.put('%s/%s' % (self.path, ref_id(created)), body) or created
+        return created
+
+    def request_body(self, state, current_obj):
+        if current_obj is None:
+            body = dict(name=state.get('name') or '', role=state['role'], auto_groups=state.get('auto_groups') or [],
+                        is_service_user=bool(state.get('is_service_user')))
+            if not body['is_service_user']:
+                body['email'] = state.get('email')
+            return body
+        return dict(role=state.get('role'), auto_groups=state.get('auto_groups') or [],
+                    is_blocked=bool(state.get('is_blocked')))
+
+    def before_write(self, current_obj, state):
+        if current_obj is None or state is not None:
+            return
+        if current_obj.get('role') == 'owner':
+            raise TaskError('the user %s is the account owner and cannot be deleted; transfer the ownership first'
+                            % self.identity_text())
+        if current_obj.get('is_current'):
+            raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
+
+    def ensure_present(self, obj):
+        result = super().ensure_present(obj)
+        result['invitation_sent'] = False
+        if not self.params.get('resend_invitation') or obj is None:
+            return result
+        if obj.get('is_service_user') or obj.get('is_blocked') or obj.get('status') != 'invited':
+            return result
+        if not self.module.check_mode:
+            self.client.post('%s/%s/invite' % (self.path, ref_id(obj)))
+            result['changed'] = True
+            result['invitation_sent'] = True
+        return result
+
+    def ensure_absent(self, obj):
+        result = super().ensure_absent(obj)
+        result['invitation_sent'] = False
+        return result
+
+
+def main():
+    UserModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,64 @@
+"""`python -m tests.emulator --port PORT --token TOKEN ...`: run the emulator until SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from .dialect import DIALECTS
+from .faults import parse_cli
+from .seed import SEED_SIZES
+from .server import App, EmulatorServer
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.emulator", description="Management API emulator")
+    parser.add_argument("--port", type=int, default=0, help="TCP port, 0 picks a free one")
+    parser.add_argument("--host", default="127.0.0.1", help="bind address (loopback only by default)")
+    parser.add_argument("--token", required=True, help="PAT of the seeded owner user")
+    parser.add_argument("--dialect", choices=DIALECTS, default="seed")
+    parser.add_argument("--faults", default="", help="rate=0.2,kinds=503+429+drop+slow+500,seed=7,retry_after=1,slow=3.0")
+    parser.add_argument("--seed-size", choices=sorted(SEED_SIZES), default=None)
+    parser.add_argument("--seed", type=int, default=1, help="RNG seed for ids and generated values")
+    parser.add_argument("--no-idp", action="store_true", help="no identity provider: user invites fail with 412")
+    parser.add_argument("--no-geo", action="store_true", help="no geo database: locations and geo checks fail with 412")
+    parser.add_argument("--tls-cert", default=None)
+    parser.add_argument("--tls-key", default=None)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("--tls-cert and --tls-key go together", file=sys.stderr)
+        return 2
+    try:
+        app = App(args.token, dialect=args.dialect, seed_size=args.seed_size, idp=not args.no_idp,
+                  geo=not args.no_geo, seed=args.seed)
+        if args.faults:
+            app.faults.configure(parse_cli(args.faults))
+        server = EmulatorServer(app, args.host, args.port, args.tls_cert, args.tls_key)
+    except (ValueError, OSError) as exc:
+        print(f"emulator: {exc}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    print(f"ready {server.url}", flush=True)
+    while not stop.wait(0.5):
+        pass
+    server.shutdown()
+    server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

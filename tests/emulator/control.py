@@ -1,0 +1,176 @@
+"""Control endpoints under /_emulator (no authentication): log, reset, faults, enroll, seeding."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from .dialect import Renderer, setup_key_state
+from .seed import add_token, new_user, seed_peers
+from .state import Record, State
+from .tokens import make_token
+from .util import ApiError, iso, now
+
+if TYPE_CHECKING:
+    from .server import App
+
+
+def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
+    """Route a control request; returns (status, JSON payload)."""
+    key = (method, path.rstrip("/"))
+    if key == ("GET", "/_emulator/requests"):
+        with app.state.lock:
+            return 200, [dict(entry) for entry in app.requests]
+    if key == ("DELETE", "/_emulator/requests"):
+        with app.state.lock:
+            app.requests.clear()
+        return 200, {}
+    if key == ("POST", "/_emulator/reset"):
+        app.reset()
+        return 200, {}
+    if key == ("GET", "/_emulator/faults"):
+        with app.state.lock:
+            return 200, app.faults.describe()
+    if key == ("POST", "/_emulator/faults"):
+        with app.state.lock:
+            app.faults.configure(body or {})
+            return 200, app.faults.describe()
+    handlers = {
+        ("POST", "/_emulator/enroll"): enroll,
+        ("POST", "/_emulator/users"): seed_user,
+        ("POST", "/_emulator/peers"): seed_peer_list,
+        ("GET", "/_emulator/state"): dump_state,
+    }
+    handler = handlers.get(key)
+    if handler is None:
+        raise ApiError(404, f"unknown control endpoint {method} {path}")
+    with app.state.lock:
+        return 200, handler(app, body if isinstance(body, dict) else {})
+
+
+def _renderer(app: App) -> Renderer:
+    return Renderer(app.state, app.dialect)
+
+
+def _peer_groups_add(state: State, peer: Record, group_ids: list[str]) -> None:
+    for gid in group_ids:
+        group = state.groups.get(gid)
+        if group is not None and peer["id"] not in group["peers"]:
+            group["peers"].append(peer["id"])
+
+
+def enroll(app: App, body: dict[str, Any]) -> Any:
+    """What an agent does when it joins: with a setup key, or on behalf of a user (SSO)."""
+    state = app.state
+    if state.account is None:
+        raise ApiError(404, "account not found")
+    hostname = str(body.get("hostname") or "")
+    if not hostname:
+        raise ApiError(422, "hostname is required")
+    fields = {name: body.get(name) for name in ("os", "version", "kernel_version", "name", "serial_number",
+                                                "ui_version", "connection_ip", "country_code", "city_name",
+                                                "geoname_id")}
+    user_id = body.get("user_id")
+    if user_id:
+        user = state.users.get(str(user_id))
+        if user is None:
+            raise ApiError(404, f"user {user_id} not found")
+        if user["is_blocked"]:
+            raise ApiError(403, "user is blocked")
+        peer = state.add_peer(hostname, user_id=user["id"], login_expiration_enabled=True, **fields)
+        _peer_groups_add(state, peer, user["auto_groups"])
+        meta = {**state.peer_meta(peer)}
+        state.event("user.peer.add", user["id"], peer["id"], meta)
+        return _renderer(app).peer(peer, state.groups_of_peer(peer["id"]))
+    value = str(body.get("setup_key") or "").upper()
+    key = next((item for item in state.setup_keys.values() if item["key"] == value), None)
+    if key is None:
+        raise ApiError(404, "setup key not found")
+    key_state = setup_key_state(key)
+    if key_state != "valid":
+        raise ApiError(412, f"couldn't add peer: setup key is invalid ({key_state})")
+    peer = state.add_peer(hostname, ephemeral=key["ephemeral"], **fields)
+    _peer_groups_add(state, peer, key["auto_groups"])
+    key["used_times"] += 1
+    key["last_used"] = now()
+    meta = {**state.peer_meta(peer), "setup_key_name": key["name"]}
+    state.event("setupkey.peer.add", key["id"], peer["id"], meta)
+    return _renderer(app).peer(peer, state.groups_of_peer(peer["id"]))
+
+
+def seed_user(app: App, body: dict[str, Any]) -> Any:
+    """Add a user directly (any role, status); with `token: true` also a fresh PAT for it."""
+    state = app.state
+    role = str(body.get("role", "user")).lower()
+    if role not in ("owner", "admin", "user"):
+        raise ApiError(422, f"unknown user role {role}")
+    fields: dict[str, Any] = {
+        "email": str(body.get("email", "")),
+        "name": str(body.get("name", "")),
+        "role": role,
+        "is_service_user": bool(body.get("is_service_user", False)),
+        "status": str(body.get("status", "active")),
+        "is_blocked": bool(body.get("is_blocked", False)),
+        "auto_groups": list(body.get("auto_groups", [])),
+        "issued": str(body.get("issued", "api")),
+    }
+    if body.get("id"):
+        fields["id"] = str(body["id"])
+    user = new_user(state, **fields)
+    rendered = _renderer(app).user(user)
+    if not body.get("token"):
+        return rendered
+    plain = make_token(state.rng)
+    add_token(state, user["id"], plain, str(body.get("token_name", "seeded")), int(body.get("token_days", 365)), user["id"])
+    return {"user": rendered, "token": plain}
+
+
+def seed_peer_list(app: App, body: dict[str, Any]) -> Any:
+    """Bulk-add peers without a setup key: `{"count": N, "groups": [ids]?}` or `{"peers": [...]}`."""
+    state = app.state
+    renderer = _renderer(app)
+    if "count" in body:
+        start = len(state.peers)
+        created = seed_peers(state, int(body["count"]), [], start=start)
+        for peer in created:
+            _peer_groups_add(state, peer, list(body.get("groups", [])))
+        return {"created": len(created), "ids": [peer["id"] for peer in created]}
+    result = []
+    for item in body.get("peers", []):
+        item = dict(item)
+        hostname = str(item.pop("hostname"))
+        groups = list(item.pop("groups", []))
+        peer = state.add_peer(hostname, **item)
+        _peer_groups_add(state, peer, groups)
+        result.append(renderer.peer(peer, state.groups_of_peer(peer["id"])))
+    return result
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return iso(value)
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def dump_state(app: App, _body: dict[str, Any]) -> Any:
+    state = app.state
+    return _plain({
+        "dialect": app.dialect.name,
+        "account": state.account,
+        "users": list(state.users.values()),
+        "tokens": [{k: v for k, v in token.items() if k != "hashed"} for token in state.tokens.values()],
+        "peers": list(state.peers.values()),
+        "groups": list(state.groups.values()),
+        "policies": list(state.policies.values()),
+        "posture_checks": list(state.posture_checks.values()),
+        "routes": list(state.routes.values()),
+        "nameservers": list(state.nameservers.values()),
+        "dns": state.dns,
+        "setup_keys": list(state.setup_keys.values()),
+        "events": len(state.events),
+        "faults": app.faults.describe(),
+    })

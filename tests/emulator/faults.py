@@ -1,0 +1,105 @@
+"""Fault injection: a queue of explicit faults, then a random rate of chosen kinds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+KINDS = ("503", "429", "500", "drop", "slow", "truncated")
+HTML_ERROR = "<html><head><title>500 Internal Server Error</title></head><body>upstream failed</body></html>"
+
+
+class Faults:
+    """Decides, per `/api` request, whether a fault replaces or alters the answer."""
+
+    def __init__(self) -> None:
+        self.queue: list[dict[str, Any]] = []
+        self.rate = 0.0
+        self.kinds: list[str] = list(KINDS)
+        self.retry_after = 1
+        self.slow = 3.0
+        self.rng = random.Random(0)
+
+    def configure(self, spec: dict[str, Any]) -> None:
+        """Replace the configuration (POST /_emulator/faults or --faults)."""
+        kinds = [str(kind) for kind in spec.get("kinds", KINDS)]
+        unknown = [kind for kind in kinds if kind not in KINDS]
+        if unknown:
+            raise ValueError(f"unknown fault kinds: {', '.join(unknown)}")
+        rate = float(spec.get("rate", 0.0))
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError("rate must be between 0 and 1")
+        queue = [normalise(item) for item in spec.get("queue", [])]
+        self.queue = queue
+        self.rate = rate
+        self.kinds = kinds
+        self.retry_after = int(spec.get("retry_after", 1))
+        self.slow = float(spec.get("slow", 3.0))
+        self.rng = random.Random(spec.get("seed", 0))
+
+    def clear(self) -> None:
+        self.configure({})
+
+    def describe(self) -> dict[str, Any]:
+        return {"queue": list(self.queue), "rate": self.rate, "kinds": list(self.kinds),
+                "retry_after": self.retry_after, "slow": self.slow}
+
+    def next(self) -> dict[str, Any] | None:
+        """The fault for the next request, if any (the caller holds the state lock)."""
+        if self.queue:
+            return self.queue.pop(0)
+        if self.rate and self.kinds and self.rng.random() < self.rate:
+            return self.of_kind(self.rng.choice(self.kinds))
+        return None
+
+    def of_kind(self, kind: str) -> dict[str, Any]:
+        if kind == "429":
+            return {"kind": kind, "status": 429, "retry_after": self.retry_after}
+        if kind == "500":
+            return {"kind": kind, "status": 500, "body": HTML_ERROR, "content_type": "text/html"}
+        if kind == "503":
+            return {"kind": kind, "status": 503}
+        if kind == "slow":
+            return {"kind": kind, "delay": self.slow}
+        return {"kind": kind, kind: True}
+
+
+def normalise(item: dict[str, Any]) -> dict[str, Any]:
+    """Queue entries: {"status"...}, {"drop": true}, {"delay": s}, {"truncated": true}."""
+    if not isinstance(item, dict):
+        raise ValueError("a queued fault must be an object")
+    fault = dict(item)
+    if fault.get("kind") in KINDS:
+        base = Faults().of_kind(fault["kind"])
+        base.update(fault)
+        return base
+    if fault.get("drop"):
+        fault["kind"] = "drop"
+    elif fault.get("truncated"):
+        fault["kind"] = "truncated"
+    elif "status" in fault:
+        fault["status"] = int(fault["status"])
+        fault["kind"] = str(fault["status"])
+    elif "delay" in fault:
+        fault["kind"] = "slow"
+    else:
+        raise ValueError(f"cannot understand fault {item!r}")
+    return fault
+
+
+def parse_cli(spec: str) -> dict[str, Any]:
+    """`rate=0.2,kinds=503+429+drop,seed=7,retry_after=1,slow=3.0` -> configure() input."""
+    result: dict[str, Any] = {}
+    for part in filter(None, (chunk.strip() for chunk in spec.split(","))):
+        key, _sep, value = part.partition("=")
+        if key == "kinds":
+            result["kinds"] = [kind for kind in value.split("+") if kind]
+        elif key == "queue":
+            result["queue"] = [{"kind": kind} for kind in value.split("+") if kind]
+        elif key in ("rate", "slow"):
+            result[key] = float(value)
+        elif key in ("seed", "retry_after"):
+            result[key] = int(value)
+        else:
+            raise ValueError(f"unknown fault option {key}")
+    return result

@@ -1,0 +1,110 @@
+"""Peers: list/get with accessible peers, update, delete (peers join via /_emulator/enroll)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..state import ACCOUNT_ID, Record, State
+from ..util import ApiError
+from .base import Ctx, route
+
+
+def _regular_visible(ctx: Ctx) -> set[str] | None:
+    """Peer ids a regular user may see, or None when the caller sees everything."""
+    if ctx.service_or_admin:
+        return None
+    if ctx.state.dashboard_view(ctx.caller) == "blocked":
+        return set()
+    own = [pid for pid, peer in ctx.state.peers.items() if peer["user_id"] == ctx.caller_id]
+    visible = set(own)
+    for pid in own:
+        visible.update(ctx.state.accessible_peers(pid))
+    return visible
+
+
+@route("GET", "/api/peers")
+def list_peers(ctx: Ctx) -> Any:
+    state = ctx.state
+    visible = _regular_visible(ctx)
+    index = state.peer_group_index()
+    counts = state.accessible_counts()
+    peers = [p for pid, p in state.peers.items() if visible is None or pid in visible]
+    return [ctx.render.peer(peer, index.get(peer["id"], []), accessible_count=counts[peer["id"]])
+            for peer in ctx.dialect.order(peers)]
+
+
+def render_single(ctx: Ctx, peer: Record) -> Record:
+    state = ctx.state
+    return ctx.render.peer(peer, state.groups_of_peer(peer["id"]), accessible=state.accessible_peers(peer["id"]))
+
+
+@route("GET", "/api/peers/{peerId}")
+def get_peer(ctx: Ctx) -> Any:
+    pid = ctx.params["peerId"]
+    peer = ctx.state.peers.get(pid)
+    if peer is None:
+        raise ApiError(404, f"peer with {pid} not found under account {ACCOUNT_ID}")
+    visible = _regular_visible(ctx)
+    if visible is not None and pid not in visible:
+        raise ApiError(500, "internal server error")  # what real servers answer here
+    return render_single(ctx, peer)
+
+
+@route("PUT", "/api/peers/{peerId}")
+def update_peer(ctx: Ctx) -> Any:
+    state = ctx.state
+    pid = ctx.params["peerId"]
+    peer = state.peers.get(pid)
+    if peer is None:
+        raise ApiError(404, f"peer {pid} not found")
+    body = ctx.body()
+    name = body.str("name")
+    ssh = body.bool("ssh_enabled")
+    expiration = body.bool("login_expiration_enabled")
+    body.bool("approval_required")  # type-checked, ignored like in the open-source server
+    if not name:
+        raise ApiError(500, "internal server error")
+    if expiration != peer["login_expiration_enabled"] and not peer["user_id"]:
+        raise ApiError(412, "this peer hasn't been added with the sso login, therefore the login expiration can't be updated")
+    if ssh != peer["ssh_enabled"]:
+        peer["ssh_enabled"] = ssh
+        ctx.event("peer.ssh.enable" if ssh else "peer.ssh.disable", peer["ip"], state.peer_meta(peer))
+    if name != peer["name"]:
+        # the peer's own current label still counts as taken (Host -> host gives host-1)
+        new_label = state.make_label(name)
+        state.labels.discard(peer["dns_label"])
+        state.labels.add(new_label)
+        peer["dns_label"] = new_label
+        peer["name"] = name
+        ctx.event("peer.rename", pid, state.peer_meta(peer))
+    if expiration != peer["login_expiration_enabled"]:
+        peer["login_expiration_enabled"] = expiration
+        code = "peer.login.expiration.enable" if expiration else "peer.login.expiration.disable"
+        ctx.event(code, peer["ip"], state.peer_meta(peer))
+    return render_single(ctx, peer)
+
+
+def remove_peer(state: State, peer: Record, initiator: str) -> None:
+    """Delete a peer: out of every group, single-peer routes disabled, event emitted."""
+    pid = peer["id"]
+    for group in state.groups.values():
+        if pid in group["peers"]:
+            group["peers"] = [item for item in group["peers"] if item != pid]
+    for item in state.routes.values():
+        if item["peer"] == pid:
+            item["peer"] = ""
+            item["enabled"] = False
+    state.event("user.peer.delete", initiator, pid, state.peer_meta(peer))
+    state.labels.discard(peer["dns_label"])
+    state.used_ips.discard(peer["ip"])
+    del state.peers[pid]
+
+
+@route("DELETE", "/api/peers/{peerId}")
+def delete_peer(ctx: Ctx) -> Any:
+    pid = ctx.params["peerId"]
+    peer = ctx.state.peers.get(pid)
+    if peer is None:
+        raise ApiError(404, f"peer {pid} not found")
+    remove_peer(ctx.state, peer, ctx.caller_id)
+    return ctx.dialect.delete_body()

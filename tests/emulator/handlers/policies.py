@@ -1,0 +1,304 @@
+"""Policies (rules forced to the policy id, unknown groups dropped) and posture checks."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Any
+
+from ..state import Record
+from ..util import ApiError, Body
+from .base import Ctx, route
+
+ACTIONS = ("accept", "drop")
+PROTOCOLS = ("all", "tcp", "udp", "icmp")
+PORT_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+ALL_OR_ICMP_FLOW = "for all or icmp protocol type flow can be only bi-directional"
+
+
+def _port_ok(text: str) -> bool:
+    """`N` or `N-M` with 1 <= N <= M <= 65535 (ranges accepted on purpose, see README)."""
+    found = PORT_RANGE.match(text)
+    if not found:
+        return False
+    low = int(found.group(1))
+    high = int(found.group(2)) if found.group(2) is not None else low
+    return 1 <= low <= high <= 65535
+
+
+def _rule(ctx: Ctx, body: Body) -> Record:
+    action = body.str("action")
+    protocol = body.str("protocol")
+    bidirectional = body.bool("bidirectional")
+    ports = body.str_list("ports") or []
+    if action not in ACTIONS:
+        raise ApiError(422, "unknown action type")
+    if protocol not in PROTOCOLS:
+        raise ApiError(422, f"unknown protocol type: {protocol}")
+    if not all(_port_ok(port) for port in ports):
+        raise ApiError(422, "valid port value is in 1..65535 range")
+    if protocol in ("all", "icmp"):
+        if ports:
+            raise ApiError(422, "for all or icmp protocol ports is not allowed")
+        if not bidirectional:
+            raise ApiError(422, ALL_OR_ICMP_FLOW)
+    elif not bidirectional and not ports:
+        raise ApiError(422, ALL_OR_ICMP_FLOW)  # sic: the same message for tcp/udp
+    groups = ctx.state.groups
+    return {
+        "name": body.str("name"),
+        "description": body.str("description"),
+        "enabled": body.bool("enabled"),
+        "action": action,
+        "bidirectional": bidirectional,
+        "protocol": protocol,
+        "ports": ports,
+        # unknown group ids are dropped silently, like real servers do
+        "sources": [gid for gid in body.str_list("sources") or [] if gid in groups],
+        "destinations": [gid for gid in body.str_list("destinations") or [] if gid in groups],
+    }
+
+
+def _policy_from_body(ctx: Ctx, policy_id: str) -> Record:
+    body = ctx.body()
+    name = body.str("name")
+    if not name:
+        raise ApiError(422, "policy name shouldn't be empty")
+    rules = body.obj_list("rules") or []
+    if not rules:
+        raise ApiError(422, "policy rules shouldn't be empty")
+    parsed = [_rule(ctx, rule) for rule in rules]
+    checks = body.str_list("source_posture_checks")
+    if checks is not None:
+        checks = [cid for cid in checks if cid in ctx.state.posture_checks]
+    return {
+        "id": policy_id,
+        "name": name,
+        "description": body.str("description"),
+        "enabled": body.bool("enabled"),
+        "source_posture_checks": checks,
+        "rules": parsed,
+    }
+
+
+@route("GET", "/api/policies")
+def list_policies(ctx: Ctx) -> Any:
+    ctx.require(ctx.service_or_admin, "user is not allowed to read policies")
+    return [ctx.render.policy(policy) for policy in ctx.state.policies.values()]  # a slice: creation order
+
+
+@route("GET", "/api/policies/{policyId}")
+def get_policy(ctx: Ctx) -> Any:
+    ctx.require(ctx.service_or_admin, "user is not allowed to read policies")
+    pid = ctx.params["policyId"]
+    policy = ctx.state.policies.get(pid)
+    if policy is None:
+        raise ApiError(404, f"policy with id {pid} not found")
+    return ctx.render.policy(policy)
+
+
+@route("POST", "/api/policies")
+def create_policy(ctx: Ctx) -> Any:
+    policy = _policy_from_body(ctx, ctx.state.new_id())
+    ctx.state.policies[policy["id"]] = policy
+    ctx.event("policy.add", policy["id"], {"name": policy["name"]})
+    return ctx.render.policy(policy)
+
+
+@route("PUT", "/api/policies/{policyId}")
+def update_policy(ctx: Ctx) -> Any:
+    pid = ctx.params["policyId"]
+    if pid not in ctx.state.policies:
+        raise ApiError(404, f"couldn't find policy id {pid}")
+    policy = _policy_from_body(ctx, pid)
+    ctx.state.policies[pid] = policy
+    ctx.event("policy.update", pid, {"name": policy["name"]})
+    return ctx.render.policy(policy)
+
+
+@route("DELETE", "/api/policies/{policyId}")
+def delete_policy(ctx: Ctx) -> Any:
+    pid = ctx.params["policyId"]
+    policy = ctx.state.policies.pop(pid, None)
+    if policy is None:
+        raise ApiError(404, f"rule with id {pid} doesn't exist")
+    ctx.event("policy.delete", pid, {"name": policy["name"]})
+    return ctx.dialect.delete_body()
+
+
+# posture checks --------------------------------------------------------------------
+VERSION = re.compile(r"^v?\d+(\.\d+)*(-?[0-9A-Za-z.+-]+)?$")
+COUNTRY = re.compile(r"^[a-zA-Z]{2}$")
+POSTURE_ACTIONS = ("allow", "deny")
+OS_KEYS = {"android": "min_version", "darwin": "min_version", "ios": "min_version",
+           "linux": "min_kernel_version", "windows": "min_kernel_version"}
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError(400, message, verbatim=True)
+
+
+def _ranges(ctx: Ctx, raw: Any) -> list[str]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise ApiError(400, "couldn't parse JSON request", verbatim=True)
+    if not ctx.dialect.netbird and raw and all(isinstance(item, list) for item in raw):
+        raw = [cidr for inner in raw for cidr in inner]  # accept the spec sample's nested form
+    if not all(isinstance(item, str) for item in raw):
+        raise ApiError(400, "couldn't parse JSON request", verbatim=True)
+    return list(raw)
+
+
+def _checks(ctx: Ctx, body: Body) -> tuple[Record, list[tuple[str, str]]]:
+    """Validated `checks` plus the version strings to check after the request-shape checks."""
+    checks_body = body.obj("checks")
+    result: Record = {}
+    versions: list[tuple[str, str]] = []
+    if checks_body is None:
+        raise _bad("posture checks shouldn't be empty")
+    nb_version = checks_body.obj("nb_version_check")
+    if nb_version is not None:
+        minimum = nb_version.str("min_version")
+        if not minimum:
+            raise _bad("minimum version for NetBird's version check shouldn't be empty")
+        result["nb_version_check"] = {"min_version": minimum}
+        versions.append(("nbVersionCheck version", minimum))
+    os_version = checks_body.obj("os_version_check")
+    if os_version is not None:
+        entry: Record = {}
+        for os_name, field in OS_KEYS.items():
+            item = os_version.obj(os_name)
+            if item is None:
+                continue
+            value = item.str(field)
+            if not value:
+                raise _bad("minimum version for at least one OS in the OS version check shouldn't be empty")
+            entry[os_name] = {field: value}
+            label = f"osVersionCheck {os_name} version" if field == "min_version" else f"osVersionCheck  {os_name} kernel version"
+            versions.append((label, value))
+        if not entry:
+            raise _bad("minimum version for at least one OS in the OS version check shouldn't be empty")
+        result["os_version_check"] = entry
+    geo = checks_body.obj("geo_location_check")
+    if geo is not None:
+        action = geo.str("action")
+        if not action:
+            raise _bad("action for geolocation check shouldn't be empty")
+        if action not in POSTURE_ACTIONS:
+            raise _bad("action for geolocation check is not valid value")
+        locations = geo.obj_list("locations") or []
+        if not locations:
+            raise _bad("locations for geolocation check shouldn't be empty")
+        parsed = []
+        for location in locations:
+            code = location.str("country_code")
+            if not code:
+                raise _bad("country code for geolocation check shouldn't be empty")
+            if not COUNTRY.match(code):
+                raise _bad("country code must be 2 letters (ISO 3166-1 alpha-2 format)")
+            item = {"country_code": code}
+            if location.str("city_name"):
+                item["city_name"] = location.str("city_name")
+            parsed.append(item)
+        result["geo_location_check"] = {"action": action, "locations": parsed}
+    network = checks_body.obj("peer_network_range_check")
+    if network is not None:
+        action = network.str("action")
+        if not action:
+            raise _bad("action for peer network range check shouldn't be empty")
+        if action not in POSTURE_ACTIONS:
+            raise _bad("action for peer network range check is not valid value")
+        ranges = _ranges(ctx, network.raw("ranges"))
+        if not ranges:
+            raise _bad("network ranges for peer network range check shouldn't be empty")
+        result["peer_network_range_check"] = {"action": action, "ranges": ranges}
+    if not result:
+        raise _bad("posture checks shouldn't be empty")
+    return result, versions
+
+
+def _canonical_prefix(text: str) -> str:
+    """Parse like netip.ParsePrefix: a CIDR is required and it is not masked."""
+    if "/" not in text:
+        raise ValueError(text)
+    address, _sep, bits = text.partition("/")
+    if not bits.isdigit():
+        raise ValueError(text)
+    interface = ipaddress.ip_interface(f"{ipaddress.ip_address(address)}/{int(bits)}")
+    return f"{interface.ip}/{interface.network.prefixlen}"
+
+
+def _posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
+    body = ctx.body()
+    name = body.str("name")
+    if not name:
+        raise _bad("posture checks name shouldn't be empty")
+    checks, versions = _checks(ctx, body)
+    if "geo_location_check" in checks and not ctx.state.geo:
+        raise ApiError(412, "geo location database is not initialized")
+    if "peer_network_range_check" in checks:
+        try:
+            ranges = [_canonical_prefix(item) for item in checks["peer_network_range_check"]["ranges"]]
+        except ValueError as exc:
+            raise ApiError(422, "invalid network prefix") from exc
+        checks["peer_network_range_check"]["ranges"] = ranges
+    for label, value in versions:
+        if not VERSION.match(value):
+            raise ApiError(400, f"{label}: {value} is not valid")
+    if creating and any(item["name"] == name for item in ctx.state.posture_checks.values()):
+        raise ApiError(412, "posture check name should be unique")
+    return {"id": check_id, "name": name, "description": body.str("description"), "checks": checks}
+
+
+def _require_posture_access(ctx: Ctx) -> None:
+    ctx.require(ctx.admin, "only users with admin power are allowed to view posture checks")
+
+
+@route("GET", "/api/posture-checks")
+def list_posture_checks(ctx: Ctx) -> Any:
+    _require_posture_access(ctx)
+    return [ctx.render.posture_check(item) for item in ctx.state.posture_checks.values()]
+
+
+@route("GET", "/api/posture-checks/{postureCheckId}")
+def get_posture_check(ctx: Ctx) -> Any:
+    _require_posture_access(ctx)
+    cid = ctx.params["postureCheckId"]
+    item = ctx.state.posture_checks.get(cid)
+    if item is None:
+        raise ApiError(404, f"posture checks with id {cid} not found")
+    return ctx.render.posture_check(item)
+
+
+@route("POST", "/api/posture-checks")
+def create_posture_check(ctx: Ctx) -> Any:
+    item = _posture_from_body(ctx, ctx.state.new_id(), creating=True)
+    ctx.state.posture_checks[item["id"]] = item
+    ctx.event("posture.check.created", item["id"], {"name": item["name"]})
+    return ctx.render.posture_check(item)
+
+
+@route("PUT", "/api/posture-checks/{postureCheckId}")
+def update_posture_check(ctx: Ctx) -> Any:
+    cid = ctx.params["postureCheckId"]
+    if cid not in ctx.state.posture_checks:
+        raise ApiError(404, f"couldn't find posture checks id {cid}")
+    item = _posture_from_body(ctx, cid, creating=False)
+    ctx.state.posture_checks[cid] = item
+    ctx.event("posture.check.updated", cid, {"name": item["name"]})
+    return ctx.render.posture_check(item)
+
+
+@route("DELETE", "/api/posture-checks/{postureCheckId}")
+def delete_posture_check(ctx: Ctx) -> Any:
+    cid = ctx.params["postureCheckId"]
+    item = ctx.state.posture_checks.get(cid)
+    if item is None:
+        raise ApiError(404, f"posture checks with id {cid} doesn't exist")
+    for policy in ctx.state.policies.values():
+        if cid in (policy["source_posture_checks"] or []):
+            raise ApiError(412, f"posture checks have been linked to policy: {policy['name']}")
+    del ctx.state.posture_checks[cid]
+    ctx.event("posture.check.deleted", cid, {"name": item["name"]})
+    return ctx.dialect.delete_body()

@@ -1,0 +1,150 @@
+"""Initial content of a new account, plus the optional bulk seeds (--seed-size)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from .state import ACCOUNT_ID, ALL_GROUP, Record, State
+from .tokens import hash_token
+from .util import fnv32a, now
+
+OWNER_ID = "owner-user"
+OWNER_EMAIL = "owner@example.com"
+OWNER_NAME = "Owner"
+DEFAULT_POLICY_DESCRIPTION = "This is a default rule that allows connections between all the resources"
+
+# size -> (peers, groups, users, setup keys)
+SEED_SIZES = {
+    "S": (100, 5, 0, 0),
+    "M": (1000, 20, 0, 100),
+    "L": (5000, 10000, 10000, 10000),
+    "XL": (25000, 50, 0, 500),
+}
+
+
+def new_user(state: State, **fields: object) -> Record:
+    """A user record with defaults; `fields` override them."""
+    user: Record = {
+        "id": state.new_uuid(),
+        "email": "",
+        "name": "",
+        "role": "user",
+        "status": "active",
+        "is_service_user": False,
+        "is_blocked": False,
+        "issued": "api",
+        "auto_groups": [],
+        "last_login": None,
+        "created_at": now(),
+        "non_deletable": False,
+    }
+    user.update(fields)
+    state.users[user["id"]] = user
+    return user
+
+
+def add_token(state: State, user_id: str, plain: str, name: str, days: int, created_by: str) -> Record:
+    moment = now()
+    token: Record = {
+        "id": state.new_id(),
+        "user_id": user_id,
+        "name": name,
+        "hashed": hash_token(plain),
+        "expiration_date": moment + dt.timedelta(days=days),
+        "created_by": created_by,
+        "created_at": moment,
+        "last_used": None,
+    }
+    state.tokens[token["id"]] = token
+    state.token_by_hash[token["hashed"]] = token["id"]
+    return token
+
+
+def new_setup_key(state: State, name: str, key_type: str, expires_in: int, auto_groups: list[str],
+                  usage_limit: int, ephemeral: bool) -> Record:
+    moment = now()
+    value = state.new_uuid().upper()
+    record: Record = {
+        "id": str(fnv32a(value)),
+        "key": value,
+        "name": name,
+        "type": key_type,
+        "expires": moment + dt.timedelta(seconds=expires_in),
+        "revoked": False,
+        "used_times": 0,
+        "last_used": None,
+        "auto_groups": auto_groups,
+        "usage_limit": 1 if key_type == "one-off" else usage_limit,
+        "ephemeral": ephemeral,
+        "created_at": moment,
+        "updated_at": moment,
+    }
+    state.setup_keys[record["id"]] = record
+    return record
+
+
+def build_initial(state: State, owner_token: str, size: str | None = None) -> None:
+    """A new account: owner (holding `owner_token`), All group, Default policy, default settings."""
+    state.account = {
+        "id": ACCOUNT_ID,
+        "settings": {
+            "peer_login_expiration_enabled": True,
+            "peer_login_expiration": 86400,
+            "regular_users_view_blocked": True,
+            "groups_propagation_enabled": True,
+            "jwt_groups_enabled": False,
+            "jwt_groups_claim_name": "",
+            "jwt_allow_groups": [],
+        },
+    }
+    new_user(state, id=OWNER_ID, email=OWNER_EMAIL, name=OWNER_NAME, role="owner")
+    add_token(state, OWNER_ID, owner_token, "emulator", 365, OWNER_ID)
+    all_id = state.new_id()
+    state.groups[all_id] = {"id": all_id, "name": ALL_GROUP, "issued": "api", "peers": []}
+    policy_id = state.new_id()
+    state.policies[policy_id] = {
+        "id": policy_id,
+        "name": "Default",
+        "description": DEFAULT_POLICY_DESCRIPTION,
+        "enabled": True,
+        "source_posture_checks": None,
+        "rules": [{
+            "name": "Default",
+            "description": DEFAULT_POLICY_DESCRIPTION,
+            "enabled": True,
+            "action": "accept",
+            "bidirectional": True,
+            "protocol": "all",
+            "ports": [],
+            "sources": [all_id],
+            "destinations": [all_id],
+        }],
+    }
+    if size:
+        seed_bulk(state, *SEED_SIZES[size])
+
+
+def seed_peers(state: State, count: int, group_ids: list[str], start: int = 0) -> list[Record]:
+    """Setup-key-style peers named peer-NNNNN, each in All and in one of `group_ids`."""
+    created = []
+    for index in range(start, start + count):
+        peer = state.add_peer(f"peer-{index:05d}", kernel_version="6.1.0")
+        if group_ids:
+            state.groups[group_ids[index % len(group_ids)]]["peers"].append(peer["id"])
+        created.append(peer)
+    return created
+
+
+def seed_bulk(state: State, peers: int, groups: int, users: int, keys: int) -> None:
+    """Fast bulk seed: no events, simple deterministic names."""
+    group_ids = []
+    for index in range(groups):
+        gid = state.new_id()
+        state.groups[gid] = {"id": gid, "name": f"group-{index:05d}", "issued": "api", "peers": []}
+        group_ids.append(gid)
+    seed_peers(state, peers, group_ids)
+    for index in range(users):
+        new_user(state, name=f"service-{index:05d}", is_service_user=True)
+    for index in range(keys):
+        auto = [group_ids[index % len(group_ids)]] if group_ids else []
+        new_setup_key(state, f"key-{index:05d}", "reusable", 31536000, auto, 0, False)

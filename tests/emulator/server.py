@@ -1,0 +1,301 @@
+"""HTTP front: routing, authentication, access control, faults, request log, control endpoints."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import ssl
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from . import control
+from .dialect import Dialect
+from .faults import Faults
+from .handlers import ROUTER, Ctx
+from .seed import build_initial
+from .state import Record, State
+from .tokens import hash_token, is_well_formed
+from .util import NO_BODY, ApiError, DropConnection, now
+
+JSON_TYPE = "application/json; charset=UTF-8"
+TOKEN_PATH = re.compile(r"^.*/api/users/.*/tokens.*$")
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+@dataclass
+class Reply:
+    """An answer to send, or an instruction to misbehave (drop, truncate)."""
+
+    status: int = 200
+    body: bytes = b""
+    content_type: str = JSON_TYPE
+    headers: dict[str, str] = field(default_factory=dict)
+    drop: bool = False
+    truncate: bool = False
+
+
+def json_reply(status: int, payload: Any) -> Reply:
+    if payload is NO_BODY:
+        return Reply(status=status, body=b"", content_type=JSON_TYPE)
+    return Reply(status=status, body=(json.dumps(payload) + "\n").encode())
+
+
+def error_reply(error: ApiError) -> Reply:
+    return json_reply(error.status, {"message": error.message, "code": error.status})
+
+
+class App:
+    """The emulator: one account's state, the dialect, faults and the request log."""
+
+    def __init__(self, token: str, dialect: str = "seed", seed_size: str | None = None, idp: bool = True,
+                 geo: bool = True, seed: int = 1) -> None:
+        if not is_well_formed(token):
+            raise ValueError("--token must be a well-formed personal access token")
+        self.token = token
+        self.dialect = Dialect(dialect)
+        self.seed_size = seed_size
+        self.idp = idp
+        self.geo = geo
+        self.seed = seed
+        self.faults = Faults()
+        self.requests: list[Record] = []
+        self.state = self._fresh_state()
+
+    def _fresh_state(self) -> State:
+        state = State(seed=self.seed, idp=self.idp, geo=self.geo)
+        build_initial(state, self.token, self.seed_size)
+        return state
+
+    def reset(self) -> None:
+        fresh = self._fresh_state()
+        with self.state.lock:
+            self.state = fresh
+            self.requests.clear()
+            self.faults.clear()
+
+    # /api ------------------------------------------------------------------------
+    def handle_api(self, method: str, target: str, headers: Any, raw_body: bytes) -> tuple[Reply, float]:
+        """Answer one /api request; returns the reply and a delay to apply before sending it."""
+        parts = urlsplit(target)
+        path, query = parts.path, parts.query
+        entry: Record = {"method": method, "path": path, "query": query, "status": None, "fault": None,
+                         "body": _log_body(raw_body)}
+        with self.state.lock:
+            self.requests.append(entry)
+            fault = self.faults.next()
+        delay = 0.0
+        if fault is not None:
+            entry["fault"] = fault["kind"]
+            delay = float(fault.get("delay", 0.0))
+            early = self._fault_reply(fault)
+            if early is not None:
+                entry["status"] = early.status if not early.drop else None
+                return early, delay
+        reply = self._api(method, path, query, headers, raw_body)
+        if fault is not None and fault.get("truncated"):
+            reply.truncate = True
+        if fault is not None and fault.get("drop"):
+            reply.drop = True  # "after": the request was applied, the answer is lost
+        entry["status"] = None if reply.drop else reply.status
+        return reply, delay
+
+    @staticmethod
+    def _fault_reply(fault: dict[str, Any]) -> Reply | None:
+        if fault.get("drop") and not fault.get("after"):
+            return Reply(drop=True)
+        status = fault.get("status")
+        if status is None:
+            return None
+        body = fault.get("body")
+        if body is None:
+            reply = json_reply(status, {"message": f"injected fault {status}", "code": status})
+        else:
+            reply = Reply(status=status, body=str(body).encode(), content_type=fault.get("content_type", "text/html"))
+        if status == 429 or "retry_after" in fault:
+            reply.headers["Retry-After"] = str(fault.get("retry_after", 1))
+        return reply
+
+    def _api(self, method: str, path: str, query: str, headers: Any, raw_body: bytes) -> Reply:
+        if "//" in path or "/./" in path or "/../" in path or path.endswith(("/.", "/..")):
+            return Reply(status=301, headers={"Location": _clean(path)}, content_type="text/html")
+        found = ROUTER.match(path)
+        if found is None:
+            return Reply(status=404, body=b"404 page not found\n", content_type="text/plain; charset=utf-8")
+        methods, params = found
+        if method == "OPTIONS":
+            if headers.get("Access-Control-Request-Method"):
+                return Reply(status=200, content_type="text/plain", headers={
+                    "Access-Control-Allow-Origin": "*",
+                    "Access-Control-Allow-Methods": headers.get("Access-Control-Request-Method"),
+                })
+            method = "GET"
+        handler = methods.get(method)
+        if handler is None:
+            return Reply(status=405, content_type="text/plain")
+        try:
+            with self.state.lock:
+                caller = self._authenticate(headers.get("Authorization", ""))
+                self._access_control(caller, method, path)
+                ctx = Ctx(self.state, self.dialect, caller, params, parse_qs(query, keep_blank_values=True), raw_body)
+                payload = handler(ctx)
+            return json_reply(200, payload)
+        except ApiError as error:
+            return error_reply(error)
+        except DropConnection:
+            return Reply(drop=True)
+        except Exception:  # pylint: disable=broad-exception-caught
+            traceback.print_exc(file=sys.stderr)
+            return error_reply(ApiError(500, "internal server error"))
+
+    def _authenticate(self, header: str) -> Record:
+        state = self.state
+        if not header:
+            raise ApiError(401, "no valid authentication provided")
+        parts = header.split(" ")
+        scheme = parts[0].lower()
+        if scheme not in ("token", "bearer"):
+            raise ApiError(401, "no valid authentication provided")
+        if len(parts) != 2:
+            raise ApiError(401, "token invalid")
+        token = parts[1]
+        if scheme == "bearer" and not token.startswith("nbp_"):
+            raise ApiError(401, "token invalid")  # no JWT issuer is configured here
+        if not is_well_formed(token) or state.account is None:
+            raise ApiError(401, "token invalid")
+        token_id = state.token_by_hash.get(hash_token(token))
+        record = state.tokens.get(token_id or "")
+        if record is None or now() > record["expiration_date"]:
+            raise ApiError(401, "token invalid")
+        user = state.users.get(record["user_id"])
+        if user is None:
+            raise ApiError(401, "invalid jwt")
+        record["last_used"] = now()
+        user["last_login"] = None  # PAT requests reset last_login on real servers
+        return user
+
+    @staticmethod
+    def _access_control(user: Record, method: str, path: str) -> None:
+        if user["is_blocked"]:
+            raise ApiError(403, "the user has no access to the api or is blocked")
+        if method in WRITE_METHODS and user["role"] not in ("admin", "owner") and not TOKEN_PATH.match(path):
+            raise ApiError(403, "only users with admin power can perform this operation")
+
+    # /_emulator ------------------------------------------------------------------
+    def handle_control(self, method: str, target: str, raw_body: bytes) -> Reply:
+        path = urlsplit(target).path
+        try:
+            body = json.loads(raw_body.decode() or "null") if raw_body else None
+        except ValueError:
+            return json_reply(400, {"message": "control body must be JSON", "code": 400})
+        try:
+            status, payload = control.dispatch(self, method, path, body)
+        except ApiError as error:
+            return error_reply(error)
+        except (ValueError, TypeError, KeyError) as exc:
+            return json_reply(400, {"message": str(exc), "code": 400})
+        return json_reply(status, payload)
+
+
+def _log_body(raw_body: bytes) -> Any:
+    if not raw_body:
+        return None
+    try:
+        return json.loads(raw_body.decode())
+    except ValueError:
+        return raw_body.decode(errors="replace")
+
+
+def _clean(path: str) -> str:
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return "/" + "/".join(parts)
+
+
+class RequestHandler(BaseHTTPRequestHandler):
+    """Speaks HTTP/1.1 with keep-alive; every answer carries a Content-Length."""
+
+    protocol_version = "HTTP/1.1"
+    server: EmulatorServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # pylint: disable=redefined-builtin
+        """Quiet: the request log is at /_emulator/requests."""
+
+    def _read_body(self) -> bytes:
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _handle(self) -> None:
+        app = self.server.app
+        raw_body = self._read_body()
+        delay = 0.0
+        if self.path.startswith("/api"):
+            reply, delay = app.handle_api(self.command, self.path, self.headers, raw_body)
+        elif self.path.startswith("/_emulator"):
+            reply = app.handle_control(self.command, self.path, raw_body)
+        else:
+            reply = Reply(status=404, body=b"404 page not found\n", content_type="text/plain; charset=utf-8")
+        if delay:
+            time.sleep(delay)
+        self._send(reply)
+
+    def _send(self, reply: Reply) -> None:
+        if reply.drop:
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        body = reply.body if self.command != "HEAD" else b""
+        self.send_response(reply.status)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Content-Length", str(len(reply.body)))
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
+        if reply.truncate:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if reply.truncate:
+            body = body[:len(body) // 2]
+        self.wfile.write(body)
+        self.wfile.flush()
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _handle
+
+
+class EmulatorServer(ThreadingHTTPServer):
+    """A threading HTTP(S) server bound to one App."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, app: App, host: str = "127.0.0.1", port: int = 0,
+                 tls_cert: str | None = None, tls_key: str | None = None) -> None:
+        super().__init__((host, port), RequestHandler)
+        self.app = app
+        self.scheme = "http"
+        if tls_cert:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(tls_cert, tls_key)
+            # handshake in the request thread, so a silent client cannot block accept()
+            self.socket = context.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
+            self.scheme = "https"
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"{self.scheme}://{host}:{port}"

@@ -1,0 +1,300 @@
+"""In-memory model of one account, with the helpers every resource handler shares."""
+
+from __future__ import annotations
+
+import ipaddress
+import random
+import re
+import threading
+from typing import Any
+
+from .util import new_uuid, new_xid, now
+
+Record = dict[str, Any]
+
+ACCOUNT_ID = "account-1"
+DNS_DOMAIN = "netbird.selfhosted"
+NETWORK = ipaddress.ip_network("100.64.0.0/16")
+ALL_GROUP = "All"
+
+# activity code -> human text (activity/codes.go of the reference server)
+ACTIVITIES = {
+    "user.peer.add": "Peer added",
+    "setupkey.peer.add": "Peer added",
+    "user.join": "User joined",
+    "user.invite": "User invited",
+    "account.create": "Account created",
+    "user.peer.delete": "Peer deleted",
+    "policy.add": "Policy added",
+    "policy.update": "Policy updated",
+    "policy.delete": "Policy deleted",
+    "setupkey.add": "Setup key created",
+    "setupkey.update": "Setup key updated",
+    "setupkey.revoke": "Setup key revoked",
+    "setupkey.overuse": "Setup key overused",
+    "group.add": "Group created",
+    "group.update": "Group updated",
+    "peer.group.add": "Group added to peer",
+    "peer.group.delete": "Group removed from peer",
+    "user.group.add": "Group added to user",
+    "user.group.delete": "Group removed from user",
+    "user.role.update": "User role updated",
+    "setupkey.group.add": "Group added to setup key",
+    "setupkey.group.delete": "Group removed from user setup key",
+    "dns.setting.disabled.management.group.add": "Group added to disabled management DNS setting",
+    "dns.setting.disabled.management.group.delete": "Group removed from disabled management DNS setting",
+    "route.add": "Route created",
+    "route.delete": "Route deleted",
+    "route.update": "Route updated",
+    "peer.ssh.enable": "Peer SSH server enabled",
+    "peer.ssh.disable": "Peer SSH server disabled",
+    "peer.rename": "Peer renamed",
+    "peer.login.expiration.enable": "Peer login expiration enabled",
+    "peer.login.expiration.disable": "Peer login expiration disabled",
+    "nameserver.group.add": "Nameserver group created",
+    "nameserver.group.delete": "Nameserver group deleted",
+    "nameserver.group.update": "Nameserver group updated",
+    "account.setting.peer.login.expiration.enable": "Account peer login expiration enabled",
+    "account.setting.peer.login.expiration.disable": "Account peer login expiration disabled",
+    "account.setting.peer.login.expiration.update": "Account peer login expiration duration updated",
+    "personal.access.token.create": "Personal access token created",
+    "personal.access.token.delete": "Personal access token deleted",
+    "service.user.create": "Service user created",
+    "service.user.delete": "Service user deleted",
+    "user.block": "User blocked",
+    "user.unblock": "User unblocked",
+    "user.delete": "User deleted",
+    "group.delete": "Group deleted",
+    "user.peer.login": "User logged in peer",
+    "peer.login.expire": "Peer login expired",
+    "transferred.owner.role": "Transferred owner role",
+    "posture.check.created": "Posture check created",
+    "posture.check.updated": "Posture check updated",
+    "posture.check.deleted": "Posture check deleted",
+}
+
+MAX_EVENTS = 10000
+
+
+class State:
+    """All resources of the single account. Callers hold `lock` around any access."""
+
+    def __init__(self, seed: int = 1, idp: bool = True, geo: bool = True) -> None:
+        self.lock = threading.RLock()
+        self.rng = random.Random(seed)
+        self.idp = idp
+        self.geo = geo
+        self.account: Record | None = None
+        self.users: dict[str, Record] = {}
+        self.tokens: dict[str, Record] = {}
+        self.token_by_hash: dict[str, str] = {}
+        self.peers: dict[str, Record] = {}
+        self.groups: dict[str, Record] = {}
+        self.policies: dict[str, Record] = {}
+        self.posture_checks: dict[str, Record] = {}
+        self.routes: dict[str, Record] = {}
+        self.nameservers: dict[str, Record] = {}
+        self.setup_keys: dict[str, Record] = {}
+        self.dns: Record = {"disabled_management_groups": []}
+        self.events: list[Record] = []
+        self.event_seq = 0
+        self.used_ips: set[str] = set()
+        self.labels: set[str] = set()
+
+    # identifiers -----------------------------------------------------------------
+    def new_id(self) -> str:
+        return new_xid(self.rng)
+
+    def new_uuid(self) -> str:
+        return new_uuid(self.rng)
+
+    # events ----------------------------------------------------------------------
+    def event(self, code: str, initiator_id: str, target_id: str, meta: Record | None = None) -> None:
+        """Record an audit event (synchronously, unlike real servers)."""
+        self.event_seq += 1
+        self.events.append({
+            "id": self.event_seq,
+            "timestamp": now(),
+            "activity_code": code,
+            "activity": ACTIVITIES.get(code, "UNKNOWN_ACTIVITY"),
+            "initiator_id": initiator_id,
+            "target_id": target_id,
+            "meta": dict(meta or {}),
+        })
+        if len(self.events) > 2 * MAX_EVENTS:
+            del self.events[:MAX_EVENTS]
+
+    # groups ----------------------------------------------------------------------
+    def all_group(self) -> Record | None:
+        for group in self.groups.values():
+            if group["name"] == ALL_GROUP:
+                return group
+        return None
+
+    def group_members(self, group: Record) -> list[str]:
+        """Existing peer ids of a group, duplicates collapsed, in stored order."""
+        peers = self.peers
+        return [pid for pid in dict.fromkeys(group["peers"]) if pid in peers]
+
+    def peer_group_index(self) -> dict[str, list[str]]:
+        """peer id -> ids of the groups holding it (one pass over all memberships)."""
+        index: dict[str, list[str]] = {}
+        for gid, group in self.groups.items():
+            for pid in dict.fromkeys(group["peers"]):
+                index.setdefault(pid, []).append(gid)
+        return index
+
+    def groups_of_peer(self, peer_id: str) -> list[str]:
+        return [gid for gid, group in self.groups.items() if peer_id in group["peers"]]
+
+    # peers -----------------------------------------------------------------------
+    def allocate_ip(self) -> str:
+        """A random free address of the account network (not .0, .1, or the last two)."""
+        size = NETWORK.num_addresses
+        base = int(NETWORK.network_address)
+        for _ in range(size * 4):
+            offset = self.rng.randrange(2, size - 2)
+            if offset % 256 == 0:
+                continue
+            address = str(ipaddress.ip_address(base + offset))
+            if address not in self.used_ips:
+                self.used_ips.add(address)
+                return address
+        raise RuntimeError("account network is full")
+
+    def make_label(self, name: str) -> str:
+        """dns_label from a host name: first label, sanitised, -N suffix on clash."""
+        first = name.split(".")[0]
+        label = re.sub(r"[^a-zA-Z0-9-]+", "-", first).lower()[:59] or "peer"
+        if label not in self.labels:
+            return label
+        for number in range(1, 1000):
+            candidate = f"{label}-{number}"
+            if candidate not in self.labels:
+                return candidate
+        raise RuntimeError("no free dns label")
+
+    def fqdn(self, peer: Record) -> str:
+        return f"{peer['dns_label']}.{DNS_DOMAIN}"
+
+    def add_peer(self, hostname: str, **fields: Any) -> Record:
+        """Create a peer, add it to the All group; the caller adds other groups and events."""
+        moment = now()
+        name = fields.pop("name", None) or hostname
+        label = self.make_label(name)
+        self.labels.add(label)
+        peer: Record = {
+            "id": self.new_id(),
+            "name": name,
+            "hostname": hostname,
+            "ip": self.allocate_ip(),
+            "connection_ip": "",
+            "connected": True,
+            "last_seen": moment,
+            "os": "linux",
+            "kernel_version": "",
+            "version": "0.27.6",
+            "ui_version": "",
+            "geoname_id": 0,
+            "country_code": "",
+            "city_name": "",
+            "serial_number": "",
+            "ssh_enabled": False,
+            "user_id": "",
+            "dns_label": label,
+            "login_expiration_enabled": False,
+            "login_expired": False,
+            "last_login": moment,
+            "approval_required": False,
+            "ephemeral": False,
+            "created_at": moment,
+        }
+        for key, value in fields.items():
+            if value is not None:
+                peer[key] = value
+        self.peers[peer["id"]] = peer
+        all_group = self.all_group()
+        if all_group is not None:
+            all_group["peers"].append(peer["id"])
+        return peer
+
+    def peer_meta(self, peer: Record) -> Record:
+        return {"name": peer["name"], "fqdn": self.fqdn(peer), "ip": peer["ip"], "created_at": peer["created_at"]}
+
+    def login_expired(self, peer: Record) -> bool:
+        if peer["login_expired"]:
+            return True
+        settings = self.account["settings"] if self.account else {}
+        if not peer["user_id"] or not peer["login_expiration_enabled"]:
+            return False
+        if not settings.get("peer_login_expiration_enabled"):
+            return False
+        age = (now() - peer["last_login"]).total_seconds()
+        return age > settings.get("peer_login_expiration", 86400)
+
+    # policies --------------------------------------------------------------------
+    def _rule_sides(self) -> list[tuple[set[str], set[str]]]:
+        """(source peers, destination peers) of every enabled rule of every enabled policy."""
+        members: dict[str, set[str]] = {}
+
+        def peers_of(group_ids: list[str]) -> set[str]:
+            result: set[str] = set()
+            for gid in group_ids:
+                if gid not in members:
+                    group = self.groups.get(gid)
+                    members[gid] = set(self.group_members(group)) if group else set()
+                result |= members[gid]
+            return result
+
+        sides = []
+        for policy in self.policies.values():
+            if not policy["enabled"]:
+                continue
+            for rule in policy["rules"]:
+                if rule["enabled"]:
+                    sides.append((peers_of(rule["sources"]), peers_of(rule["destinations"])))
+        return sides
+
+    def accessible_peers(self, peer_id: str) -> list[str]:
+        """Peers a peer can reach or be reached from by policy (both directions, as real servers list them)."""
+        reachable: set[str] = set()
+        for sources, destinations in self._rule_sides():
+            if peer_id in sources:
+                reachable |= destinations
+            if peer_id in destinations:
+                reachable |= sources
+        reachable.discard(peer_id)
+        return [pid for pid in self.peers if pid in reachable]
+
+    def accessible_counts(self) -> dict[str, int]:
+        """accessible_peers_count of every peer without O(n^2): peers sharing rule membership share the set."""
+        sides = self._rule_sides()
+        by_signature: dict[tuple[int, ...], set[str]] = {}
+        counts: dict[str, int] = {}
+        for pid in self.peers:
+            signature = tuple(
+                index * 2 + side
+                for index, (sources, destinations) in enumerate(sides)
+                for side, present in ((0, pid in sources), (1, pid in destinations))
+                if present
+            )
+            reachable = by_signature.get(signature)
+            if reachable is None:
+                reachable = set()
+                for code in signature:
+                    sources, destinations = sides[code // 2]
+                    reachable |= destinations if code % 2 == 0 else sources
+                by_signature[signature] = reachable
+            counts[pid] = len(reachable) - (1 if pid in reachable else 0)
+        return counts
+
+    # users -----------------------------------------------------------------------
+    def has_admin_power(self, user: Record) -> bool:
+        return user["role"] in ("admin", "owner")
+
+    def dashboard_view(self, user: Record) -> str:
+        if self.has_admin_power(user):
+            return "full"
+        if self.account and self.account["settings"].get("regular_users_view_blocked"):
+            return "blocked"
+        return "limited"

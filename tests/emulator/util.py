@@ -1,0 +1,155 @@
+"""Small shared helpers: errors, timestamps, identifiers and request-body access."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+ZERO_TIME = "0001-01-01T00:00:00Z"
+XID_ALPHABET = "0123456789abcdefghijklmnopqrstuv"
+PARSE_ERROR = "couldn't parse JSON request"
+
+
+class ApiError(Exception):
+    """An error answered as `{"message", "code"}`.
+
+    Real servers lower-case most messages (`util.WriteError`); a few are written verbatim.
+    """
+
+    def __init__(self, status: int, message: str, verbatim: bool = False) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message if verbatim else message.lower()
+
+
+class DropConnection(Exception):
+    """Close the connection without any response (what a server panic looks like)."""
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def iso(moment: dt.datetime | None) -> str:
+    """ISO 8601 UTC with fractional seconds; None is Go's zero time."""
+    if moment is None:
+        return ZERO_TIME
+    return moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_xid(rng: random.Random) -> str:
+    """A 20-character lowercase base32hex identifier shaped like an xid."""
+    bits = rng.getrandbits(100)
+    chars = []
+    for _ in range(20):
+        bits, rem = divmod(bits, 32)
+        chars.append(XID_ALPHABET[rem])
+    return "".join(chars)
+
+
+def new_uuid(rng: random.Random) -> str:
+    """A version-4 UUID string drawn from the given RNG (deterministic per seed)."""
+    value = rng.getrandbits(128)
+    value &= ~(0xF000 << 64)
+    value |= 0x4000 << 64
+    value &= ~(0xC000 << 48)
+    value |= 0x8000 << 48
+    text = f"{value:032x}"
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+
+def fnv32a(text: str) -> int:
+    """FNV-32a hash, used by real servers for setup key ids."""
+    value = 0x811C9DC5
+    for byte in text.encode():
+        value ^= byte
+        value = (value * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+def go_str(value: Any) -> str:
+    """Format a value like Go's `%v` does for event meta values."""
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(go_str(item) for item in value) + "]"
+    return str(value)
+
+
+class Body:
+    """Typed access to a decoded JSON object, with Go decoder semantics.
+
+    Omitted members take zero values; a member of the wrong type is a 400, as with
+    Go's `json.Decoder`.
+    """
+
+    def __init__(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise ApiError(400, PARSE_ERROR, verbatim=True)
+        self.data: dict[str, Any] = data
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def raw(self, key: str) -> Any:
+        return self.data.get(key)
+
+    def str(self, key: str, default: str = "") -> str:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise ApiError(400, PARSE_ERROR, verbatim=True)
+        return value
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise ApiError(400, PARSE_ERROR, verbatim=True)
+        return value
+
+    def int(self, key: str, default: int = 0) -> int:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+            raise ApiError(400, PARSE_ERROR, verbatim=True)
+        return int(value)
+
+    def str_list(self, key: str) -> list[str] | None:
+        """The list, or None when omitted or null."""
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ApiError(400, PARSE_ERROR, verbatim=True)
+        return list(value)
+
+    def obj(self, key: str) -> Body | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        return Body(value)
+
+    def obj_list(self, key: str) -> list[Body] | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise ApiError(400, PARSE_ERROR, verbatim=True)
+        return [Body(item) for item in value]
+
+
+class _NoBody:
+    """Marker for a 200 answer with an empty body (the `seed` dialect's DELETE)."""
+
+    def __repr__(self) -> str:
+        return "NO_BODY"
+
+
+NO_BODY = _NoBody()

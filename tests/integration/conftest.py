@@ -1,0 +1,382 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Integration-test harness: drive ``ansible-playbook`` against the API emulator.
+
+Fixtures (see docs/dev/interfaces.md):
+
+``emulator``
+    A running ``tests.emulator`` process, parametrised over the dialects ``seed`` and
+    ``netbird`` (env ``NMS_EMULATOR_DIALECTS=seed,netbird`` narrows the list). One process per
+    test module and dialect; its state is reset before every test. Methods talk to it over
+    127.0.0.1 with ``urllib`` only. Note that ``emulator.api(...)`` calls go through ``/api`` and
+    so appear in the request log: call ``emulator.clear_log()`` after setting up state.
+
+``run``
+    ``run(tasks, check=False, diff=False, verbosity=0, env=None, extra_vars=None,
+    inventory=None, hosts="localhost", play=None, timeout=600)`` writes a one-play playbook,
+    runs it with the ``ansible-playbook`` of this virtualenv and returns a :class:`PlayResult`.
+    When the test also uses ``emulator``, ``NMS_API_URL`` / ``NMS_API_TOKEN`` point at it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+import yaml
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "callback")
+BIN_DIR = os.path.dirname(sys.executable)
+ANSIBLE_PLAYBOOK = os.path.join(BIN_DIR, "ansible-playbook")
+
+DIALECTS = [d.strip() for d in os.environ.get("NMS_EMULATOR_DIALECTS", "seed,netbird").split(",") if d.strip()]
+EMULATOR_START_TIMEOUT = float(os.environ.get("NMS_EMULATOR_START_TIMEOUT", "30"))
+HTTP_TIMEOUT = 30
+
+
+# --------------------------------------------------------------------------------------------
+# Emulator
+
+
+class EmulatorError(AssertionError):
+    """A control call to the emulator answered with an error status."""
+
+
+def _http(method, url, body=None, headers=None, timeout=HTTP_TIMEOUT):
+    """Return ``(status, parsed JSON body or text or None)``; never raises on HTTP errors."""
+    data = None
+    hdrs = {"Accept": "application/json"}
+    if body is not None:
+        data = json.dumps(body).encode("utf-8")
+        hdrs["Content-Type"] = "application/json"
+    hdrs.update(headers or {})
+    req = urllib.request.Request(url, data=data, headers=hdrs, method=method.upper())
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 (127.0.0.1 only)
+            status, raw = resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        status, raw = exc.code, exc.read()
+    if not raw:
+        return status, None
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+class Emulator:
+    """Handle on one running emulator process (see docs/dev/interfaces.md)."""
+
+    def __init__(self, process, url, token, dialect, stdout_path, stderr_path):
+        self.process = process
+        self.url = url
+        self.token = token
+        self.dialect = dialect
+        self._stdout_path = stdout_path
+        self._stderr_path = stderr_path
+
+    def __repr__(self):
+        return "<Emulator %s %s pid=%s>" % (self.dialect, self.url, self.process.pid)
+
+    # control endpoints (no authentication) --------------------------------------------------
+    def control(self, method, path, body=None, expect_ok=True):
+        """Call a ``/_emulator/...`` endpoint; return the body (or ``(status, body)``)."""
+        status, data = _http(method, self.url + path, body)
+        if not expect_ok:
+            return status, data
+        if not 200 <= status < 300:
+            raise EmulatorError("%s %s -> %s: %r" % (method, path, status, data))
+        return data
+
+    def reset(self):
+        self.control("POST", "/_emulator/reset")
+
+    def requests(self):
+        """The request log of ``/api`` calls: ``[{"method","path","query","status","fault"}]``."""
+        return self.control("GET", "/_emulator/requests") or []
+
+    def writes(self):
+        """Non-GET ``/api`` entries of the request log."""
+        return [r for r in self.requests() if r.get("method", "").upper() not in ("GET", "HEAD", "OPTIONS")
+                and r.get("path", "").startswith("/api")]
+
+    def clear_log(self):
+        self.control("DELETE", "/_emulator/requests")
+
+    def set_faults(self, faults):
+        return self.control("POST", "/_emulator/faults", faults)
+
+    def enroll(self, setup_key, hostname, **kwargs):
+        """Join a peer with a setup key (what an agent does); returns the peer."""
+        body = dict(kwargs, setup_key=setup_key, hostname=hostname)
+        body.setdefault("os", "linux")
+        return self.control("POST", "/_emulator/enroll", body)
+
+    def add_user(self, email, name=None, role="user", is_service_user=False, status=None, token=False):
+        body = {"email": email, "name": name or email.split("@")[0], "role": role,
+                "is_service_user": is_service_user}
+        if status is not None:
+            body["status"] = status
+        if token:
+            body["token"] = True
+        return self.control("POST", "/_emulator/users", body)
+
+    def add_peers(self, count=None, peers=None):
+        body = {"peers": peers} if peers is not None else {"count": count or 1}
+        return self.control("POST", "/_emulator/peers", body)
+
+    def state(self):
+        return self.control("GET", "/_emulator/state")
+
+    # the API itself (authenticated) -----------------------------------------------------------
+    def api(self, method, path, json=None, token=None):  # pylint: disable=redefined-outer-name
+        """Call the API as the seeded owner; return ``(status, body)``.
+
+        ``path`` may be given with or without the ``/api`` prefix. The call is logged by the
+        emulator like any other ``/api`` request.
+        """
+        if not path.startswith("/"):
+            path = "/" + path
+        if not path.startswith("/api/") and path != "/api":
+            path = "/api" + path
+        headers = {"Authorization": "Token %s" % (token or self.token)}
+        return _http(method, self.url + path, json, headers=headers)
+
+    # diagnostics -----------------------------------------------------------------------------
+    def output(self):
+        """What the emulator printed so far (stdout and stderr)."""
+        parts = []
+        for path in (self._stdout_path, self._stderr_path):
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    parts.append(handle.read())
+            except OSError:
+                pass
+        return "\n".join(parts)
+
+
+def _make_token():
+    try:
+        from tests.emulator.tokens import make_token  # pylint: disable=import-outside-toplevel
+    except ImportError as exc:  # pragma: no cover - only before tests/emulator exists
+        pytest.fail("cannot import tests.emulator.tokens.make_token (is tests/emulator there?): %s" % exc)
+    return make_token()
+
+
+def start_emulator(dialect, workdir, token=None, extra_args=(), timeout=EMULATOR_START_TIMEOUT):
+    """Start ``python -m tests.emulator`` and wait for its ``ready URL`` line."""
+    token = token or _make_token()
+    stdout_path = os.path.join(workdir, "emulator-%s.out" % dialect)
+    stderr_path = os.path.join(workdir, "emulator-%s.err" % dialect)
+    cmd = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", token, "--dialect", dialect]
+    cmd.extend(extra_args)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        process = subprocess.Popen(  # pylint: disable=consider-using-with
+            cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
+    deadline = time.monotonic() + timeout
+    url = None
+    while url is None:
+        with open(stdout_path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("ready ") and line.endswith("\n"):
+                    url = line.split(None, 1)[1].strip()
+                    break
+        if url:
+            break
+        if process.poll() is not None:
+            with open(stderr_path, encoding="utf-8", errors="replace") as handle:
+                err_text = handle.read()
+            pytest.fail("emulator (%s) exited with %s before it was ready:\n%s" % (dialect, process.returncode, err_text))
+        if time.monotonic() > deadline:
+            stop_emulator(process)
+            pytest.fail("emulator (%s) printed no 'ready URL' line within %.0fs" % (dialect, timeout))
+        time.sleep(0.05)
+    return Emulator(process, url.rstrip("/"), token, dialect, stdout_path, stderr_path)
+
+
+def stop_emulator(process):
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+@pytest.fixture(scope="module", params=DIALECTS)
+def emulator_process(request, tmp_path_factory):
+    """One emulator per test module and dialect (use the ``emulator`` fixture in tests)."""
+    workdir = str(tmp_path_factory.mktemp("emulator-%s" % request.param))
+    emu = start_emulator(request.param, workdir)
+    yield emu
+    stop_emulator(emu.process)
+
+
+@pytest.fixture
+def emulator(emulator_process):
+    """The module's emulator for the current dialect, reset to the initial seed."""
+    emulator_process.reset()
+    return emulator_process
+
+
+# --------------------------------------------------------------------------------------------
+# ansible-playbook
+
+
+class PlayResult:
+    """Outcome of one ``ansible-playbook`` run."""
+
+    def __init__(self, rc, stdout, results, command):
+        self.rc = rc
+        self.stdout = stdout
+        self.results = results
+        self.command = command
+
+    def __getitem__(self, name):
+        matches = [r for r in self.results if r.get("task") == name]
+        if not matches:
+            raise KeyError("no task named %r; tasks: %r\n%s" % (name, self.task_names, self.stdout[-4000:]))
+        return matches[-1]
+
+    def __contains__(self, name):
+        return any(r.get("task") == name for r in self.results)
+
+    def all(self, name):
+        """Every result of the task named ``name`` (one per host)."""
+        return [r for r in self.results if r.get("task") == name]
+
+    @property
+    def task_names(self):
+        return [r.get("task") for r in self.results]
+
+    @property
+    def failed(self):
+        return [r for r in self.results if r.get("failed")]
+
+    @property
+    def changed(self):
+        return [r for r in self.results if r.get("changed")]
+
+    def __repr__(self):
+        return "<PlayResult rc=%s tasks=%r>\n%s" % (self.rc, self.task_names, self.stdout[-4000:])
+
+
+@pytest.fixture(scope="session")
+def collections_dir(tmp_path_factory):
+    """A directory holding ``ansible_collections/nms/overlay`` -> repository root (symlink)."""
+    base = tmp_path_factory.mktemp("collections")
+    (base / "ansible_collections" / "nms").mkdir(parents=True)
+    os.symlink(REPO_ROOT, str(base / "ansible_collections" / "nms" / "overlay"))
+    return str(base)
+
+
+def _load_tasks(tasks):
+    if isinstance(tasks, str):
+        tasks = yaml.safe_load(tasks)
+    if isinstance(tasks, dict):
+        tasks = [tasks]
+    if not isinstance(tasks, list):
+        raise TypeError("tasks must be a list of task dicts or a YAML string holding one")
+    return tasks
+
+
+@pytest.fixture
+def run(request, tmp_path, collections_dir):
+    """Return ``run(tasks, ...)`` -> :class:`PlayResult` (see the module docstring)."""
+    counter = [0]
+
+    def _run(tasks, check=False, diff=False, verbosity=0, env=None, extra_vars=None,
+             inventory=None, hosts="localhost", play=None, timeout=600):
+        counter[0] += 1
+        workdir = tmp_path / ("run%d" % counter[0])
+        home = workdir / "home"
+        local_tmp = workdir / "tmp"
+        for path in (home, local_tmp):
+            path.mkdir(parents=True)
+
+        play_dict = {
+            "name": request.node.name,
+            "hosts": hosts,
+            "gather_facts": False,
+            "connection": "local",
+            "vars": {"ansible_python_interpreter": sys.executable},
+            "tasks": _load_tasks(tasks),
+        }
+        if play:
+            play_dict.update(play)
+        playbook = workdir / "playbook.yml"
+        playbook.write_text(yaml.safe_dump([play_dict], sort_keys=False), encoding="utf-8")
+        config = workdir / "ansible.cfg"
+        config.write_text("[defaults]\n", encoding="utf-8")
+        results_file = workdir / "results.json"
+
+        cmd = [ANSIBLE_PLAYBOOK, str(playbook)]
+        if check:
+            cmd.append("--check")
+        if diff:
+            cmd.append("--diff")
+        if verbosity:
+            cmd.append("-" + "v" * int(verbosity))
+        if extra_vars:
+            vars_file = workdir / "extra_vars.json"
+            vars_file.write_text(json.dumps(extra_vars), encoding="utf-8")
+            cmd.extend(["-e", "@%s" % vars_file])
+        if inventory is not None:
+            if isinstance(inventory, dict):  # {file name: content}
+                for name, content in inventory.items():
+                    inv = workdir / name
+                    inv.write_text(content if isinstance(content, str) else yaml.safe_dump(content),
+                                   encoding="utf-8")
+                    cmd.extend(["-i", str(inv)])
+            else:
+                cmd.extend(["-i", str(inventory)])
+
+        run_env = {k: v for k, v in os.environ.items()
+                   if not k.startswith(("ANSIBLE_", "NMS_")) and k not in ("PYTHONPATH",)}
+        run_env.update({
+            "HOME": str(home),
+            "ANSIBLE_CONFIG": str(config),
+            "ANSIBLE_COLLECTIONS_PATH": collections_dir,
+            "ANSIBLE_COLLECTIONS_SCAN_SYS_PATH": "False",
+            "ANSIBLE_CALLBACK_PLUGINS": CALLBACK_DIR,
+            "ANSIBLE_CALLBACKS_ENABLED": "recorder",
+            "NMS_OVERLAY_RECORDER_FILE": str(results_file),
+            "ANSIBLE_NOCOLOR": "1",
+            "ANSIBLE_FORCE_COLOR": "0",
+            "ANSIBLE_LOCALHOST_WARNING": "False",
+            "ANSIBLE_INVENTORY_UNPARSED_WARNING": "False",
+            "ANSIBLE_LOCAL_TEMP": str(local_tmp),
+            "ANSIBLE_REMOTE_TEMP": str(local_tmp / "remote"),
+            "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
+            "ANSIBLE_RETRY_FILES_ENABLED": "False",
+            "PATH": BIN_DIR + os.pathsep + os.environ.get("PATH", ""),
+        })
+        if "emulator" in request.fixturenames:
+            emu = request.getfixturevalue("emulator")
+            run_env["NMS_API_URL"] = emu.url
+            run_env["NMS_API_TOKEN"] = emu.token
+        for key, value in (env or {}).items():
+            if value is None:
+                run_env.pop(key, None)
+            else:
+                run_env[key] = str(value)
+
+        proc = subprocess.run(cmd, cwd=str(workdir), env=run_env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False)
+        stdout = proc.stdout.decode("utf-8", errors="replace")
+        results = []
+        if results_file.exists():
+            results = json.loads(results_file.read_text(encoding="utf-8"))
+        return PlayResult(proc.returncode, stdout, results, cmd)
+
+    return _run

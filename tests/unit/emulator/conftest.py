@@ -1,0 +1,174 @@
+"""Fixtures: emulator processes (one per dialect and test module) and a tiny HTTP client."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.emulator.tokens import make_token  # noqa: E402  pylint: disable=wrong-import-position
+
+
+class Response:
+    """Status, decoded body (JSON when possible) and headers of one answer."""
+
+    def __init__(self, status: int, raw: bytes, headers: dict[str, str]) -> None:
+        self.status = status
+        self.raw = raw
+        self.headers = headers
+        try:
+            self.body: Any = json.loads(raw.decode()) if raw else None
+        except ValueError:
+            self.body = raw.decode(errors="replace")
+
+    def __repr__(self) -> str:
+        return f"Response({self.status}, {self.raw[:300]!r})"
+
+
+class Emulator:
+    """A running emulator process plus helpers to talk to it."""
+
+    def __init__(self, process: subprocess.Popen[str], url: str, token: str, dialect: str) -> None:
+        self.process = process
+        self.url = url
+        self.token = token
+        self.dialect = dialect
+        parts = urlsplit(url)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+
+    @property
+    def netbird(self) -> bool:
+        return self.dialect == "netbird"
+
+    def raw(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> Response:
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return Response(response.status, response.read(), dict(response.getheaders()))
+        finally:
+            connection.close()
+
+    def call(self, method: str, path: str, json_body: Any = None, token: str | None = None,
+             headers: dict[str, str] | None = None) -> Response:
+        all_headers = {"Authorization": f"Token {token or self.token}", "Accept": "application/json"}
+        all_headers.update(headers or {})
+        body = None
+        if json_body is not None:
+            body = json.dumps(json_body).encode()
+            all_headers["Content-Type"] = "application/json"
+        return self.raw(method, path, body, all_headers)
+
+    def ok(self, method: str, path: str, json_body: Any = None, token: str | None = None) -> Any:
+        """Call and assert a 200; returns the decoded body."""
+        response = self.call(method, path, json_body, token)
+        assert response.status == 200, response
+        return response.body
+
+    def control(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        response = self.raw(method, "/_emulator/" + path, data, {"Content-Type": "application/json"})
+        assert response.status == 200, response
+        return response.body
+
+    def reset(self) -> None:
+        self.control("POST", "reset")
+
+    def enroll(self, key: str, hostname: str, **extra: Any) -> Any:
+        return self.control("POST", "enroll", {"setup_key": key, "hostname": hostname, **extra})
+
+    def add_user(self, **fields: Any) -> Any:
+        return self.control("POST", "users", fields)
+
+    def requests(self) -> list[dict[str, Any]]:
+        return self.control("GET", "requests")
+
+    # convenience creators ----------------------------------------------------------
+    def group(self, name: str, peers: list[str] | None = None) -> dict[str, Any]:
+        return self.ok("POST", "/api/groups", {"name": name, "peers": peers or []})
+
+    def setup_key(self, name: str = "key", **fields: Any) -> dict[str, Any]:
+        body = {"name": name, "type": "reusable", "expires_in": 86400, "revoked": False, "auto_groups": [],
+                "usage_limit": 0}
+        body.update(fields)
+        return self.ok("POST", "/api/setup-keys", body)
+
+    def all_group(self) -> dict[str, Any]:
+        return next(g for g in self.ok("GET", "/api/groups") if g["name"] == "All")
+
+    def events(self, code: str | None = None) -> list[dict[str, Any]]:
+        events = self.ok("GET", "/api/events")
+        return [e for e in events if code is None or e["activity_code"] == code]
+
+
+def start_emulator(dialect: str = "seed", *extra: str, token: str | None = None) -> Emulator:
+    token = token or make_token()
+    command = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", token, "--dialect", dialect, *extra]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline().strip()
+    if not line.startswith("ready "):
+        process.kill()
+        raise RuntimeError(f"emulator did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
+    return Emulator(process, line.split(" ", 1)[1], token, dialect)
+
+
+def stop_emulator(emulator: Emulator) -> None:
+    emulator.process.terminate()
+    try:
+        emulator.process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        emulator.process.kill()
+
+
+@pytest.fixture(scope="module", params=["seed", "netbird"])
+def emulator_process(request: pytest.FixtureRequest) -> Iterator[Emulator]:
+    emulator = start_emulator(request.param)
+    yield emulator
+    stop_emulator(emulator)
+
+
+@pytest.fixture()
+def emu(emulator_process: Emulator) -> Emulator:
+    """A freshly reset emulator, in both dialects."""
+    emulator_process.reset()
+    return emulator_process
+
+
+@pytest.fixture(scope="module")
+def netbird_process() -> Iterator[Emulator]:
+    emulator = start_emulator("netbird")
+    yield emulator
+    stop_emulator(emulator)
+
+
+@pytest.fixture()
+def nb(netbird_process: Emulator) -> Emulator:
+    """A freshly reset emulator in the netbird dialect only."""
+    netbird_process.reset()
+    return netbird_process
+
+
+@pytest.fixture(scope="module")
+def seed_process() -> Iterator[Emulator]:
+    emulator = start_emulator("seed")
+    yield emulator
+    stop_emulator(emulator)
+
+
+@pytest.fixture()
+def sd(seed_process: Emulator) -> Emulator:
+    """A freshly reset emulator in the seed dialect only."""
+    seed_process.reset()
+    return seed_process

@@ -1,0 +1,266 @@
+"""Process, HTTP behaviour, authentication, access control, faults, request log, reset."""
+
+from __future__ import annotations
+
+import http.client
+import signal
+import socket
+import ssl
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.emulator.tokens import make_token
+
+from .conftest import Emulator, start_emulator, stop_emulator
+
+
+def test_ready_line_gives_a_real_port_and_sigterm_stops_cleanly() -> None:
+    emulator = start_emulator("seed")
+    assert emulator.url.startswith("http://127.0.0.1:") and emulator.port > 0
+    assert emulator.call("GET", "/api/groups").status == 200
+    emulator.process.send_signal(signal.SIGTERM)
+    assert emulator.process.wait(timeout=5) == 0
+
+
+def test_sigint_also_stops_cleanly() -> None:
+    emulator = start_emulator("seed")
+    emulator.process.send_signal(signal.SIGINT)
+    assert emulator.process.wait(timeout=5) == 0
+
+
+def test_malformed_owner_token_is_refused_at_startup() -> None:
+    with pytest.raises(RuntimeError):
+        start_emulator("seed", token="nbp_not-a-token")
+
+
+def test_missing_or_foreign_authorization_gives_no_valid_authentication(emu: Emulator) -> None:
+    for headers in ({}, {"Authorization": "Basic abc"}):
+        response = emu.raw("GET", "/api/groups", headers=headers)
+        assert response.status == 401
+        assert response.body == {"message": "no valid authentication provided", "code": 401}
+
+
+@pytest.mark.parametrize("value", [
+    "Token nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W",  # well formed, unknown
+    "Token nbp_9999EUDNdkeusjentDLSJEn1902u84390W6X",  # bad checksum
+    "Token short",
+    "Bearer eyJhbGciOi.fake.jwt",
+])
+def test_bad_tokens_give_token_invalid(emu: Emulator, value: str) -> None:
+    response = emu.raw("GET", "/api/groups", headers={"Authorization": value})
+    assert response.status == 401
+    assert response.body == {"message": "token invalid", "code": 401}
+    assert response.headers["Content-Type"].startswith("application/json")
+
+
+def test_double_space_is_token_invalid_and_bearer_pat_is_accepted(emu: Emulator) -> None:
+    assert emu.raw("GET", "/api/groups", headers={"Authorization": f"Token  {emu.token}"}).status == 401
+    assert emu.raw("GET", "/api/groups", headers={"Authorization": f"bearer {emu.token}"}).status == 200
+    assert emu.raw("GET", "/api/groups", headers={"Authorization": f"TOKEN {emu.token}"}).status == 200
+
+
+def test_unknown_path_is_plain_text_404_without_auth(emu: Emulator) -> None:
+    for path in ("/api/nothing", "/api/groups/", "/api/rules"):
+        response = emu.raw("GET", path)
+        assert response.status == 404
+        assert response.raw == b"404 page not found\n"
+        assert response.headers["Content-Type"].startswith("text/plain")
+
+
+def test_wrong_method_is_405_with_empty_body_without_auth(emu: Emulator) -> None:
+    for method, path in (("DELETE", "/api/setup-keys/1"), ("GET", "/api/users/x"), ("GET", "/api/accounts/x"),
+                         ("POST", "/api/peers")):
+        response = emu.raw(method, path)
+        assert response.status == 405, (method, path)
+        assert response.raw == b""
+
+
+def test_dirty_path_redirects_and_cors_preflight_skips_auth(emu: Emulator) -> None:
+    response = emu.raw("GET", "/api//groups")
+    assert response.status == 301 and response.headers["Location"] == "/api/groups"
+    preflight = emu.raw("OPTIONS", "/api/groups", headers={"Access-Control-Request-Method": "POST"})
+    assert preflight.status == 200
+    plain = emu.call("OPTIONS", "/api/groups")
+    assert plain.status == 200 and isinstance(plain.body, list)
+
+
+def test_bad_json_is_400_verbatim(emu: Emulator) -> None:
+    response = emu.raw("POST", "/api/groups", b"{not json", {"Authorization": f"Token {emu.token}"})
+    assert response.status == 400
+    assert response.body == {"message": "couldn't parse JSON request", "code": 400}
+    wrong_type = emu.call("POST", "/api/groups", {"name": 5})
+    assert wrong_type.status == 400
+
+
+def test_roles_blocked_and_regular_users(emu: Emulator) -> None:
+    blocked = emu.add_user(email="b@example.com", name="B", role="admin", is_blocked=True, token=True)
+    response = emu.call("GET", "/api/groups", token=blocked["token"])
+    assert response.status == 403
+    assert response.body["message"] == "the user has no access to the api or is blocked"
+    regular = emu.add_user(email="r@example.com", name="R", role="user", token=True)
+    response = emu.call("POST", "/api/groups", {"name": "x"}, token=regular["token"])
+    assert response.status == 403
+    assert response.body["message"] == "only users with admin power can perform this operation"
+    # token paths are exempt for the user's own tokens
+    own = emu.call("POST", f"/api/users/{regular['user']['id']}/tokens", {"name": "t", "expires_in": 1},
+                   token=regular["token"])
+    assert own.status == 200
+    # view blocked by default account settings
+    assert emu.call("GET", "/api/groups", token=regular["token"]).status == 403
+    assert emu.call("GET", "/api/peers", token=regular["token"]).body == []
+    assert emu.call("GET", "/api/setup-keys", token=regular["token"]).status == 401
+    assert emu.call("GET", "/api/policies", token=regular["token"]).status == 403
+    assert emu.call("GET", "/api/accounts", token=regular["token"]).status == 403
+    users = emu.ok("GET", "/api/users", token=regular["token"])
+    assert [u["id"] for u in users] == [regular["user"]["id"]] and users[0]["is_current"]
+
+
+def test_service_user_with_role_user_reads_but_not_posture_or_locations(emu: Emulator) -> None:
+    svc = emu.add_user(name="svc", role="user", is_service_user=True, token=True)
+    assert emu.call("GET", "/api/groups", token=svc["token"]).status == 200
+    assert emu.call("GET", "/api/setup-keys", token=svc["token"]).status == 200
+    assert emu.call("GET", "/api/posture-checks", token=svc["token"]).status == 403
+    assert emu.call("GET", "/api/locations/countries", token=svc["token"]).status == 403
+
+
+def test_request_log_records_every_api_call_and_can_be_cleared(emu: Emulator) -> None:
+    emu.call("GET", "/api/groups?x=1")
+    emu.call("POST", "/api/groups", {"name": "logged"})
+    emu.raw("GET", "/api/unknown")
+    log = emu.requests()
+    assert [(e["method"], e["path"], e["status"]) for e in log] == [
+        ("GET", "/api/groups", 200), ("POST", "/api/groups", 200), ("GET", "/api/unknown", 404)]
+    assert log[0]["query"] == "x=1" and log[0]["fault"] is None
+    assert log[1]["body"] == {"name": "logged"}
+    emu.control("DELETE", "requests")
+    assert emu.requests() == []
+
+
+def test_reset_restores_the_initial_state_and_clears_log_and_faults(emu: Emulator) -> None:
+    before = emu.ok("GET", "/api/groups")
+    emu.group("temp")
+    emu.control("POST", "faults", {"queue": [{"status": 503}, {"status": 503}]})
+    emu.reset()
+    assert emu.requests() == []
+    assert emu.control("GET", "faults")["queue"] == []
+    after = emu.ok("GET", "/api/groups")
+    assert [g["id"] for g in after] == [g["id"] for g in before]
+
+
+def test_fault_queue_kinds_in_order(emu: Emulator) -> None:
+    emu.control("POST", "faults", {"queue": [
+        {"status": 503}, {"status": 429, "retry_after": 2},
+        {"status": 500, "body": "<html>x</html>", "content_type": "text/html"}, {"drop": True}]})
+    first = emu.call("GET", "/api/groups")
+    assert first.status == 503 and first.body["code"] == 503
+    second = emu.call("GET", "/api/groups")
+    assert second.status == 429 and second.headers["Retry-After"] == "2"
+    third = emu.call("GET", "/api/groups")
+    assert third.status == 500 and third.raw == b"<html>x</html>" and third.headers["Content-Type"] == "text/html"
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError)):
+        emu.call("GET", "/api/groups")
+    assert emu.call("GET", "/api/groups").status == 200
+    log = emu.requests()
+    assert [e["fault"] for e in log] == ["503", "429", "500", "drop", None]
+    assert [e["status"] for e in log] == [503, 429, 500, None, 200]
+
+
+def test_faulted_write_is_not_applied_but_drop_after_is(emu: Emulator) -> None:
+    emu.control("POST", "faults", {"queue": [{"status": 503}]})
+    assert emu.call("POST", "/api/groups", {"name": "never"}).status == 503
+    assert "never" not in [g["name"] for g in emu.ok("GET", "/api/groups")]
+    emu.control("POST", "faults", {"queue": [{"drop": True, "after": True}]})
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError)):
+        emu.call("POST", "/api/groups", {"name": "applied"})
+    assert "applied" in [g["name"] for g in emu.ok("GET", "/api/groups")]
+
+
+def test_slow_and_truncated_faults(emu: Emulator) -> None:
+    emu.control("POST", "faults", {"queue": [{"delay": 0.4}, {"truncated": True}]})
+    start = time.monotonic()
+    assert emu.call("GET", "/api/groups").status == 200
+    assert time.monotonic() - start >= 0.4
+    with pytest.raises(http.client.IncompleteRead):
+        emu.call("GET", "/api/groups")
+    assert [e["fault"] for e in emu.requests()] == ["slow", "truncated"]
+
+
+def test_random_fault_rate_is_seeded_and_reproducible(emu: Emulator) -> None:
+    def run() -> list[int]:
+        emu.control("POST", "faults", {"rate": 0.5, "kinds": ["503", "429"], "seed": 7})
+        return [emu.call("GET", "/api/groups").status for _ in range(20)]
+
+    first, second = run(), run()
+    assert first == second
+    assert {200, 503, 429} == set(first)
+
+
+def test_bad_fault_config_is_rejected(emu: Emulator) -> None:
+    response = emu.raw("POST", "/_emulator/faults", b'{"kinds": ["boom"]}')
+    assert response.status == 400
+
+
+def test_cli_faults_option() -> None:
+    emulator = start_emulator("seed", "--faults", "rate=1.0,kinds=503,seed=1")
+    try:
+        assert emulator.call("GET", "/api/groups").status == 503
+        assert emulator.control("GET", "faults")["rate"] == 1.0
+    finally:
+        stop_emulator(emulator)
+
+
+def test_no_geo_and_no_idp_flags() -> None:
+    emulator = start_emulator("netbird", "--no-geo", "--no-idp")
+    try:
+        response = emulator.call("GET", "/api/locations/countries")
+        assert response.status == 412
+        assert response.body["message"] == "geo location database is not initialized"
+        invite = emulator.call("POST", "/api/users", {"email": "a@b.c", "name": "A", "role": "user",
+                                                      "auto_groups": [], "is_service_user": False})
+        assert invite.status == 412
+        check = emulator.call("POST", "/api/posture-checks", {"name": "geo", "description": "", "checks": {
+            "geo_location_check": {"action": "allow", "locations": [{"country_code": "DE"}]}}})
+        assert check.status == 412
+    finally:
+        stop_emulator(emulator)
+
+
+def test_tls(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+    emulator = start_emulator("seed", "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        assert emulator.url.startswith("https://127.0.0.1:")
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        connection = http.client.HTTPSConnection(emulator.host, emulator.port, context=context, timeout=10)
+        connection.request("GET", "/api/groups", headers={"Authorization": f"Token {emulator.token}"})
+        assert connection.getresponse().status == 200
+        # a silent client must not block others
+        silent = socket.create_connection((emulator.host, emulator.port))
+        connection = http.client.HTTPSConnection(emulator.host, emulator.port, context=context, timeout=10)
+        connection.request("GET", "/api/groups", headers={"Authorization": f"Token {emulator.token}"})
+        assert connection.getresponse().status == 200
+        silent.close()
+    finally:
+        stop_emulator(emulator)
+
+
+@pytest.mark.parametrize("size,peers,groups", [("S", 100, 6), ("XL", 25000, 51)])
+def test_seed_sizes_start_fast_and_lists_stay_fast(size: str, peers: int, groups: int) -> None:
+    start = time.monotonic()
+    emulator = start_emulator("netbird", "--seed-size", size, token=make_token())
+    try:
+        assert time.monotonic() - start < 15
+        begin = time.monotonic()
+        listed = emulator.ok("GET", "/api/peers")
+        assert len(listed) == peers
+        assert all(p["accessible_peers_count"] == peers - 1 for p in listed[:50])
+        assert len(emulator.ok("GET", "/api/groups")) == groups
+        assert time.monotonic() - begin < 10
+    finally:
+        stop_emulator(emulator)
