@@ -23,6 +23,7 @@ PYTEST_ARGS  ?=
 SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
+DEMO_PLAYBOOK ?= playbooks/demo.yml
 
 .PHONY: help test venv unit integration sanity lint demo build clean
 
@@ -105,7 +106,7 @@ lint: venv
 
 # --- demo ---------------------------------------------------------------------------------------
 demo: venv
-	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" bash .ci/demo.sh
+	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" DEMO_PLAYBOOK="$(DEMO_PLAYBOOK)" bash .ci/demo.sh
 
 # --- packaging ----------------------------------------------------------------------------------
 build: venv

@@ -57,6 +57,16 @@ class Resolver:
         """Drop a cached list so that the next use reads it again."""
         self._items.pop(kind, None)
 
+    def replace(self, kind, obj):
+        """Put a created or updated object into a cached list (a no-op for lists not read yet)."""
+        if kind in self._items:
+            self.drop(kind, ref_id(obj))
+            self._items[kind].append(obj)
+
+    def drop(self, kind, item_id):
+        if kind in self._items:
+            self._items[kind] = [item for item in self._items[kind] if ref_id(item) != str(item_id)]
+
     def items(self, kind):
         if kind not in self._items:
             self._items[kind] = self.client.get(KINDS[kind][0]) or []  # null means an empty list

@@ -187,6 +187,15 @@ class ResourceModule(NmsModule):
             return self.resolver.to_ids(field.ref, value, name)
         return self.resolver.to_id(field.ref, value, name)
 
+    def references(self):
+        """(kind, name or id, option) for every reference in the options, to check them up front."""
+        for name, field in self.fields.items():
+            value = self.params.get(name)
+            if field.ref is None or value is None:
+                continue
+            for item in (value if field.many else [value]):
+                yield field.ref, item, name
+
     def desired(self):
         """The options the user set, resolved to ids and normalised."""
         wanted = {}
@@ -213,6 +222,11 @@ class ResourceModule(NmsModule):
             if field.many and result.get(name, []) is None:
                 result[name] = []
         return result
+
+    def remember(self, obj):
+        """Keep the shared list current after a write, so later tasks of one run resolve it."""
+        if self.kind and isinstance(obj, dict) and obj.get('id') is not None:
+            self.resolver.replace(self.kind, obj)
 
     def delete(self, obj):
         self.client.delete('%s/%s' % (self.path, ref_id(obj)))
@@ -261,6 +275,8 @@ class ResourceModule(NmsModule):
         self.before_write(obj, None)
         if not self.module.check_mode:
             self.delete(obj)
+        if self.kind:
+            self.resolver.drop(self.kind, ref_id(obj))
         result.update(changed=True, diff=dict(before=current, after={}))
         result[self.result_key] = self.to_result(obj)
         return result
@@ -289,6 +305,7 @@ class ResourceModule(NmsModule):
         result = {'changed': True, 'diff': dict(before={}, after=state)}
         if self.module.check_mode:
             result[self.result_key] = body
+            self.remember(dict(body, id='(new %s %s)' % (self.what, state.get(self.natural_key))))
             return result
         try:
             created = self.client.post(self.path, body)
@@ -302,7 +319,9 @@ class ResourceModule(NmsModule):
             if obj is None:
                 raise
             return self.update(obj, desired)
-        result[self.result_key] = self.to_result(self.after_create(created, state))
+        created = self.after_create(created, state)
+        self.remember(created)
+        result[self.result_key] = self.to_result(created)
         return result
 
     def after_create(self, created, state):
@@ -338,7 +357,9 @@ class ResourceModule(NmsModule):
             result[self.result_key] = self.to_result(predicted)
             return result
         updated = self.client.put(self.update_path(obj), body)
-        result[self.result_key] = self.to_result(updated if isinstance(updated, dict) and updated else obj)
+        updated = updated if isinstance(updated, dict) and updated else dict(obj, **body)
+        self.remember(updated)
+        result[self.result_key] = self.to_result(updated)
         return result
 
     def update_path(self, obj):

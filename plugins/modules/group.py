@@ -18,7 +18,7 @@ description:
   - The built-in C(All) group holds every peer and cannot be changed or deleted; trying to fails
     before any write.
 author:
-  - nms.overlay contributors
+  - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes
@@ -108,36 +108,7 @@ group:
       sample: [{id: cgr1, name: web-1}, {id: cgr2, name: db-1}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-
-ALL_GROUP = 'All'
-
-
-def _options_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_groups import GroupOptions
-    return GroupOptions
-
-
-class GroupModule(ResourceModule):
-    path = '/groups'
-    what = 'group'
-    kind = 'groups'
-    result_key = 'group'
-    model = staticmethod(_options_model)
-    fields = dict(
-        name=Field(),
-        peers=Field(ref='peers', many=True, initial=[]),
-    )
-    argument_spec = dict(
-        name=dict(type='str'),
-        peers=dict(type='list', elements='str'),
-    )
-    required_one_of = (('id', 'name'),)
-
-    def before_write(self, current_obj, state):
-        if current_obj and current_obj.get('name') == ALL_GROUP:
-            raise TaskError('the All group holds every peer and cannot be changed or deleted')
+from ansible_collections.nms.overlay.plugins.module_utils._groups import GroupModule
 
 
 def main():

@@ -12,7 +12,7 @@ version_added: 0.1.0
 description:
   - Returns all groups, or the group with a given O(id) or O(name).
 author:
-  - nms.overlay contributors
+  - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes.info_module

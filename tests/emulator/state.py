@@ -152,7 +152,7 @@ class State:
         """A random free address of the account network (not .0, .1, or the last two)."""
         size = NETWORK.num_addresses
         base = int(NETWORK.network_address)
-        for _ in range(size * 4):
+        for _attempt in range(size * 4):
             offset = self.rng.randrange(2, size - 2)
             if offset % 256 == 0:
                 continue

@@ -44,7 +44,7 @@ def checksum(secret: str) -> str:
 def make_token(rng: random.Random | None = None) -> str:
     """Return a new well-formed plain token."""
     source = rng or random.SystemRandom()
-    secret = "".join(source.choice(BASE62) for _ in range(SECRET_LEN))
+    secret = "".join(source.choice(BASE62) for _index in range(SECRET_LEN))
     return PREFIX + secret + checksum(secret)
 
 

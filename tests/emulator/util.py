@@ -42,7 +42,7 @@ def new_xid(rng: random.Random) -> str:
     """A 20-character lowercase base32hex identifier shaped like an xid."""
     bits = rng.getrandbits(100)
     chars = []
-    for _ in range(20):
+    for _attempt in range(20):
         bits, rem = divmod(bits, 32)
         chars.append(XID_ALPHABET[rem])
     return "".join(chars)

@@ -191,7 +191,7 @@ def test_slow_and_truncated_faults(emu: Emulator) -> None:
 def test_random_fault_rate_is_seeded_and_reproducible(emu: Emulator) -> None:
     def run() -> list[int]:
         emu.control("POST", "faults", {"rate": 0.5, "kinds": ["503", "429"], "seed": 7})
-        return [emu.call("GET", "/api/groups").status for _ in range(20)]
+        return [emu.call("GET", "/api/groups").status for _call in range(20)]
 
     first, second = run(), run()
     assert first == second

@@ -18,7 +18,7 @@ def test_known_tokens_from_the_reference_are_well_formed_and_hash_as_documented(
 
 def test_make_token_shape_and_checksum() -> None:
     rng = random.Random(3)
-    for _ in range(50):
+    for _round in range(50):
         token = tokens.make_token(rng)
         assert len(token) == 40 and token.startswith("nbp_")
         assert tokens.is_well_formed(token)
