@@ -23,18 +23,18 @@ PYTEST_ARGS  ?=
 SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
-DEMO_PLAYBOOK ?= playbooks/demo.yml
 
-.PHONY: help test venv unit integration sanity lint demo build clean
+.PHONY: help test venv unit integration sanity lint demo bench build clean
 
 help:
-	@echo "make demo         start the API emulator, run playbooks/demo.yml twice (the second run must report changed=0), stop it"
+	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "make test         unit + integration + sanity + lint (what CI runs: .ci/run)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
 	@echo "make unit         pytest tests/unit"
 	@echo "make integration  pytest tests/integration (ansible-playbook against the emulator, both dialects)"
 	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
 	@echo "make lint         ansible-lint --profile production"
+	@echo "make bench        measure speed at four account sizes against the emulator; writes docs/performance.md"
 	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
@@ -106,7 +106,12 @@ lint: venv
 
 # --- demo ---------------------------------------------------------------------------------------
 demo: venv
-	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" DEMO_PLAYBOOK="$(DEMO_PLAYBOOK)" bash .ci/demo.sh
+	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" bash .ci/demo.sh
+
+# --- benchmark ----------------------------------------------------------------------------------
+BENCH_ARGS ?=
+bench: venv
+	"$(VPY)" -m tests.bench.bench $(BENCH_ARGS)
 
 # --- packaging ----------------------------------------------------------------------------------
 build: venv

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make demo`: start the API emulator with a fresh token, run playbooks/demo.yml twice against it
-# (the second run must report changed=0), then stop the emulator.
+# `make demo`: start the API emulator, build the example network (nms.overlay.build_network), enroll
+# three simulated hosts (nms.overlay.enroll_hosts), build the network again (must report changed=0),
+# write an audit report and the peers inventory, then stop the emulator.
 # Runs from the repository root with the virtualenv's bin/ first on PATH (the Makefile does that).
 set -euo pipefail
 
@@ -8,12 +9,7 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 python=$(command -v python)
 dialect=${DEMO_DIALECT:-netbird}
-playbook=${DEMO_PLAYBOOK:-playbooks/demo.yml}
-
-if [ ! -f "$playbook" ]; then
-  echo "demo: $playbook does not exist yet" >&2
-  exit 1
-fi
+out="$repo/.build/demo"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nms-overlay-demo.XXXXXX")
 emulator_pid=
@@ -26,6 +22,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+rm -rf "$out"
+mkdir -p "$out"
 
 # the collection, as Ansible expects to find it
 mkdir -p "$work/collections/ansible_collections/nms"
@@ -61,18 +59,54 @@ export ANSIBLE_COLLECTIONS_PATH="$work/collections"
 export ANSIBLE_PYTHON_INTERPRETER="$python"
 export ANSIBLE_LOCALHOST_WARNING=False
 export ANSIBLE_INVENTORY_UNPARSED_WARNING=False
+export ANSIBLE_NOCOLOR=${ANSIBLE_NOCOLOR:-1}
 
-for pass in 1 2; do
+# three simulated hosts: the emulator's fake agent stands in for the real one
+cat >"$out/hosts.yml" <<EOF
+nms_enroll:
+  hosts:
+    demo-web-1: {}
+    demo-web-2: {}
+    demo-db-1: {}
+  vars:
+    ansible_connection: local
+    ansible_python_interpreter: $python
+    nms_enroll_install_agent: false
+    nms_enroll_agent_command: [$python, -m, tests.emulator.agent]
+    nms_enroll_agent_args: [--state-dir, "$work/agents/{{ inventory_hostname }}"]
+    nms_enroll_agent_environment: {PYTHONPATH: "$repo"}
+    nms_enroll_groups: [servers]
+EOF
+cat >"$out/demo.nms.yml" <<EOF
+plugin: nms.overlay.peers
+hostname_source: name
+EOF
+
+step() {
+  local name=$1
+  shift
   echo
-  echo "demo: run $pass: ansible-playbook $playbook"
-  ansible-playbook "$playbook" -e "ansible_python_interpreter=$python" "$@" | tee "$work/run$pass.log"
-done
+  echo "demo: $name: $*"
+  "$@" | tee "$out/$name.log"
+}
 
-recap=$(sed -n '/^PLAY RECAP/,$p' "$work/run2.log")
-if echo "$recap" | grep -Eq 'changed=[1-9]'; then
-  echo "demo: FAILED: the second run changed something (it must be idempotent):" >&2
+step build-1 ansible-playbook nms.overlay.build_network
+step enroll ansible-playbook -i "$out/hosts.yml" nms.overlay.enroll_hosts
+step build-2 ansible-playbook nms.overlay.build_network
+step audit ansible-playbook nms.overlay.audit_report -e "nms_audit_report=$out/audit-report.json"
+echo
+echo "demo: ansible-inventory -i $out/demo.nms.yml --graph"
+ansible-inventory -i "$out/demo.nms.yml" --list >"$out/inventory.json"
+ansible-inventory -i "$out/demo.nms.yml" --graph
+
+recap=$(sed -n '/^PLAY RECAP/,$p' "$out/build-2.log")
+if ! echo "$recap" | grep -q 'changed=0' || echo "$recap" | grep -Eq 'changed=[1-9]'; then
+  echo "demo: FAILED: the second build_network run changed something (it must be idempotent):" >&2
   echo "$recap" >&2
   exit 1
 fi
 echo
-echo "demo: second run reported changed=0: done"
+echo "demo: the second build_network run reported changed=0"
+echo "demo: audit report:      $out/audit-report.json"
+echo "demo: peers inventory:   $out/inventory.json (from $out/demo.nms.yml)"
+echo "demo: playbook logs:     $out/*.log"

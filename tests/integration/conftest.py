@@ -296,7 +296,8 @@ def run(request, tmp_path, collections_dir):
     counter = [0]
 
     def _run(tasks, check=False, diff=False, verbosity=0, env=None, extra_vars=None,
-             inventory=None, hosts="localhost", play=None, timeout=600):
+             inventory=None, hosts="localhost", play=None, timeout=600, playbook=None):
+        playbook_name = playbook
         counter[0] += 1
         workdir = tmp_path / ("run%d" % counter[0])
         home = workdir / "home"
@@ -320,7 +321,8 @@ def run(request, tmp_path, collections_dir):
         config.write_text("[defaults]\n", encoding="utf-8")
         results_file = workdir / "results.json"
 
-        cmd = [ANSIBLE_PLAYBOOK, str(playbook)]
+        # playbook= runs a playbook of the collection (e.g. "nms.overlay.build_network") instead
+        cmd = [ANSIBLE_PLAYBOOK, playbook_name or str(playbook)]
         if check:
             cmd.append("--check")
         if diff:

@@ -1,0 +1,177 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: network_state
+short_description: Reconcile a whole network description in one task
+version_added: 0.1.0
+description:
+  - Brings groups, posture checks, policies, routes, nameserver groups, DNS settings, setup keys, users and account
+    settings to the state one description gives, in a single task.
+  - Each kind is listed once; only the writes that are needed are sent, in dependency order (groups first, account
+    settings last). An unchanged network costs one list request per described kind and per referenced kind, and no write.
+  - Every described resource takes exactly the options of its own module (without the connection options), and is
+    handled by the same code as that module, so the rules of each module apply, for example options left unset keep
+    the server's value.
+  - Before the first write, every description item is validated and every reference (a group name in a policy rule,
+    a posture check in a policy, a peer of a route, ...) is checked against the server and the description. One bad
+    reference stops the run before anything changes, and the message says where it is.
+  - The M(nms.overlay.network) role uses this module.
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  groups:
+    description:
+      - Groups, each with the options of M(nms.overlay.group) (O(nms.overlay.group#module:name), O(nms.overlay.group#module:peers),
+        O(nms.overlay.group#module:state), ...).
+    type: list
+    elements: dict
+  posture_checks:
+    description:
+      - Posture checks, each with the options of M(nms.overlay.posture_check).
+    type: list
+    elements: dict
+  policies:
+    description:
+      - Access policies, each with the options of M(nms.overlay.policy). Rules refer to groups by name.
+    type: list
+    elements: dict
+  routes:
+    description:
+      - Routes, each with the options of M(nms.overlay.route).
+    type: list
+    elements: dict
+  nameserver_groups:
+    description:
+      - Nameserver groups, each with the options of M(nms.overlay.nameserver_group).
+    type: list
+    elements: dict
+  dns_settings:
+    description:
+      - The DNS settings, with the options of M(nms.overlay.dns_settings).
+    type: dict
+  setup_keys:
+    description:
+      - Setup keys, each with the options of M(nms.overlay.setup_key).
+      - A key created by this task has its value in RV(changes[].key), once.
+    type: list
+    elements: dict
+  users:
+    description:
+      - Users, each with the options of M(nms.overlay.user).
+    type: list
+    elements: dict
+  account_settings:
+    description:
+      - The account settings, with the options of M(nms.overlay.account_settings). Deleting the account is not possible here.
+    type: dict
+  prune:
+    description:
+      - Also remove resources of the described kinds that the description does not name.
+      - Only the kinds given in the description are pruned; a kind that is left out is not touched.
+      - Groups are deleted except the C(All) group and groups issued by an identity provider or an integration;
+        setup keys are revoked (the API cannot delete them); users are deleted except owners and the calling user.
+      - Refused when the description is empty.
+    type: bool
+    default: false
+notes:
+  - Pruning happens after every described resource was applied, in reverse dependency order, so a policy that no
+    longer exists does not keep a pruned group in use.
+  - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
+seealso:
+  - module: nms.overlay.group
+  - module: nms.overlay.policy
+  - module: nms.overlay.route
+'''
+
+EXAMPLES = r'''
+- name: Describe the office network
+  nms.overlay.network_state:
+    groups:
+      - name: office
+      - name: servers
+    policies:
+      - name: office to servers
+        enabled: true
+        rules:
+          - name: ssh
+            action: accept
+            protocol: tcp
+            ports: ["22"]
+            sources: [office]
+            destinations: [servers]
+    dns_settings:
+      disabled_management_groups: []
+
+- name: Preview what a description would change, then apply it with pruning
+  nms.overlay.network_state:
+    groups:
+      - name: office
+      - name: servers
+    prune: true
+  check_mode: true
+  register: preview
+'''
+
+RETURN = r'''
+changes:
+  description: One entry per resource the task created, updated or deleted (or would, in check mode).
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    kind:
+      description: The description key of the resource.
+      type: str
+      sample: groups
+    name:
+      description: Name (or email, or network id) of the resource.
+      type: str
+      sample: servers
+    action:
+      description: What happened to it.
+      type: str
+      sample: created
+    pruned:
+      description: Whether it was removed because O(prune) is set and the description does not name it.
+      type: bool
+      sample: false
+    id:
+      description: The resource's id (a placeholder for a resource created in check mode).
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7m0
+    key:
+      description: The value of a setup key this task created; returned only by the task that creates it.
+      type: str
+      returned: when a setup key was created
+      sample: A616097E-FCF0-48FA-9354-CA4A61142761
+  sample:
+    - kind: groups
+      name: servers
+      action: created
+      pruned: false
+      id: ch8i4ug6lnn4g9hqv7m0
+summary:
+  description: For each described kind, how many resources were created, updated, deleted and left unchanged.
+  returned: always
+  type: dict
+  sample:
+    groups: {created: 1, updated: 0, deleted: 0, unchanged: 2}
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
+
+
+def main():
+    NetworkStateModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,294 @@
+# -*- coding: utf-8 -*-
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""`make bench`: measured speed of nms.overlay against the emulator at four account sizes.
+
+Each figure is the median of several runs in one invocation. Prints a table and writes it, with the
+targets of the performance issue, to docs/performance.md.
+
+    python -m tests.bench.bench [--sizes S,M,L,XL] [--repeats 5] [--output docs/performance.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.dirname(sys.executable)
+CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
+MODULE_OF_KIND = {
+    'groups': 'group', 'posture_checks': 'posture_check', 'policies': 'policy', 'routes': 'route',
+    'nameserver_groups': 'nameserver_group', 'dns_settings': 'dns_settings', 'setup_keys': 'setup_key',
+    'users': 'user', 'account_settings': 'account_settings',
+}
+
+
+class Emulator:
+    def __init__(self, size, workdir):
+        sys.path.insert(0, REPO)
+        from tests.emulator.tokens import make_token  # pylint: disable=import-outside-toplevel
+        self.token = make_token()
+        self.out = os.path.join(workdir, 'emulator-%s.out' % size)
+        started = time.perf_counter()
+        with open(self.out, 'wb') as out:
+            self.process = subprocess.Popen(  # pylint: disable=consider-using-with
+                [sys.executable, '-m', 'tests.emulator', '--port', '0', '--token', self.token, '--dialect', 'netbird',
+                 '--seed-size', size], cwd=REPO, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.url = None
+        while self.url is None:
+            with open(self.out, encoding='utf-8') as handle:
+                for line in handle:
+                    if line.startswith('ready '):
+                        self.url = line.split()[1].rstrip('/')
+            if self.process.poll() is not None:
+                raise SystemExit('the emulator (%s) exited: %s' % (size, open(self.out, encoding='utf-8').read()))
+            time.sleep(0.05)
+        self.start_seconds = time.perf_counter() - started
+
+    def call(self, method, path, body=None):
+        headers = {'Content-Type': 'application/json', 'Accept': 'application/json'}
+        if path.startswith('/api'):
+            headers['Authorization'] = 'Token ' + self.token
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=120) as response:
+            text = response.read().decode()
+        return json.loads(text) if text.strip() else None
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def ansible_env(emulator, workdir, record):
+    collections = os.path.join(workdir, 'collections')
+    link = os.path.join(collections, 'ansible_collections', 'nms', 'overlay')
+    if not os.path.exists(link):
+        os.makedirs(os.path.dirname(link))
+        os.symlink(REPO, link)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_'))}
+    env.update({
+        'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token,
+        'NMS_BENCH_EMULATOR': emulator.url, 'NMS_BENCH_FILE': record,
+        'ANSIBLE_COLLECTIONS_PATH': collections, 'ANSIBLE_CALLBACK_PLUGINS': CALLBACKS,
+        'ANSIBLE_CALLBACKS_ENABLED': 'benchtimer', 'ANSIBLE_PYTHON_INTERPRETER': sys.executable,
+        'ANSIBLE_LOCALHOST_WARNING': 'False', 'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
+        'ANSIBLE_NOCOLOR': '1', 'PATH': BIN + os.pathsep + os.environ.get('PATH', ''),
+    })
+    return env
+
+
+def run_playbook(emulator, workdir, tasks=None, playbook=None, extra=()):
+    """Wall seconds of one ansible-playbook run and the per-task records of the benchtimer callback."""
+    record = os.path.join(workdir, 'record.json')
+    if os.path.exists(record):
+        os.remove(record)
+    if playbook is None:
+        playbook = os.path.join(workdir, 'bench.yml')
+        with open(playbook, 'w', encoding='utf-8') as handle:
+            yaml.safe_dump([{'name': 'bench', 'hosts': 'localhost', 'connection': 'local', 'gather_facts': False,
+                             'tasks': tasks}], handle, sort_keys=False)
+    started = time.perf_counter()
+    proc = subprocess.run([os.path.join(BIN, 'ansible-playbook'), playbook] + list(extra), cwd=workdir,
+                          env=ansible_env(emulator, workdir, record), capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit('ansible-playbook failed:\n%s\n%s' % (proc.stdout[-4000:], proc.stderr[-2000:]))
+    with open(record, encoding='utf-8') as handle:
+        return wall, json.load(handle)
+
+
+def prepare(emulator):
+    """The resources the unchanged tasks look at."""
+    peers = emulator.call('GET', '/api/peers')[:2]
+    group = emulator.call('POST', '/api/groups', {'name': 'bench', 'peers': [p['id'] for p in peers]})
+    emulator.call('POST', '/api/policies', {
+        'name': 'bench', 'description': '', 'enabled': True, 'rules': [{
+            'name': 'web', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+            'protocol': 'tcp', 'ports': ['443'], 'sources': [group['id']], 'destinations': [group['id']]}]})
+    emulator.call('POST', '/api/setup-keys', {'name': 'bench', 'type': 'reusable', 'expires_in': 86400 * 30,
+                                              'revoked': False, 'auto_groups': [group['id']], 'usage_limit': 0})
+    return [p['name'] for p in peers]
+
+
+def unchanged_tasks(peer_names):
+    return {
+        'ping': {'ansible.builtin.ping': None},
+        'group': {'nms.overlay.group': {'name': 'bench', 'peers': peer_names}},
+        'policy': {'nms.overlay.policy': {'name': 'bench', 'enabled': True, 'rules': [{
+            'name': 'web', 'action': 'accept', 'protocol': 'tcp', 'ports': ['443'],
+            'sources': ['bench'], 'destinations': ['bench']}]}},
+        'setup_key': {'nms.overlay.setup_key': {'name': 'bench', 'type': 'reusable', 'auto_groups': ['bench']}},
+    }
+
+
+def measure_unchanged(emulator, workdir, repeats, extra_tasks=None):
+    tasks_by_name = unchanged_tasks(prepare(emulator))
+    tasks_by_name.update(extra_tasks or {})
+    tasks = []
+    for index in range(repeats):
+        for name, body in tasks_by_name.items():
+            tasks.append(dict(body, name='%s %d' % (name, index)))
+    dummy_wall, records = run_playbook(emulator, workdir, tasks)
+    figures = {}
+    for name in tasks_by_name:
+        rows = [r for r in records if r['task'].rsplit(' ', 1)[0] == name]
+        if any(r['failed'] or r['changed'] or r['writes'] for r in rows):
+            raise SystemExit('an unchanged %s task failed, changed or wrote: %s' % (name, rows))
+        figures[name] = dict(seconds=statistics.median(r['seconds'] for r in rows),
+                             requests=statistics.median(r['requests'] for r in rows))
+    return figures
+
+
+def example_network():
+    with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
+        return yaml.safe_load(handle)[0]['vars']['nms_example_network']
+
+
+def per_resource_tasks(description):
+    tasks = []
+    for kind, module in MODULE_OF_KIND.items():
+        value = description.get(kind)
+        if value is None:
+            continue
+        for item in ([value] if isinstance(value, dict) else value):
+            tasks.append({'name': '%s %s' % (module, item.get('name', item.get('network_id', ''))),
+                          'nms.overlay.' + module: item})
+    return tasks
+
+
+def measure_network(emulator, workdir, repeats):
+    """The example network from scratch, then re-runs: network_state versus one task per resource."""
+    playbook = os.path.join(REPO, 'playbooks', 'build_network.yml')
+    build_wall, dummy = run_playbook(emulator, workdir, playbook=playbook)
+    state_runs, task_runs = [], []
+    for dummy_index in range(repeats):
+        state_runs.append(run_playbook(emulator, workdir, playbook=playbook))
+        task_runs.append(run_playbook(emulator, workdir, tasks=per_resource_tasks(example_network())))
+    for wall, records in state_runs + task_runs:
+        if any(r['writes'] or r['changed'] for r in records):
+            raise SystemExit('a re-run of the example network wrote or changed: %s' % records)
+    state_requests = sum(r['requests'] for r in state_runs[0][1])
+    task_requests = sum(r['requests'] for r in task_runs[0][1])
+    return dict(build=build_wall,
+                state=statistics.median(w for w, dummy in state_runs), state_requests=state_requests,
+                tasks=statistics.median(w for w, dummy in task_runs), task_requests=task_requests,
+                task_count=len(task_runs[0][1]))
+
+
+def measure_inventory(emulator, workdir, repeats):
+    inventory = os.path.join(workdir, 'bench.nms.yml')
+    with open(inventory, 'w', encoding='utf-8') as handle:
+        handle.write('plugin: nms.overlay.peers\n')
+    env = ansible_env(emulator, workdir, os.path.join(workdir, 'unused.json'))
+    env['ANSIBLE_INVENTORY_ENABLED'] = 'nms.overlay.peers'
+    walls = []
+    hosts = 0
+    for dummy_index in range(repeats):
+        started = time.perf_counter()
+        proc = subprocess.run([os.path.join(BIN, 'ansible-inventory'), '-i', inventory, '--list'], cwd=workdir, env=env,
+                              capture_output=True, text=True, check=False)
+        walls.append(time.perf_counter() - started)
+        if proc.returncode != 0:
+            raise SystemExit('ansible-inventory failed: %s' % proc.stderr[-3000:])
+        hosts = len(json.loads(proc.stdout).get('_meta', {}).get('hostvars', {}))
+    return dict(seconds=statistics.median(walls), hosts=hosts)
+
+
+def verdict(value, limit):
+    if value <= limit:
+        return 'met'
+    return 'missed by %.0f%%' % ((value / limit - 1) * 100)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--sizes', default='S,M,L,XL')
+    parser.add_argument('--repeats', type=int, default=5)
+    parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
+    args = parser.parse_args(argv)
+    rows, notes = [], []
+    with tempfile.TemporaryDirectory(prefix='nms-bench-') as workdir:
+        for size in args.sizes.split(','):
+            emulator = Emulator(size, workdir)
+            try:
+                extra = {}
+                if size == 'XL':
+                    extra['peer_info'] = {'nms.overlay.peer_info': None}
+                figures = measure_unchanged(emulator, workdir, args.repeats, extra)
+                ping = figures['ping']['seconds']
+                for name, figure in figures.items():
+                    ratio = figure['seconds'] / ping
+                    target = ''
+                    if size == 'S' and name in ('group', 'policy', 'setup_key'):
+                        target = '<= 1.25 x ping: ' + verdict(ratio, 1.25)
+                    if size == 'L' and name == 'group':
+                        target = '<= 1 s: ' + verdict(figure['seconds'], 1.0)
+                    if name == 'peer_info':
+                        target = '<= 2 s: ' + verdict(figure['seconds'], 2.0)
+                    rows.append((size, 'unchanged %s task' % name if name != 'peer_info' else 'peer_info (all peers)',
+                                 '%.3f' % figure['seconds'], '%g' % figure['requests'], '%.2f' % ratio, target))
+                if size == 'S':
+                    net = measure_network(emulator, workdir, args.repeats)
+                    speedup = net['tasks'] / net['state']
+                    rows.append((size, 'example network from scratch (network_state)', '%.3f' % net['build'], '', '', ''))
+                    rows.append((size, 'example network re-run, network_state (1 task)', '%.3f' % net['state'],
+                                 str(net['state_requests']), '', 'no write: met'))
+                    rows.append((size, 'example network re-run, %d tasks (1 per resource)' % net['task_count'],
+                                 '%.3f' % net['tasks'], str(net['task_requests']), '', ''))
+                    rows.append((size, 'speed-up of network_state over per-resource tasks', '%.1f x' % speedup, '', '',
+                                 '>= 5 x: ' + ('met' if speedup >= 5 else 'missed (%.1f x)' % speedup)))
+                if size == 'XL':
+                    inv = measure_inventory(emulator, workdir, args.repeats)
+                    rows.append((size, 'ansible-inventory --list, peers plugin (%d hosts)' % inv['hosts'],
+                                 '%.3f' % inv['seconds'], '', '', '<= 3 s: ' + verdict(inv['seconds'], 3.0)))
+                notes.append('%s: emulator seeded and ready in %.1f s' % (size, emulator.start_seconds))
+            finally:
+                emulator.stop()
+    header = ('size', 'measurement', 'seconds (median)', 'requests', 'ratio to ping', 'target')
+    lines = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)]
+    lines += ['| ' + ' | '.join(row) + ' |' for row in rows]
+    table = '\n'.join(lines)
+    print(table)
+    with open(args.output, 'w', encoding='utf-8') as handle:
+        handle.write(PAGE % dict(table=table, repeats=args.repeats, notes='\n'.join('- ' + n for n in notes),
+                                 python=sys.version.split()[0], cpus=os.cpu_count()))
+    print('\nwritten to %s' % os.path.relpath(args.output, REPO))
+    return 0
+
+
+PAGE = '''# Performance
+
+Measured by `make bench` (`tests/bench/bench.py`) against the bundled emulator in the `netbird` dialect, on
+this machine (%(cpus)s CPUs, Python %(python)s). Each figure is the median of %(repeats)s runs in one invocation.
+Task figures are wall times of single tasks inside one playbook, next to `ansible.builtin.ping` in the same
+playbook; "requests" counts the API requests the task sent (from the emulator's request log).
+
+Account sizes: S 100 peers, 5 groups; M 1,000 peers, 20 groups, 100 setup keys; L 5,000 peers, 10,000 groups,
+10,000 users, 10,000 setup keys; XL 25,000 peers, 50 groups, 500 setup keys.
+
+%(table)s
+
+%(notes)s
+
+How the collection stays fast:
+
+- An unchanged resource task sends one list request of its own kind plus one per referenced kind, and no write.
+- `nms.overlay.network_state` reconciles the whole description in one process: one list per kind, then only
+  the writes needed.
+- `pydantic` is imported only by resource modules that validate options; info modules and the inventory plugin
+  never import it.
+'''
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,230 @@
+# -*- coding: utf-8 -*-
+"""nms.overlay.network_state, the network and enroll roles and the playbooks, in both dialects."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+
+REPO = __file__.rsplit('/tests/', 1)[0]
+
+DESCRIPTION = {
+    'groups': [{'name': 'office'}, {'name': 'servers'}, {'name': 'developers'}],
+    'posture_checks': [{'name': 'recent client', 'description': 'agent 0.28 or later',
+                        'checks': {'nb_version_check': {'min_version': '0.28.0'}}}],
+    'policies': [{
+        'name': 'ssh', 'description': 'developers to servers', 'enabled': True,
+        'source_posture_checks': ['recent client'],
+        'rules': [{'name': 'ssh', 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22'],
+                   'sources': ['developers'], 'destinations': ['servers']}],
+    }],
+    'routes': [{'network_id': 'office-lan', 'description': 'office LAN', 'network': '192.168.10.0/24',
+                'peer_groups': ['office'], 'groups': ['developers'], 'metric': 100, 'masquerade': True,
+                'enabled': True}],
+    'nameserver_groups': [{'name': 'internal', 'description': 'internal zone', 'nameservers': [{'ip': '192.168.10.53'}],
+                           'domains': ['corp.example.com'], 'search_domains_enabled': True,
+                           'groups': ['office', 'developers'], 'enabled': True}],
+    'dns_settings': {'disabled_management_groups': []},
+    'setup_keys': [{'name': 'servers', 'type': 'reusable', 'expires_in': '30d', 'auto_groups': ['servers'],
+                    'usage_limit': 0}],
+    'users': [{'name': 'automation', 'is_service_user': True, 'role': 'admin'}],
+    'account_settings': {'peer_login_expiration_enabled': True, 'peer_login_expiration': 86400},
+}
+LISTED_KINDS = ('/api/groups', '/api/posture-checks', '/api/policies', '/api/routes', '/api/dns/nameservers',
+                '/api/dns/settings', '/api/setup-keys', '/api/users', '/api/accounts', '/api/peers')
+
+
+def state_task(description, name='network', **extra):
+    return {'name': name, 'nms.overlay.network_state': dict(copy.deepcopy(description), **extra)}
+
+
+def names(emulator, path, key='name'):
+    status, items = emulator.api('GET', path)
+    assert status == 200, items
+    return sorted(item[key] for item in items or [])
+
+
+def writes(emulator):
+    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
+
+
+def test_build_rerun_and_change(emulator, run):
+    first = run([state_task(DESCRIPTION)])
+    assert first.rc == 0, first.stdout
+    result = first['network']
+    assert result['changed'] is True
+    created = sorted((c['kind'], c['name']) for c in result['changes'] if c['action'] == 'created')
+    assert ('groups', 'developers') in created and ('policies', 'ssh') in created and ('routes', 'office-lan') in created
+    assert names(emulator, '/api/groups') == ['All', 'developers', 'office', 'servers']
+    # the created setup key's value comes back once, in its change entry
+    key_changes = [c for c in result['changes'] if c['kind'] == 'setup_keys']
+    assert key_changes and key_changes[0]['key']
+
+    # the same description again: no write, and one list request per kind at most
+    emulator.clear_log()
+    again = run([state_task(DESCRIPTION)])
+    assert again.rc == 0, again.stdout
+    assert again['network']['changed'] is False, again['network']['changes']
+    assert writes(emulator) == []
+    paths = [r['path'] for r in emulator.requests()]
+    assert len(paths) == len(set(paths)), paths  # nothing read twice
+    assert set(paths) <= set(LISTED_KINDS), paths
+    assert 'key' not in str(again['network']['changes'])
+
+    # one port changes: exactly one write, to that policy
+    changed = copy.deepcopy(DESCRIPTION)
+    changed['policies'][0]['rules'][0]['ports'] = ['22', '2222']
+    emulator.clear_log()
+    update = run([state_task(changed)], diff=True)
+    assert update['network']['changed'] is True
+    assert [w.split('/')[2] for w in writes(emulator)] == ['policies']
+    assert writes(emulator)[0].startswith('PUT ')
+    assert [c['action'] for c in update['network']['changes']] == ['updated']
+    assert update['network']['diff'][0]['before_header'] == 'policy ssh'
+
+
+def test_check_mode_is_a_preview_without_writes(emulator, run):
+    emulator.clear_log()
+    preview = run([state_task(DESCRIPTION)], check=True, diff=True)
+    assert preview.rc == 0, preview.stdout
+    assert preview['network']['changed'] is True
+    assert writes(emulator) == []
+    kinds = {c['kind'] for c in preview['network']['changes']}
+    assert {'groups', 'policies', 'routes', 'nameserver_groups', 'setup_keys', 'users'} <= kinds
+    # references to groups created in the same preview resolve to placeholders, not failures
+    assert 'diff' in preview['network'] and len(preview['network']['diff']) == len(preview['network']['changes'])
+    assert names(emulator, '/api/groups') == ['All']
+
+
+def test_unknown_reference_stops_before_any_write(emulator, run):
+    broken = copy.deepcopy(DESCRIPTION)
+    broken['policies'][0]['rules'][0]['sources'] = ['developers', 'contractors']
+    emulator.clear_log()
+    result = run([state_task(broken)])
+    assert result['network']['failed'] is True
+    message = result['network']['msg']
+    assert 'policies[0] (ssh)' in message and "'contractors'" in message, message
+    assert 'nothing was changed' in message
+    assert writes(emulator) == []
+
+
+def test_invalid_item_names_the_option(emulator, run):
+    broken = {'groups': [{'name': 'ok'}, {'name': 'x', 'colour': 'red'}], 'routes': [{'network_id': 'n', 'metric': 'high'}]}
+    emulator.clear_log()
+    result = run([state_task(broken)])
+    message = result['network']['msg']
+    assert result['network']['failed'] is True
+    assert 'groups[1]' in message and 'colour' in message, message
+    assert 'routes[0]' in message and 'metric' in message, message
+    assert emulator.requests() == []
+
+
+def test_prune_removes_only_described_kinds(emulator, run):
+    assert run([state_task(DESCRIPTION)]).rc == 0
+    status, dummy = emulator.api('POST', '/api/groups', {'name': 'stray'})
+    assert status == 200
+    status, dummy = emulator.api('POST', '/api/dns/nameservers', {
+        'name': 'stray-ns', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
+        'enabled': True, 'groups': [], 'primary': True, 'domains': [], 'search_domains_enabled': False})
+    assert status == 200, dummy
+
+    # only groups are described: the stray nameserver group stays, the stray group goes, All stays
+    groups_only = {'groups': DESCRIPTION['groups']}
+    emulator.clear_log()
+    preview = run([state_task(groups_only, prune=True)], check=True)
+    assert [(c['kind'], c['name'], c['action'], c['pruned']) for c in preview['network']['changes']] == [
+        ('groups', 'stray', 'deleted', True)]
+    assert writes(emulator) == []
+    pruned = run([state_task(groups_only, prune=True)])
+    assert pruned.rc == 0, pruned.stdout
+    assert names(emulator, '/api/groups') == ['All', 'developers', 'office', 'servers']
+    assert 'stray-ns' in names(emulator, '/api/dns/nameservers')
+    again = run([state_task(groups_only, prune=True)])
+    assert again['network']['changed'] is False
+
+
+def test_prune_refuses_an_empty_description(emulator, run):
+    emulator.clear_log()
+    result = run([state_task({}, prune=True)])
+    assert result['network']['failed'] is True
+    assert 'empty' in result['network']['msg']
+    assert emulator.requests() == []
+
+
+def test_network_role_idempotent_and_checked(emulator, run):
+    play = {'roles': [{'role': 'nms.overlay.network', 'vars': {'nms_network': DESCRIPTION}}]}
+    first = run([], play=play)
+    assert first.rc == 0, first.stdout
+    emulator.clear_log()
+    second = run([], play=play)
+    assert second.rc == 0, second.stdout
+    assert writes(emulator) == []
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1]
+
+    refused = run([], play={'roles': [{'role': 'nms.overlay.network',
+                                       'vars': {'nms_network': {}, 'nms_network_prune': True}}]})
+    assert refused.rc != 0
+    assert 'pruning would delete every resource' in refused.stdout
+
+
+def test_build_network_playbook(emulator, run):
+    first = run([], playbook='nms.overlay.build_network')
+    assert first.rc == 0, first.stdout
+    emulator.clear_log()
+    preview = run([], playbook='nms.overlay.build_network', check=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    second = run([], playbook='nms.overlay.build_network')
+    assert second.rc == 0, second.stdout
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+    assert writes(emulator) == []
+    assert 'office-lan' in names(emulator, '/api/routes', key='network_id')
+
+
+def enroll_inventory(tmp_path, hosts, **extra_vars):
+    variables = {
+        'ansible_connection': 'local',
+        'ansible_python_interpreter': sys.executable,
+        'nms_enroll_install_agent': False,
+        'nms_enroll_agent_command': [sys.executable, '-m', 'tests.emulator.agent'],
+        'nms_enroll_agent_args': ['--state-dir', str(tmp_path / 'agents' / '{{ inventory_hostname }}')],
+        'nms_enroll_agent_environment': {'PYTHONPATH': REPO},
+    }
+    variables.update(extra_vars)
+    return {'hosts.yml': {'nms_enroll': {'hosts': {host: {} for host in hosts}, 'vars': variables}}}
+
+
+def test_enroll_hosts(emulator, run, tmp_path):
+    assert emulator.api('POST', '/api/groups', {'name': 'servers'})[0] == 200
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2', 'db-1'], nms_enroll_groups=['servers'])
+    first = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
+    assert first.rc == 0, first.stdout
+    status, peers = emulator.api('GET', '/api/peers')
+    assert sorted(p['name'] for p in peers) == ['db-1', 'web-1', 'web-2']
+    assert all('servers' in [g['name'] for g in p['groups']] for p in peers)
+    status, keys = emulator.api('GET', '/api/setup-keys')
+    assert len(keys) == 3 and all(k['type'] == 'one-off' and k['used_times'] == 1 for k in keys)
+    # at -vvv, neither a key value (read from the emulator's internal state) nor the API token shows
+    values = [k['key'] for k in emulator.state()['setup_keys']]
+    assert len(values) == 3 and all(len(value) >= 16 for value in values)
+    for value in values:
+        assert value not in first.stdout
+    assert emulator.token not in first.stdout
+
+    # a second run joins nobody and creates no key
+    emulator.clear_log()
+    second = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert second.rc == 0, second.stdout
+    assert [w for w in writes(emulator) if 'setup-keys' in w] == []
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+
+
+def test_audit_report(emulator, run, tmp_path):
+    assert emulator.api('POST', '/api/groups', {'name': 'audited'})[0] == 200
+    report = tmp_path / 'report.json'
+    result = run([], playbook='nms.overlay.audit_report', extra_vars={'nms_audit_report': str(report)})
+    assert result.rc == 0, result.stdout
+    data = json.loads(report.read_text())
+    assert data['count'] == len(data['events']) >= 1
+    assert 'group.add' in [e['activity_code'] for e in data['events']]
