@@ -13,6 +13,7 @@ from __future__ import annotations
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule, PostureCheckModule
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP, GroupModule
@@ -92,6 +93,8 @@ class NetworkStateModule(NmsModule):
         prune=dict(type='bool', default=False),
         **{kind: dict(type='dict') if kind in SINGLETONS else dict(type='list', elements='dict') for kind, dummy_cls in KINDS}
     )
+    # descriptions of setup keys, not key values (validate-modules suspects any option named like a key)
+    argument_spec['setup_keys']['no_log'] = False
 
     def __init__(self, module=None):
         super().__init__(module)
@@ -204,7 +207,7 @@ class NetworkStateModule(NmsModule):
     def apply(entry, action):
         try:
             return action()
-        except TaskError as exc:
+        except (TaskError, ApiError) as exc:
             raise TaskError('%s: %s' % (entry.where, exc)) from exc
 
     def prune(self, kind, cls, kept, report):

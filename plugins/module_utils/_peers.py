@@ -1,18 +1,25 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Peer helpers shared by the peer modules and the peers inventory plugin."""
+"""The peer resource (used by the peer module and by network_state) and peer helpers shared with
+peer_info and the peers inventory plugin."""
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 ALL_GROUP = 'All'
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
 
+# The fields a PUT /peers/{id} carries; the server replaces all of them.
+PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
 
+
+# -- helpers ------------------------------------------------------------------------------------------
 def peer_groups(peer):
     """The group summaries of a peer, never null."""
     return list(peer.get('groups') or [])
@@ -53,5 +60,155 @@ def same_hostname(left, right):
 
 
 def os_matches(peer_os, wanted):
-    """The os filter: a case-insensitive substring of the peer's os (C(ubuntu) matches C(Ubuntu 22.04))."""
+    """The os filter: a case-insensitive substring of the peer's os (ubuntu matches Ubuntu 22.04)."""
     return str(wanted).lower() in str(peer_os or '').lower()
+
+
+def _bool(value):
+    """Omitted booleans are false on the server."""
+    return bool(value)
+
+
+def _options_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_peers import PeerOptions
+    return PeerOptions
+
+
+# -- the resource -------------------------------------------------------------------------------------
+class PeerModule(ResourceModule):
+    """Configure, regroup or delete one peer; peers are never created (they join with setup keys)."""
+
+    path = '/peers'
+    what = 'peer'
+    kind = 'peers'
+    result_key = 'peer'
+    model = staticmethod(_options_model)
+    fields = dict(
+        name=Field(),
+        ssh_enabled=Field(norm=_bool),
+        login_expiration_enabled=Field(norm=_bool),
+        approval_required=Field(norm=_bool),
+    )
+    argument_spec = dict(
+        name=dict(type='str'),
+        hostname=dict(type='str'),
+        ip=dict(type='str'),
+        ssh_enabled=dict(type='bool'),
+        login_expiration_enabled=dict(type='bool'),
+        approval_required=dict(type='bool'),
+        groups=dict(type='list', elements='str'),
+        groups_mode=dict(type='str', default='exact', choices=['exact', 'add', 'remove']),
+    )
+    mutually_exclusive = (('id', 'hostname', 'ip'),)
+    required_one_of = (('id', 'name', 'hostname', 'ip'),)
+
+    # -- identity ----------------------------------------------------------------------------------
+    def validate_options(self):
+        from ansible_collections.nms.overlay.plugins.module_utils._models import validate
+        data = {key: self.params[key] for key in ('id', 'name', 'hostname', 'ip', 'groups')
+                if self.params.get(key) is not None}
+        validate(self.model(), data)
+
+    def lookup_key(self):
+        for key in ('id', 'hostname', 'ip'):
+            if self.params.get(key):
+                return key
+        return 'name'
+
+    def matches(self, item):
+        key = self.lookup_key()
+        value = self.params[key]
+        if key == 'hostname':
+            return same_hostname(item.get('hostname'), value)
+        if key == 'ip':
+            return bare_ip(item.get('ip')) == bare_ip(value)
+        return item.get('name') == value
+
+    def identity_text(self):
+        key = self.lookup_key()
+        return "%s '%s'" % (key, self.params[key])
+
+    def ensure_present(self, obj):
+        if obj is None:
+            raise TaskError('no peer with %s exists. Peers cannot be created through the API: a machine joins the '
+                            'network with a setup key (see nms.overlay.setup_key), then this module can configure it'
+                            % self.identity_text())
+        return self.update(obj, self.desired())
+
+    # -- the peer itself ---------------------------------------------------------------------------
+    def before_write(self, current_obj, state):
+        if state is None or current_obj is None or current_obj.get('user_id'):
+            return
+        if state.get('login_expiration_enabled') != _bool(current_obj.get('login_expiration_enabled')):
+            raise TaskError("login_expiration_enabled: the peer '%s' joined with a setup key, so its login cannot "
+                            "expire and the option cannot be changed (only peers added by a user through SSO login "
+                            "have a login expiration); leave login_expiration_enabled unset"
+                            % current_obj.get('name'))
+
+    def request_body(self, state, current_obj):
+        # PUT replaces the peer: every field is sent, current values merged with the user's.
+        return {name: state.get(name) for name in PEER_REQUEST_FIELDS}
+
+    def to_result(self, obj):
+        return normalise_peer(obj) if isinstance(obj, dict) and obj else {}
+
+    def update(self, obj, desired):
+        # Resolve the groups first, so that an unknown group name fails before any write.
+        plan = self.group_changes(ref_id(obj)) if self.params.get('groups') is not None else None
+        result = super().update(obj, desired)
+        wanted = self.params.get('approval_required')
+        if (result['changed'] and not self.module.check_mode and wanted is not None
+                and _bool(result[self.result_key].get('approval_required')) != wanted):
+            self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
+                      'cloud servers only)' % wanted)
+        if plan is not None:
+            self.update_groups(ref_id(obj), plan, result)
+        return result
+
+    # -- groups --------------------------------------------------------------------------------------
+    def group_changes(self, peer_id):
+        """(groups by id, current ids, ids to add, ids to remove), never touching the All group."""
+        groups = {ref_id(group): group for group in self.resolver.items('groups')}
+        all_ids = set(gid for gid, group in groups.items() if group.get('name') == ALL_GROUP)
+        wanted = [ref for ref in self.params['groups'] if ref != ALL_GROUP]
+        wanted_ids = set(self.resolver.to_ids('groups', wanted, 'groups')) - all_ids
+        current = set(gid for gid, group in groups.items() if peer_id in id_list(group.get('peers'))) - all_ids
+        mode = self.params['groups_mode']
+        add = wanted_ids - current if mode in ('exact', 'add') else set()
+        if mode == 'exact':
+            remove = current - wanted_ids
+        elif mode == 'remove':
+            remove = wanted_ids & current
+        else:
+            remove = set()
+        return groups, current, add, remove
+
+    def update_groups(self, peer_id, plan, result):
+        groups, current, add, remove = plan
+        if not add and not remove:
+            return
+        after = (current | add) - remove
+
+        def names(ids):
+            return sorted(groups[gid].get('name') or gid for gid in ids)
+
+        diff = result.setdefault('diff', dict(before={}, after={}))
+        diff['before']['groups'] = names(current)
+        diff['after']['groups'] = names(after)
+        result['changed'] = True
+        if self.module.check_mode:
+            kept = [summary for summary in result[self.result_key].get('groups') or []
+                    if ref_id(summary) not in add | remove]
+            kept += [{key: groups[gid].get(key) for key in ('id', 'name', 'peers_count', 'issued')} for gid in sorted(add)]
+            result[self.result_key]['groups'] = kept
+            return
+        for gid in sorted(add | remove):
+            group = groups[gid]
+            members = id_list(group.get('peers'))
+            members = members + [peer_id] if gid in add else [member for member in members if member != peer_id]
+            updated = self.client.put('/groups/%s' % gid, {'name': group.get('name'), 'peers': members})
+            if isinstance(updated, dict) and updated.get('id') is not None:
+                self.resolver.replace('groups', updated)
+        peer = self.client.get('/peers/%s' % peer_id)
+        self.remember(peer)
+        result[self.result_key] = self.to_result(peer)

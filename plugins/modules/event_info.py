@@ -15,7 +15,7 @@ description:
     filters are applied by the module.
   - Servers store events asynchronously, so an event may show up shortly after the change that caused it.
 author:
-  - nms.overlay contributors
+  - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes.info_module

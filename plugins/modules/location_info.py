@@ -18,7 +18,7 @@ description:
   - Servers answer in different shapes (countries as plain codes or as objects with a name; cities as a
     list or a single object). The module always returns the normalised lists described below.
 author:
-  - nms.overlay contributors
+  - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes.info_module
@@ -158,7 +158,12 @@ class LocationInfoModule(NmsModule):
         if not COUNTRY_CODE.match(country):
             raise TaskError("country: '%s' is not a two-letter ISO 3166-1 alpha-2 code (for example DE)" % country)
         country = country.upper()
-        cities = normalise_cities(self.get('/locations/countries/%s/cities' % country))
+        try:
+            cities = normalise_cities(self.get('/locations/countries/%s/cities' % country))
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
+            cities = []  # some servers answer 404 for a country without cities
         return {'changed': False, 'country': country, 'cities': cities}
 
 

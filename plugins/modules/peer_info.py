@@ -14,7 +14,7 @@ description:
   - When the result is one peer (by O(id), or filters that leave exactly one), that peer is read on its
     own and also carries C(accessible_peers), the peers it can reach by policy.
 author:
-  - nms.overlay contributors
+  - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes.info_module

@@ -122,14 +122,22 @@ def test_invalid_item_names_the_option(emulator, run):
 
 def test_prune_removes_only_described_kinds(emulator, run):
     assert run([state_task(DESCRIPTION)]).rc == 0
-    status, dummy = emulator.api('POST', '/api/groups', {'name': 'stray'})
+    status, stray = emulator.api('POST', '/api/groups', {'name': 'stray'})
     assert status == 200
-    status, dummy = emulator.api('POST', '/api/dns/nameservers', {
+    status, ns = emulator.api('POST', '/api/dns/nameservers', {
         'name': 'stray-ns', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
-        'enabled': True, 'groups': [], 'primary': True, 'domains': [], 'search_domains_enabled': False})
-    assert status == 200, dummy
+        'enabled': True, 'groups': [stray['id']], 'primary': True, 'domains': [], 'search_domains_enabled': False})
+    assert status == 200, ns
+    # while the nameserver group uses the stray group, pruning groups fails with the server's reason
+    blocked = run([state_task({'groups': DESCRIPTION['groups']}, prune=True)])
+    assert blocked['network']['failed'] is True
+    assert 'groups (stray)' in blocked['network']['msg'], blocked['network']['msg']
 
-    # only groups are described: the stray nameserver group stays, the stray group goes, All stays
+    # only groups are described: the stray group goes (once the nameserver group that uses it no longer
+    # does), the stray nameserver group is not touched, All stays
+    status, dummy = emulator.api('PUT', '/api/dns/nameservers/' + ns['id'], dict(
+        ns, groups=[g['id'] for g in emulator.api('GET', '/api/groups')[1] if g['name'] == 'office']))
+    assert status == 200, dummy
     groups_only = {'groups': DESCRIPTION['groups']}
     emulator.clear_log()
     preview = run([state_task(groups_only, prune=True)], check=True)

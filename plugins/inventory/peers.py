@@ -1,0 +1,300 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+name: peers
+short_description: Peers of the overlay network as Ansible hosts
+version_added: 0.1.0
+description:
+  - Reads the peers of the overlay network from the management API (one request) and makes one host
+    per peer, with C(ansible_host) set to the peer's overlay address, an Ansible group per peer group,
+    and the peer's fields as host variables.
+  - "The inventory file name must end in C(.nms.yml) or C(.nms.yaml) and contain C(plugin: nms.overlay.peers)."
+  - Connection options come from the file or from the environment (E(NMS_API_URL), E(NMS_API_TOKEN)),
+    like for the collection's modules. The token is never printed, also not in error messages.
+  - A wrong URL or token fails the inventory with the method, path and status of the failed request;
+    it never yields an empty inventory. Ansible then stops with C(Completely failed to parse inventory
+    source), also where its default settings would only warn about a source that cannot be parsed.
+  - "As an AWX or Automation Controller inventory source: choose I(Sourced from a Project), point
+    I(Inventory file) at the C(.nms.yml) file in the project (for example C(inventory/production.nms.yml)),
+    and attach a credential of a custom credential type that injects the environment variables
+    E(NMS_API_URL) and E(NMS_API_TOKEN) (mark the token field secret). The execution environment needs
+    the collection and the Python library C(requests)."
+author:
+  - nms.overlay contributors (@nms-overlay)
+requirements:
+  - requests
+extends_documentation_fragment:
+  - constructed
+  - inventory_cache
+options:
+  plugin:
+    description: Marks the file as an inventory source of this plugin.
+    type: str
+    required: true
+    choices: [nms.overlay.peers]
+  api_url:
+    description:
+      - Base URL of the management API, for example C(https://nms.example.com). A trailing C(/api) is optional.
+    type: str
+    env:
+      - name: NMS_API_URL
+  api_token:
+    description:
+      - Personal access token of the user the inventory reads as. Prefer the environment variable
+        E(NMS_API_TOKEN) over writing it into the file.
+      - Sent in the C(Authorization) header and never shown in output or error messages.
+    type: str
+    env:
+      - name: NMS_API_TOKEN
+  validate_certs:
+    description: Whether to verify the server's TLS certificate.
+    type: bool
+    default: true
+  ca_path:
+    description: Path of a PEM file with the CA certificate(s) that signed the server certificate.
+    type: path
+  timeout:
+    description: Seconds to wait for the HTTP request before it counts as failed.
+    type: float
+    default: 30
+  retries:
+    description: How many times the request is retried after a connection error or an HTTP 429, 502, 503 or 504 answer.
+    type: int
+    default: 3
+  hostname_source:
+    description:
+      - Which peer field names the host. V(dns_label) is the peer's DNS name in the overlay network
+        (a bare label or a fully qualified name, as the server sends it); V(name) is the peer's name.
+      - A peer whose field is empty is named by its other field. When two peers would get the same
+        host name, the later one (by id) gets its id appended and a warning is shown.
+    type: str
+    choices: [dns_label, name]
+    default: dns_label
+  ansible_host_source:
+    description:
+      - Which address becomes C(ansible_host). V(ip) is the peer's address inside the overlay network;
+        V(connection_ip) is the public address the peer connected from (C(ansible_host) is not set when
+        the server knows none).
+    type: str
+    choices: [ip, connection_ip]
+    default: ip
+  group_prefix:
+    description:
+      - Text put before every Ansible group made from a peer group. Group names are made safe for
+        Ansible (characters other than letters, digits and C(_) become C(_)).
+    type: str
+    default: ''
+  include_all_group:
+    description:
+      - Whether the built-in C(All) group, which holds every peer, becomes an Ansible group too.
+    type: bool
+    default: true
+  vars_prefix:
+    description:
+      - Text put before the name of every host variable made from a peer field, for example
+        C(nms_os), C(nms_connected), C(nms_groups). Must not be empty, so that peer fields such as
+        C(groups) never overwrite Ansible's own variables.
+    type: str
+    default: nms_
+  connected_only:
+    description: Whether only peers connected now become hosts.
+    type: bool
+    default: false
+  include_groups:
+    description:
+      - Only peers in at least one of these peer groups (names or ids) become hosts. Unset keeps every peer.
+    type: list
+    elements: str
+  exclude_groups:
+    description:
+      - Peers in any of these peer groups (names or ids) do not become hosts.
+    type: list
+    elements: str
+notes:
+  - The host variables are the peer's fields as the server sends them, under O(vars_prefix); C(groups) is
+    a list of group summaries with C(id) and C(name), never null.
+  - Peer data is chosen by the machines that join (names, hostnames, operating system texts), so host
+    variables made from it are marked unsafe and never templated.
+  - With O(cache=true), a second run within O(cache_timeout) sends no request to the server. Run
+    C(ansible-inventory --flush-cache) to read fresh data.
+seealso:
+  - module: nms.overlay.peer_info
+  - module: nms.overlay.peer
+'''
+
+EXAMPLES = r'''
+# inventory/production.nms.yml: every peer, grouped by its groups; connection from
+# NMS_API_URL and NMS_API_TOKEN.
+plugin: nms.overlay.peers
+---
+# inventory/servers.nms.yml: connected Linux servers, named by peer name, cached for 10 minutes
+plugin: nms.overlay.peers
+api_url: https://nms.example.com
+hostname_source: name
+connected_only: true
+include_groups:
+  - servers
+include_all_group: false
+group_prefix: nms_
+cache: true
+cache_plugin: ansible.builtin.jsonfile
+cache_connection: ~/.cache/nms-inventory
+cache_timeout: 600
+compose:
+  ansible_user: "'admin'"
+keyed_groups:
+  - key: nms_os | lower | regex_replace(' .*', '')
+    prefix: os
+groups:
+  ssh_ready: nms_ssh_enabled
+'''
+
+import hashlib
+
+from ansible import constants as C
+from ansible.errors import AnsibleParserError
+from ansible.inventory.group import to_safe_group_name
+from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.unsafe_proxy import wrap_var
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import (
+    HAS_REQUESTS, ApiError, Client,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._peers import (
+    ALL_GROUP, NO_ADDRESS, in_any_group, normalise_peer, peer_groups,
+)
+
+
+def fail(message):
+    """Stop the run: a source that cannot be read must never yield an empty inventory.
+
+    With Ansible's default settings a failed inventory source is only a warning, and plays would then
+    silently match no host. Marking the run as "any unparsed source fails" makes Ansible stop with an
+    error after it has shown this message.
+    """
+    C.INVENTORY_ANY_UNPARSED_IS_FAILED = True
+    raise AnsibleParserError(message)
+
+
+class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
+    """One host per peer, one group per peer group."""
+
+    NAME = 'nms.overlay.peers'
+
+    def verify_file(self, path):
+        return super().verify_file(path) and path.endswith(('.nms.yml', '.nms.yaml'))
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def _client(self):
+        if not HAS_REQUESTS:
+            fail('the nms.overlay.peers inventory needs the Python library requests')
+        missing = [option for option in ('api_url', 'api_token') if not self.get_option(option)]
+        if missing:
+            fail('nms.overlay.peers: %s not set; set %s in the inventory file or the environment variable%s %s' % (
+                ' and '.join(missing), 'it' if len(missing) == 1 else 'them', 's' if len(missing) > 1 else '',
+                ' and '.join('NMS_' + option.upper() for option in missing)))
+        return Client(self.get_option('api_url'), self.get_option('api_token'),
+                      validate_certs=self.get_option('validate_certs'), ca_path=self.get_option('ca_path'),
+                      timeout=self.get_option('timeout'), retries=self.get_option('retries'))
+
+    def fetch_peers(self):
+        client = self._client()
+        try:
+            peers = unwrap_items(client.get('/peers')) or []
+        except ApiError as exc:
+            error = str(exc)
+        else:
+            error = None
+        if error is not None:
+            fail('nms.overlay.peers: cannot read the peers from %s: %s' % (client.root, error))
+        if not isinstance(peers, list):
+            fail('nms.overlay.peers: GET /peers did not answer a list of peers')
+        return peers
+
+    def cache_key(self, path):
+        # The file alone does not fix the server: the URL may come from the environment.
+        server = hashlib.sha256(str(self.get_option('api_url')).encode('utf-8')).hexdigest()[:8]
+        return '%s_%s' % (self.get_cache_key(path), server)
+
+    def peers(self, path, cache):
+        key = self.cache_key(path)
+        use_cache = self.get_option('cache') and cache
+        update_cache = self.get_option('cache') and not cache
+        if use_cache:
+            try:
+                return self._cache[key]
+            except KeyError:
+                update_cache = True
+        peers = self.fetch_peers()
+        if update_cache:
+            self._cache[key] = peers
+        return peers
+
+    # -- building -----------------------------------------------------------------------------------------
+    def keep(self, peer):
+        if self.get_option('connected_only') and not peer.get('connected'):
+            return False
+        include = self.get_option('include_groups')
+        if include and not in_any_group(peer, include):
+            return False
+        exclude = self.get_option('exclude_groups')
+        return not (exclude and in_any_group(peer, exclude))
+
+    def host_name(self, peer, taken):
+        first, second = ('dns_label', 'name') if self.get_option('hostname_source') == 'dns_label' else ('name', 'dns_label')
+        name = peer.get(first) or peer.get(second) or ref_id(peer)
+        if name in taken:
+            unique = '%s_%s' % (name, ref_id(peer))
+            self.display.warning("nms.overlay.peers: several peers are called '%s'; the peer %s is the host '%s'"
+                                 % (name, ref_id(peer), unique))
+            name = unique
+        taken.add(name)
+        return name
+
+    def group_names(self, peer):
+        names = []
+        for summary in peer_groups(peer):
+            name = summary.get('name') or ref_id(summary)
+            if name == ALL_GROUP and not self.get_option('include_all_group'):
+                continue
+            names.append(to_safe_group_name('%s%s' % (self.get_option('group_prefix') or '', name), force=True, silent=True))
+        return names
+
+    def address(self, peer):
+        value = peer.get(self.get_option('ansible_host_source'))
+        return None if value in NO_ADDRESS else str(value).split('/', 1)[0]
+
+    def add_peer(self, peer, taken, prefix, strict):
+        host = self.inventory.add_host(self.host_name(peer, taken))
+        for group in self.group_names(peer):
+            self.inventory.add_group(group)
+            self.inventory.add_child(group, host)
+        # Peer data comes from the server (names and hostnames are chosen by the machines): never template it.
+        for key, value in normalise_peer(peer).items():
+            self.inventory.set_variable(host, prefix + key, wrap_var(value))
+        address = self.address(peer)
+        if address:
+            self.inventory.set_variable(host, 'ansible_host', wrap_var(address))
+        hostvars = self.inventory.get_host(host).get_vars()
+        self._set_composite_vars(self.get_option('compose'), hostvars, host, strict=strict)
+        self._add_host_to_composed_groups(self.get_option('groups'), hostvars, host, strict=strict)
+        self._add_host_to_keyed_groups(self.get_option('keyed_groups'), hostvars, host, strict=strict)
+
+    def parse(self, inventory, loader, path, cache=True):
+        super().parse(inventory, loader, path, cache)
+        self._read_config_data(path)
+        prefix = self.get_option('vars_prefix')
+        if not prefix:
+            fail('nms.overlay.peers: vars_prefix must not be empty, so that peer fields such as groups do not '
+                 'overwrite Ansible variables')
+        strict = self.get_option('strict')
+        taken = set()
+        peers = sorted((peer for peer in self.peers(path, cache) if isinstance(peer, dict)), key=ref_id)
+        for peer in peers:
+            if self.keep(peer):
+                self.add_peer(peer, taken, prefix, strict)

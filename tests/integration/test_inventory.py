@@ -1,0 +1,260 @@
+# -*- coding: utf-8 -*-
+"""The nms.overlay.peers inventory plugin through ansible-inventory against the emulator, in both dialects."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import yaml
+
+from tests.integration.test_group import make_peers
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLE = os.path.join(REPO_ROOT, 'examples', 'inventory', 'emulator.nms.yml')
+ANSIBLE_INVENTORY = os.path.join(os.path.dirname(sys.executable), 'ansible-inventory')
+
+
+def plain(value):
+    """ansible-inventory marks values that are never templated as {"__ansible_unsafe": value}."""
+    if isinstance(value, dict):
+        if set(value) == {'__ansible_unsafe'}:
+            return value['__ansible_unsafe']
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    return value
+
+
+class Inventory:
+    def __init__(self, proc):
+        self.rc = proc.returncode
+        self.stdout = proc.stdout.decode('utf-8', errors='replace')
+        self.stderr = proc.stderr.decode('utf-8', errors='replace')
+        self.raw = json.loads(self.stdout) if self.rc == 0 else None
+        self.data = plain(self.raw)
+
+    @property
+    def output(self):
+        return self.stdout + self.stderr
+
+    @property
+    def hostvars(self):
+        return self.data['_meta']['hostvars']
+
+    def hosts_of(self, group):
+        return sorted(self.data.get(group, {}).get('hosts', []))
+
+    @property
+    def groups(self):
+        return sorted(name for name in self.data if name not in ('_meta', 'all', 'ungrouped'))
+
+
+def inventory(tmp_path, collections_dir, source, env=None, args=()):
+    """Run ansible-inventory --list on source (a path, or a dict written to a .nms.yml file)."""
+    if isinstance(source, dict):
+        path = tmp_path / ('inv%d.nms.yml' % len(list(tmp_path.glob('inv*.nms.yml'))))
+        path.write_text(yaml.safe_dump(source), encoding='utf-8')
+        source = str(path)
+    home = tmp_path / 'home'
+    home.mkdir(exist_ok=True)
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_')) and k != 'PYTHONPATH'}
+    run_env.update({
+        'HOME': str(home),
+        'ANSIBLE_COLLECTIONS_PATH': collections_dir,
+        'ANSIBLE_COLLECTIONS_SCAN_SYS_PATH': 'False',
+        'ANSIBLE_NOCOLOR': '1',
+        'ANSIBLE_LOCAL_TEMP': str(tmp_path / 'tmp'),
+    })
+    for key, value in (env or {}).items():
+        if value is None:
+            run_env.pop(key, None)
+        else:
+            run_env[key] = value
+    proc = subprocess.run([ANSIBLE_INVENTORY, '-i', source, '--list'] + list(args), cwd=str(tmp_path), env=run_env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, check=False)
+    return Inventory(proc)
+
+
+def connection(emulator):
+    return {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token}
+
+
+def make_group(emulator, name, peers):
+    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': list(peers)})
+    assert status == 200, group
+    return group
+
+
+def peer(emulator, peer_id):
+    status, body = emulator.api('GET', '/api/peers/%s' % peer_id)
+    assert status == 200
+    return body
+
+
+def test_example_file_lists_peers_grouped_by_their_groups(emulator, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web-1', 'web-2', 'db-1')
+    make_group(emulator, 'web servers', [peers['web-1'], peers['web-2']])
+    make_group(emulator, 'db-prod', [peers['db-1']])
+    emulator.clear_log()
+    inv = inventory(tmp_path, collections_dir, EXAMPLE, env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers']
+    labels = {name: peer(emulator, pid)['dns_label'] for name, pid in peers.items()}
+    assert sorted(inv.hostvars) == sorted(labels.values())
+    if emulator.dialect == 'netbird':
+        assert labels['web-1'] == 'web-1.netbird.selfhosted'
+    # One Ansible group per peer group, names made safe.
+    assert inv.hosts_of('web_servers') == sorted([labels['web-1'], labels['web-2']])
+    assert inv.hosts_of('db_prod') == [labels['db-1']]
+    assert inv.hosts_of('All') == sorted(labels.values())
+    assert inv.hosts_of('state_connected') == sorted(labels.values())
+    web = inv.hostvars[labels['web-1']]
+    assert web['ansible_host'] == peer(emulator, peers['web-1'])['ip']
+    assert web['nms_id'] == peers['web-1'] and web['nms_hostname'] == 'web-1' and web['nms_connected'] is True
+    assert sorted(g['name'] for g in web['nms_groups']) == ['All', 'web servers']
+    assert emulator.token not in inv.output
+
+
+def test_options_filters_compose_and_keyed_groups(emulator, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    status, extra = emulator.control('POST', '/_emulator/peers', {'peers': [
+        {'hostname': 'laptop', 'os': 'Windows 11', 'connected': False, 'connection_ip': '203.0.113.7'}]},
+        expect_ok=False)
+    assert status == 200, extra
+    peers['laptop'] = extra[0]['id']
+    make_group(emulator, 'servers', [peers['web-1'], peers['db-1']])
+    make_group(emulator, 'db', [peers['db-1']])
+    make_group(emulator, 'staff', [peers['laptop']])
+    base = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name', 'include_all_group': False}
+
+    inv = inventory(tmp_path, collections_dir, dict(base, group_prefix='nms_', vars_prefix='peer_',
+                                                    ansible_host_source='connection_ip',
+                                                    compose={'ansible_user': "'admin'", 'is_windows': "'Windows' in peer_os"},
+                                                    keyed_groups=[{'key': "peer_os | lower | regex_replace(' .*', '')",
+                                                                   'prefix': 'os'}],
+                                                    groups={'offline': 'not peer_connected'}),
+                    env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert sorted(inv.hostvars) == ['db-1', 'laptop', 'web-1']
+    assert inv.groups == ['nms_db', 'nms_servers', 'nms_staff', 'offline', 'os_linux', 'os_windows']
+    assert inv.hosts_of('nms_servers') == ['db-1', 'web-1']
+    assert inv.hosts_of('offline') == ['laptop']
+    assert inv.hosts_of('os_windows') == ['laptop']
+    assert inv.hostvars['laptop']['ansible_host'] == '203.0.113.7'
+    assert inv.hostvars['laptop']['ansible_user'] == 'admin' and inv.hostvars['laptop']['is_windows'] is True
+    assert 'ansible_host' not in inv.hostvars['web-1']  # the server knows no connection address
+    assert 'peer_os' in inv.hostvars['web-1'] and 'nms_os' not in inv.hostvars['web-1']
+
+    only = inventory(tmp_path, collections_dir, dict(base, connected_only=True, include_groups=['servers', 'staff'],
+                                                     exclude_groups=['db']), env=connection(emulator))
+    assert only.rc == 0, only.output
+    assert sorted(only.hostvars) == ['web-1']
+
+
+def test_duplicate_names_get_the_id_appended(emulator, tmp_path, collections_dir):
+    first = make_peers(emulator, 'twin')['twin']
+    second = make_peers(emulator, 'twin')['twin']
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'},
+                    env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    later = max(first, second)
+    assert sorted(inv.hostvars) == sorted(['twin', 'twin_%s' % later])
+    assert "several peers are called 'twin'" in inv.output
+
+
+def test_cache_serves_a_second_run_without_a_request(emulator, tmp_path, collections_dir):
+    make_peers(emulator, 'web-1')
+    cache_dir = tmp_path / 'cache'
+    source = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name', 'cache': True,
+              'cache_plugin': 'ansible.builtin.jsonfile', 'cache_connection': str(cache_dir), 'cache_timeout': 600}
+    emulator.clear_log()
+    first = inventory(tmp_path, collections_dir, source, env=connection(emulator))
+    assert first.rc == 0, first.output
+    assert sorted(first.hostvars) == ['web-1']
+    assert len(emulator.requests()) == 1
+    cached_files = list(cache_dir.iterdir())
+    assert len(cached_files) == 1
+    assert emulator.token not in cached_files[0].read_text(encoding='utf-8')
+
+    make_peers(emulator, 'web-2')
+    emulator.clear_log()
+    second = inventory(tmp_path, collections_dir, str(tmp_path / 'inv0.nms.yml'), env=connection(emulator))
+    assert second.rc == 0, second.output
+    assert sorted(second.hostvars) == ['web-1']  # from the cache
+    assert emulator.requests() == []
+
+    fresh = inventory(tmp_path, collections_dir, str(tmp_path / 'inv0.nms.yml'), env=connection(emulator),
+                      args=['--flush-cache'])
+    assert fresh.rc == 0, fresh.output
+    assert sorted(fresh.hostvars) == ['web-1', 'web-2']
+    assert len(emulator.requests()) == 1
+
+
+def test_bad_token_fails_clearly_without_printing_it(emulator, tmp_path, collections_dir):
+    wrong = 'nbp_' + 'x' * 36
+    inv = inventory(tmp_path, collections_dir, EXAMPLE, env={'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': wrong},
+                    args=['-vvv'])
+    assert inv.rc != 0
+    assert inv.data is None
+    assert 'nms.overlay.peers: cannot read the peers from %s: GET /peers failed with HTTP 401' % emulator.url in inv.output
+    assert 'check api_token' in inv.output
+    assert 'Completely failed to parse inventory source' in inv.output
+    assert wrong not in inv.output
+
+
+def test_bad_url_and_missing_options_fail_clearly(emulator, tmp_path, collections_dir):
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'api_url': 'http://127.0.0.1:1',
+                                                'retries': 0, 'timeout': 5},
+                    env={'NMS_API_TOKEN': emulator.token})
+    assert inv.rc != 0 and inv.data is None
+    assert 'cannot read the peers from http://127.0.0.1:1: GET /peers failed: connection failed' in inv.output
+    assert emulator.token not in inv.output
+
+    missing = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers'}, env={'NMS_API_URL': emulator.url})
+    assert missing.rc != 0 and missing.data is None
+    assert 'nms.overlay.peers: api_token not set; set it in the inventory file or the environment variable ' \
+           'NMS_API_TOKEN' in missing.output
+
+
+def test_playbook_uses_the_inventory(emulator, run):
+    """A play targets a peer group through the inventory plugin; peer data is never templated."""
+    peers = make_peers(emulator, 'web-1', 'web-2', 'db-1')
+    status, evil = emulator.control('POST', '/_emulator/peers', {'peers': [
+        {'hostname': 'evil', 'os': "{{ 7 * 6 }}"}]}, expect_ok=False)
+    assert status == 200, evil
+    make_group(emulator, 'servers', [peers['web-1'], peers['web-2'], evil[0]['id']])
+    result = run([{'name': 'where', 'ansible.builtin.debug': {'msg': '{{ inventory_hostname }} {{ nms_os }}'}}],
+                 hosts='servers', play={'connection': 'local'},
+                 inventory={'peers.nms.yml': {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'}})
+    assert result.rc == 0, result
+    messages = sorted(r['msg'] for r in result.all('where'))
+    assert messages == ['evil {{ 7 * 6 }}', 'web-1 linux', 'web-2 linux']
+
+
+def test_plugin_examples(emulator, tmp_path, collections_dir):
+    """The EXAMPLES of the plugin work against the emulator (the second with the emulator's URL)."""
+    with open(os.path.join(REPO_ROOT, 'plugins', 'inventory', 'peers.py'), encoding='utf-8') as handle:
+        tree = ast.parse(handle.read())
+    text = [node.value.value for node in tree.body if isinstance(node, ast.Assign)
+            and any(getattr(t, 'id', None) == 'EXAMPLES' for t in node.targets)][0]
+    every, servers = list(yaml.safe_load_all(text))
+    assert servers.pop('api_url') == 'https://nms.example.com'
+    servers['api_url'] = emulator.url
+    peers = make_peers(emulator, 'web-1', 'db-1', 'laptop')
+    make_group(emulator, 'servers', [peers['web-1'], peers['db-1']])
+    emulator.api('PUT', '/api/peers/%s' % peers['web-1'],
+                 {'name': 'web-1', 'ssh_enabled': True, 'login_expiration_enabled': False})
+    first = inventory(tmp_path, collections_dir, every, env=connection(emulator))
+    assert first.rc == 0, first.output
+    assert len(first.hostvars) == 3 and first.hosts_of('servers') and first.hosts_of('All')
+    second = inventory(tmp_path, collections_dir, servers, env={'NMS_API_TOKEN': emulator.token})
+    assert second.rc == 0, second.output
+    assert sorted(second.hostvars) == ['db-1', 'web-1']
+    assert second.groups == ['nms_servers', 'os_linux', 'ssh_ready']
+    assert second.hosts_of('ssh_ready') == ['web-1']
+    assert second.hostvars['web-1']['ansible_user'] == 'admin'
+    assert list((tmp_path / 'home' / '.cache' / 'nms-inventory').iterdir())

@@ -1,0 +1,263 @@
+# -*- coding: utf-8 -*-
+"""nms.overlay.peer and peer_info through ansible-playbook and real HTTP, in both dialects."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.test_group import examples_of, make_peers
+
+
+def peer_by_id(emulator, peer_id):
+    status, peer = emulator.api('GET', '/api/peers/%s' % peer_id)
+    assert status == 200, peer
+    return peer
+
+
+def group_names_of(emulator, peer_id):
+    return sorted(g['name'] for g in peer_by_id(emulator, peer_id).get('groups') or [])
+
+
+def make_group(emulator, name, peers=()):
+    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': list(peers)})
+    assert status == 200, group
+    return group
+
+
+def writes_of(emulator):
+    return [w['method'] + ' ' + w['path'] for w in emulator.writes()]
+
+
+def test_update_rerun_and_rename(emulator, run):
+    peers = make_peers(emulator, 'web-1', 'web-2')
+    emulator.clear_log()
+    task = {'name': 'ssh', 'nms.overlay.peer': {'hostname': 'WEB-1', 'ssh_enabled': True}}
+    first = run([task], diff=True)
+    assert first.rc == 0, first
+    assert first['ssh']['changed'] is True
+    assert first['ssh']['diff'] == {'before': {'ssh_enabled': False}, 'after': {'ssh_enabled': True}}
+    assert first['ssh']['peer']['ssh_enabled'] is True
+    assert first['ssh']['peer']['groups'] == [g for g in first['ssh']['peer']['groups'] if g['name'] == 'All']
+    assert writes_of(emulator) == ['PUT /api/peers/%s' % peers['web-1']]
+    put = emulator.writes()[0]['body']
+    # PUT replaces the peer: the current values are sent with the changed one.
+    assert put == {'name': 'web-1', 'ssh_enabled': True, 'login_expiration_enabled': False, 'approval_required': False}
+    assert peer_by_id(emulator, peers['web-1'])['ssh_enabled'] is True
+    assert peer_by_id(emulator, peers['web-2'])['ssh_enabled'] is False
+
+    # The same task again: no write, one list of peers.
+    emulator.clear_log()
+    again = run([task])
+    assert again['ssh']['changed'] is False
+    assert emulator.writes() == []
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers']
+
+    # A task that only names the peer changes nothing.
+    emulator.clear_log()
+    keep = run([{'name': 'keep', 'nms.overlay.peer': {'name': 'web-2'}}])
+    assert keep['keep']['changed'] is False
+    assert emulator.writes() == []
+
+    # Rename, found by the overlay address; by id the read is one GET of that peer.
+    ip = peer_by_id(emulator, peers['web-2'])['ip']
+    emulator.clear_log()
+    rename = run([{'name': 'rename', 'nms.overlay.peer': {'ip': ip, 'name': 'web-2-fra'}}], diff=True)
+    assert rename['rename']['changed'] is True
+    assert rename['rename']['diff'] == {'before': {'name': 'web-2'}, 'after': {'name': 'web-2-fra'}}
+    assert rename['rename']['peer']['name'] == 'web-2-fra'
+    assert rename['rename']['peer']['dns_label'].startswith('web-2-fra')
+    assert writes_of(emulator) == ['PUT /api/peers/%s' % peers['web-2']]
+    emulator.clear_log()
+    by_id = run([{'name': 'by id', 'nms.overlay.peer': {'id': peers['web-2'], 'name': 'web-2-fra', 'ssh_enabled': False}}])
+    assert by_id['by id']['changed'] is False
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers/%s' % peers['web-2']]
+
+
+def test_groups_exact_add_remove(emulator, run):
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    web = peers['web-1']
+    for name in ('servers', 'monitoring', 'backup'):
+        make_group(emulator, name, [peers['db-1']])
+    emulator.clear_log()
+    exact = {'name': 'exact', 'nms.overlay.peer': {'name': 'web-1', 'groups': ['servers', 'monitoring']}}
+    first = run([exact], diff=True)
+    assert first.rc == 0, first
+    assert first['exact']['changed'] is True
+    assert first['exact']['diff'] == {'before': {'groups': []}, 'after': {'groups': ['monitoring', 'servers']}}
+    assert sorted(g['name'] for g in first['exact']['peer']['groups']) == ['All', 'monitoring', 'servers']
+    assert sorted(w['method'] for w in emulator.writes()) == ['PUT', 'PUT']
+    assert all(w['path'].startswith('/api/groups/') for w in emulator.writes())
+    # The other members of the groups stay.
+    assert all(sorted(w['body']['peers']) == sorted([peers['db-1'], web]) for w in emulator.writes())
+    assert group_names_of(emulator, web) == ['All', 'monitoring', 'servers']
+
+    # Unchanged: no write; one list of peers and one of groups.
+    emulator.clear_log()
+    again = run([exact])
+    assert again['exact']['changed'] is False
+    assert emulator.writes() == []
+    assert sorted(r['path'] for r in emulator.requests()) == ['/api/groups', '/api/peers']
+
+    # add keeps the others; an id works like a name; All is never touched.
+    backup_id = [g for g in emulator.api('GET', '/api/groups')[1] if g['name'] == 'backup'][0]['id']
+    emulator.clear_log()
+    add = run([{'name': 'add', 'nms.overlay.peer': {'name': 'web-1', 'groups': [backup_id, 'servers', 'All'],
+                                                    'groups_mode': 'add'}}])
+    assert add['add']['changed'] is True
+    assert writes_of(emulator) == ['PUT /api/groups/%s' % backup_id]
+    assert group_names_of(emulator, web) == ['All', 'backup', 'monitoring', 'servers']
+
+    # remove only takes the peer out of the groups named.
+    emulator.clear_log()
+    remove = run([{'name': 'remove', 'nms.overlay.peer': {'name': 'web-1', 'groups': ['monitoring', 'backup'],
+                                                          'groups_mode': 'remove'}},
+                  {'name': 'remove again', 'nms.overlay.peer': {'name': 'web-1', 'groups': ['monitoring'],
+                                                                'groups_mode': 'remove'}}])
+    assert remove['remove']['changed'] is True
+    assert remove['remove again']['changed'] is False
+    assert len(emulator.writes()) == 2
+    assert group_names_of(emulator, web) == ['All', 'servers']
+    assert group_names_of(emulator, peers['db-1']) == ['All', 'backup', 'monitoring', 'servers']
+
+    # exact [] leaves only All.
+    empty = run([{'name': 'none', 'nms.overlay.peer': {'name': 'web-1', 'groups': []}}])
+    assert empty['none']['changed'] is True
+    assert group_names_of(emulator, web) == ['All']
+
+
+def test_check_mode_sends_no_write_and_predicts(emulator, run):
+    peers = make_peers(emulator, 'web-1', 'old-host')
+    make_group(emulator, 'servers')
+    emulator.clear_log()
+    result = run([
+        {'name': 'update', 'nms.overlay.peer': {'hostname': 'web-1', 'ssh_enabled': True, 'groups': ['servers']}},
+        {'name': 'delete', 'nms.overlay.peer': {'hostname': 'old-host', 'state': 'absent'}},
+    ], check=True, diff=True)
+    assert result.rc == 0, result
+    update = result['update']
+    assert update['changed'] is True
+    assert update['peer']['ssh_enabled'] is True
+    assert sorted(g['name'] for g in update['peer']['groups']) == ['All', 'servers']
+    assert update['diff']['after'] == {'ssh_enabled': True, 'groups': ['servers']}
+    assert result['delete']['changed'] is True
+    assert result['delete']['diff']['after'] == {}
+    assert emulator.writes() == []
+    assert peer_by_id(emulator, peers['web-1'])['ssh_enabled'] is False
+    assert emulator.api('GET', '/api/peers/%s' % peers['old-host'])[0] == 200
+
+
+def test_delete_by_ip_then_again(emulator, run):
+    peers = make_peers(emulator, 'old-build-host', 'keep')
+    ip = peer_by_id(emulator, peers['old-build-host'])['ip']
+    emulator.clear_log()
+    result = run([
+        {'name': 'delete', 'nms.overlay.peer': {'ip': ip, 'state': 'absent'}},
+        {'name': 'delete again', 'nms.overlay.peer': {'ip': ip, 'state': 'absent'}},
+    ])
+    assert result.rc == 0, result
+    assert result['delete']['changed'] is True
+    assert result['delete']['peer']['id'] == peers['old-build-host']
+    assert result['delete again']['changed'] is False
+    assert result['delete again']['peer'] == {}
+    assert writes_of(emulator) == ['DELETE /api/peers/%s' % peers['old-build-host']]
+    assert emulator.api('GET', '/api/peers/%s' % peers['old-build-host'])[0] == 404
+    assert emulator.api('GET', '/api/peers/%s' % peers['keep'])[0] == 200
+
+
+def test_failures_are_clear_and_write_nothing(emulator, run):
+    make_peers(emulator, 'web-1')
+    make_peers(emulator, 'twin')
+    twins = make_peers(emulator, 'twin')
+    emulator.clear_log()
+    result = run([
+        {'name': 'missing', 'nms.overlay.peer': {'hostname': 'nowhere', 'ssh_enabled': True}, 'ignore_errors': True},
+        {'name': 'unknown group', 'nms.overlay.peer': {'hostname': 'web-1', 'ssh_enabled': True,
+                                                       'groups': ['servers', 'nope']}, 'ignore_errors': True},
+        {'name': 'ambiguous', 'nms.overlay.peer': {'hostname': 'twin', 'ssh_enabled': True}, 'ignore_errors': True},
+        {'name': 'expiry', 'nms.overlay.peer': {'hostname': 'web-1', 'login_expiration_enabled': True},
+         'ignore_errors': True},
+        {'name': 'bad ip', 'nms.overlay.peer': {'ip': 'web-1'}, 'ignore_errors': True},
+        {'name': 'two keys', 'nms.overlay.peer': {'ip': '100.64.0.1', 'hostname': 'web-1'}, 'ignore_errors': True},
+    ])
+    msgs = {name: result[name]['msg'] for name in ('missing', 'unknown group', 'ambiguous', 'expiry', 'bad ip', 'two keys')}
+    assert all(result[name]['failed'] for name in msgs)
+    assert msgs['missing'].startswith("no peer with hostname 'nowhere' exists. Peers cannot be created through the API")
+    assert 'setup key' in msgs['missing']
+    assert msgs['unknown group'] == "groups: no group with the id or name 'servers', 'nope'"
+    assert "hostname 'twin' matches 2 peers" in msgs['ambiguous'] and twins['twin'] in msgs['ambiguous']
+    assert msgs['expiry'].startswith("login_expiration_enabled: the peer 'web-1' joined with a setup key")
+    assert msgs['bad ip'].startswith("option ip: 'web-1' is not an IP address")
+    assert 'mutually exclusive' in msgs['two keys']
+    assert emulator.writes() == []
+
+
+def test_login_expiration_of_an_sso_peer(emulator, run):
+    user = emulator.add_user('dev@example.com', role='user')
+    peer = emulator.enroll('', 'laptop', user_id=user['id'])
+    emulator.clear_log()
+    result = run([{'name': 'expiry', 'nms.overlay.peer': {'hostname': 'laptop', 'login_expiration_enabled': False}},
+                  {'name': 'again', 'nms.overlay.peer': {'hostname': 'laptop', 'login_expiration_enabled': False}}])
+    assert result.rc == 0, result
+    assert result['expiry']['changed'] is True and result['again']['changed'] is False
+    assert peer_by_id(emulator, peer['id'])['login_expiration_enabled'] is False
+    assert len(emulator.writes()) == 1
+
+
+def test_approval_required_is_ignored_by_open_source_servers(emulator, run):
+    make_peers(emulator, 'web-1')
+    result = run([{'name': 'approval', 'nms.overlay.peer': {'hostname': 'web-1', 'approval_required': True}}])
+    assert result.rc == 0, result
+    assert any('approval_required=True' in w for w in result['approval'].get('warnings', [])) or \
+        'approval_required=True' in result.stdout
+
+
+@pytest.mark.parametrize('how', ['all', 'id', 'name', 'hostname', 'group', 'connected', 'disconnected', 'os', 'none'])
+def test_peer_info_filters(emulator, run, how):
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    group = make_group(emulator, 'servers', [peers['web-1']])
+    status, seeded = emulator.control('POST', '/_emulator/peers', {'peers': [
+        {'hostname': 'laptop', 'os': 'Windows 11', 'connected': False}]}, expect_ok=False)
+    assert status == 200, seeded
+    args = {
+        'all': {}, 'id': {'id': peers['db-1']}, 'name': {'name': 'db-1'}, 'hostname': {'hostname': 'DB-1'},
+        'group': {'group': group['id']}, 'connected': {'connected': True, 'os': 'linux'},
+        'disconnected': {'connected': False}, 'os': {'os': 'windows'}, 'none': {'name': 'nope'},
+    }[how]
+    emulator.clear_log()
+    result = run([{'name': 'info', 'nms.overlay.peer_info': args}])
+    assert result.rc == 0, result
+    found = result['info']['peers']
+    names = sorted(p['name'] for p in found)
+    expected = {
+        'all': ['db-1', 'laptop', 'web-1'], 'id': ['db-1'], 'name': ['db-1'], 'hostname': ['db-1'],
+        'group': ['web-1'], 'connected': ['db-1', 'web-1'], 'disconnected': ['laptop'], 'os': ['laptop'], 'none': [],
+    }[how]
+    assert names == expected
+    for peer in found:
+        assert isinstance(peer['groups'], list)  # never null
+    if len(found) == 1:
+        # One peer: read on its own, with the peers it can reach (the Default policy connects All to All).
+        reachable = sorted(p['name'] for p in found[0]['accessible_peers'])
+        assert reachable == sorted(n for n in ['db-1', 'laptop', 'web-1'] if n != found[0]['name'])
+        assert len(emulator.requests()) == (1 if how == 'id' else 2)
+    else:
+        assert all('accessible_peers' not in p for p in found)
+        assert len(emulator.requests()) == 1
+
+
+def test_examples_run_unchanged(emulator, run):
+    """Every task of the peer and peer_info EXAMPLES runs against the emulator as written."""
+    make_peers(emulator, 'old-build-host')
+    status, seeded = emulator.control('POST', '/_emulator/peers', {'peers': [
+        {'hostname': 'web-1', 'ip': '100.64.0.10'}]}, expect_ok=False)
+    assert status == 200, seeded
+    for name in ('servers', 'monitoring', 'backup'):
+        make_group(emulator, name)
+    tasks = examples_of('peer') + examples_of('peer_info')
+    result = run(tasks)
+    assert result.rc == 0, result
+    assert not result.failed
+    web = peer_by_id(emulator, seeded[0]['id'])
+    assert web['name'] == 'web-1-frankfurt' and web['ssh_enabled'] is True
+    assert sorted(g['name'] for g in web['groups']) == ['All', 'backup', 'monitoring', 'servers']
+    assert [p['hostname'] for p in emulator.api('GET', '/api/peers')[1]] == ['web-1']

@@ -1,0 +1,130 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of event_info (time parsing, filters, order) and location_info (normalisation)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.modules.event_info import EventInfoModule, parse_time
+from ansible_collections.nms.overlay.plugins.modules.location_info import (
+    LocationInfoModule, normalise_cities, normalise_countries,
+)
+
+UTC = datetime.timezone.utc
+NOW = datetime.datetime(2026, 1, 10, 12, 0, 0, tzinfo=UTC)
+
+
+class Shim:
+    def __init__(self, params):
+        self.params = params
+        self.check_mode = False
+
+    def warn(self, message):
+        raise AssertionError(message)
+
+
+class Client:
+    def __init__(self, answers):
+        self.answers = answers
+        self.calls = []
+
+    def get(self, path, query=None):
+        self.calls.append(path)
+        answer = self.answers[path]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+def make(cls, answers, **options):
+    params = {name: None for name in cls.full_argument_spec()}
+    params.update(options)
+    instance = cls(module=Shim(params))
+    instance._client = Client(answers)  # pylint: disable=protected-access
+    return instance
+
+
+@pytest.mark.parametrize('text, expected', [
+    ('2026-01-10T08:00:00Z', datetime.datetime(2026, 1, 10, 8, tzinfo=UTC)),
+    ('2026-01-10T08:00:00.123456789Z', datetime.datetime(2026, 1, 10, 8, 0, 0, 123456, tzinfo=UTC)),
+    ('2026-01-10', datetime.datetime(2026, 1, 10, tzinfo=UTC)),
+    ('2026-01-10T10:00:00+02:00', datetime.datetime(2026, 1, 10, 8, tzinfo=UTC)),
+    ('2026-01-10 08:00', datetime.datetime(2026, 1, 10, 8, tzinfo=UTC)),
+    ('-1h', NOW - datetime.timedelta(hours=1)),
+    ('-7d', NOW - datetime.timedelta(days=7)),
+    ('now', NOW),
+    ('yesterday', None),
+    ('2026-13-01', None),
+])
+def test_parse_time(text, expected):
+    assert parse_time(text, NOW) == expected
+
+
+EVENTS = [
+    {'id': 1, 'timestamp': '2026-01-10T08:00:00Z', 'activity_code': 'group.add', 'initiator_id': 'owner-user',
+     'initiator_email': 'owner@example.com', 'target_id': 'g1', 'meta': None},
+    {'id': '3', 'timestamp': '2026-01-10T09:00:00Z', 'activity_code': 'peer.rename', 'initiator_id': 'owner-user',
+     'initiator_email': 'owner@example.com', 'target_id': 'p1', 'meta': {'name': 'x'}},
+    {'id': 2, 'timestamp': '2026-01-10T08:30:00Z', 'activity_code': 'setupkey.peer.add', 'initiator_id': '123',
+     'initiator_email': '', 'target_id': 'p1', 'meta': {}},
+]
+
+
+def events(**options):
+    return [e['id'] for e in make(EventInfoModule, {'/events': list(EVENTS)}, **options).run()['events']]
+
+
+def test_events_newest_first_with_string_ids_and_meta():
+    result = make(EventInfoModule, {'/events': list(EVENTS)}).run()['events']
+    assert [e['id'] for e in result] == ['3', '2', '1']
+    assert result[-1]['meta'] == {}
+
+
+def test_event_filters():
+    assert events(activity_code=['group.add']) == ['1']
+    assert events(activity_code=['peer.*', 'group.add']) == ['3', '1']
+    assert events(initiator_id='123') == ['2']
+    assert events(initiator_email='OWNER@example.com') == ['3', '1']
+    assert events(target_id='p1') == ['3', '2']
+    assert events(since='2026-01-10T08:30:00Z') == ['3', '2']
+    assert events(until='2026-01-10T08:30:00Z') == ['2', '1']
+    assert events(limit=1) == ['3']
+
+
+def test_event_option_errors():
+    with pytest.raises(TaskError, match="since: 'soon' is neither"):
+        events(since='soon')
+    with pytest.raises(TaskError, match='is later than until'):
+        events(since='2026-01-02', until='2026-01-01')
+    with pytest.raises(TaskError, match='limit: must be at least 1'):
+        events(limit=0)
+
+
+def test_countries_and_cities_in_every_shape():
+    assert normalise_countries(['de', 'FR']) == [{'country_code': 'DE'}, {'country_code': 'FR'}]
+    assert normalise_countries([{'country_code': 'DE', 'country_name': 'Germany'}]) == [
+        {'country_code': 'DE', 'country_name': 'Germany'}]
+    assert normalise_cities({'geoname_id': '2950159', 'city_name': 'Berlin'}) == [
+        {'geoname_id': 2950159, 'city_name': 'Berlin'}]
+    assert normalise_cities([{'geoname_id': 1, 'city_name': 'A'}, {'geoname_id': 2, 'city_name': ''}]) == [
+        {'geoname_id': 1, 'city_name': 'A'}]
+    assert normalise_cities(None) == [] and normalise_cities({}) == []
+
+
+def test_location_info():
+    path = '/locations/countries/DE/cities'
+    result = make(LocationInfoModule, {path: [{'geoname_id': 1, 'city_name': 'Berlin'}]}, country=' de ').run()
+    assert result == {'changed': False, 'country': 'DE', 'cities': [{'geoname_id': 1, 'city_name': 'Berlin'}]}
+    missing = make(LocationInfoModule, {'/locations/countries/ZZ/cities': ApiError('GET', 'x', 404, 'none')}, country='ZZ')
+    assert missing.run()['cities'] == []
+    no_geo = make(LocationInfoModule, {'/locations/countries': ApiError('GET', '/locations/countries', 412, 'no db')})
+    with pytest.raises(TaskError, match='the server has no geo-location database'):
+        no_geo.run()
+    bad = make(LocationInfoModule, {}, country='DEU')
+    with pytest.raises(TaskError, match="country: 'DEU' is not a two-letter"):
+        bad.run()
+    assert bad.client.calls == []

@@ -1,0 +1,213 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of the peer resource and helpers with a scripted client (no HTTP)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._peers import (
+    PeerModule, bare_ip, in_any_group, normalise_peer, os_matches, same_hostname,
+)
+
+
+class Shim:
+    """What network_state hands to the class: params (all options with defaults), check_mode, warn."""
+
+    def __init__(self, params, check_mode=False):
+        self.params = params
+        self.check_mode = check_mode
+        self.warnings = []
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+def peer(pid, name, ip, user_id='', **extra):
+    data = dict(id=pid, name=name, hostname=name, ip=ip, user_id=user_id, ssh_enabled=False,
+                login_expiration_enabled=bool(user_id), approval_required=False, groups=None, connected=True, os='linux')
+    data.update(extra)
+    return data
+
+
+class FakeServer:
+    def __init__(self):
+        self.peers = {
+            'p1': peer('p1', 'web-1', '100.64.0.10'),
+            'p2': peer('p2', 'db-1', '100.64.0.11'),
+            'p3': peer('p3', 'laptop', '100.64.0.12', user_id='u1'),
+        }
+        self.groups = {
+            'gall': {'id': 'gall', 'name': 'All', 'peers': [{'id': p, 'name': p} for p in self.peers]},
+            'g1': {'id': 'g1', 'name': 'servers', 'peers': [{'id': 'p2', 'name': 'db-1'}]},
+            'g2': {'id': 'g2', 'name': 'backup', 'peers': None},
+        }
+        self.calls = []
+
+    def render(self, pid):
+        data = copy.deepcopy(self.peers[pid])
+        data['groups'] = [{'id': g['id'], 'name': g['name']} for g in self.groups.values()
+                          if pid in [m['id'] if isinstance(m, dict) else m for m in g['peers'] or []]] or None
+        return data
+
+    def get(self, path, query=None):
+        self.calls.append(('GET', path))
+        if path == '/peers':
+            return [self.render(pid) for pid in self.peers]
+        if path == '/groups':
+            return copy.deepcopy(list(self.groups.values()))
+        pid = path.rsplit('/', 1)[1]
+        if pid not in self.peers:
+            raise ApiError('GET', path, 404, 'not found')
+        return self.render(pid)
+
+    def put(self, path, body):
+        self.calls.append(('PUT', path, body))
+        kind, oid = path.strip('/').split('/')
+        if kind == 'groups':
+            self.groups[oid] = dict(self.groups[oid], name=body['name'], peers=[{'id': p} for p in body['peers']])
+            return copy.deepcopy(self.groups[oid])
+        self.peers[oid].update(name=body['name'], ssh_enabled=body['ssh_enabled'],
+                               login_expiration_enabled=body['login_expiration_enabled'])
+        return self.render(oid)
+
+    def delete(self, path):
+        self.calls.append(('DELETE', path))
+        del self.peers[path.rsplit('/', 1)[1]]
+        return {}
+
+    def writes(self):
+        return [c for c in self.calls if c[0] != 'GET']
+
+
+def run(server, check_mode=False, **options):
+    params = {name: None for name in PeerModule.full_argument_spec()}
+    params.update(state='present', groups_mode='exact')
+    params.update(options)
+    shim = Shim(params, check_mode)
+    instance = PeerModule(module=shim)
+    instance._client = server  # pylint: disable=protected-access
+    result = instance.run()
+    return result, shim
+
+
+def test_helpers():
+    assert bare_ip('100.64.0.5/16') == '100.64.0.5' and bare_ip('<nil>') is None and bare_ip('') is None
+    assert same_hostname('Web-1.', 'web-1') and not same_hostname(None, 'x')
+    assert os_matches('Ubuntu 22.04', 'ubuntu 22') and not os_matches(None, 'linux')
+    data = {'groups': [{'id': 'g1', 'name': 'servers'}]}
+    assert in_any_group(data, ['servers']) and in_any_group(data, ['g1']) and not in_any_group(data, ['x'])
+    assert normalise_peer({'groups': None, 'accessible_peers': None}) == {'groups': [], 'accessible_peers': []}
+    assert 'accessible_peers' not in normalise_peer({'groups': None})
+
+
+def test_update_by_hostname_sends_the_whole_peer():
+    server = FakeServer()
+    result, dummy = run(server, hostname='WEB-1', ssh_enabled=True)
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'ssh_enabled': False}, 'after': {'ssh_enabled': True}}
+    assert server.writes() == [('PUT', '/peers/p1', {'name': 'web-1', 'ssh_enabled': True,
+                                                     'login_expiration_enabled': False, 'approval_required': False})]
+    assert result['peer']['groups'] == [{'id': 'gall', 'name': 'All'}]
+
+
+def test_unchanged_reads_only_the_peer_list():
+    server = FakeServer()
+    result, dummy = run(server, name='web-1', ssh_enabled=False)
+    assert result['changed'] is False
+    assert server.calls == [('GET', '/peers')]
+
+
+def test_rename_by_ip_and_by_id():
+    server = FakeServer()
+    result, dummy = run(server, ip='100.64.0.11/16', name='db-2')
+    assert result['changed'] is True and server.peers['p2']['name'] == 'db-2'
+    server.calls = []
+    result, dummy = run(server, id='p2', name='db-2')
+    assert result['changed'] is False and server.calls == [('GET', '/peers/p2')]
+
+
+def test_missing_peer_says_peers_join_with_setup_keys():
+    with pytest.raises(TaskError, match=r"no peer with hostname 'nope' exists\. Peers cannot be created through the API"):
+        run(FakeServer(), hostname='nope', ssh_enabled=True)
+    with pytest.raises(TaskError, match="no peer with id 'zz' exists"):
+        run(FakeServer(), id='zz')
+
+
+def test_ambiguous_name_lists_ids():
+    server = FakeServer()
+    server.peers['p4'] = peer('p4', 'web-1', '100.64.0.13')
+    with pytest.raises(TaskError, match=r"name 'web-1' matches 2 peers \(ids: p1, p4\)"):
+        run(server, name='web-1')
+
+
+def test_login_expiration_of_a_setup_key_peer_fails_before_a_write():
+    server = FakeServer()
+    with pytest.raises(TaskError, match="login_expiration_enabled: the peer 'web-1' joined with a setup key"):
+        run(server, name='web-1', login_expiration_enabled=True)
+    assert server.writes() == []
+    result, dummy = run(server, name='laptop', login_expiration_enabled=False)
+    assert result['changed'] is True
+
+
+@pytest.mark.parametrize('mode, groups, expected', [
+    ('exact', ['servers', 'g2'], ['All', 'backup', 'servers']),
+    ('exact', [], ['All']),
+    ('add', ['backup'], ['All', 'backup', 'servers']),
+    ('remove', ['servers', 'All'], ['All']),
+])
+def test_groups_modes(mode, groups, expected):
+    server = FakeServer()
+    server.groups['g1']['peers'].append({'id': 'p1', 'name': 'web-1'})
+    result, dummy = run(server, name='web-1', groups=groups, groups_mode=mode)
+    names = sorted(g['name'] for g in result['peer']['groups'])
+    assert names == expected
+    assert all(c[1].startswith('/groups/') for c in server.writes())
+    assert 'gall' not in str(server.writes())  # the All group is never written
+    # The other members stay in the groups.
+    assert 'p2' in [m['id'] for m in server.groups['g1']['peers']]
+
+
+def test_groups_unchanged_and_check_mode():
+    server = FakeServer()
+    result, dummy = run(server, name='db-1', groups=['servers'])
+    assert result['changed'] is False and server.writes() == []
+    assert [c[1] for c in server.calls] == ['/peers', '/groups']
+    result, dummy = run(server, check_mode=True, name='db-1', groups=['backup'], ssh_enabled=True)
+    assert result['changed'] is True and server.writes() == []
+    assert result['diff'] == {'before': {'ssh_enabled': False, 'groups': ['servers']},
+                              'after': {'ssh_enabled': True, 'groups': ['backup']}}
+    assert sorted(g['name'] for g in result['peer']['groups']) == ['All', 'backup']
+
+
+def test_unknown_group_fails_before_a_write():
+    server = FakeServer()
+    with pytest.raises(TaskError, match="groups: no group with the id or name 'nope'"):
+        run(server, name='web-1', ssh_enabled=True, groups=['nope'])
+    assert server.writes() == []
+
+
+def test_invalid_options_name_the_option():
+    with pytest.raises(TaskError, match="option ip: 'abc' is not an IP address"):
+        run(FakeServer(), ip='abc')
+    with pytest.raises(TaskError, match='option groups.0.: String should have at least 1 character|option groups'):
+        run(FakeServer(), name='web-1', groups=[''])
+
+
+def test_delete_and_delete_again():
+    server = FakeServer()
+    result, dummy = run(server, name='web-1', state='absent')
+    assert result['changed'] is True and result['peer']['id'] == 'p1'
+    assert server.writes() == [('DELETE', '/peers/p1')]
+    result, dummy = run(server, name='web-1', state='absent')
+    assert result == {'changed': False, 'peer': {}}
+
+
+def test_approval_required_ignored_by_the_server_warns():
+    server = FakeServer()
+    result, shim = run(server, name='web-1', approval_required=True)
+    assert result['changed'] is True
+    assert any('approval_required=True' in w for w in shim.warnings)
