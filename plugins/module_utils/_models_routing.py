@@ -11,6 +11,7 @@ on the merged state by the modules, with the same functions from ``_routing.py``
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
@@ -35,6 +36,10 @@ else:  # pragma: no cover - validate() reports the missing library before these 
     ValidationInfo = object
     NetworkId = NameserverGroupName = NsType = str
     Metric = Port = int
+
+
+# The server's pattern for a match domain (compared without case and without a trailing dot).
+DOMAIN = re.compile(r'^[a-z0-9]+([\-.][a-z0-9]+)*\.[a-z]{2,}$', re.IGNORECASE)
 
 
 def _network(value):
@@ -107,6 +112,15 @@ class NameserverGroupOptions(Options):
     domains: Optional[List[NonEmptyStr]] = None
     primary: Optional[bool] = None
     search_domains_enabled: Optional[bool] = None
+
+    @field_validator('domains')
+    @classmethod
+    def _check_domains(cls, value):
+        for domain in value or []:
+            if not DOMAIN.match(domain.rstrip('.')):
+                raise ValueError("'%s' is not a domain name of at least two labels such as example.com (letters, "
+                                 "digits and inner hyphens)" % domain)
+        return value
 
 
 class DnsSettingsOptions(Options):

@@ -23,7 +23,7 @@ description:
   - The server replaces the whole route on an update, so the module sends the current route merged
     with the options of the task.
 author:
-  - nms.overlay contributors
+  - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes
@@ -196,119 +196,7 @@ route:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set
-from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-from ansible_collections.nms.overlay.plugins.module_utils._routing import optional_id
-
-
-def _options_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_routing import RouteOptions
-    return RouteOptions
-
-
-class RouteModule(ResourceModule):
-    path = '/routes'
-    what = 'route'
-    kind = 'routes'
-    result_key = 'route'
-    natural_key = 'network_id'
-    model = staticmethod(_options_model)
-    required_on_create = ('network_id', 'network', 'groups')
-    fields = dict(
-        network_id=Field(),
-        description=Field(initial=''),
-        network=Field(norm=cidr),
-        peer=Field(norm=optional_id, ref='peers'),
-        peer_groups=Field(ref='groups', many=True),
-        groups=Field(ref='groups', many=True),
-        metric=Field(initial=9999),
-        masquerade=Field(initial=True),
-        enabled=Field(initial=True),
-    )
-    argument_spec = dict(
-        network_id=dict(type='str'),
-        description=dict(type='str'),
-        network=dict(type='str'),
-        peer=dict(type='str'),
-        peer_groups=dict(type='list', elements='str'),
-        groups=dict(type='list', elements='str'),
-        metric=dict(type='int'),
-        masquerade=dict(type='bool'),
-        enabled=dict(type='bool'),
-    )
-    mutually_exclusive = (('peer', 'peer_groups'),)
-    required_one_of = (('id', 'network_id'),)
-
-    _routed_by = None   # the routing key of the last request body, for the check-mode result
-    _key = None
-
-    def routing_key(self):
-        """The resolved peer id and peer group id set the user gave (None for those not given)."""
-        if self._key is None:
-            peer, groups = self.params.get('peer'), self.params.get('peer_groups')
-            self._key = (
-                self.resolve('peer', self.fields['peer'], peer) if peer else None,
-                id_set(self.resolve('peer_groups', self.fields['peer_groups'], groups)) if groups is not None else None,
-            )
-        return self._key
-
-    def matches(self, item):
-        if item.get('network_id') != self.params.get('network_id'):
-            return False
-        peer, groups = self.routing_key()
-        if peer is not None:
-            return optional_id(item.get('peer')) == peer
-        if groups is not None:
-            return id_set(item.get('peer_groups')) == groups
-        return True
-
-    def identity_text(self):
-        text = super().identity_text()
-        if self.params.get('id'):
-            return text
-        if self.params.get('peer'):
-            return "%s with peer '%s'" % (text, self.params['peer'])
-        if self.params.get('peer_groups') is not None:
-            return '%s with peer_groups %s' % (text, ', '.join(self.params['peer_groups']))
-        return text
-
-    def merge_desired(self, current, desired):
-        # A route has one routing peer or peer groups: setting one clears the other.
-        if desired.get('peer'):
-            desired['peer_groups'] = []
-        elif desired.get('peer_groups'):
-            desired['peer'] = None
-        return desired
-
-    def before_write(self, current_obj, state):
-        if state is not None and not state.get('peer') and not state.get('peer_groups'):
-            raise TaskError('option peer or option peer_groups is required to create the route %s: a route needs '
-                            'a routing peer or routing peer groups' % self.identity_text())
-
-    def request_body(self, state, current_obj):
-        # PUT and POST need exactly one of the keys peer and peer_groups (an empty one counts as set).
-        body = dict(state)
-        if body.get('peer'):
-            body.pop('peer_groups', None)
-            self._routed_by = 'peer'
-        else:
-            body.pop('peer', None)
-            self._routed_by = 'peer_groups'
-        return body
-
-    def to_result(self, obj):
-        result = super().to_result(obj)
-        if not isinstance(result, dict) or not result:
-            return result
-        for name in ('groups', 'peer_groups'):
-            result[name] = result.get(name) or []
-        result['peer'] = result.get('peer') or ''
-        if self.module.check_mode and self._routed_by == 'peer':
-            result['peer_groups'] = []
-        elif self.module.check_mode and self._routed_by == 'peer_groups':
-            result['peer'] = ''
-        return result
+from ansible_collections.nms.overlay.plugins.module_utils._routing import RouteModule
 
 
 def main():

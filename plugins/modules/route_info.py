@@ -1,0 +1,125 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: route_info
+short_description: List network routes
+version_added: 0.1.0
+description:
+  - Returns all routes, the route with a given O(id), or the routes with a given O(network_id)
+    (several routes share one O(network_id) when a network has more than one routing peer).
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options:
+  id:
+    description:
+      - Return only the route with this id. An unknown id returns an empty list.
+    type: str
+  network_id:
+    description:
+      - Return only the routes with this network identifier (the name of the route).
+    type: str
+seealso:
+  - module: nms.overlay.route
+'''
+
+EXAMPLES = r'''
+- name: List every route
+  nms.overlay.route_info:
+  register: all_routes
+
+- name: Read the routes of a high-availability network
+  nms.overlay.route_info:
+    network_id: office-lan
+  register: office_lan
+
+- name: Show the routing peers of that network
+  ansible.builtin.debug:
+    msg: "{{ office_lan.routes | map(attribute='peer') | list }}"
+'''
+
+RETURN = r'''
+routes:
+  description: The routes found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the route.
+      type: str
+      sample: chacdk86lnnboviihd70
+    network_id:
+      description: Name of the route; shared by the routes of a high-availability network.
+      type: str
+      sample: office-lan
+    description:
+      description: Description of the route.
+      type: str
+      sample: Office LAN
+    network:
+      description: The routed network, masked to its network address.
+      type: str
+      sample: 192.168.10.0/24
+    network_type:
+      description: V(IPv4) or V(IPv6).
+      type: str
+      sample: IPv4
+    peer:
+      description: Id of the routing peer; empty when routing peer groups route the network.
+      type: str
+      sample: chacbco6lnnbn6cg5s90
+    peer_groups:
+      description: Ids of the routing peer groups; never null, empty when one peer routes the network.
+      type: list
+      elements: str
+      sample: []
+    groups:
+      description: Ids of the distribution groups.
+      type: list
+      elements: str
+      sample: [chacdk86lnnboviihd7g]
+    metric:
+      description: Priority, the lowest number wins.
+      type: int
+      sample: 9999
+    masquerade:
+      description: Whether the routing peer masquerades the traffic.
+      type: bool
+      sample: true
+    enabled:
+      description: Whether the route is in use.
+      type: bool
+      sample: true
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._routing import route_result
+
+
+class RouteInfoModule(InfoModule):
+    path = '/routes'
+    what = 'route'
+    plural = 'routes'
+    kind = 'routes'
+    natural_key = 'network_id'
+    argument_spec = dict(id=dict(type='str'), network_id=dict(type='str'))
+    mutually_exclusive = (('id', 'network_id'),)
+
+    def to_result(self, item):
+        return route_result(item)
+
+
+def main():
+    RouteInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

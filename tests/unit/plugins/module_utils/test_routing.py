@@ -1,0 +1,360 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of the routing and DNS helpers, options models and resource classes (no HTTP)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
+from ansible_collections.nms.overlay.plugins.module_utils._models_routing import (
+    DnsSettingsOptions, NameserverGroupOptions, RouteOptions,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._routing import (
+    DnsSettingsModule, NameserverGroupModule, RouteModule, dns_settings_result, domain_set, ip_text,
+    nameserver_group_result, nameserver_list, nameserver_rule_problems, optional_id, route_result, rule_message,
+)
+
+
+# -- normalisation -----------------------------------------------------------------------------------
+def test_optional_id_treats_empty_as_none():
+    assert optional_id('') is None
+    assert optional_id(None) is None
+    assert optional_id({'id': 'p1'}) == 'p1'
+    assert optional_id(7) == '7'
+
+
+def test_ip_text_is_canonical():
+    assert ip_text('2001:DB8::0001') == '2001:db8::1'
+    assert ip_text(' 10.0.0.1 ') == '10.0.0.1'
+    assert ip_text('not-an-ip') == 'not-an-ip'
+    assert ip_text(None) == ''
+
+
+def test_nameserver_list_keeps_order_and_fills_defaults():
+    assert nameserver_list([{'ip': '10.0.1.53', 'port': '5353', 'ns_type': 'UDP'}, {'ip': '2606:4700:4700:0::1111'}]) == [
+        {'ip': '10.0.1.53', 'ns_type': 'udp', 'port': 5353},
+        {'ip': '2606:4700:4700::1111', 'ns_type': 'udp', 'port': 53},
+    ]
+    assert nameserver_list(None) == []
+    first, second = {'ip': '1.1.1.1'}, {'ip': '8.8.8.8'}
+    assert nameserver_list([first, second]) != nameserver_list([second, first])
+
+
+def test_domain_set_ignores_case_order_trailing_dot_and_duplicates():
+    assert domain_set(['Example.COM.', 'corp.example.com', 'example.com']) == ['corp.example.com', 'example.com']
+    assert domain_set(None) == []
+
+
+def test_results_never_null():
+    assert route_result({'id': 'r1', 'peer': 'p1', 'groups': None}) == {'id': 'r1', 'peer': 'p1', 'peer_groups': [],
+                                                                        'groups': []}
+    assert route_result({}) == {}
+    assert nameserver_group_result({'id': 'n', 'domains': None, 'groups': None, 'nameservers': None}) == {
+        'id': 'n', 'domains': [], 'groups': [], 'nameservers': []}
+
+
+@pytest.mark.parametrize('shape', [
+    {'items': {'disabled_management_groups': ['g1']}},
+    {'disabled_management_groups': ['g1']},
+])
+def test_dns_settings_both_shapes(shape):
+    assert dns_settings_result(shape) == {'disabled_management_groups': ['g1']}
+
+
+def test_dns_settings_null_list():
+    assert dns_settings_result({'disabled_management_groups': None}) == {'disabled_management_groups': []}
+
+
+# -- the three nameserver group rules ----------------------------------------------------------------
+def test_rule_primary_only_without_domains():
+    problems = nameserver_rule_problems(True, ['example.com'], None)
+    assert [p[0] for p in problems] == ['primary']
+    assert 'may be true only when domains is empty' in problems[0][1] and 'example.com' in problems[0][1]
+
+
+def test_rule_no_domains_only_when_primary():
+    problems = nameserver_rule_problems(False, [], None)
+    assert problems == [('domains', 'may be empty only when primary is true, but primary is false')]
+
+
+def test_rule_search_domains_only_with_domains():
+    assert nameserver_rule_problems(True, [], True) == [
+        ('search_domains_enabled', 'may be true only when domains is not empty, but domains is empty')]
+    # primary true implies no domains, even when the task does not give them
+    assert [p[0] for p in nameserver_rule_problems(True, None, True)] == ['search_domains_enabled']
+
+
+@pytest.mark.parametrize('primary, domains, search', [
+    (True, [], False),
+    (False, ['example.com'], True),
+    (None, None, None),
+    (None, ['example.com'], True),
+    (None, [], None),       # primary unknown: checked again on the merged state
+    (False, None, None),    # domains unknown: idem
+])
+def test_rules_accept_valid_or_unknown(primary, domains, search):
+    assert nameserver_rule_problems(primary, domains, search) == []
+
+
+def test_rule_message_names_each_option():
+    text = rule_message([('primary', 'x'), ('domains', 'y')], 'merged')
+    assert text == 'option primary: x (merged); option domains: y (merged)'
+
+
+# -- options models ----------------------------------------------------------------------------------
+def _error(model, data):
+    with pytest.raises(OptionsError) as info:
+        validate(model, data)
+    return str(info.value)
+
+
+@pytest.mark.parametrize('data, expected', [
+    ({'network_id': 'x' * 41}, 'option network_id: String should have at most 40 characters'),
+    ({'network_id': ''}, 'option network_id: String should have at least 1 character'),
+    ({'metric': 0}, 'option metric: Input should be greater than or equal to 1'),
+    ({'metric': 10000}, 'option metric: Input should be less than or equal to 9999'),
+    ({'network': '10.0.0.1'}, 'option network: must be a CIDR range with a prefix length'),
+    ({'network': '10.0.0.300/24'}, 'option network: must be a CIDR range such as'),
+    ({'peer': 'r1', 'peer_groups': ['g']}, 'option peer_groups: cannot be set together with peer'),
+    ({'groups': []}, 'option groups: List should have at least 1 item'),
+])
+def test_route_options_rules(data, expected):
+    assert _error(RouteOptions, data).startswith(expected)
+
+
+def test_route_options_accept_host_bits_and_ipv6():
+    validate(RouteOptions, {'network': '10.0.0.5/24', 'metric': 1, 'network_id': 'x' * 40})
+    validate(RouteOptions, {'network': '2001:db8::/64', 'metric': 9999})
+
+
+@pytest.mark.parametrize('data, expected', [
+    ({'name': 'n' * 41}, 'option name: String should have at most 40 characters'),
+    ({'nameservers': []}, 'option nameservers: List should have at least 1 item'),
+    ({'nameservers': [{'ip': '1.1.1.%d' % i} for i in range(4)]}, 'option nameservers: List should have at most 3'),
+    ({'nameservers': [{'ip': 'dns.example.com'}]}, 'option nameservers[0].ip: must be an IPv4 or IPv6 address'),
+    ({'nameservers': [{'ip': '1.1.1.1', 'port': 0}]}, 'option nameservers[0].port: Input should be greater'),
+    ({'domains': ['localhost']}, "option domains: 'localhost' is not a domain name"),
+])
+def test_nameserver_group_options_rules(data, expected):
+    assert _error(NameserverGroupOptions, data).startswith(expected)
+
+
+def test_nameserver_group_options_accept_trailing_dot_and_defaults():
+    model = validate(NameserverGroupOptions, {'domains': ['Example.COM.'], 'nameservers': [{'ip': '::1'}]})
+    assert model.nameservers[0].port == 53 and model.nameservers[0].ns_type == 'udp'
+
+
+def test_dns_settings_options():
+    assert _error(DnsSettingsOptions, {'disabled_management_groups': ['']}).startswith(
+        'option disabled_management_groups[0]: String should have at least 1 character')
+
+
+# -- resource classes with a scripted client ---------------------------------------------------------
+class FakeModule:
+    def __init__(self, params, check_mode=False):
+        self.params = params
+        self.check_mode = check_mode
+        self.warnings = []
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+class FakeClient:
+    """Routes, nameserver groups and DNS settings in memory, plus fixed peers and groups."""
+
+    def __init__(self, routes=(), nameservers=(), settings=None):
+        self.data = {'/routes': {r['id']: dict(r) for r in routes},
+                     '/dns/nameservers': {n['id']: dict(n) for n in nameservers}}
+        self.settings = settings if settings is not None else {'disabled_management_groups': []}
+        self.peers = [{'id': 'p1', 'name': 'router-1'}, {'id': 'p2', 'name': 'router-2'}]
+        self.groups = [{'id': 'g1', 'name': 'servers'}, {'id': 'g2', 'name': 'routers'}]
+        self.calls = []
+
+    def get(self, path, query=None):
+        self.calls.append(('GET', path))
+        if path == '/peers':
+            return self.peers
+        if path == '/groups':
+            return self.groups
+        if path == '/dns/settings':
+            return self.settings
+        if path in self.data:
+            return list(self.data[path].values())
+        base, item_id = path.rsplit('/', 1)
+        if item_id not in self.data[base]:
+            raise ApiError('GET', path, 404, 'not found')
+        return self.data[base][item_id]
+
+    def post(self, path, body):
+        self.calls.append(('POST', path, body))
+        item = dict(body, id='new')
+        self.data[path]['new'] = item
+        return item
+
+    def put(self, path, body):
+        self.calls.append(('PUT', path, body))
+        if path == '/dns/settings':
+            return dict(body)
+        base, item_id = path.rsplit('/', 1)
+        item = dict(body, id=item_id)
+        self.data[base][item_id] = item
+        return item
+
+    def delete(self, path):
+        self.calls.append(('DELETE', path))
+        base, item_id = path.rsplit('/', 1)
+        del self.data[base][item_id]
+        return {}
+
+    def writes(self):
+        return [c for c in self.calls if c[0] != 'GET']
+
+
+ROUTE_DEFAULTS = dict(id=None, state='present', network_id=None, description=None, network=None, peer=None,
+                      peer_groups=None, groups=None, metric=None, masquerade=None, enabled=None)
+NS_DEFAULTS = dict(id=None, state='present', name=None, description=None, nameservers=None, groups=None,
+                   domains=None, primary=None, search_domains_enabled=None, enabled=None)
+
+
+def route(rid, peer='', peer_groups=None, network_id='office-lan', network='192.168.10.0/24'):
+    item = dict(id=rid, network_id=network_id, description='', network=network, network_type='IPv4', peer=peer,
+                groups=['g1'], metric=9999, masquerade=True, enabled=True)
+    if peer_groups:
+        item['peer_groups'] = peer_groups
+    return item
+
+
+def run_class(cls, defaults, client, check_mode=False, **params):
+    options = dict(defaults)
+    options.update(params)
+    instance = cls(module=FakeModule(options, check_mode))
+    instance._client = client  # pylint: disable=protected-access
+    return instance.run()
+
+
+def test_ha_routes_are_matched_by_routing_peer():
+    client = FakeClient(routes=[route('r1', peer='p1'), route('r2', peer='p2')])
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-2', metric=200)
+    assert result['changed'] is True
+    assert client.writes()[0][:2] == ('PUT', '/routes/r2')
+    body = client.writes()[0][2]
+    assert body['metric'] == 200 and body['peer'] == 'p2' and 'peer_groups' not in body
+    assert client.data['/routes']['r1']['metric'] == 9999
+
+
+def test_route_matched_by_peer_group_set():
+    client = FakeClient(routes=[route('r1', peer_groups=['g2', 'g1']), route('r2', peer='p1')])
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer_groups=['servers', 'g2'])
+    assert result['changed'] is False and result['route']['id'] == 'r1'
+    assert client.writes() == []
+
+
+def test_ambiguous_route_fails_listing_ids():
+    client = FakeClient(routes=[route('r1', peer='p1'), route('r2', peer='p2')])
+    with pytest.raises(TaskError) as info:
+        run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', enabled=False)
+    assert "network_id 'office-lan' matches 2 routes (ids: r1, r2)" in str(info.value)
+    assert client.writes() == []
+
+
+def test_route_network_compared_by_value():
+    client = FakeClient(routes=[route('r1', peer='p1')])
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-1',
+                       network='192.168.10.77/24')
+    assert result['changed'] is False
+
+
+def test_route_create_needs_a_routing_peer():
+    client = FakeClient()
+    with pytest.raises(TaskError) as info:
+        run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='n', network='10.0.0.0/8', groups=['servers'])
+    assert 'option peer or option peer_groups is required to create the route' in str(info.value)
+    assert client.writes() == []
+
+
+def test_route_switch_to_peer_groups_by_id_in_check_mode():
+    client = FakeClient(routes=[route('r1', peer='p1')])
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, check_mode=True, id='r1', peer_groups=['routers'])
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'peer': 'p1', 'peer_groups': []}, 'after': {'peer': None, 'peer_groups': ['g2']}}
+    assert result['route']['peer'] == '' and result['route']['peer_groups'] == ['g2']
+    assert client.writes() == []
+
+
+def test_route_absent_with_unknown_peer_is_unchanged():
+    client = FakeClient(routes=[route('r1', peer='p1')])
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='gone', state='absent')
+    assert result == {'changed': False, 'route': {}}
+
+
+def test_route_unknown_peer_fails_on_present():
+    client = FakeClient()
+    with pytest.raises(TaskError) as info:
+        run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='n', peer='gone')
+    assert str(info.value) == "peer: no peer with the id or name 'gone'"
+
+
+def nsgroup(nid='n1', name='corp-dns', primary=False, domains=('example.com',), search=False):
+    return dict(id=nid, name=name, description='', nameservers=[{'ip': '10.0.0.53', 'ns_type': 'udp', 'port': 53}],
+                groups=['g1'], primary=primary, domains=list(domains), search_domains_enabled=search, enabled=True)
+
+
+def test_nameserver_rule_fails_before_any_request():
+    client = FakeClient()
+    with pytest.raises(TaskError) as info:
+        run_class(NameserverGroupModule, NS_DEFAULTS, client, name='x', primary=True, domains=['example.com'])
+    assert str(info.value).startswith('option primary: may be true only when domains is empty')
+    assert client.calls == []
+
+
+def test_nameserver_rule_on_merged_state_names_the_source():
+    client = FakeClient(nameservers=[nsgroup()])
+    with pytest.raises(TaskError) as info:
+        run_class(NameserverGroupModule, NS_DEFAULTS, client, name='corp-dns', primary=True)
+    assert 'option primary: may be true only when domains is empty' in str(info.value)
+    assert 'merged with the values of the nameserver group on the server' in str(info.value)
+    assert client.writes() == []
+
+
+def test_nameserver_rule_on_create_defaults():
+    client = FakeClient()
+    with pytest.raises(TaskError) as info:
+        run_class(NameserverGroupModule, NS_DEFAULTS, client, name='x', nameservers=[{'ip': '1.1.1.1'}],
+                  groups=['servers'])
+    assert str(info.value).startswith('option domains: may be empty only when primary is true')
+    assert 'a new nameserver group takes primary false' in str(info.value)
+    assert client.writes() == []
+
+
+def test_nameserver_switch_to_primary_and_compare_normalised():
+    client = FakeClient(nameservers=[nsgroup()])
+    same = run_class(NameserverGroupModule, NS_DEFAULTS, client, name='corp-dns', domains=['EXAMPLE.com.'],
+                     nameservers=[{'ip': '10.0.0.53', 'ns_type': 'udp', 'port': 53}])
+    assert same['changed'] is False
+    result = run_class(NameserverGroupModule, NS_DEFAULTS, client, name='corp-dns', primary=True, domains=[])
+    assert result['changed'] is True
+    assert client.writes()[0][2]['domains'] == [] and client.writes()[0][2]['primary'] is True
+
+
+@pytest.mark.parametrize('shape', ['wrapped', 'plain'])
+def test_dns_settings_update_from_both_shapes(shape):
+    settings = {'disabled_management_groups': ['g1']}
+    client = FakeClient(settings={'items': settings} if shape == 'wrapped' else settings)
+    same = run_class(DnsSettingsModule, {}, client, disabled_management_groups=['servers'])
+    assert same == {'changed': False, 'dns_settings': {'disabled_management_groups': ['g1']}}
+    result = run_class(DnsSettingsModule, {}, client, disabled_management_groups=['routers', 'servers'])
+    assert result['changed'] is True
+    assert result['dns_settings'] == {'disabled_management_groups': ['g1', 'g2']}
+    assert client.writes() == [('PUT', '/dns/settings', {'disabled_management_groups': ['g1', 'g2']})]
+
+
+def test_dns_settings_check_mode_predicts_without_write():
+    client = FakeClient(settings={'items': {'disabled_management_groups': None}})
+    result = run_class(DnsSettingsModule, {}, client, check_mode=True, disabled_management_groups=['servers'])
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'disabled_management_groups': []}, 'after': {'disabled_management_groups': ['g1']}}
+    assert result['dns_settings'] == {'disabled_management_groups': ['g1']}
+    assert client.writes() == []
