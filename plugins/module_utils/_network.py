@@ -68,7 +68,7 @@ class _Entry:
     def where(self):
         if self.index is None:
             return '%s (%s)' % (self.kind, self.label) if self.label else self.kind
-        return '%s[%d] (%s)' % (self.kind, self.index, self.label)
+        return '%s[%s] (%s)' % (self.kind, self.index, self.label)
 
 
 def _label(cls, params):
@@ -115,7 +115,7 @@ class NetworkStateModule(NmsModule):
                 item_spec(cls), mutually_exclusive=list(cls.mutually_exclusive), required_one_of=list(cls.required_one_of),
                 required_if=list(cls.required_if), required_together=list(cls.required_together))
             for index, item in items:
-                where = kind if index is None else '%s[%d]' % (kind, index)
+                where = kind if index is None else '%s[%s]' % (kind, index)
                 if not isinstance(item, dict):
                     problems.append('%s: must be a dictionary of %s options' % (where, kind))
                     continue

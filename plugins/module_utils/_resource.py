@@ -304,8 +304,10 @@ class ResourceModule(NmsModule):
         body = self.request_body(state, None)
         result = {'changed': True, 'diff': dict(before={}, after=state)}
         if self.module.check_mode:
-            result[self.result_key] = body
-            self.remember(dict(body, id='(new %s %s)' % (self.what, state.get(self.natural_key))))
+            # a placeholder id lets later tasks of the same run (network_state) refer to it by name
+            planned = dict(body, id='(new %s %s)' % (self.what, state.get(self.natural_key)))
+            self.remember(planned)
+            result[self.result_key] = planned
             return result
         try:
             created = self.client.post(self.path, body)

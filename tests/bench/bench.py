@@ -212,7 +212,7 @@ def verdict(value, limit):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser = argparse.ArgumentParser(description='Measure nms.overlay against the emulator at four account sizes')
     parser.add_argument('--sizes', default='S,M,L,XL')
     parser.add_argument('--repeats', type=int, default=5)
     parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
