@@ -101,7 +101,8 @@ lint: venv
 	@echo "lint: shellcheck .ci/run .ci/*.sh"; "$(VBIN)/shellcheck" .ci/run .ci/*.sh
 	@start=$$(date +%s); rc=0; \
 	[ -t 1 ] || export NO_COLOR=1; \
-	PATH="$(VBIN):$$PATH" "$(VBIN)/ansible-lint" --profile production --offline $(LINT_ARGS) || rc=$$?; \
+	mkdir -p "$(BUILD)/lint/ansible_collections/nms"; ln -sfn "$(CURDIR)" "$(BUILD)/lint/ansible_collections/nms/overlay"; \
+	ANSIBLE_COLLECTIONS_PATH="$(abspath $(BUILD))/lint" PATH="$(VBIN):$$PATH" "$(VBIN)/ansible-lint" --profile production --offline $(LINT_ARGS) || rc=$$?; \
 	echo "lint: ansible-lint finished in $$(( $$(date +%s) - start ))s, exit $$rc"; exit $$rc
 
 # --- demo ---------------------------------------------------------------------------------------

@@ -71,11 +71,11 @@ nms_enroll:
   vars:
     ansible_connection: local
     ansible_python_interpreter: $python
-    nms_enroll_install_agent: false
-    nms_enroll_agent_command: [$python, -m, tests.emulator.agent]
-    nms_enroll_agent_args: [--state-dir, "$work/agents/{{ inventory_hostname }}"]
-    nms_enroll_agent_environment: {PYTHONPATH: "$repo"}
-    nms_enroll_groups: [servers]
+    enroll_install_agent: false
+    enroll_agent_command: [$python, -m, tests.emulator.agent]
+    enroll_agent_args: [--state-dir, "$work/agents/{{ inventory_hostname }}"]
+    enroll_agent_environment: {PYTHONPATH: "$repo"}
+    enroll_groups: [servers]
 EOF
 cat >"$out/demo.nms.yml" <<EOF
 plugin: nms.overlay.peers

@@ -20,7 +20,7 @@ description:
   - Before the first write, every description item is validated and every reference (a group name in a policy rule,
     a posture check in a policy, a peer of a route, ...) is checked against the server and the description. One bad
     reference stops the run before anything changes, and the message says where it is.
-  - The M(nms.overlay.network) role uses this module.
+  - The P(nms.overlay.network#role) role uses this module.
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:

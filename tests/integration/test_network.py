@@ -161,7 +161,7 @@ def test_prune_refuses_an_empty_description(emulator, run):
 
 
 def test_network_role_idempotent_and_checked(emulator, run):
-    play = {'roles': [{'role': 'nms.overlay.network', 'vars': {'nms_network': DESCRIPTION}}]}
+    play = {'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}]}
     first = run([], play=play)
     assert first.rc == 0, first.stdout
     emulator.clear_log()
@@ -171,7 +171,7 @@ def test_network_role_idempotent_and_checked(emulator, run):
     assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1]
 
     refused = run([], play={'roles': [{'role': 'nms.overlay.network',
-                                       'vars': {'nms_network': {}, 'nms_network_prune': True}}]})
+                                       'vars': {'network_description': {}, 'network_prune': True}}]})
     assert refused.rc != 0
     assert 'pruning would delete every resource' in refused.stdout
 
@@ -194,10 +194,10 @@ def enroll_inventory(tmp_path, hosts, **extra_vars):
     variables = {
         'ansible_connection': 'local',
         'ansible_python_interpreter': sys.executable,
-        'nms_enroll_install_agent': False,
-        'nms_enroll_agent_command': [sys.executable, '-m', 'tests.emulator.agent'],
-        'nms_enroll_agent_args': ['--state-dir', str(tmp_path / 'agents' / '{{ inventory_hostname }}')],
-        'nms_enroll_agent_environment': {'PYTHONPATH': REPO},
+        'enroll_install_agent': False,
+        'enroll_agent_command': [sys.executable, '-m', 'tests.emulator.agent'],
+        'enroll_agent_args': ['--state-dir', str(tmp_path / 'agents' / '{{ inventory_hostname }}')],
+        'enroll_agent_environment': {'PYTHONPATH': REPO},
     }
     variables.update(extra_vars)
     return {'hosts.yml': {'nms_enroll': {'hosts': {host: {} for host in hosts}, 'vars': variables}}}
@@ -205,7 +205,7 @@ def enroll_inventory(tmp_path, hosts, **extra_vars):
 
 def test_enroll_hosts(emulator, run, tmp_path):
     assert emulator.api('POST', '/api/groups', {'name': 'servers'})[0] == 200
-    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2', 'db-1'], nms_enroll_groups=['servers'])
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2', 'db-1'], enroll_groups=['servers'])
     first = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
     assert first.rc == 0, first.stdout
     status, peers = emulator.api('GET', '/api/peers')
