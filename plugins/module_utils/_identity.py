@@ -1,10 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Helpers shared by the identity and onboarding modules: users, tokens, setup keys, account.
+"""Identity and onboarding: users, personal access tokens, setup keys and the account settings.
 
-Everything that touches a secret (a setup key value, a token value) goes through this file, so
-that the rule "shown once, by the create that makes it" is written once.
+The resource classes here are used by the user, token, setup_key and account_settings modules and
+by network_state. Everything that touches a secret (a setup key value, a token value) goes through
+this file, so that the rule "shown once, by the create that makes it" is written once.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import datetime
 import re
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 DURATION_UNITS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
 _DURATION_PART = re.compile(r'(\d+)\s*([smhdw])', re.IGNORECASE)
@@ -144,3 +146,490 @@ def remaining_seconds(key, low=86400, high=31536000):
         return low
     seconds = int((expires - now()).total_seconds())
     return max(low, min(high, seconds))
+
+
+def key_state(key):
+    """The state a setup key has by its fields: the first of expired, revoked, overused, else valid."""
+    expires = parse_time(key.get('expires'))
+    if expires is not None and now() > expires:
+        return 'expired'
+    if key.get('revoked'):
+        return 'revoked'
+    limit = 1 if key.get('type') == 'one-off' else (key.get('usage_limit') or 0)
+    if limit > 0 and (key.get('used_times') or 0) >= limit:
+        return 'overused'
+    return 'valid'
+
+
+def lifetime_floor(key):
+    """Seconds a key lived at least from its creation to its expiry (None when the dates are unknown).
+
+    The server reports ``expires`` and ``updated_at`` (the creation time until the key is changed), so
+    ``expires - updated_at`` is never more than the expires_in the key was created with.
+    """
+    expires = parse_time(key.get('expires'))
+    if expires is None:
+        return None
+    start = parse_time(key.get('updated_at'))
+    if start is None or start.year < 2 or start > expires:
+        start = now()
+    return int((expires - start).total_seconds())
+
+
+def _options_model(name):
+    def load():
+        from ansible_collections.nms.overlay.plugins.module_utils import _models_identity
+        return getattr(_models_identity, name)
+    return load
+
+
+def _bool(value):
+    return bool(value)
+
+
+def _text(value):
+    return value or ''
+
+
+# -- users ----------------------------------------------------------------------------------------
+class UserModule(ResourceModule):
+    """A service user, or a regular user invited by email; role, auto groups and blocked state."""
+
+    path = '/users'
+    what = 'user'
+    kind = 'users'
+    result_key = 'user'
+    natural_key = 'email'
+    list_only = True       # the API has no GET /users/{id}
+    required_on_create = ()
+    model = staticmethod(_options_model('UserOptions'))
+    fields = dict(
+        email=Field(norm=lower, immutable=True),
+        name=Field(immutable=True),
+        is_service_user=Field(norm=_bool, immutable=True),
+        role=Field(norm=lower),
+        auto_groups=Field(ref='groups', many=True, initial=[]),
+        is_blocked=Field(norm=_bool, initial=False),
+    )
+    argument_spec = dict(
+        email=dict(type='str'),
+        name=dict(type='str'),
+        is_service_user=dict(type='bool'),
+        role=dict(type='str', choices=['owner', 'admin', 'user']),
+        auto_groups=dict(type='list', elements='str'),
+        is_blocked=dict(type='bool'),
+        resend_invitation=dict(type='bool', default=False),
+    )
+    required_one_of = (('id', 'email', 'name'),)
+
+    def validate_options(self):
+        super().validate_options()
+        params = self.params
+        if params.get('is_service_user') and params.get('email'):
+            raise TaskError('option email: service users have no email; find a service user by name or id')
+        if params.get('is_service_user') is False and not params.get('email') and not params.get('id'):
+            raise TaskError('option email: a regular user is found by email (or id), not by name; give email')
+
+    def matches(self, item):
+        email = self.params.get('email')
+        if email:
+            return bool(item.get('email')) and item['email'].lower() == email.lower()
+        return bool(item.get('is_service_user')) and item.get('name') == self.params.get('name')
+
+    def identity_text(self):
+        if self.params.get('id'):
+            return "id '%s'" % self.params['id']
+        if self.params.get('email'):
+            return "email '%s'" % self.params['email']
+        return "service user name '%s'" % self.params.get('name')
+
+    def create(self, desired):
+        desired = dict(desired)
+        service = desired.get('is_service_user')
+        if service is None:
+            if not desired.get('email'):
+                raise TaskError('the user %s does not exist; to create a service user set is_service_user: true, '
+                                'to invite a regular user give email' % self.identity_text())
+            service = desired['is_service_user'] = False
+        if not desired.get('role'):
+            raise TaskError('option role is required to create the user %s' % self.identity_text())
+        if not desired.get('name'):
+            raise TaskError('option name is required to create the user %s' % self.identity_text())
+        if not service and not desired.get('email'):
+            raise TaskError('option email is required to invite the regular user %s' % self.identity_text())
+        if desired['role'] == 'owner':
+            raise TaskError('option role: a new user cannot be the owner; create it as admin and transfer the '
+                            'ownership with a second task')
+        return super().create(desired)
+
+    def after_create(self, created, state):
+        if state.get('is_blocked') and isinstance(created, dict) and not created.get('is_blocked'):
+            # the create request has no is_blocked: block in a second call
+            body = self.request_body(state, created)
+            updated = self.client.put('%s/%s' % (self.path, ref_id(created)), body)
+            return updated if isinstance(updated, dict) and updated else dict(created, **body)
+        return created
+
+    def request_body(self, state, current_obj):
+        if current_obj is None:
+            body = dict(name=state.get('name') or '', role=state['role'], auto_groups=state.get('auto_groups') or [],
+                        is_service_user=bool(state.get('is_service_user')))
+            if not body['is_service_user']:
+                body['email'] = state.get('email')
+            return body
+        return dict(role=state.get('role'), auto_groups=state.get('auto_groups') or [],
+                    is_blocked=bool(state.get('is_blocked')))
+
+    def before_write(self, current_obj, state):
+        if current_obj is None or state is not None:
+            return
+        if current_obj.get('role') == 'owner':
+            raise TaskError('the user %s is the account owner and cannot be deleted; transfer the ownership first'
+                            % self.identity_text())
+        if current_obj.get('is_current'):
+            raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
+
+    def to_result(self, obj):
+        result = super().to_result(obj)
+        if isinstance(result, dict) and result.get('auto_groups') is None:
+            result['auto_groups'] = []
+        return result
+
+    def ensure_present(self, obj):
+        result = super().ensure_present(obj)
+        result['invitation_sent'] = False
+        if not self.params.get('resend_invitation') or obj is None:
+            return result
+        if obj.get('is_service_user') or obj.get('is_blocked') or obj.get('status') != 'invited':
+            return result
+        if not self.module.check_mode:
+            self.client.post('%s/%s/invite' % (self.path, ref_id(obj)))
+            result['changed'] = True
+            result['invitation_sent'] = True
+        return result
+
+    def ensure_absent(self, obj):
+        result = super().ensure_absent(obj)
+        result['invitation_sent'] = False
+        return result
+
+
+# -- personal access tokens ---------------------------------------------------------------------
+class TokenModule(ResourceModule):
+    """A personal access token of a user: created, rotated or deleted, never edited."""
+
+    what = 'token'
+    result_key = 'token'
+    required_on_create = ('name', 'expires_in')
+    model = staticmethod(_options_model('TokenOptions'))
+    fields = dict(
+        name=Field(),
+        expires_in=Field(),
+    )
+    argument_spec = dict(
+        user=dict(type='str', required=True),
+        name=dict(type='str'),
+        expires_in=dict(type='int'),
+        rotate=dict(type='bool', default=False),
+    )
+    required_one_of = (('id', 'name'),)
+
+    def __init__(self, module=None):
+        super().__init__(module)
+        self._plain = None
+
+    def find(self):
+        self.path = tokens_path(self)
+        return super().find()
+
+    def from_server(self, obj):
+        return {'name': obj.get('name'), 'expires_in': token_days(obj)}
+
+    def after_create(self, created, state):
+        created = created if isinstance(created, dict) else {}
+        self._plain = plain_token_value(created.get('plain_token'))
+        return created.get('personal_access_token') or {}
+
+    def create(self, desired):
+        result = super().create(desired)
+        if self._plain is not None:
+            result['plain_token'] = self._plain
+            self._plain = None
+        return result
+
+    def update(self, obj, desired):
+        if self.params.get('rotate'):
+            return self.rotate(obj, desired)
+        current = self.from_server(obj)
+        for name in ('name', 'expires_in'):
+            if name in desired and current.get(name) is not None and current[name] != desired[name]:
+                self.warn('%s cannot change after the token is created: the existing value %r is kept, not %r; '
+                          'use rotate: true to replace the token' % (name, current[name], desired[name]))
+        return {'changed': False, self.result_key: self.to_result(obj)}
+
+    def rotate(self, obj, desired):
+        """A new token with the same name (and lifetime unless expires_in says otherwise), then the old one goes."""
+        current = self.from_server(obj)
+        wanted = {name: value for name, value in current.items() if value is not None}
+        wanted.update(desired)
+        result = self.create(wanted)
+        old_id = ref_id(obj)
+        result['replaced_id'] = old_id
+        result['diff'] = dict(before=dict(current, id=old_id), after=result['diff']['after'])
+        if not self.module.check_mode:
+            self.delete(obj)
+        return result
+
+
+# -- setup keys -----------------------------------------------------------------------------------
+DEFAULT_KEY_EXPIRES_IN = 30 * 86400
+SETUP_KEY_BODY = ('name', 'type', 'expires_in', 'revoked', 'auto_groups', 'usage_limit', 'ephemeral')
+LIFETIME_SLACK = 300  # seconds of clock difference tolerated when comparing expires_in with the expiry date
+
+
+class SetupKeyModule(ResourceModule):
+    """A setup key; state=absent revokes it, because the API cannot delete keys."""
+
+    path = '/setup-keys'
+    what = 'setup key'
+    kind = 'setup_keys'
+    result_key = 'setup_key'
+    required_on_create = ('name', 'type')
+    model = staticmethod(_options_model('SetupKeyOptions'))
+    fields = dict(
+        name=Field(),
+        type=Field(immutable=True),
+        expires_in=Field(norm=duration_norm, immutable=True, initial=DEFAULT_KEY_EXPIRES_IN),
+        usage_limit=Field(immutable=True, initial=0),
+        ephemeral=Field(norm=_bool, immutable=True, initial=False),
+        auto_groups=Field(ref='groups', many=True, initial=[]),
+        revoked=Field(norm=_bool, initial=False),
+    )
+    argument_spec = dict(
+        name=dict(type='str'),
+        type=dict(type='str', choices=['one-off', 'reusable']),
+        expires_in=dict(type='raw'),
+        auto_groups=dict(type='list', elements='str'),
+        usage_limit=dict(type='int'),
+        ephemeral=dict(type='bool'),
+        revoked=dict(type='bool'),
+        replace_invalid=dict(type='bool', default=False),
+    )
+    required_one_of = (('id', 'name'),)
+
+    def __init__(self, module=None):
+        super().__init__(module)
+        self._revealed = None
+
+    def validate_options(self):
+        super().validate_options()
+        params = self.params
+        if params.get('type') == 'one-off' and params.get('usage_limit') not in (None, 1):
+            raise TaskError('option usage_limit: a one-off key is used once, so the server always sets usage_limit to 1; '
+                            'leave usage_limit unset or use type reusable')
+        if params.get('replace_invalid') and params.get('revoked'):
+            raise TaskError('options replace_invalid and revoked=true contradict each other: replace_invalid makes a '
+                            'usable key, revoked=true makes it unusable')
+
+    # -- finding ---------------------------------------------------------------------------------
+    def find(self):
+        """By id or name; revoking and replacing set revoked keys of the name aside (they are dead)."""
+        params = self.params
+        if params.get('id') or not (params.get('replace_invalid') or params.get('state') == 'absent'):
+            return super().find()
+        found = [item for item in self.list_items() if self.matches(item)]
+        live = [item for item in found if not item.get('revoked')]
+        if len(live) > 1:
+            raise TaskError("name '%s' matches %d setup keys that are not revoked (ids: %s); give the id to choose one"
+                            % (params.get('name'), len(live), ', '.join(sorted(ref_id(i) for i in live))))
+        if live:
+            return live[0]
+        return found[0] if found else None
+
+    # -- shapes ----------------------------------------------------------------------------------
+    def from_server(self, obj):
+        current = super().from_server(obj)
+        current['expires_in'] = None  # the server reports the expiry date only
+        return current
+
+    def request_body(self, state, current_obj):
+        body = {name: state.get(name) for name in SETUP_KEY_BODY}
+        body['auto_groups'] = body['auto_groups'] or []
+        body['revoked'] = bool(body['revoked'])
+        body['ephemeral'] = bool(body['ephemeral'])
+        if body['usage_limit'] is None:
+            body['usage_limit'] = 0
+        if body['expires_in'] is None:
+            body['expires_in'] = remaining_seconds(current_obj or {})  # required in a PUT, ignored there
+        return body
+
+    def to_result(self, obj):
+        reveal = self._revealed is not None and isinstance(obj, dict) and ref_id(obj) == self._revealed
+        result = public_setup_key(obj, reveal=reveal)
+        if self.module.check_mode and isinstance(result, dict) and result:
+            result['state'] = key_state(result)  # predicted: the key was not written
+            result['valid'] = result['state'] == 'valid'
+        return result
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def update(self, obj, desired):
+        wanted = desired.pop('expires_in', None)
+        floor = lifetime_floor(obj)
+        if isinstance(wanted, int) and floor is not None and wanted < floor - LIFETIME_SLACK:
+            self.warn('expires_in cannot change after the setup key is created: the key expires at %s, later than '
+                      '%d seconds after its creation; the expiry date is kept; replace the key to change it'
+                      % (obj.get('expires'), wanted))
+        return super().update(obj, desired)
+
+    def create(self, desired):
+        result = super().create(desired)
+        if self.module.check_mode:
+            predicted = dict(result[self.result_key])
+            if predicted.get('type') == 'one-off':
+                predicted['usage_limit'] = 1
+            result[self.result_key] = self.to_result(predicted)
+        return result
+
+    def after_create(self, created, state):
+        if isinstance(created, dict):
+            self._revealed = ref_id(created)
+            if state.get('revoked') and not created.get('revoked'):
+                # the API ignores revoked on create: revoke in a second call
+                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.request_body(state, created))
+                if isinstance(updated, dict) and updated:
+                    return dict(updated, key=created.get('key'))
+        return created
+
+    def ensure_absent(self, obj):
+        if obj is None:
+            return {'changed': False, self.result_key: {}}
+        return self.update(obj, {'revoked': True})
+
+    def ensure_present(self, obj):
+        if obj is not None and self.params.get('replace_invalid') and not setup_key_valid(obj):
+            return self.replace(obj)
+        return super().ensure_present(obj)
+
+    def replace(self, old):
+        """A fresh key under the same name; the old one is revoked unless it already is."""
+        current = self.from_server(old)
+        state = {name: value for name, value in current.items() if value is not None}
+        state.update(revoked=False, expires_in=DEFAULT_KEY_EXPIRES_IN)
+        state.update(self.desired())
+        if state.get('type') == 'one-off':
+            state['usage_limit'] = 1
+        elif current.get('type') == 'one-off' and self.params.get('usage_limit') is None:
+            state['usage_limit'] = 0  # a reusable replacement of a one-off key: unlimited unless told
+        self.before_write(None, state)
+        body = self.request_body(state, None)
+        old_id = ref_id(old)
+        result = {'changed': True, 'replaced_id': old_id,
+                  'diff': dict(before=dict(current, id=old_id, state=old.get('state')), after=dict(state))}
+        if self.module.check_mode:
+            result[self.result_key] = self.to_result(body)
+            return result
+        created = self.client.post(self.path, body)
+        self._revealed = ref_id(created)
+        self.remember(created)
+        if not old.get('revoked'):
+            revoked = self.client.put('%s/%s' % (self.path, old_id), self.request_body(dict(current, revoked=True), old))
+            if isinstance(revoked, dict) and revoked:
+                self.remember(revoked)
+        result[self.result_key] = self.to_result(created)
+        return result
+
+
+# -- the account ----------------------------------------------------------------------------------
+ACCOUNT_SETTINGS = ('peer_login_expiration_enabled', 'peer_login_expiration', 'regular_users_view_blocked',
+                    'groups_propagation_enabled', 'jwt_groups_enabled', 'jwt_groups_claim_name', 'jwt_allow_groups')
+
+
+class AccountSettingsModule(ResourceModule):
+    """The settings of the one account (PUT replaces them all), or the deletion of the account."""
+
+    path = '/accounts'
+    what = 'account'
+    result_key = 'account_settings'
+    singleton = True
+    model = staticmethod(_options_model('AccountSettingsOptions'))
+    fields = dict(
+        peer_login_expiration_enabled=Field(norm=_bool),
+        peer_login_expiration=Field(norm=duration_norm),
+        regular_users_view_blocked=Field(norm=_bool),
+        groups_propagation_enabled=Field(norm=_bool),
+        jwt_groups_enabled=Field(norm=_bool),
+        jwt_groups_claim_name=Field(norm=_text),
+        jwt_allow_groups=Field(norm=str_set),
+        peer_approval_enabled=Field(norm=_bool),
+    )
+    argument_spec = dict(
+        peer_login_expiration_enabled=dict(type='bool'),
+        peer_login_expiration=dict(type='raw'),
+        regular_users_view_blocked=dict(type='bool'),
+        groups_propagation_enabled=dict(type='bool'),
+        jwt_groups_enabled=dict(type='bool'),
+        jwt_groups_claim_name=dict(type='str'),
+        jwt_allow_groups=dict(type='list', elements='str'),
+        peer_approval_enabled=dict(type='bool'),
+        confirm_account_id=dict(type='str'),
+        state=dict(type='str', default='present', choices=['present', 'absent']),
+    )
+
+    def validate_options(self):
+        super().validate_options()
+        if self.params.get('state') == 'absent' and not self.params.get('confirm_account_id'):
+            raise TaskError('option confirm_account_id is required with state=absent: deleting the account removes '
+                            'everything in it; give the account id (see nms.overlay.account_info) to confirm')
+
+    def find(self):
+        accounts = unwrap_items(self.client.get(self.path))
+        if isinstance(accounts, dict):
+            accounts = [accounts]
+        if not isinstance(accounts, list) or len(accounts) != 1 or not isinstance(accounts[0], dict):
+            raise TaskError('GET %s returned %d accounts; exactly one was expected'
+                            % (self.path, len(accounts) if isinstance(accounts, list) else 0))
+        return accounts[0]
+
+    def from_server(self, obj):
+        settings = dict(obj.get('settings') or {})
+        settings['peer_approval_enabled'] = (settings.get('extra') or {}).get('peer_approval_enabled')
+        return {name: field.normalise(settings.get(name)) for name, field in self.fields.items()}
+
+    def request_body(self, state, current_obj):
+        settings = dict((current_obj or {}).get('settings') or {})  # keeps members this module does not know
+        for name in ACCOUNT_SETTINGS:
+            settings[name] = state.get(name)
+        settings['jwt_allow_groups'] = list(settings.get('jwt_allow_groups') or [])
+        if 'extra' in settings or self.params.get('peer_approval_enabled') is not None:
+            extra = dict(settings.get('extra') or {})
+            extra['peer_approval_enabled'] = bool(state.get('peer_approval_enabled'))  # never send extra without it
+            settings['extra'] = extra
+        return {'settings': settings}
+
+    def update_path(self, obj):
+        return '%s/%s' % (self.path, ref_id(obj))
+
+    def to_result(self, obj):
+        settings = dict((obj or {}).get('settings') or {})
+        settings['jwt_allow_groups'] = list(settings.get('jwt_allow_groups') or [])
+        return settings
+
+    def run(self):
+        self.validate_options()
+        obj = self.find()
+        if self.params.get('state') == 'absent':
+            result = self.delete_account(obj)
+        else:
+            result = self.update(obj, self.desired())
+        result['account_id'] = ref_id(obj)
+        return result
+
+    def delete_account(self, obj):
+        if self.params['confirm_account_id'] != ref_id(obj):
+            raise TaskError("option confirm_account_id: '%s' is not the id of this account; nothing was deleted"
+                            % self.params['confirm_account_id'])
+        result = {'changed': True, self.result_key: self.to_result(obj),
+                  'diff': dict(before=self.from_server(obj), after={})}
+        if not self.module.check_mode:
+            self.client.delete('%s/%s' % (self.path, ref_id(obj)))
+        return result

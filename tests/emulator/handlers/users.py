@@ -158,8 +158,8 @@ def delete_user_record(ctx: Ctx, target: Record) -> None:
     else:
         for peer in [p for p in state.peers.values() if p["user_id"] == target["id"]]:
             remove_peer(state, peer, ctx.caller_id)
-        ctx.event("user.delete", target["id"], {"name": target["name"], "email": target["email"],
-                                                 "created_at": target["created_at"]})
+        meta = {"name": target["name"], "email": target["email"], "created_at": target["created_at"]}
+        ctx.event("user.delete", target["id"], meta)
     for tid in [tid for tid, token in state.tokens.items() if token["user_id"] == target["id"]]:
         state.token_by_hash.pop(state.tokens[tid]["hashed"], None)
         del state.tokens[tid]

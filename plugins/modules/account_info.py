@@ -1,0 +1,91 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: account_info
+short_description: Read the account and its settings
+version_added: 0.1.0
+description:
+  - Returns the account the token belongs to, with its id and settings.
+  - The API always returns exactly one account; it is returned as a list of one.
+  - Admins and service users may read the account; regular users may not.
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options: {}
+seealso:
+  - module: nms.overlay.account_settings
+'''
+
+EXAMPLES = r'''
+- name: Read the account
+  nms.overlay.account_info:
+  register: account
+
+- name: Show the account id and how long peer logins last
+  ansible.builtin.debug:
+    msg: "{{ account.accounts[0].id }}: {{ account.accounts[0].settings.peer_login_expiration }} seconds"
+'''
+
+RETURN = r'''
+accounts:
+  description: The account, as a list of one.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the account.
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7kg
+    settings:
+      description: The account settings; C(jwt_allow_groups) is never null, C(extra) only when the server has it.
+      type: dict
+      sample:
+        peer_login_expiration_enabled: true
+        peer_login_expiration: 86400
+        regular_users_view_blocked: true
+        groups_propagation_enabled: true
+        jwt_groups_enabled: false
+        jwt_groups_claim_name: ""
+        jwt_allow_groups: []
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class AccountInfoModule(InfoModule):
+    path = '/accounts'
+    what = 'account'
+    plural = 'accounts'
+    list_only = True
+    argument_spec = {}
+    mutually_exclusive = ()
+
+    def fetch(self):
+        accounts = super().fetch()
+        return [accounts] if isinstance(accounts, dict) else accounts
+
+    def keep(self, item):
+        return isinstance(item, dict)
+
+    def to_result(self, item):
+        item = dict(item)
+        settings = dict(item.get('settings') or {})
+        settings['jwt_allow_groups'] = settings.get('jwt_allow_groups') or []
+        item['settings'] = settings
+        return item
+
+
+def main():
+    AccountInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,170 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: account_settings
+short_description: Manage the settings of the account, or delete the account
+version_added: 0.1.0
+description:
+  - Changes the settings of the one account the token belongs to. Only the options you set change;
+    every other setting keeps the server's value (the module sends the complete settings object,
+    because the API replaces it).
+  - With O(state=absent) and O(confirm_account_id) equal to the account's id, deletes the account
+    and everything in it (users, peers, groups, policies, setup keys, tokens). This cannot be undone,
+    and the token used by the task stops working too. Without a matching O(confirm_account_id) the
+    task fails before any write.
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  peer_login_expiration_enabled:
+    description:
+      - Whether peers added by a user through an interactive login must log in again after
+        O(peer_login_expiration).
+    type: bool
+  peer_login_expiration:
+    description:
+      - Time after which such peers must log in again, in seconds from 3600 to 15552000 (1 hour to
+        180 days), or as a duration such as V(24h), V(7d) or V(2w) (units C(s), C(m), C(h), C(d), C(w)).
+    type: raw
+  regular_users_view_blocked:
+    description:
+      - Whether regular users are blocked from viewing most of the network in the dashboard.
+    type: bool
+  groups_propagation_enabled:
+    description:
+      - Whether a change of a user's auto groups also moves that user's existing peers.
+    type: bool
+  jwt_groups_enabled:
+    description:
+      - Whether groups are read from a claim of the users' JWT (see O(jwt_groups_claim_name)).
+    type: bool
+  jwt_groups_claim_name:
+    description:
+      - Name of the JWT claim holding the group names. V("") clears it.
+    type: str
+  jwt_allow_groups:
+    description:
+      - Names of the JWT groups whose users may access the system. Order does not matter; V([])
+        allows everyone.
+    type: list
+    elements: str
+  peer_approval_enabled:
+    description:
+      - Whether newly added peers stay pending until an admin approves them (C(settings.extra) in the
+        API; effective on servers that support approval).
+    type: bool
+  confirm_account_id:
+    description:
+      - The id of the account, as a confirmation that it must be deleted. Required with
+        O(state=absent); read it with M(nms.overlay.account_info).
+    type: str
+  state:
+    description:
+      - V(present) updates the settings; V(absent) deletes the whole account (see O(confirm_account_id)).
+    type: str
+    choices: [present, absent]
+    default: present
+notes:
+  - Only the account owner may delete the account.
+seealso:
+  - module: nms.overlay.account_info
+'''
+
+EXAMPLES = r'''
+- name: Peers added by users log in again every 24 hours
+  nms.overlay.account_settings:
+    peer_login_expiration_enabled: true
+    peer_login_expiration: 24h
+
+- name: Take groups from the JWT and allow only two of them
+  nms.overlay.account_settings:
+    jwt_groups_enabled: true
+    jwt_groups_claim_name: groups
+    jwt_allow_groups:
+      - engineering
+      - operations
+
+- name: Read the account id
+  nms.overlay.account_info:
+  register: account
+
+- name: Preview the deletion of the account (check mode sends no write)
+  nms.overlay.account_settings:
+    state: absent
+    confirm_account_id: "{{ account.accounts[0].id }}"
+  check_mode: true
+
+# The confirmation should come from a person, not from a lookup: run the playbook with
+# -e confirm_account_id=<the id shown by account_info> to really delete the account.
+- name: Delete the account and everything in it (cannot be undone)
+  nms.overlay.account_settings:
+    state: absent
+    confirm_account_id: "{{ confirm_account_id }}"
+  when: confirm_account_id is defined
+'''
+
+RETURN = r'''
+account_id:
+  description: Id of the account.
+  returned: always
+  type: str
+  sample: ch8i4ug6lnn4g9hqv7kg
+account_settings:
+  description:
+    - The settings after the change. In check mode, the settings as they would be.
+    - After O(state=absent), the settings the deleted account had.
+  returned: always
+  type: dict
+  contains:
+    peer_login_expiration_enabled:
+      description: Whether peer login expiration is on.
+      type: bool
+      sample: true
+    peer_login_expiration:
+      description: Seconds until a peer login expires.
+      type: int
+      sample: 86400
+    regular_users_view_blocked:
+      description: Whether regular users are blocked from viewing the network.
+      type: bool
+      sample: true
+    groups_propagation_enabled:
+      description: Whether user auto group changes move the user's peers.
+      type: bool
+      sample: true
+    jwt_groups_enabled:
+      description: Whether groups are read from the JWT.
+      type: bool
+      sample: false
+    jwt_groups_claim_name:
+      description: Name of the JWT claim holding the groups.
+      type: str
+      sample: groups
+    jwt_allow_groups:
+      description: Names of the JWT groups allowed access; never null.
+      type: list
+      elements: str
+      sample: [engineering]
+    extra:
+      description: Extra settings, such as C(peer_approval_enabled); absent when the server has none.
+      type: dict
+      returned: when the server has extra settings
+      sample: {peer_approval_enabled: false}
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._identity import AccountSettingsModule
+
+
+def main():
+    AccountSettingsModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,215 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: setup_key
+short_description: Manage setup keys that enroll peers
+version_added: 0.1.0
+description:
+  - Creates setup keys, changes their name, auto groups and revoked state, revokes them, and replaces
+    keys that can no longer enroll a peer.
+  - A key is found by O(id) when given, otherwise by O(name). Setup key names are not unique on the
+    server; a name shared by several keys fails and lists their ids (give O(id) then). The exceptions
+    are O(replace_invalid=true) and O(state=absent), which set revoked keys of the same name aside
+    (replacing leaves such keys behind) and fail only when several keys of the name are not revoked.
+  - The key value is returned only by the task that creates the key, as RV(setup_key.key). No later
+    task, diff or warning shows it, even though some servers send it on every read. Register the
+    result and store the value safely if you need it later.
+  - O(type), O(expires_in), O(usage_limit) and O(ephemeral) are fixed when the key is created. A
+    different value for an existing key is reported as a warning and never changes anything; use
+    O(replace_invalid) or a new key to change them. The server reports only the expiry date, not the
+    O(expires_in) a key was created with, so for O(expires_in) the warning comes when the key expires
+    later than O(expires_in) after its creation allows (a shorter lifetime cannot be told apart from
+    time that has passed).
+  - Options left unset keep the server's value; a revoked key stays revoked unless O(revoked=false)
+    or O(replace_invalid=true) is given.
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  id:
+    description:
+      - Id of the setup key (a number; given as a string or an integer). Needed to rename a key.
+    type: str
+  name:
+    description:
+      - Name of the setup key. Required to create a key.
+    type: str
+  type:
+    description:
+      - V(one-off) keys enroll a single peer, V(reusable) keys enroll up to O(usage_limit) peers.
+      - Required to create a key; fixed afterwards.
+    type: str
+    choices: [one-off, reusable]
+  expires_in:
+    description:
+      - Lifetime of a new key, in seconds (86400 to 31536000, that is 1 to 365 days), or as a duration
+        such as V(30d), V(12h), V(1w) or V(1d12h) (units C(s), C(m), C(h), C(d), C(w)).
+      - Used when the key is created; defaults to 30 days then. Fixed afterwards.
+    type: raw
+  auto_groups:
+    description:
+      - Groups (names or ids) that peers enrolled with this key join. Order does not matter; V([])
+        removes every group. Left unset, the current groups are kept (none for a new key).
+    type: list
+    elements: str
+  usage_limit:
+    description:
+      - How many peers a V(reusable) key may enroll; V(0) means unlimited (the default for a new key).
+      - A V(one-off) key is always limited to one use; leave this unset for it.
+      - Fixed when the key is created.
+    type: int
+  ephemeral:
+    description:
+      - Whether peers enrolled with the key are ephemeral (removed when they stay offline).
+      - Fixed when the key is created; V(false) for a new key when unset.
+    type: bool
+  revoked:
+    description:
+      - V(true) revokes the key, V(false) makes a revoked key usable again. Left unset, the current
+        state is kept.
+    type: bool
+  replace_invalid:
+    description:
+      - When the key found is expired, revoked or used up, create a fresh key with the same name (and
+        the old key's settings, except where options say otherwise) and revoke the old key if it is not
+        revoked yet. The result then holds the new key with its value, and RV(replaced_id).
+      - Useful to hand out a working key for every enrollment run.
+      - Cannot be combined with O(revoked=true).
+    type: bool
+    default: false
+  state:
+    description:
+      - V(present) creates or updates the key.
+      - V(absent) revokes the key, because the API cannot delete setup keys. A revoked key keeps
+        its name, so it still counts for the name lookup described above.
+    type: str
+    choices: [present, absent]
+    default: present
+seealso:
+  - module: nms.overlay.setup_key_info
+  - module: nms.overlay.group
+'''
+
+EXAMPLES = r'''
+- name: Create a reusable key for the servers group, valid for 30 days
+  nms.overlay.setup_key:
+    name: servers
+    type: reusable
+    expires_in: 30d
+    usage_limit: 10
+    auto_groups:
+      - servers
+  register: servers_key
+
+- name: Store the key value; it is shown only by the task that created the key
+  ansible.builtin.copy:
+    content: "{{ servers_key.setup_key.key }}"
+    dest: "{{ playbook_dir }}/servers.setup-key"
+    mode: "0600"
+  when: servers_key.setup_key.key is defined
+
+- name: Get a one-off key for a new host, replacing the previous one once it has been used
+  nms.overlay.setup_key:
+    name: host-web-1
+    type: one-off
+    expires_in: 1d
+    replace_invalid: true
+  register: host_key
+
+- name: Revoke the servers key
+  nms.overlay.setup_key:
+    name: servers
+    state: absent
+'''
+
+RETURN = r'''
+setup_key:
+  description:
+    - The setup key after the change. In check mode, the key as it would be.
+    - Empty after O(state=absent) when no key was found.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Id of the key, as a string.
+      type: str
+      sample: "2934723911"
+    key:
+      description:
+        - The key value that a peer enrolls with.
+        - Only in the result of the task that created the key (including a replacement).
+      type: str
+      returned: when the task created the key
+      sample: A2C8E62B-38F5-4553-B31E-DD66C696CEBB
+    name:
+      description: Name of the key.
+      type: str
+      sample: servers
+    type:
+      description: V(one-off) or V(reusable).
+      type: str
+      sample: reusable
+    expires:
+      description: When the key expires.
+      type: str
+      sample: "2024-06-01T10:00:00Z"
+    valid:
+      description: Whether the key can enroll a peer (not expired, not revoked, not used up).
+      type: bool
+      sample: true
+    state:
+      description: V(valid), V(expired), V(revoked) or V(overused).
+      type: str
+      sample: valid
+    revoked:
+      description: Whether the key is revoked.
+      type: bool
+      sample: false
+    used_times:
+      description: How many peers enrolled with the key.
+      type: int
+      sample: 0
+    last_used:
+      description: When a peer last enrolled with the key.
+      type: str
+      sample: "0001-01-01T00:00:00Z"
+    auto_groups:
+      description: Ids of the groups that enrolled peers join; never null.
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7m0]
+    usage_limit:
+      description: How many peers the key may enroll; V(0) means unlimited.
+      type: int
+      sample: 10
+    ephemeral:
+      description: Whether enrolled peers are ephemeral.
+      type: bool
+      sample: false
+    updated_at:
+      description: When the key was last changed.
+      type: str
+      sample: "2024-05-01T10:00:00Z"
+replaced_id:
+  description: Id of the key that O(replace_invalid) replaced (and revoked if it was not revoked yet).
+  returned: when a key was replaced
+  type: str
+  sample: "1209433012"
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._identity import SetupKeyModule
+
+
+def main():
+    SetupKeyModule.main()
+
+
+if __name__ == '__main__':
+    main()

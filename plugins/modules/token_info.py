@@ -1,0 +1,106 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: token_info
+short_description: List the personal access tokens of a user
+version_added: 0.1.0
+description:
+  - Returns the token records of a user, all of them or the ones with a given O(id) or O(name).
+  - Token values are never returned; the server keeps only their hashes.
+  - Users read their own tokens; admins also read the tokens of service users.
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options:
+  user:
+    description:
+      - The user owning the tokens, as a user id, an email (regular users) or a name (service users).
+    type: str
+    required: true
+  id:
+    description:
+      - Return only the token with this id. An unknown id returns an empty list.
+    type: str
+  name:
+    description:
+      - Return only the tokens with this name.
+    type: str
+seealso:
+  - module: nms.overlay.token
+'''
+
+EXAMPLES = r'''
+- name: List the tokens of the owner
+  nms.overlay.token_info:
+    user: owner@example.com
+  register: owner_tokens
+
+- name: Show when each token expires
+  ansible.builtin.debug:
+    msg: "{{ owner_tokens.tokens | items2dict(key_name='name', value_name='expiration_date') }}"
+'''
+
+RETURN = r'''
+tokens:
+  description: The tokens found (their records, never their values). Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the token.
+      type: str
+      sample: ch8i54g6lnn4g9hqv7n0
+    name:
+      description: Name of the token.
+      type: str
+      sample: pipeline
+    expiration_date:
+      description: When the token expires.
+      type: str
+      sample: "2024-08-01T10:00:00Z"
+    created_by:
+      description: Id of the user who created the token.
+      type: str
+      sample: 0b5e4c4e-8c3f-4f8f-9f5b-1f0f4b8c2a11
+    created_at:
+      description: When the token was created.
+      type: str
+      sample: "2024-05-03T10:00:00Z"
+    last_used:
+      description: When the token was last used (absent or zero time when never used).
+      type: str
+      sample: "2024-05-04T08:00:00Z"
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._identity import tokens_path
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class TokenInfoModule(InfoModule):
+    what = 'token'
+    plural = 'tokens'
+    argument_spec = dict(
+        user=dict(type='str', required=True),
+        id=dict(type='str'),
+        name=dict(type='str'),
+    )
+
+    def fetch(self):
+        self.path = tokens_path(self)
+        return super().fetch()
+
+
+def main():
+    TokenInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,708 @@
+# -*- coding: utf-8 -*-
+"""nms.overlay.user, token, setup_key, account_settings and their info modules, in both dialects."""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import os
+
+import yaml
+
+MODULES_DIR = os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules')
+ACCOUNT_SETTINGS = ('peer_login_expiration_enabled', 'peer_login_expiration', 'regular_users_view_blocked',
+                    'groups_propagation_enabled', 'jwt_groups_enabled', 'jwt_groups_claim_name', 'jwt_allow_groups')
+
+
+def examples_of(module):
+    """The EXAMPLES tasks of a module, read from its source without importing it."""
+    with open(os.path.join(MODULES_DIR, module + '.py'), encoding='utf-8') as handle:
+        tree = ast.parse(handle.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, 'id', None) == 'EXAMPLES' for t in node.targets):
+            return yaml.safe_load(node.value.value)
+    raise AssertionError('%s has no EXAMPLES' % module)
+
+
+def writes(emulator):
+    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
+
+
+def api_ok(emulator, method, path, body=None, token=None):
+    status, data = emulator.api(method, path, body, token=token)
+    assert status == 200, (method, path, status, data)
+    return data
+
+
+def user_named(emulator, name):
+    found = [u for u in api_ok(emulator, 'GET', '/api/users') if u['name'] == name]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def service_user(emulator, name, role='user', auto_groups=()):
+    body = {'name': name, 'role': role, 'auto_groups': list(auto_groups), 'is_service_user': True}
+    return api_ok(emulator, 'POST', '/api/users', body)
+
+
+def group(emulator, name):
+    return api_ok(emulator, 'POST', '/api/groups', {'name': name, 'peers': []})
+
+
+def setup_keys(emulator, name=None):
+    return [k for k in api_ok(emulator, 'GET', '/api/setup-keys') if name is None or k['name'] == name]
+
+
+def seconds_left(key):
+    expires = datetime.datetime.fromisoformat(key['expires'].replace('Z', '+00:00')[:19] + '+00:00')
+    return (expires - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+
+
+# -- user -------------------------------------------------------------------------------------------
+def test_service_user_lifecycle(emulator, run):
+    ops = group(emulator, 'ops')
+    dev = group(emulator, 'dev')
+    emulator.clear_log()
+    task = {'name': 'bot', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'role': 'user',
+                                                'auto_groups': ['ops']}}
+    first = run([task], diff=True)
+    assert first.rc == 0, first
+    assert first['bot']['changed'] is True
+    created = first['bot']['user']
+    assert created['is_service_user'] is True and created['role'] == 'user' and created['auto_groups'] == [ops['id']]
+    assert first['bot']['diff']['before'] == {}
+    assert first['bot']['diff']['after']['auto_groups'] == [ops['id']]
+    assert writes(emulator) == ['POST /api/users']
+
+    # The same task again (the group given by id this time): no change, one list of users and one of groups.
+    emulator.clear_log()
+    again = run([{'name': 'bot', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'role': 'user',
+                                                      'auto_groups': [ops['id']]}}])
+    assert again['bot']['changed'] is False
+    assert writes(emulator) == []
+    assert sorted(r['path'] for r in emulator.requests()) == ['/api/groups', '/api/users']
+
+    # Role change, then a task without role leaves the admin an admin.
+    emulator.clear_log()
+    promote = run([{'name': 'promote', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'role': 'admin'}},
+                   {'name': 'no role', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True}},
+                   {'name': 'groups only', 'nms.overlay.user': {'name': 'ci-bot', 'auto_groups': ['dev', 'ops']}}],
+                  diff=True)
+    assert promote['promote']['changed'] is True
+    assert promote['promote']['diff'] == {'before': {'role': 'user'}, 'after': {'role': 'admin'}}
+    assert promote['no role']['changed'] is False
+    assert promote['no role']['user']['role'] == 'admin'
+    assert promote['groups only']['changed'] is True
+    assert promote['groups only']['user']['role'] == 'admin'
+    assert writes(emulator) == ['PUT /api/users/%s' % created['id']] * 2
+    put_bodies = [w['body'] for w in emulator.writes()]
+    assert put_bodies[0] == {'role': 'admin', 'auto_groups': [ops['id']], 'is_blocked': False}
+    assert sorted(put_bodies[1]['auto_groups']) == sorted([ops['id'], dev['id']])
+    assert put_bodies[1]['role'] == 'admin'
+    assert user_named(emulator, 'ci-bot')['role'] == 'admin'
+
+    # Block (keeps role and groups), re-run unchanged, unblock, empty the groups.
+    emulator.clear_log()
+    block = run([{'name': 'block', 'nms.overlay.user': {'name': 'ci-bot', 'is_blocked': True}},
+                 {'name': 'block again', 'nms.overlay.user': {'name': 'ci-bot', 'is_blocked': True}}])
+    assert block['block']['changed'] is True and block['block']['user']['status'] == 'blocked'
+    assert block['block again']['changed'] is False
+    assert len(emulator.writes()) == 1
+    bot = user_named(emulator, 'ci-bot')
+    assert bot['is_blocked'] is True and bot['role'] == 'admin' and len(bot['auto_groups']) == 2
+    unblock = run([{'name': 'unblock', 'nms.overlay.user': {'name': 'ci-bot', 'is_blocked': False, 'auto_groups': []}}])
+    assert unblock['unblock']['changed'] is True
+    bot = user_named(emulator, 'ci-bot')
+    assert bot['is_blocked'] is False and bot['auto_groups'] == [] and bot['role'] == 'admin'
+
+    # Found by id; the name cannot change: a warning, no write.
+    emulator.clear_log()
+    by_id = run([{'name': 'by id', 'nms.overlay.user': {'id': created['id'], 'name': 'other-name', 'role': 'admin'}}])
+    assert by_id['by id']['changed'] is False
+    assert any('name cannot change' in w for w in by_id['by id'].get('warnings', []))
+    assert writes(emulator) == []
+
+    # Delete, delete again.
+    emulator.clear_log()
+    gone = run([{'name': 'delete', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'state': 'absent'}},
+                {'name': 'again', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'state': 'absent'}}])
+    assert gone['delete']['changed'] is True and gone['again']['changed'] is False
+    assert gone['again']['user'] == {}
+    assert writes(emulator) == ['DELETE /api/users/%s' % created['id']]
+
+
+def test_user_check_mode_sends_no_write(emulator, run):
+    bot = service_user(emulator, 'bot', role='user')
+    emulator.clear_log()
+    result = run([
+        {'name': 'create', 'nms.overlay.user': {'name': 'new-bot', 'is_service_user': True, 'role': 'user'}},
+        {'name': 'invite', 'nms.overlay.user': {'email': 'x@example.com', 'name': 'X', 'role': 'user'}},
+        {'name': 'update', 'nms.overlay.user': {'name': 'bot', 'role': 'admin', 'is_blocked': True}},
+        {'name': 'delete', 'nms.overlay.user': {'name': 'bot', 'state': 'absent'}},
+    ], check=True, diff=True)
+    assert result.rc == 0, result
+    assert [result[n]['changed'] for n in ('create', 'invite', 'update', 'delete')] == [True] * 4
+    assert result['update']['diff'] == {'before': {'role': 'user', 'is_blocked': False},
+                                        'after': {'role': 'admin', 'is_blocked': True}}
+    assert result['update']['user']['role'] == 'admin'
+    assert emulator.writes() == []
+    assert user_named(emulator, 'bot')['role'] == 'user' and bot['id']
+
+
+def test_invite_regular_user_and_resend(emulator, run):
+    group(emulator, 'developers')
+    emulator.clear_log()
+    invite = {'email': 'alice@example.com', 'name': 'Alice', 'role': 'user', 'auto_groups': ['developers']}
+    first = run([{'name': 'invite', 'nms.overlay.user': invite},
+                 {'name': 'again', 'nms.overlay.user': dict(invite, email='ALICE@example.com')}])
+    assert first.rc == 0, first
+    assert first['invite']['changed'] is True and first['invite']['invitation_sent'] is False
+    alice = first['invite']['user']
+    assert alice['status'] == 'invited' and alice['email'] == 'alice@example.com'
+    assert first['again']['changed'] is False
+    assert writes(emulator) == ['POST /api/users']
+    assert emulator.writes()[0]['body']['is_service_user'] is False
+
+    # resend: check mode sends nothing and reports no change; a real run sends one.
+    emulator.clear_log()
+    resend = {'name': 'resend', 'nms.overlay.user': {'email': 'alice@example.com', 'resend_invitation': True}}
+    checked = run([resend], check=True)
+    assert checked['resend']['changed'] is False and checked['resend']['invitation_sent'] is False
+    assert emulator.writes() == []
+    sent = run([resend])
+    assert sent['resend']['changed'] is True and sent['resend']['invitation_sent'] is True
+    assert writes(emulator) == ['POST /api/users/%s/invite' % alice['id']]
+
+    # An active user gets no invitation, and nothing changes.
+    emulator.clear_log()
+    active = run([{'name': 'owner', 'nms.overlay.user': {'email': 'owner@example.com', 'resend_invitation': True}}])
+    assert active['owner']['changed'] is False and active['owner']['invitation_sent'] is False
+    assert emulator.writes() == []
+
+    # Block by email without a role: the role stays user.
+    block = run([{'name': 'block', 'nms.overlay.user': {'email': 'alice@example.com', 'is_blocked': True}}])
+    assert block['block']['changed'] is True
+    assert block['block']['user']['role'] == 'user' and block['block']['user']['is_blocked'] is True
+
+    # Deleting a regular user by email.
+    gone = run([{'name': 'delete', 'nms.overlay.user': {'email': 'alice@example.com', 'state': 'absent'}}])
+    assert gone['delete']['changed'] is True
+    assert [u for u in api_ok(emulator, 'GET', '/api/users') if u['email'] == 'alice@example.com'] == []
+
+
+def test_user_created_blocked_and_seeded_admin_stays_admin(emulator, run):
+    seeded = emulator.add_user('admin@example.com', name='Ada', role='admin')
+    emulator.clear_log()
+    result = run([
+        {'name': 'blocked bot', 'nms.overlay.user': {'name': 'b', 'is_service_user': True, 'role': 'user',
+                                                     'is_blocked': True}},
+        {'name': 'ada', 'nms.overlay.user': {'email': 'admin@example.com', 'auto_groups': []}},
+    ])
+    assert result.rc == 0, result
+    assert result['blocked bot']['user']['is_blocked'] is True
+    assert [w['method'] for w in emulator.writes()] == ['POST', 'PUT']
+    assert result['ada']['changed'] is False and result['ada']['user']['role'] == 'admin'
+    ada_id = seeded['id'] if 'id' in seeded else seeded['user']['id']
+    assert result['ada']['user']['id'] == ada_id
+
+
+def test_user_refusals_fail_before_any_write(emulator, run):
+    service_user(emulator, 'twin')
+    service_user(emulator, 'twin')
+    admin = emulator.add_user('adm@example.com', name='Adm', role='admin', token=True)
+    emulator.clear_log()
+    tasks = [
+        ('owner', {'email': 'owner@example.com', 'state': 'absent'}, 'is the account owner and cannot be deleted'),
+        ('new owner', {'name': 'x', 'is_service_user': True, 'role': 'owner'}, 'a new user cannot be the owner'),
+        ('no role', {'name': 'x', 'is_service_user': True}, 'option role is required'),
+        ('no kind', {'name': 'x', 'role': 'user'}, 'set is_service_user: true'),
+        ('bad email', {'email': 'not-an-email', 'role': 'user'}, "option email: 'not-an-email' is not an email address"),
+        ('svc email', {'email': 'a@b.c', 'is_service_user': True}, 'option email: service users have no email'),
+        ('twin', {'name': 'twin', 'role': 'admin'}, "name 'twin' matches 2 users"),
+        ('bad role', {'name': 'x', 'role': 'boss'}, 'value of role must be one of'),
+        ('unknown group', {'name': 'x', 'is_service_user': True, 'role': 'user', 'auto_groups': ['nope']},
+         "auto_groups: no group with the id or name 'nope'"),
+    ]
+    result = run([{'name': n, 'nms.overlay.user': args, 'ignore_errors': True} for n, args, dummy in tasks])
+    for name, dummy, message in tasks:
+        assert result[name]['failed'] is True, name
+        assert message in result[name]['msg'], (name, result[name]['msg'])
+    assert emulator.writes() == []
+
+    # An admin cannot delete itself: refused before the write.
+    self_delete = run([{'name': 'self', 'nms.overlay.user': {'email': 'adm@example.com', 'state': 'absent'}}],
+                      env={'NMS_API_TOKEN': admin['token']})
+    assert self_delete['self']['failed'] is True
+    assert 'cannot delete itself' in self_delete['self']['msg']
+    assert emulator.writes() == []
+
+
+def test_user_info(emulator, run):
+    bot = service_user(emulator, 'bot')
+    emulator.add_user('bob@example.com', name='Bob', role='user', status='invited')
+    emulator.clear_log()
+    result = run([
+        {'name': 'all', 'nms.overlay.user_info': {}},
+        {'name': 'service', 'nms.overlay.user_info': {'service_user': True}},
+        {'name': 'regular', 'nms.overlay.user_info': {'service_user': False}},
+        {'name': 'email', 'nms.overlay.user_info': {'email': 'BOB@example.com'}},
+        {'name': 'id', 'nms.overlay.user_info': {'id': bot['id']}},
+        {'name': 'name', 'nms.overlay.user_info': {'name': 'nobody'}},
+    ])
+    assert result.rc == 0, result
+    assert sorted(u['name'] for u in result['all']['users']) == ['Bob', 'Owner', 'bot']
+    assert [u['name'] for u in result['service']['users']] == ['bot']
+    assert sorted(u['name'] for u in result['regular']['users']) == ['Bob', 'Owner']
+    assert [u['status'] for u in result['email']['users']] == ['invited']
+    assert [u['id'] for u in result['id']['users']] == [bot['id']]
+    assert result['name']['users'] == []
+    queries = [r['query'] for r in emulator.requests()]
+    assert any('service_user=true' in str(q) for q in queries)
+
+
+# -- token ------------------------------------------------------------------------------------------
+def test_token_lifecycle(emulator, run):
+    bot = service_user(emulator, 'ci-bot', role='admin')
+    emulator.clear_log()
+    task = {'name': 'token', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'expires_in': 30}}
+    first = run([task])
+    assert first.rc == 0, first
+    assert first['token']['changed'] is True
+    plain = first['token']['plain_token']
+    assert plain.startswith('nbp_') and len(plain) == 40
+    token = first['token']['token']
+    assert token['name'] == 'pipeline' and 'plain_token' not in token
+    assert writes(emulator) == ['POST /api/users/%s/tokens' % bot['id']]
+    status, dummy = emulator.api('GET', '/api/groups', token=plain)
+    assert status == 200  # the value works
+
+    # Re-runs are unchanged, show no value, and read the users and the tokens once each.
+    emulator.clear_log()
+    again = run([task])
+    assert again['token']['changed'] is False
+    assert 'plain_token' not in again['token']
+    assert writes(emulator) == []
+    assert [r['path'] for r in emulator.requests()] == ['/api/users', '/api/users/%s/tokens' % bot['id']]
+
+    # A different lifetime is a warning, not a change.
+    longer = run([{'name': 'longer', 'nms.overlay.token': {'user': bot['id'], 'name': 'pipeline', 'expires_in': 90}}])
+    assert longer['longer']['changed'] is False
+    assert any('expires_in cannot change' in w for w in longer['longer']['warnings'])
+    assert writes(emulator) == []
+
+    # Rotate: a new value, the old one stops working.
+    emulator.clear_log()
+    rotated = run([{'name': 'rotate', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'rotate': True}}],
+                  diff=True)
+    assert rotated['rotate']['changed'] is True
+    new_plain = rotated['rotate']['plain_token']
+    assert new_plain != plain
+    assert rotated['rotate']['replaced_id'] == token['id']
+    assert rotated['rotate']['diff']['after'] == {'name': 'pipeline', 'expires_in': 30}
+    assert writes(emulator) == ['POST /api/users/%s/tokens' % bot['id'],
+                                'DELETE /api/users/%s/tokens/%s' % (bot['id'], token['id'])]
+    assert emulator.api('GET', '/api/groups', token=plain)[0] == 401
+    assert emulator.api('GET', '/api/groups', token=new_plain)[0] == 200
+
+    # token_info, by name and by id.
+    new_id = rotated['rotate']['token']['id']
+    info = run([{'name': 'all', 'nms.overlay.token_info': {'user': 'ci-bot'}},
+                {'name': 'by id', 'nms.overlay.token_info': {'user': 'ci-bot', 'id': new_id}},
+                {'name': 'unknown id', 'nms.overlay.token_info': {'user': 'ci-bot', 'id': 'nope'}},
+                {'name': 'by name', 'nms.overlay.token_info': {'user': 'ci-bot', 'name': 'pipeline'}}])
+    assert [t['id'] for t in info['all']['tokens']] == [new_id]
+    assert [t['id'] for t in info['by id']['tokens']] == [new_id]
+    assert info['unknown id']['tokens'] == []
+    assert [t['name'] for t in info['by name']['tokens']] == ['pipeline']
+
+    # Delete by id, then again by name: unchanged.
+    emulator.clear_log()
+    gone = run([{'name': 'delete', 'nms.overlay.token': {'user': 'ci-bot', 'id': new_id, 'state': 'absent'}},
+                {'name': 'again', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'state': 'absent'}}])
+    assert gone['delete']['changed'] is True and gone['again']['changed'] is False
+    assert writes(emulator) == ['DELETE /api/users/%s/tokens/%s' % (bot['id'], new_id)]
+    empty = run([{'name': 'none', 'nms.overlay.token_info': {'user': 'ci-bot'}}])
+    assert empty['none']['tokens'] == []  # null from netbird servers
+
+
+def test_token_check_mode_and_own_tokens(emulator, run):
+    emulator.clear_log()
+    checked = run([{'name': 'create', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'mine',
+                                                            'expires_in': 7}}], check=True, diff=True)
+    assert checked['create']['changed'] is True
+    assert 'plain_token' not in checked['create']
+    assert checked['create']['diff']['after'] == {'name': 'mine', 'expires_in': 7}
+    assert emulator.writes() == []
+    created = run([{'name': 'create', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'mine',
+                                                            'expires_in': 7}}])
+    assert created['create']['changed'] is True
+    emulator.clear_log()
+    checked = run([{'name': 'rotate', 'nms.overlay.token': {'user': 'owner-user', 'name': 'mine', 'rotate': True}},
+                   {'name': 'delete', 'nms.overlay.token': {'user': 'owner-user', 'name': 'mine', 'state': 'absent'}}],
+                  check=True)
+    assert checked['rotate']['changed'] is True and checked['delete']['changed'] is True
+    assert 'plain_token' not in checked['rotate']
+    assert emulator.writes() == []
+
+
+def test_token_validation(emulator, run):
+    emulator.clear_log()
+    tasks = [
+        ('zero', {'user': 'owner-user', 'name': 't', 'expires_in': 0}, 'option expires_in: must be between 1 and 365 days'),
+        ('too long', {'user': 'owner-user', 'name': 't', 'expires_in': 366}, 'option expires_in: must be between 1 and 365'),
+        ('empty name', {'user': 'owner-user', 'name': ' ', 'expires_in': 3}, 'option name: String should have at least 1'),
+    ]
+    result = run([{'name': n, 'nms.overlay.token': args, 'ignore_errors': True} for n, args, dummy in tasks])
+    for name, dummy, message in tasks:
+        assert result[name]['failed'] is True
+        assert result[name]['msg'].startswith(message), result[name]['msg']
+    assert emulator.requests() == []
+    result = run([
+        {'name': 'no lifetime', 'nms.overlay.token': {'user': 'owner-user', 'name': 't'}, 'ignore_errors': True},
+        {'name': 'no user', 'nms.overlay.token': {'user': 'ghost', 'name': 't', 'expires_in': 3}, 'ignore_errors': True},
+    ])
+    assert 'option expires_in is required to create the token' in result['no lifetime']['msg']
+    assert result['no user']['msg'] == "user: no user with the id or email or name 'ghost'"
+    assert emulator.writes() == []
+
+
+# -- setup key --------------------------------------------------------------------------------------
+def test_setup_key_lifecycle(emulator, run):
+    servers = group(emulator, 'servers')
+    emulator.clear_log()
+    args = {'name': 'servers', 'type': 'reusable', 'expires_in': '30d', 'usage_limit': 10, 'ephemeral': True,
+            'auto_groups': ['servers']}
+    first = run([{'name': 'key', 'nms.overlay.setup_key': args}], diff=True)
+    assert first.rc == 0, first
+    created = first['key']['setup_key']
+    assert first['key']['changed'] is True
+    assert len(created['key']) == 36 and created['key'] == created['key'].upper()
+    assert created['state'] == 'valid' and created['valid'] is True
+    assert isinstance(created['id'], str)
+    assert (created['usage_limit'], created['ephemeral'], created['auto_groups']) == (10, True, [servers['id']])
+    assert 29 * 86400 < seconds_left(created) <= 30 * 86400
+    assert writes(emulator) == ['POST /api/setup-keys']
+    assert emulator.writes()[0]['body'] == {'name': 'servers', 'type': 'reusable', 'expires_in': 2592000, 'revoked': False,
+                                            'auto_groups': [servers['id']], 'usage_limit': 10, 'ephemeral': True}
+    assert 'key' not in first['key']['diff']['after']
+
+    # Re-run: unchanged, no value shown, one list of keys and one of groups.
+    emulator.clear_log()
+    again = run([{'name': 'key', 'nms.overlay.setup_key': dict(args, auto_groups=[servers['id']], expires_in=2592000)}])
+    assert again['key']['changed'] is False
+    assert 'key' not in again['key']['setup_key']
+    assert again['key'].get('warnings') is None
+    assert writes(emulator) == []
+    assert sorted(r['path'] for r in emulator.requests()) == ['/api/groups', '/api/setup-keys']
+
+    # Fields fixed at creation: warnings, never a change (and again on the next run: never a perpetual change).
+    fixed = dict(args, type='one-off', usage_limit=None, ephemeral=False, expires_in='1d')
+    del fixed['usage_limit']
+    for dummy in range(2):
+        emulator.clear_log()
+        warned = run([{'name': 'fixed', 'nms.overlay.setup_key': fixed}])
+        assert warned['fixed']['changed'] is False
+        text = ' '.join(warned['fixed']['warnings'])
+        for option in ('type', 'ephemeral', 'expires_in'):
+            assert '%s cannot change' % option in text, text
+        assert writes(emulator) == []
+    longer_args = {'name': 'servers', 'expires_in': 40 * 86400, 'usage_limit': 5}
+    longer = run([{'name': 'longer', 'nms.overlay.setup_key': longer_args}])
+    assert longer['longer']['changed'] is False
+    assert [w for w in longer['longer']['warnings'] if 'usage_limit cannot change' in w]
+    assert not [w for w in longer['longer']['warnings'] if 'expires_in' in w]  # cannot be told from elapsed time
+
+    # Groups change; rename by id.
+    emulator.clear_log()
+    change = run([{'name': 'groups', 'nms.overlay.setup_key': {'name': 'servers', 'auto_groups': []}},
+                  {'name': 'rename', 'nms.overlay.setup_key': {'id': created['id'], 'name': 'web'}}], diff=True)
+    assert change['groups']['diff'] == {'before': {'auto_groups': [servers['id']]}, 'after': {'auto_groups': []}}
+    assert change['rename']['setup_key']['name'] == 'web'
+    assert writes(emulator) == ['PUT /api/setup-keys/%s' % created['id']] * 2
+    assert 'key' not in change['rename']['setup_key'] and 'key' not in change['groups']['setup_key']
+
+    # Revoke; a re-run without revoked keeps it revoked; un-revoke.
+    emulator.clear_log()
+    revoke = run([{'name': 'revoke', 'nms.overlay.setup_key': {'name': 'web', 'revoked': True}},
+                  {'name': 'rerun', 'nms.overlay.setup_key': {'name': 'web', 'type': 'reusable', 'auto_groups': []}},
+                  {'name': 'rerun revoked', 'nms.overlay.setup_key': {'name': 'web', 'revoked': True}}])
+    assert revoke['revoke']['changed'] is True
+    assert (revoke['revoke']['setup_key']['state'], revoke['revoke']['setup_key']['valid']) == ('revoked', False)
+    assert revoke['rerun']['changed'] is False and revoke['rerun']['setup_key']['revoked'] is True
+    assert revoke['rerun revoked']['changed'] is False
+    assert len(emulator.writes()) == 1
+    assert setup_keys(emulator, 'web')[0]['revoked'] is True
+    unrevoke = run([{'name': 'unrevoke', 'nms.overlay.setup_key': {'name': 'web', 'revoked': False}}])
+    assert unrevoke['unrevoke']['changed'] is True and unrevoke['unrevoke']['setup_key']['state'] == 'valid'
+
+    # state=absent revokes (the API cannot delete keys); again is unchanged.
+    emulator.clear_log()
+    gone = run([{'name': 'absent', 'nms.overlay.setup_key': {'name': 'web', 'state': 'absent'}},
+                {'name': 'again', 'nms.overlay.setup_key': {'name': 'web', 'state': 'absent'}},
+                {'name': 'unknown', 'nms.overlay.setup_key': {'name': 'nope', 'state': 'absent'}}])
+    assert gone['absent']['changed'] is True and gone['absent']['setup_key']['revoked'] is True
+    assert gone['again']['changed'] is False and gone['unknown']['changed'] is False
+    assert gone['unknown']['setup_key'] == {}
+    assert writes(emulator) == ['PUT /api/setup-keys/%s' % created['id']]
+    assert emulator.writes()[0]['body']['revoked'] is True
+
+
+def test_setup_key_check_mode_sends_no_write(emulator, run):
+    api_ok(emulator, 'POST', '/api/setup-keys', {'name': 'old', 'type': 'reusable', 'expires_in': 86400, 'revoked': False,
+                                                 'auto_groups': [], 'usage_limit': 0})
+    emulator.clear_log()
+    result = run([
+        {'name': 'create', 'nms.overlay.setup_key': {'name': 'new', 'type': 'one-off', 'revoked': True}},
+        {'name': 'revoke', 'nms.overlay.setup_key': {'name': 'old', 'revoked': True}},
+        {'name': 'absent', 'nms.overlay.setup_key': {'name': 'old', 'state': 'absent'}},
+    ], check=True, diff=True)
+    assert result.rc == 0, result
+    assert [result[n]['changed'] for n in ('create', 'revoke', 'absent')] == [True] * 3
+    assert result['revoke']['setup_key']['state'] == 'revoked' and result['revoke']['setup_key']['valid'] is False
+    assert result['create']['setup_key']['state'] == 'revoked'
+    assert 'key' not in result['create']['setup_key'] and 'key' not in result['revoke']['setup_key']
+    assert emulator.writes() == []
+    assert setup_keys(emulator, 'new') == []
+
+
+def test_setup_key_created_revoked_and_durations(emulator, run):
+    emulator.clear_log()
+    result = run([
+        {'name': 'revoked', 'nms.overlay.setup_key': {'name': 'r', 'type': 'reusable', 'revoked': True,
+                                                      'expires_in': 86400}},
+        {'name': 'week', 'nms.overlay.setup_key': {'name': 'w', 'type': 'one-off', 'expires_in': '1w'}},
+        {'name': 'mixed', 'nms.overlay.setup_key': {'name': 'm', 'type': 'reusable', 'expires_in': '1d12h'}},
+        {'name': 'default', 'nms.overlay.setup_key': {'name': 'd', 'type': 'reusable'}},
+    ])
+    assert result.rc == 0, result
+    assert result['revoked']['setup_key']['revoked'] is True and result['revoked']['setup_key']['key']
+    assert [w['method'] for w in emulator.writes()][:2] == ['POST', 'PUT']
+    bodies = [w['body'] for w in emulator.writes() if w['method'] == 'POST']
+    assert [b['expires_in'] for b in bodies] == [86400, 604800, 129600, 2592000]
+    assert result['week']['setup_key']['usage_limit'] == 1
+    assert bodies[1]['usage_limit'] == 0  # the server makes a one-off key single use
+
+    bad = [
+        ('short', {'name': 'x', 'type': 'reusable', 'expires_in': '12h'},
+         'option expires_in: must be between 86400 and 31536000 seconds (1 to 365 days); 43200 was given'),
+        ('long', {'name': 'x', 'type': 'reusable', 'expires_in': '400d'}, 'option expires_in: must be between'),
+        ('words', {'name': 'x', 'type': 'reusable', 'expires_in': 'soon'}, "option expires_in: 'soon' is not a number"),
+        ('negative', {'name': 'x', 'type': 'reusable', 'usage_limit': -1}, 'option usage_limit: must be 0 (unlimited)'),
+        ('one-off limit', {'name': 'x', 'type': 'one-off', 'usage_limit': 5}, 'option usage_limit: a one-off key'),
+        ('contradiction', {'name': 'x', 'replace_invalid': True, 'revoked': True}, 'options replace_invalid and revoked'),
+        ('no type', {'name': 'x'}, 'option type is required to create the setup key'),
+    ]
+    emulator.clear_log()
+    failed = run([{'name': n, 'nms.overlay.setup_key': args, 'ignore_errors': True} for n, args, dummy in bad])
+    for name, dummy, message in bad:
+        assert failed[name]['failed'] is True, name
+        assert failed[name]['msg'].startswith(message), (name, failed[name]['msg'])
+    assert emulator.writes() == []
+
+
+def test_setup_key_replace_invalid(emulator, run):
+    group(emulator, 'hosts')
+    emulator.clear_log()
+    task = {'name': 'key', 'nms.overlay.setup_key': {'name': 'host-1', 'type': 'one-off', 'expires_in': '2d',
+                                                     'auto_groups': ['hosts'], 'replace_invalid': True}}
+    first = run([task])
+    assert first['key']['changed'] is True
+    old = first['key']['setup_key']
+    again = run([task])
+    assert again['key']['changed'] is False and 'key' not in again['key']['setup_key']
+
+    emulator.enroll(old['key'], 'host-1')  # the one-off key is used up now
+    emulator.clear_log()
+    checked = run([task], check=True)
+    assert checked['key']['changed'] is True and checked['key']['replaced_id'] == old['id']
+    assert emulator.writes() == []
+    replaced = run([task])
+    assert replaced['key']['changed'] is True
+    new = replaced['key']['setup_key']
+    assert replaced['key']['replaced_id'] == old['id'] and new['id'] != old['id']
+    assert new['key'] and new['key'] != old['key'] and new['state'] == 'valid'
+    assert new['type'] == 'one-off' and len(new['auto_groups']) == 1
+    assert writes(emulator) == ['POST /api/setup-keys', 'PUT /api/setup-keys/%s' % old['id']]
+    states = {str(k['id']): k['state'] for k in setup_keys(emulator, 'host-1')}
+    assert states == {old['id']: 'revoked', new['id']: 'valid'}
+    assert emulator.enroll(new['key'], 'host-2')['hostname'] == 'host-2'
+
+    # Revoked and used up keys of the name are set aside: a fresh key, no write to the revoked ones.
+    emulator.clear_log()
+    third = run([task])
+    assert third['key']['changed'] is True and third['key']['replaced_id'] == new['id']
+    emulator.clear_log()
+    api_ok(emulator, 'PUT', '/api/setup-keys/%s' % third['key']['setup_key']['id'],
+           {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
+    emulator.clear_log()
+    fourth = run([task])
+    assert fourth['key']['changed'] is True
+    assert writes(emulator) == ['POST /api/setup-keys']
+
+    # Without replace_invalid a shared name is ambiguous and fails listing the ids.
+    emulator.clear_log()
+    plain = run([{'name': 'plain', 'nms.overlay.setup_key': {'name': 'host-1'}}])
+    assert plain['plain']['failed'] is True
+    assert "name 'host-1' matches 4 setup keys" in plain['plain']['msg']
+    assert emulator.writes() == []
+
+
+def test_setup_key_info_never_shows_values(emulator, run):
+    created = [api_ok(emulator, 'POST', '/api/setup-keys', {'name': name, 'type': 'reusable', 'expires_in': 86400,
+                                                            'revoked': False, 'auto_groups': [], 'usage_limit': 0})
+               for name in ('a', 'b')]
+    api_ok(emulator, 'PUT', '/api/setup-keys/%s' % created[1]['id'],
+           {'name': 'b', 'type': 'reusable', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 0})
+    result = run([
+        {'name': 'all', 'nms.overlay.setup_key_info': {}},
+        {'name': 'valid', 'nms.overlay.setup_key_info': {'valid': True}},
+        {'name': 'invalid', 'nms.overlay.setup_key_info': {'valid': False}},
+        {'name': 'id', 'nms.overlay.setup_key_info': {'id': str(created[0]['id'])}},
+        {'name': 'name', 'nms.overlay.setup_key_info': {'name': 'b'}},
+        {'name': 'unknown', 'nms.overlay.setup_key_info': {'id': '12345'}},
+    ], verbosity=3)
+    assert result.rc == 0, result
+    assert sorted(k['name'] for k in result['all']['setup_keys']) == ['a', 'b']
+    assert [k['name'] for k in result['valid']['setup_keys']] == ['a']
+    assert [k['name'] for k in result['invalid']['setup_keys']] == ['b']
+    assert [k['id'] for k in result['id']['setup_keys']] == [str(created[0]['id'])]
+    assert [k['state'] for k in result['name']['setup_keys']] == ['revoked']
+    assert result['unknown']['setup_keys'] == []
+    for res in result.results:
+        assert all('key' not in k for k in res['setup_keys'])
+    for key in created:
+        assert key['key'] not in result.stdout
+
+
+# -- account ----------------------------------------------------------------------------------------
+def test_account_settings_every_option(emulator, run):
+    account = api_ok(emulator, 'GET', '/api/accounts')[0]
+    emulator.clear_log()
+    args = {'peer_login_expiration_enabled': False, 'peer_login_expiration': '12h', 'regular_users_view_blocked': False,
+            'groups_propagation_enabled': False, 'jwt_groups_enabled': True, 'jwt_groups_claim_name': 'groups',
+            'jwt_allow_groups': ['eng', 'ops'], 'peer_approval_enabled': True}
+    first = run([{'name': 'settings', 'nms.overlay.account_settings': args}], diff=True)
+    assert first.rc == 0, first
+    assert first['settings']['changed'] is True
+    assert first['settings']['account_id'] == account['id']
+    assert first['settings']['diff']['before'] == {
+        'peer_login_expiration_enabled': True, 'peer_login_expiration': 86400, 'regular_users_view_blocked': True,
+        'groups_propagation_enabled': True, 'jwt_groups_enabled': False, 'jwt_groups_claim_name': '',
+        'jwt_allow_groups': [], 'peer_approval_enabled': False}
+    assert first['settings']['diff']['after']['peer_login_expiration'] == 43200
+    assert writes(emulator) == ['PUT /api/accounts/%s' % account['id']]
+    assert emulator.writes()[0]['body'] == {'settings': {
+        'peer_login_expiration_enabled': False, 'peer_login_expiration': 43200, 'regular_users_view_blocked': False,
+        'groups_propagation_enabled': False, 'jwt_groups_enabled': True, 'jwt_groups_claim_name': 'groups',
+        'jwt_allow_groups': ['eng', 'ops'], 'extra': {'peer_approval_enabled': True}}}
+    settings = api_ok(emulator, 'GET', '/api/accounts')[0]['settings']
+    assert settings['peer_login_expiration'] == 43200 and settings['extra'] == {'peer_approval_enabled': True}
+
+    # Again (the groups in another order, the duration in seconds): unchanged, one request.
+    emulator.clear_log()
+    again = run([{'name': 'settings', 'nms.overlay.account_settings': dict(
+        args, peer_login_expiration=43200, jwt_allow_groups=['ops', 'eng'])}])
+    assert again['settings']['changed'] is False
+    assert writes(emulator) == []
+    assert len(emulator.requests()) == 1
+
+    # One member: the full object is sent, every other member keeps its value.
+    emulator.clear_log()
+    one = run([{'name': 'one', 'nms.overlay.account_settings': {'regular_users_view_blocked': True}}], diff=True)
+    assert one['one']['diff'] == {'before': {'regular_users_view_blocked': False},
+                                  'after': {'regular_users_view_blocked': True}}
+    body = emulator.writes()[0]['body']['settings']
+    assert body == dict(settings, regular_users_view_blocked=True)
+    assert one['one']['account_settings']['jwt_allow_groups'] == ['eng', 'ops']
+
+
+def test_account_settings_keep_extra_away_when_unset(emulator, run):
+    emulator.clear_log()
+    result = run([{'name': 'exp', 'nms.overlay.account_settings': {'peer_login_expiration': 7200}},
+                  {'name': 'no approval', 'nms.overlay.account_settings': {'peer_approval_enabled': False}}])
+    assert result.rc == 0, result
+    assert result['exp']['changed'] is True and result['no approval']['changed'] is False
+    assert 'extra' not in emulator.writes()[0]['body']['settings']  # netbird servers panic on extra without the member
+    assert len(emulator.writes()) == 1
+
+
+def test_account_settings_check_mode_and_validation(emulator, run):
+    emulator.clear_log()
+    checked = run([{'name': 'check', 'nms.overlay.account_settings': {'peer_login_expiration_enabled': False}}],
+                  check=True, diff=True)
+    assert checked['check']['changed'] is True
+    assert checked['check']['account_settings']['peer_login_expiration_enabled'] is False
+    assert emulator.writes() == []
+    emulator.clear_log()
+    bad = run([
+        {'name': 'short', 'nms.overlay.account_settings': {'peer_login_expiration': 60}, 'ignore_errors': True},
+        {'name': 'long', 'nms.overlay.account_settings': {'peer_login_expiration': '181d'}, 'ignore_errors': True},
+        {'name': 'empty group', 'nms.overlay.account_settings': {'jwt_allow_groups': ['']}, 'ignore_errors': True},
+    ])
+    assert bad['short']['msg'].startswith('option peer_login_expiration: must be between 3600 and 15552000 seconds')
+    assert bad['long']['msg'].startswith('option peer_login_expiration: must be between')
+    assert bad['empty group']['msg'].startswith('option jwt_allow_groups[0]: String should have at least 1')
+    assert emulator.requests() == []
+
+
+def test_account_cannot_be_deleted_without_confirmation(emulator, run):
+    account_id = api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    emulator.clear_log()
+    result = run([
+        {'name': 'no confirmation', 'nms.overlay.account_settings': {'state': 'absent'}, 'ignore_errors': True},
+        {'name': 'wrong id', 'nms.overlay.account_settings': {'state': 'absent', 'confirm_account_id': 'other'},
+         'ignore_errors': True},
+    ])
+    assert result['no confirmation']['failed'] is True
+    assert result['no confirmation']['msg'].startswith('option confirm_account_id is required with state=absent')
+    assert result['wrong id']['failed'] is True
+    assert result['wrong id']['msg'] == "option confirm_account_id: 'other' is not the id of this account; nothing was deleted"
+    assert emulator.writes() == []
+
+    checked = run([{'name': 'delete', 'nms.overlay.account_settings': {'state': 'absent', 'confirm_account_id': account_id}}],
+                  check=True, diff=True)
+    assert checked['delete']['changed'] is True and checked['delete']['diff']['after'] == {}
+    assert emulator.writes() == []
+    assert emulator.api('GET', '/api/accounts')[0] == 200
+
+    deleted = run([{'name': 'delete', 'nms.overlay.account_settings': {'state': 'absent',
+                                                                       'confirm_account_id': account_id}}])
+    assert deleted['delete']['changed'] is True and deleted['delete']['account_id'] == account_id
+    assert writes(emulator) == ['DELETE /api/accounts/%s' % account_id]
+    assert emulator.api('GET', '/api/accounts')[0] == 401  # the account and its tokens are gone
+
+
+def test_account_info(emulator, run):
+    result = run([{'name': 'info', 'nms.overlay.account_info': {}}])
+    assert result.rc == 0, result
+    accounts = result['info']['accounts']
+    assert len(accounts) == 1
+    assert accounts[0]['id'] == api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    assert set(ACCOUNT_SETTINGS) <= set(accounts[0]['settings'])
+
+
+# -- examples ---------------------------------------------------------------------------------------
+def test_examples_run_unchanged(emulator, run, tmp_path):
+    """Every task of the modules' EXAMPLES runs against the emulator as written."""
+    for name in ('servers', 'developers', 'engineering', 'operations'):
+        group(emulator, name)
+    service_user(emulator, 'ci-bot', role='admin')
+    tasks = []
+    for module in ('token', 'token_info', 'setup_key', 'setup_key_info', 'account_settings', 'account_info',
+                   'user_info', 'user'):
+        tasks.extend(examples_of(module))
+    result = run(tasks)
+    assert result.rc == 0, result
+    assert not result.failed
+    assert emulator.api('GET', '/api/accounts')[0] == 200  # the delete example did not delete
+    assert 'Delete the account and everything in it (cannot be undone)' not in [
+        r['task'] for r in result.results if not r.get('skipped')]
+
+    # With the confirmation given by a person, the deletion example deletes the account.
+    account_id = api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    delete = [t for t in examples_of('account_settings') if t['name'].startswith('Delete the account')]
+    assert len(delete) == 1
+    gone = run(delete, extra_vars={'confirm_account_id': account_id})
+    assert gone.rc == 0, gone
+    assert emulator.api('GET', '/api/accounts')[0] == 401
+    assert tmp_path

@@ -1,0 +1,121 @@
+# -*- coding: utf-8 -*-
+"""Secrets stay out of the output: every identity task at -vvvv with --diff, in both dialects.
+
+The API token must never show. A created token or setup key value shows only in the result of the
+one task that created it; values that existed before (the server sends setup key values on every
+read) never show.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def sections(stdout):
+    """{task name: the output of that task} for one play run (task names are unique here)."""
+    parts = {}
+    current = '(play header)'
+    for line in stdout.splitlines(keepends=True):
+        match = re.match(r'^TASK \[(.*)\] \**', line)
+        if match:
+            current = match.group(1)
+        elif line.startswith('PLAY RECAP'):
+            current = '(recap)'
+        parts[current] = parts.get(current, '') + line
+    return parts
+
+
+def api_ok(emulator, method, path, body=None):
+    status, data = emulator.api(method, path, body)
+    assert status == 200, (method, path, status, data)
+    return data
+
+
+def test_no_secret_in_verbose_output(emulator, run):
+    # Secrets that exist before the play: none of them may show anywhere.
+    seeded_user = emulator.add_user('dev@example.com', name='Dev', role='user', token=True)
+    old_key = api_ok(emulator, 'POST', '/api/setup-keys', {
+        'name': 'existing', 'type': 'reusable', 'expires_in': 86400, 'revoked': False, 'auto_groups': [],
+        'usage_limit': 0})
+    used_key = api_ok(emulator, 'POST', '/api/setup-keys', {
+        'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': False, 'auto_groups': [],
+        'usage_limit': 0})
+    emulator.enroll(used_key['key'], 'host-1')
+    api_ok(emulator, 'POST', '/api/groups', {'name': 'servers', 'peers': []})
+    account_id = api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    old_secrets = [emulator.token, seeded_user['token'], old_key['key'], used_key['key']]
+
+    tasks = [
+        {'name': 'user create', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'role': 'admin',
+                                                     'auto_groups': ['servers']}},
+        {'name': 'user invite', 'nms.overlay.user': {'email': 'alice@example.com', 'name': 'Alice', 'role': 'user'}},
+        {'name': 'user resend', 'nms.overlay.user': {'email': 'alice@example.com', 'resend_invitation': True}},
+        {'name': 'user update', 'nms.overlay.user': {'name': 'ci-bot', 'is_blocked': False, 'auto_groups': []}},
+        {'name': 'user info', 'nms.overlay.user_info': {}},
+        {'name': 'token create', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'expires_in': 30},
+         'register': 'first'},
+        {'name': 'token rerun', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'expires_in': 60}},
+        {'name': 'token info', 'nms.overlay.token_info': {'user': 'ci-bot'}},
+        {'name': 'token rotate', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'rotate': True},
+         'register': 'second'},
+        {'name': 'use the new token', 'nms.overlay.user_info': {'api_token': '{{ second.plain_token }}',
+                                                                'service_user': True}},
+        {'name': 'use the old token', 'nms.overlay.user_info': {'api_token': '{{ first.plain_token }}'},
+         'ignore_errors': True},
+        {'name': 'token own', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'mine', 'expires_in': 1},
+         'register': 'own'},
+        {'name': 'token own delete', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'mine',
+                                                           'state': 'absent'}},
+        {'name': 'token delete', 'nms.overlay.token': {'user': 'ci-bot', 'name': 'pipeline', 'state': 'absent'}},
+        {'name': 'key create', 'register': 'key', 'nms.overlay.setup_key': {
+            'name': 'servers', 'type': 'reusable', 'expires_in': '7d', 'auto_groups': ['servers']}},
+        {'name': 'key rerun', 'nms.overlay.setup_key': {'name': 'servers', 'type': 'one-off', 'expires_in': '1d'}},
+        {'name': 'key existing', 'nms.overlay.setup_key': {'name': 'existing', 'auto_groups': ['servers']}},
+        {'name': 'key revoke', 'nms.overlay.setup_key': {'name': 'servers', 'revoked': True}},
+        {'name': 'key absent', 'nms.overlay.setup_key': {'name': 'existing', 'state': 'absent'}},
+        {'name': 'key replace', 'register': 'replaced', 'nms.overlay.setup_key': {
+            'name': 'host-1', 'type': 'one-off', 'replace_invalid': True}},
+        {'name': 'key replace rerun', 'nms.overlay.setup_key': {
+            'name': 'host-1', 'type': 'one-off', 'replace_invalid': True}},
+        {'name': 'key info', 'nms.overlay.setup_key_info': {}},
+        {'name': 'key failure', 'nms.overlay.setup_key': {'name': 'servers', 'expires_in': 'soon'},
+         'ignore_errors': True},
+        {'name': 'account settings', 'nms.overlay.account_settings': {'peer_login_expiration': '2d',
+                                                                      'jwt_allow_groups': ['eng']}},
+        {'name': 'account info', 'nms.overlay.account_info': {}},
+        {'name': 'account delete preview', 'nms.overlay.account_settings': {
+            'state': 'absent', 'confirm_account_id': account_id}, 'check_mode': True},
+        {'name': 'user delete', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'state': 'absent'}},
+    ]
+    result = run(tasks, diff=True, verbosity=4)
+    assert result.rc == 0, result
+    assert result['use the old token']['failed'] is True  # rotated away
+    assert result['use the new token']['users'][0]['name'] == 'ci-bot'
+    assert result['key replace']['replaced_id'] == str(used_key['id'])
+    assert result['key replace rerun']['changed'] is False
+
+    created = {
+        'token create': result['token create']['plain_token'],
+        'token rotate': result['token rotate']['plain_token'],
+        'token own': result['token own']['plain_token'],
+        'key create': result['key create']['setup_key']['key'],
+        'key replace': result['key replace']['setup_key']['key'],
+    }
+    out = sections(result.stdout)
+    assert len(out) > len(tasks)  # the split found every task
+    assert '-vvvv' in result.command and '"module_args"' in result.stdout  # really verbose: arguments shown
+
+    for secret in old_secrets:
+        assert secret not in result.stdout
+    for task, secret in created.items():
+        assert secret in out[task], task  # the create result shows it, by design
+        elsewhere = [name for name, text in out.items() if name != task and secret in text]
+        assert elsewhere == [], (task, elsewhere)
+    # The recorded results of the other tasks hold no value either.
+    for res in result.results:
+        text = repr(res)
+        for task, secret in created.items():
+            if res['task'] != task:
+                assert secret not in text, (task, res['task'])
+        for secret in old_secrets:
+            assert secret not in text

@@ -1,0 +1,469 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of the identity area: helpers, options models and the module classes with a scripted client."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils import _identity as identity
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._identity import (
+    AccountSettingsModule, SetupKeyModule, TokenModule, UserModule,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError
+
+UTC = datetime.timezone.utc
+
+
+def iso(moment):
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+def in_days(days):
+    return iso(datetime.datetime.now(UTC) + datetime.timedelta(days=days))
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize('value, seconds', [
+    (86400, 86400), ('86400', 86400), ('30d', 2592000), ('12h', 43200), ('1w', 604800), ('1d12h', 129600),
+    (' 2D ', 172800), ('90m', 5400), ('45s', 45), (3600.0, 3600), (None, None),
+])
+def test_parse_duration(value, seconds):
+    assert identity.parse_duration(value) == seconds
+
+
+@pytest.mark.parametrize('value', ['soon', '1y', '12 hours', '-1d', True, ''])
+def test_parse_duration_rejects(value):
+    with pytest.raises(ValueError):
+        identity.parse_duration(value)
+    assert identity.duration_norm(value) == value  # left for validation to report
+
+
+def test_parse_time_handles_nanoseconds_offsets_and_garbage():
+    moment = identity.parse_time('2024-05-01T10:00:00.123456789Z')
+    assert moment == datetime.datetime(2024, 5, 1, 10, 0, 0, 123456, tzinfo=UTC)
+    assert identity.parse_time('2024-05-01T12:00:00+02:00') == datetime.datetime(2024, 5, 1, 10, tzinfo=UTC)
+    assert identity.parse_time('yesterday') is None
+    assert identity.parse_time(None) is None
+
+
+def test_token_days_from_dates():
+    token = {'created_at': '2024-05-01T10:00:00Z', 'expiration_date': '2024-05-31T10:00:00.5Z'}
+    assert identity.token_days(token) == 30
+    # a daylight saving change on the server (local time) shifts by an hour: still 30 days
+    assert identity.token_days({'created_at': '2024-03-01T10:00:00Z', 'expiration_date': '2024-03-31T09:00:00Z'}) == 30
+    assert identity.token_days({'created_at': '0001-01-01T00:00:00Z', 'expiration_date': '2024-03-31T09:00:00Z'}) is None
+    assert identity.token_days({}) is None
+
+
+def test_plain_token_value_accepts_both_shapes_and_never_echoes_the_secret():
+    assert identity.plain_token_value('nbp_x') == 'nbp_x'
+    assert identity.plain_token_value({'token': 'nbp_y'}) == 'nbp_y'
+    with pytest.raises(TaskError) as err:
+        identity.plain_token_value({'a': 'nbp_secret1', 'b': 'nbp_secret2'})
+    assert 'nbp_secret' not in str(err.value)
+
+
+def test_public_setup_key_hides_the_value_unless_revealed():
+    key = {'id': 123, 'key': 'SECRET', 'auto_groups': None}
+    assert identity.public_setup_key(key) == {'id': '123', 'auto_groups': []}
+    assert identity.public_setup_key(key, reveal=True)['key'] == 'SECRET'
+    assert key['key'] == 'SECRET'  # the input is not changed
+
+
+@pytest.mark.parametrize('key, state', [
+    ({'expires': in_days(1)}, 'valid'),
+    ({'expires': in_days(-1), 'revoked': True}, 'expired'),
+    ({'expires': in_days(1), 'revoked': True}, 'revoked'),
+    ({'expires': in_days(1), 'type': 'one-off', 'usage_limit': 0, 'used_times': 1}, 'overused'),
+    ({'expires': in_days(1), 'type': 'reusable', 'usage_limit': 0, 'used_times': 50}, 'valid'),
+    ({'expires': in_days(1), 'type': 'reusable', 'usage_limit': 2, 'used_times': 2}, 'overused'),
+    ({'type': 'reusable'}, 'valid'),
+])
+def test_key_state(key, state):
+    assert identity.key_state(key) == state
+
+
+def test_setup_key_valid_prefers_the_server_flag():
+    assert identity.setup_key_valid({'valid': False, 'state': 'valid'}) is False
+    assert identity.setup_key_valid({'state': 'valid'}) is True
+    assert identity.setup_key_valid({'state': 'revoked'}) is False
+
+
+def test_lifetime_floor_and_remaining_seconds():
+    now = datetime.datetime.now(UTC)
+    key = {'expires': iso(now + datetime.timedelta(days=30)), 'updated_at': iso(now - datetime.timedelta(days=2))}
+    assert abs(identity.lifetime_floor(key) - 32 * 86400) < 5
+    zero = dict(key, updated_at='0001-01-01T00:00:00Z')
+    assert abs(identity.lifetime_floor(zero) - 30 * 86400) < 5
+    assert identity.lifetime_floor({}) is None
+    assert abs(identity.remaining_seconds(key) - 30 * 86400) < 5
+    assert identity.remaining_seconds({'expires': in_days(-3)}) == 86400
+    assert identity.remaining_seconds({'expires': in_days(900)}) == 31536000
+
+
+# -- options models -----------------------------------------------------------------------------------
+def model(name):
+    from ansible_collections.nms.overlay.plugins.module_utils import _models_identity
+    return getattr(_models_identity, name)
+
+
+@pytest.mark.parametrize('name, data, message', [
+    ('UserOptions', {'email': 'nope'}, "option email: 'nope' is not an email address"),
+    ('UserOptions', {'name': ''}, 'option name: String should have at least 1 character'),
+    ('UserOptions', {'auto_groups': ['ok', ' ']}, 'option auto_groups[1]: String should have at least 1 character'),
+    ('TokenOptions', {'expires_in': 0}, 'option expires_in: must be between 1 and 365 days; 0 was given'),
+    ('TokenOptions', {'expires_in': 366}, 'option expires_in: must be between 1 and 365 days; 366 was given'),
+    ('SetupKeyOptions', {'expires_in': '12h'},
+     'option expires_in: must be between 86400 and 31536000 seconds (1 to 365 days); 43200 was given'),
+    ('SetupKeyOptions', {'expires_in': 'later'}, "option expires_in: 'later' is not a number of seconds"),
+    ('SetupKeyOptions', {'usage_limit': -2}, 'option usage_limit: must be 0 (unlimited) or a positive number'),
+    ('AccountSettingsOptions', {'peer_login_expiration': 59},
+     'option peer_login_expiration: must be between 3600 and 15552000 seconds (1 hour to 180 days); 59 was given'),
+    ('AccountSettingsOptions', {'jwt_allow_groups': ['']}, 'option jwt_allow_groups[0]: String should have'),
+])
+def test_models_name_the_option_and_the_rule(name, data, message):
+    from ansible_collections.nms.overlay.plugins.module_utils._models import validate
+    with pytest.raises(OptionsError) as err:
+        validate(model(name), data)
+    assert str(err.value).startswith(message), str(err.value)
+
+
+def test_models_accept_good_values():
+    from ansible_collections.nms.overlay.plugins.module_utils._models import validate
+    assert validate(model('SetupKeyOptions'), {'expires_in': '30d', 'usage_limit': 0}).expires_in == 2592000
+    assert validate(model('TokenOptions'), {'expires_in': 365, 'name': 'x'}).expires_in == 365
+    assert validate(model('AccountSettingsOptions'), {'peer_login_expiration': '180d'}).peer_login_expiration == 15552000
+    assert validate(model('UserOptions'), {'email': 'a@example.com'}).email == 'a@example.com'
+
+
+# -- module classes with a scripted client ----------------------------------------------------------
+class FakeModule:
+    def __init__(self, params, check_mode=False):
+        self.params = params
+        self.check_mode = check_mode
+        self.warnings = []
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+class FakeClient:
+    """Answers from a dict of path -> value (callables get the body); records every call."""
+
+    def __init__(self, routes):
+        self.routes = routes
+        self.calls = []
+
+    def _answer(self, method, path, body=None):
+        self.calls.append((method, path, body))
+        key = (method, path) if (method, path) in self.routes else path
+        if key not in self.routes:
+            raise ApiError(method, path, 404, 'not found')
+        handler = self.routes[key]
+        return handler(body) if callable(handler) else handler
+
+    def get(self, path, query=None):
+        return self._answer('GET', path)
+
+    def post(self, path, body=None):
+        return self._answer('POST', path, body)
+
+    def put(self, path, body=None):
+        return self._answer('PUT', path, body)
+
+    def delete(self, path):
+        return self._answer('DELETE', path)
+
+    def writes(self):
+        return [(m, p) for m, p, dummy in self.calls if m != 'GET']
+
+
+def make(cls, client, check_mode=False, **params):
+    full = {name: spec.get('default') for name, spec in cls.full_argument_spec().items()}
+    full.update(params)
+    instance = cls(module=FakeModule(full, check_mode=check_mode))
+    instance._client = client  # pylint: disable=protected-access
+    return instance
+
+
+OWNER = {'id': 'owner-user', 'email': 'owner@example.com', 'name': 'Owner', 'role': 'owner', 'status': 'active',
+         'auto_groups': [], 'is_current': True, 'is_service_user': False, 'is_blocked': False}
+BOT = {'id': 'bot-1', 'email': '', 'name': 'bot', 'role': 'admin', 'status': 'active', 'auto_groups': None,
+       'is_current': False, 'is_service_user': True, 'is_blocked': False}
+INVITED = {'id': 'idp-1', 'email': 'alice@example.com', 'name': 'Alice', 'role': 'user', 'status': 'invited',
+           'auto_groups': ['g1'], 'is_current': False, 'is_service_user': False, 'is_blocked': False}
+GROUPS = [{'id': 'g1', 'name': 'ops'}, {'id': 'g2', 'name': 'dev'}]
+
+
+def user_client(*users):
+    return FakeClient({'/users': list(users), '/groups': GROUPS,
+                       ('PUT', '/users/bot-1'): lambda body: dict(BOT, **body),
+                       ('POST', '/users'): lambda body: dict(body, id='new-user', status='active'),
+                       ('POST', '/users/idp-1/invite'): {},
+                       ('DELETE', '/users/bot-1'): {}})
+
+
+def test_user_without_role_keeps_the_role():
+    client = user_client(OWNER, BOT)
+    result = make(UserModule, client, name='bot', auto_groups=['ops']).run()
+    assert result['changed'] is True
+    assert client.calls[-1] == ('PUT', '/users/bot-1', {'role': 'admin', 'auto_groups': ['g1'], 'is_blocked': False})
+    assert result['diff'] == {'before': {'auto_groups': []}, 'after': {'auto_groups': ['g1']}}
+    assert result['user']['role'] == 'admin'
+
+
+def test_user_unchanged_by_email_any_case_and_auto_groups_never_null():
+    client = user_client(OWNER, INVITED)
+    result = make(UserModule, client, email='ALICE@example.com', role='user', auto_groups=['ops']).run()
+    assert result['changed'] is False and client.writes() == []
+    assert result['invitation_sent'] is False
+    bot = make(UserModule, user_client(BOT), name='bot').run()
+    assert bot['user']['auto_groups'] == []
+
+
+def test_user_resend_invitation_only_for_invited_and_never_in_check_mode():
+    client = user_client(INVITED)
+    checked = make(UserModule, client, check_mode=True, email='alice@example.com', resend_invitation=True).run()
+    assert checked['changed'] is False and client.writes() == []
+    sent = make(UserModule, client, email='alice@example.com', resend_invitation=True).run()
+    assert sent['changed'] is True and sent['invitation_sent'] is True
+    assert client.writes() == [('POST', '/users/idp-1/invite')]
+    active = make(UserModule, user_client(OWNER), email='owner@example.com', resend_invitation=True).run()
+    assert active['changed'] is False
+
+
+def test_user_create_service_user_and_blocked_needs_a_second_call():
+    client = user_client(OWNER)
+    client.routes[('PUT', '/users/new-user')] = lambda body: dict(body, id='new-user', is_blocked=True)
+    result = make(UserModule, client, name='robot', is_service_user=True, role='user', is_blocked=True).run()
+    assert result['changed'] is True
+    assert client.calls[1] == ('POST', '/users', {'name': 'robot', 'role': 'user', 'auto_groups': [],
+                                                  'is_service_user': True})
+    assert client.writes() == [('POST', '/users'), ('PUT', '/users/new-user')]
+    assert result['user']['is_blocked'] is True
+
+
+@pytest.mark.parametrize('params, message', [
+    ({'name': 'x', 'role': 'user'}, 'to create a service user set is_service_user: true'),
+    ({'name': 'x', 'is_service_user': True}, 'option role is required to create the user'),
+    ({'email': 'x@example.com', 'role': 'user'}, 'option name is required to create the user'),
+    ({'name': 'x', 'is_service_user': True, 'role': 'owner'}, 'a new user cannot be the owner'),
+    ({'email': 'x@example.com', 'is_service_user': True}, 'option email: service users have no email'),
+    ({'name': 'x', 'is_service_user': False}, 'option email: a regular user is found by email'),
+    ({'email': 'owner@example.com', 'state': 'absent'}, 'is the account owner and cannot be deleted'),
+])
+def test_user_refusals(params, message):
+    client = user_client(OWNER)
+    with pytest.raises(TaskError) as err:
+        make(UserModule, client, **params).run()
+    assert message in str(err.value)
+    assert client.writes() == []
+
+
+def test_user_cannot_delete_itself_and_ambiguous_names_fail():
+    me = dict(BOT, is_current=True)
+    with pytest.raises(TaskError, match='cannot delete itself'):
+        make(UserModule, user_client(me), name='bot', state='absent').run()
+    twin = dict(BOT, id='bot-2')
+    with pytest.raises(TaskError, match=r"matches 2 users \(ids: bot-1, bot-2\)"):
+        make(UserModule, user_client(BOT, twin), name='bot', role='user').run()
+
+
+def test_user_delete_and_again():
+    client = user_client(BOT)
+    gone = make(UserModule, client, name='bot', state='absent').run()
+    assert gone['changed'] is True and client.writes() == [('DELETE', '/users/bot-1')]
+    again = make(UserModule, user_client(), name='bot', state='absent').run()
+    assert again == {'changed': False, 'user': {}, 'invitation_sent': False}
+
+
+TOKEN = {'id': 't1', 'name': 'ci', 'created_at': '2024-05-01T10:00:00Z', 'expiration_date': '2024-05-31T10:00:00Z',
+         'created_by': 'owner-user'}
+
+
+def token_client(tokens, plain='nbp_NEW'):
+    return FakeClient({'/users': [OWNER, BOT], '/users/bot-1/tokens': tokens,
+                       ('POST', '/users/bot-1/tokens'): lambda body: {
+                           'plain_token': plain, 'personal_access_token': dict(TOKEN, id='t2', name=body['name'])},
+                       ('DELETE', '/users/bot-1/tokens/t1'): {}})
+
+
+def test_token_rerun_is_unchanged_and_a_new_lifetime_only_warns():
+    client = token_client([TOKEN])
+    same = make(TokenModule, client, user='bot', name='ci', expires_in=30)
+    assert same.run() == {'changed': False, 'token': TOKEN}
+    other = make(TokenModule, client, user='bot', name='ci', expires_in=90)
+    assert other.run()['changed'] is False
+    assert other.module.warnings == ["expires_in cannot change after the token is created: the existing value 30 is "
+                                     "kept, not 90; use rotate: true to replace the token"]
+    assert client.writes() == []
+
+
+def test_token_null_list_create_returns_the_value_once():
+    client = token_client(None, plain={'token': 'nbp_VALUE'})
+    result = make(TokenModule, client, user='bot-1', name='new', expires_in=5).run()
+    assert result['plain_token'] == 'nbp_VALUE'
+    assert 'nbp_VALUE' not in repr(result['token']) and 'nbp_VALUE' not in repr(result['diff'])
+    assert client.calls[-1] == ('POST', '/users/bot-1/tokens', {'name': 'new', 'expires_in': 5})
+
+
+def test_token_rotate_creates_then_deletes_and_check_mode_writes_nothing():
+    client = token_client([TOKEN])
+    checked = make(TokenModule, client, check_mode=True, user='bot', name='ci', rotate=True).run()
+    assert checked['changed'] is True and 'plain_token' not in checked and client.writes() == []
+    result = make(TokenModule, client, user='bot', name='ci', rotate=True).run()
+    assert result['plain_token'] == 'nbp_NEW' and result['replaced_id'] == 't1'
+    assert client.writes() == [('POST', '/users/bot-1/tokens'), ('DELETE', '/users/bot-1/tokens/t1')]
+    assert client.calls[-2][2] == {'name': 'ci', 'expires_in': 30}
+
+
+def test_token_unknown_user_fails_naming_the_option():
+    with pytest.raises(TaskError, match="user: no user with the id or email or name 'ghost'"):
+        make(TokenModule, token_client([]), user='ghost', name='x', expires_in=1).run()
+
+
+def setup_key(**fields):
+    key = {'id': 77, 'key': 'SECRET-KEY', 'name': 'servers', 'type': 'reusable', 'expires': in_days(30),
+           'updated_at': iso(datetime.datetime.now(UTC)), 'valid': True, 'revoked': False, 'used_times': 0,
+           'state': 'valid', 'auto_groups': ['g1'], 'usage_limit': 0, 'ephemeral': False}
+    key.update(fields)
+    return key
+
+
+def key_client(*keys):
+    created = setup_key(id=99, key='NEW-SECRET', auto_groups=[])
+
+    def answer(base, body, ignored):
+        # like the server: expires_in is never stored as such, revoked is ignored on create
+        return dict(base, **{k: v for k, v in body.items() if k not in ignored})
+
+    return FakeClient({'/setup-keys': list(keys), '/groups': GROUPS,
+                       ('POST', '/setup-keys'): lambda body: answer(created, body, ('expires_in', 'revoked')),
+                       ('PUT', '/setup-keys/77'): lambda body: answer(setup_key(), body, ('expires_in',)),
+                       ('PUT', '/setup-keys/99'): lambda body: answer(created, body, ('expires_in',))})
+
+
+def test_setup_key_fixed_fields_warn_and_the_value_is_never_shown_after_create():
+    client = key_client(setup_key())
+    module = make(SetupKeyModule, client, name='servers', type='one-off', ephemeral=True, usage_limit=None,
+                  expires_in='1d', auto_groups=['ops'])
+    result = module.run()
+    assert result['changed'] is False and client.writes() == []
+    assert 'key' not in result['setup_key'] and result['setup_key']['id'] == '77'
+    text = ' '.join(module.module.warnings)
+    for option in ('type', 'ephemeral', 'expires_in'):
+        assert '%s cannot change' % option in text
+    assert 'SECRET' not in text
+    longer = make(SetupKeyModule, key_client(setup_key()), name='servers', expires_in='60d')
+    assert longer.run()['changed'] is False and longer.module.warnings == []
+
+
+def test_setup_key_create_reveals_once_and_revokes_in_a_second_call():
+    client = key_client()
+    result = make(SetupKeyModule, client, name='new', type='reusable', revoked=True).run()
+    assert result['setup_key']['key'] == 'NEW-SECRET'
+    assert client.writes() == [('POST', '/setup-keys'), ('PUT', '/setup-keys/99')]
+    assert client.calls[1][2] == {'name': 'new', 'type': 'reusable', 'expires_in': 2592000, 'revoked': True,
+                                  'auto_groups': [], 'usage_limit': 0, 'ephemeral': False}
+    assert result['setup_key']['revoked'] is True
+
+
+def test_setup_key_absent_revokes_and_revoked_stays_revoked():
+    client = key_client(setup_key())
+    result = make(SetupKeyModule, client, name='servers', state='absent').run()
+    assert result['changed'] is True and client.writes() == [('PUT', '/setup-keys/77')]
+    body = client.calls[-1][2]
+    assert body['revoked'] is True and 86000 < body['expires_in'] <= 30 * 86400
+    revoked = setup_key(revoked=True, valid=False, state='revoked')
+    client = key_client(revoked)
+    assert make(SetupKeyModule, client, name='servers', auto_groups=['ops']).run()['changed'] is False
+    assert make(SetupKeyModule, client, name='servers', state='absent').run()['changed'] is False
+    assert client.writes() == []
+
+
+def test_setup_key_check_mode_predicts_state():
+    client = key_client(setup_key())
+    result = make(SetupKeyModule, client, check_mode=True, name='servers', revoked=True).run()
+    assert (result['setup_key']['state'], result['setup_key']['valid']) == ('revoked', False)
+    created = make(SetupKeyModule, client, check_mode=True, name='x', type='one-off').run()
+    assert created['setup_key']['usage_limit'] == 1 and created['setup_key']['state'] == 'valid'
+    assert client.writes() == []
+
+
+def test_setup_key_replace_invalid():
+    used = setup_key(type='one-off', usage_limit=1, used_times=1, valid=False, state='overused')
+    client = key_client(used)
+    result = make(SetupKeyModule, client, name='servers', replace_invalid=True).run()
+    assert result['replaced_id'] == '77' and result['setup_key']['key'] == 'NEW-SECRET'
+    assert client.writes() == [('POST', '/setup-keys'), ('PUT', '/setup-keys/77')]
+    assert client.calls[1][2]['type'] == 'one-off' and client.calls[1][2]['auto_groups'] == ['g1']
+    assert client.calls[2][2]['revoked'] is True
+    assert 'SECRET-KEY' not in repr(result)
+
+    # revoked keys of the name are set aside; two live ones are ambiguous
+    live = setup_key(id=5)
+    client = key_client(setup_key(revoked=True, valid=False, state='revoked'), live)
+    assert make(SetupKeyModule, client, name='servers', replace_invalid=True).run()['changed'] is False
+    client = key_client(setup_key(), setup_key(id=5))
+    with pytest.raises(TaskError, match=r'matches 2 setup keys that are not revoked \(ids: 5, 77\)'):
+        make(SetupKeyModule, client, name='servers', replace_invalid=True).run()
+
+
+def test_setup_key_option_conflicts():
+    with pytest.raises(TaskError, match='option usage_limit: a one-off key'):
+        make(SetupKeyModule, key_client(), name='x', type='one-off', usage_limit=3).run()
+    with pytest.raises(TaskError, match='options replace_invalid and revoked=true contradict'):
+        make(SetupKeyModule, key_client(), name='x', replace_invalid=True, revoked=True).run()
+
+
+SETTINGS = {'peer_login_expiration_enabled': True, 'peer_login_expiration': 86400, 'regular_users_view_blocked': True,
+            'groups_propagation_enabled': True, 'jwt_groups_enabled': False, 'jwt_groups_claim_name': '',
+            'jwt_allow_groups': None, 'future_member': 'kept'}
+
+
+def account_client(settings=None):
+    account = {'id': 'acc1', 'settings': dict(settings or SETTINGS)}
+    return FakeClient({'/accounts': [account], ('PUT', '/accounts/acc1'): lambda body: dict(account, **body),
+                       ('DELETE', '/accounts/acc1'): {}})
+
+
+def test_account_settings_send_the_full_object_without_extra_when_unset():
+    client = account_client()
+    result = make(AccountSettingsModule, client, peer_login_expiration='2d').run()
+    assert result['changed'] is True and result['account_id'] == 'acc1'
+    body = client.calls[-1][2]['settings']
+    assert body == dict(SETTINGS, peer_login_expiration=172800, jwt_allow_groups=[])
+    assert 'extra' not in body
+    assert make(AccountSettingsModule, account_client(), peer_approval_enabled=False).run()['changed'] is False
+
+
+def test_account_settings_extra_always_carries_peer_approval():
+    client = account_client(dict(SETTINGS, extra={'peer_approval_enabled': True}))
+    make(AccountSettingsModule, client, jwt_allow_groups=['b', 'a']).run()
+    body = client.calls[-1][2]['settings']
+    assert body['extra'] == {'peer_approval_enabled': True} and body['jwt_allow_groups'] == ['a', 'b']
+    client = account_client()
+    make(AccountSettingsModule, client, peer_approval_enabled=True).run()
+    assert client.calls[-1][2]['settings']['extra'] == {'peer_approval_enabled': True}
+
+
+def test_account_delete_needs_the_matching_id():
+    client = account_client()
+    with pytest.raises(TaskError, match='option confirm_account_id is required with state=absent'):
+        make(AccountSettingsModule, client, state='absent').run()
+    with pytest.raises(TaskError, match="'acc2' is not the id of this account; nothing was deleted"):
+        make(AccountSettingsModule, client, state='absent', confirm_account_id='acc2').run()
+    checked = make(AccountSettingsModule, client, check_mode=True, state='absent', confirm_account_id='acc1').run()
+    assert checked['changed'] is True and client.writes() == []
+    make(AccountSettingsModule, client, state='absent', confirm_account_id='acc1').run()
+    assert client.writes() == [('DELETE', '/accounts/acc1')]
+
+
+def test_account_find_needs_exactly_one():
+    client = FakeClient({'/accounts': []})
+    with pytest.raises(TaskError, match='returned 0 accounts; exactly one was expected'):
+        make(AccountSettingsModule, client, jwt_groups_enabled=True).run()
