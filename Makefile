@@ -24,21 +24,24 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test venv unit integration sanity lint demo bench build clean
+.PHONY: help test venv unit integration reliability stress sanity lint docs demo bench build clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
-	@echo "make test         unit + integration + sanity + lint (what CI runs: .ci/run)"
+	@echo "make test         unit + integration + reliability + sanity + lint + docs (what CI runs: .ci/run)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
 	@echo "make unit         pytest tests/unit"
 	@echo "make integration  pytest tests/integration (ansible-playbook against the emulator, both dialects)"
+	@echo "make reliability  pytest tests/reliability (bad input, bad answers, check mode, TLS, concurrency, permissions)"
+	@echo "make stress       the reliability tests at full size (NMS_STRESS=1: more examples, more fault seeds)"
+	@echo "make docs         build the documentation site offline into $(BUILD)/docs (fails on any warning)"
 	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
 	@echo "make lint         ansible-lint --profile production"
 	@echo "make bench        measure speed at four account sizes against the emulator; writes docs/performance.md"
 	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
-test: unit integration sanity lint
+test: unit integration reliability sanity lint docs
 	@echo "make test: all checks passed"
 
 # --- virtualenv --------------------------------------------------------------------------------
@@ -75,6 +78,12 @@ unit: venv
 integration: venv
 	$(call pytest,tests/integration,--dist loadfile)
 
+reliability: venv
+	$(call pytest,tests/reliability,--dist loadfile)
+
+stress: venv
+	NMS_STRESS=1 $(MAKE) reliability
+
 # --- ansible-test sanity ------------------------------------------------------------------------
 # ansible-test makes a virtualenv per sanity test (--venv, cached under ~/.ansible/test/venv) and
 # bootstraps pip in each with a script it downloads from outside the package index, unless a copy
@@ -104,6 +113,11 @@ lint: venv
 	mkdir -p "$(BUILD)/lint/ansible_collections/nms"; ln -sfn "$(CURDIR)" "$(BUILD)/lint/ansible_collections/nms/overlay"; \
 	ANSIBLE_COLLECTIONS_PATH="$(abspath $(BUILD))/lint" PATH="$(VBIN):$$PATH" "$(VBIN)/ansible-lint" --profile production --offline $(LINT_ARGS) || rc=$$?; \
 	echo "lint: ansible-lint finished in $$(( $$(date +%s) - start ))s, exit $$rc"; exit $$rc
+
+# --- documentation ------------------------------------------------------------------------------
+DOCS_OUT ?= $(BUILD)/docs
+docs: venv
+	@bash .ci/docs.sh "$(VBIN)" "$(DOCS_OUT)"
 
 # --- demo ---------------------------------------------------------------------------------------
 demo: venv
