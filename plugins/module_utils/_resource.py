@@ -25,6 +25,11 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolv
 MISSING = object()
 
 
+def outcome_unknown(exc):
+    """Whether a failed write may still have been applied (no answer, or a gateway or server error)."""
+    return exc.status is None or exc.status in (500, 502, 503, 504)
+
+
 def connection_argument_spec():
     """The connection options every module takes (documented in nms.overlay.connection)."""
     return dict(
@@ -229,7 +234,12 @@ class ResourceModule(NmsModule):
             self.resolver.replace(self.kind, obj)
 
     def delete(self, obj):
-        self.client.delete('%s/%s' % (self.path, ref_id(obj)))
+        try:
+            self.client.delete('%s/%s' % (self.path, ref_id(obj)))
+        except ApiError as exc:
+            # a retried DELETE whose first answer was lost finds it gone: that is the goal
+            if exc.status != 404:
+                raise
 
     # -- finding -------------------------------------------------------------------------------------
     def list_items(self):
@@ -309,22 +319,33 @@ class ResourceModule(NmsModule):
             self.remember(planned)
             result[self.result_key] = planned
             return result
-        try:
-            created = self.client.post(self.path, body)
-        except ApiError as exc:
-            if exc.status != 409:
-                raise
-            # Someone created it between our read and our write: reconcile with what is there now.
-            if self.kind:
-                self.resolver.forget(self.kind)
-            obj = self.find()
-            if obj is None:
-                raise
-            return self.update(obj, desired)
+        created = self.post_once(body)
+        if created is None:
+            # it exists after all (made by someone else, or by our own create whose answer was lost)
+            return self.update(self.find(), desired)
         created = self.after_create(created, state)
         self.remember(created)
         result[self.result_key] = self.to_result(created)
         return result
+
+    def post_once(self, body):
+        """Create, never twice: after an answer that leaves it unknown whether the create happened,
+        read the list again; only when the read proves it absent is the create sent again.
+        Returns the created object, or None when it turned out to exist already."""
+        attempts = max(int(self.params.get('retries') or 0), 0) + 1
+        for attempt in range(attempts):
+            try:
+                return self.client.post(self.path, body)
+            except ApiError as exc:
+                if exc.status != 409 and not outcome_unknown(exc):
+                    raise
+                if self.kind:
+                    self.resolver.forget(self.kind)
+                if self.find() is not None:
+                    return None
+                if exc.status == 409 or attempt == attempts - 1:
+                    raise
+        return None  # not reached: the loop returns or raises
 
     def after_create(self, created, state):
         """Hook for modules whose create needs a follow-up call (returns the final object)."""

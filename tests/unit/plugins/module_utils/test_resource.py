@@ -178,3 +178,61 @@ def test_conflict_on_create_is_read_back_and_reconciled():
     assert result['changed'] is True
     assert client.writes() == [('POST', '/things'), ('PUT', '/things/t9')]
     assert client.things['t9']['note'] == 'n'
+
+
+class LossyClient(FakeClient):
+    """POSTs fail with the given outcomes in turn; 'lost' applies the create but loses the answer."""
+
+    def __init__(self, outcomes):
+        super().__init__([])
+        self.outcomes = list(outcomes)
+
+    def post(self, path, body):
+        outcome = self.outcomes.pop(0) if self.outcomes else 'ok'
+        if outcome == 'lost':
+            super().post(path, body)
+            self.calls[-1] = ('POST', path)
+            raise ApiError('POST', path, None, 'the connection was closed before an answer arrived')
+        if outcome != 'ok':
+            self.calls.append(('POST', path))
+            raise ApiError('POST', path, outcome, 'injected')
+        return super().post(path, body)
+
+
+def test_a_create_whose_answer_was_lost_is_read_back_not_repeated():
+    client = LossyClient(['lost'])
+    result, dummy = run(client, name='x', retries=3)
+    assert [c for c in client.writes()] == [('POST', '/things')]
+    assert list(client.things) == ['new']
+    assert result['thing']['name'] == 'x'
+
+
+def test_a_create_refused_by_a_gateway_is_sent_again_only_after_a_read_proves_it_absent():
+    client = LossyClient([503])
+    result, dummy = run(client, name='x', retries=3)
+    assert client.calls == [('GET', '/things'), ('POST', '/things'), ('GET', '/things'), ('POST', '/things')]
+    assert result['changed'] is True and list(client.things) == ['new']
+
+
+def test_create_gives_up_after_the_retries_and_client_errors_are_not_retried():
+    client = LossyClient([502, 502])
+    with pytest.raises(ApiError):
+        run(client, name='x', retries=1)
+    assert len(client.writes()) == 2 and client.things == {}
+    client = LossyClient([422])
+    with pytest.raises(ApiError):
+        run(client, name='x', retries=3)
+    assert len(client.writes()) == 1
+
+
+def test_delete_of_something_already_gone_is_not_an_error():
+    client = FakeClient([{'id': 't1', 'name': 'x'}])
+    original_delete = client.delete
+
+    def gone(path):
+        original_delete(path)
+        raise ApiError('DELETE', path, 404, 'not found')
+
+    client.delete = gone
+    result, dummy = run(client, name='x', state='absent')
+    assert result['changed'] is True and client.things == {}
