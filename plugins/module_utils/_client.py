@@ -6,9 +6,15 @@
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
 import time
 import traceback
+
+from urllib.parse import quote, urlsplit
+
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 
 try:
     import requests
@@ -29,7 +35,16 @@ RETRY_STATUSES = frozenset((429, 502, 503, 504))
 IDEMPOTENT_METHODS = frozenset(('GET', 'PUT', 'DELETE'))
 MAX_RETRY_AFTER = 60.0
 MAX_BACKOFF = 10.0
+MAX_TIMEOUT = 86400.0
 SNIPPET_LENGTH = 200
+# what may travel unencoded in a path segment (RFC 3986 pchar without '%', so that '%' is encoded too)
+PATH_SAFE = "-._~!$&'()*+,;=:@"
+PERMISSION_RE = re.compile(r'admin power|permission|not allowed|forbidden|blocked', re.IGNORECASE)
+TOKEN_RE = re.compile(r'^[\x21-\x7e]+\Z')
+
+
+class ConfigError(TaskError):
+    """A connection option that cannot work (raised before any request; the message names the option)."""
 
 
 class ApiError(Exception):
@@ -65,6 +80,86 @@ def _snippet(text):
     return text
 
 
+def quote_path(path):
+    """Percent-encode each segment of an API path, so that a value never adds a query, a fragment or a '..'."""
+    segments = []
+    for segment in (path or '').split('/'):
+        if segment in ('.', '..'):
+            segments.append(segment.replace('.', '%2E'))
+        else:
+            segments.append(quote(segment, safe=PATH_SAFE))
+    return '/'.join(segments)
+
+
+def check_connection_options(api_url, api_token, validate_certs, ca_path, timeout):
+    """Raise ConfigError naming the option when a connection option cannot work."""
+    url = (api_url or '').strip() if isinstance(api_url, str) else ''
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        port = parts.port  # raises ValueError when out of range or not a number
+    except ValueError:
+        host, port = None, None
+        parts = None
+    if parts is None or parts.scheme not in ('http', 'https') or not host or port == 0 or any(ch.isspace() for ch in url):
+        raise ConfigError('option api_url: %r is not an http(s) URL like https://nms.example.com '
+                          '(set api_url or NMS_API_URL)' % (url[:100] if not parts or not parts.password else '(hidden)'))
+    if parts.query or parts.fragment:
+        raise ConfigError('option api_url: the URL must not have a query or a fragment')
+    if not isinstance(api_token, str) or not api_token.strip():
+        raise ConfigError('option api_token: it is empty (set api_token or NMS_API_TOKEN)')
+    if not TOKEN_RE.match(api_token):
+        raise ConfigError('option api_token: the token has spaces, control or non-ASCII characters '
+                          '(the value is not shown; check for a stray newline or quote)')
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
+            or not 0 < timeout <= MAX_TIMEOUT:
+        raise ConfigError('option timeout: %r is not a number of seconds greater than 0 and at most %d'
+                          % (timeout, MAX_TIMEOUT))
+    if validate_certs and ca_path:
+        if not os.path.exists(ca_path):
+            raise ConfigError('option ca_path: %s does not exist' % ca_path)
+        if not os.access(ca_path, os.R_OK):
+            raise ConfigError('option ca_path: %s cannot be read' % ca_path)
+
+
+_SSL_REASON_RE = re.compile(r"\[SSL(?:: [A-Z_]+)?\] ([^(']+?)\s*(?:\(_ssl\.c|'|$)")
+_POOL_RE = re.compile(r"^\w+ConnectionPool\(host=[^)]*\): Max retries exceeded with url: \S+ \(Caused by (.*)\)$", re.S)
+_REASONS = (
+    (re.compile(r'Remote end closed connection without response|RemoteDisconnected'),
+     'the server closed the connection without answering'),
+    (re.compile(r'Connection reset by peer'), 'the server reset the connection'),
+    (re.compile(r'Connection refused'), 'connection refused (is api_url right and the server running?)'),
+    (re.compile(r'Name or service not known|Temporary failure in name resolution|nodename nor servname'),
+     'the host name of api_url does not resolve'),
+    (re.compile(r'Connection aborted'), 'the connection was aborted'),
+)
+_INCOMPLETE_RE = re.compile(r'IncompleteRead\((\d+) bytes read, (\d+) more expected\)')
+
+
+def _transport_reason(exc):
+    """The useful part of a requests/urllib3 error text (without pool and retry noise)."""
+    text = str(exc)
+    found = _SSL_REASON_RE.search(text)
+    if found:
+        return found.group(1).strip()
+    for pattern, reason in _REASONS:
+        if pattern.search(text):
+            return reason
+    found = _POOL_RE.match(text)
+    if found:
+        return found.group(1)[:SNIPPET_LENGTH]
+    return text[:SNIPPET_LENGTH]
+
+
+class _BodyError(Exception):
+    """The status line and headers arrived, the body did not (cut off, reset or too slow)."""
+
+    def __init__(self, response, cause):
+        super().__init__(str(cause))
+        self.response = response
+        self.cause = cause
+
+
 def _retry_after_seconds(response):
     value = response.headers.get('Retry-After') if response is not None else None
     if not value:
@@ -82,10 +177,14 @@ class Client:
                  retries=3, backoff=0.5, sleep=time.sleep, session=None):
         if not HAS_REQUESTS:
             raise RuntimeError('the requests library is required')
+        check_connection_options(api_url, api_token, validate_certs, ca_path, timeout)
         self.root = api_root(api_url)
         self._token = api_token
         self.timeout = timeout
-        self.retries = max(int(retries), 0)
+        try:
+            self.retries = max(int(retries), 0)
+        except (TypeError, ValueError):
+            raise ConfigError('option retries: %r is not a whole number' % (retries,)) from None
         self.backoff = backoff
         self._sleep = sleep
         self.request_count = 0
@@ -95,6 +194,9 @@ class Client:
             'Accept': 'application/json',
             'User-Agent': USER_AGENT,
         })
+        # verify goes with every request too: on its own, session.verify loses against REQUESTS_CA_BUNDLE
+        # and CURL_CA_BUNDLE from the environment, which would silently ignore ca_path and validate_certs.
+        self.verify = bool(validate_certs) and (ca_path or True)
         if not validate_certs:
             self.session.verify = False
             try:
@@ -121,13 +223,17 @@ class Client:
 
     def request(self, method, path, body=None, query=None):
         """Send one call, retrying where that is safe, and return the decoded JSON ({} when empty)."""
-        url = '%s/api%s' % (self.root, path)
+        url = '%s/api%s' % (self.root, quote_path(path))
         attempt = 0
         while True:
             attempt += 1
             wait = None
             try:
                 response = self._send(method, url, body, query)
+            except _BodyError as exc:
+                # The server answered (and so acted on the call): only an idempotent call may repeat.
+                if attempt > self.retries or method not in IDEMPOTENT_METHODS:
+                    raise ApiError(method, path, exc.response.status_code, self._describe_body_error(exc)) from None
             except Exception as exc:  # requests raises many kinds; classify below
                 if not self._is_transport_error(exc):
                     raise
@@ -147,13 +253,22 @@ class Client:
     # -- internals --------------------------------------------------------------------------------
     def _send(self, method, url, body, query):
         self.request_count += 1
-        kwargs = {'timeout': self.timeout, 'allow_redirects': False}
+        kwargs = {'timeout': self.timeout, 'allow_redirects': False, 'stream': True, 'verify': self.verify}
         if query:
             kwargs['params'] = query
         if body is not None:
             kwargs['data'] = json.dumps(body)
             kwargs['headers'] = {'Content-Type': 'application/json'}
-        return self.session.request(method, url, **kwargs)
+        response = self.session.request(method, url, **kwargs)
+        # Read the body here, so that a body cut short is told apart from a call that got no answer.
+        try:
+            response.content  # pylint: disable=pointless-statement
+        except Exception as exc:  # pylint: disable=broad-except
+            if not self._is_transport_error(exc):
+                raise
+            response.close()
+            raise _BodyError(response, exc) from None
+        return response
 
     @staticmethod
     def _is_transport_error(exc):
@@ -161,6 +276,9 @@ class Client:
 
     @staticmethod
     def _may_retry_transport(method, exc):
+        if isinstance(exc, (req_exc.SSLError, req_exc.InvalidURL, req_exc.InvalidSchema, req_exc.MissingSchema,
+                            req_exc.InvalidHeader)):
+            return False  # the same call fails the same way again
         if method in IDEMPOTENT_METHODS:
             return True
         # A POST may repeat only when the connection was never made, so the server cannot have it.
@@ -170,14 +288,23 @@ class Client:
     def _describe_transport(self, exc):
         if isinstance(exc, req_exc.SSLError):
             reason = 'TLS error (%s); set ca_path to the CA that signed the server certificate, ' \
-                     'or validate_certs=false to skip verification' % self._scrub(str(exc))
+                     'or validate_certs=false to skip verification' % self._scrub(_transport_reason(exc))
         elif isinstance(exc, req_exc.Timeout):
             reason = 'no answer within the timeout of %s seconds' % self.timeout
         elif isinstance(exc, req_exc.ConnectionError):
-            reason = 'connection failed: %s' % self._scrub(str(exc))
+            reason = 'connection failed: %s' % self._scrub(_transport_reason(exc))
         else:
-            reason = self._scrub(str(exc))
+            reason = self._scrub(_transport_reason(exc))
         return reason
+
+    def _describe_body_error(self, exc):
+        if isinstance(exc.cause, req_exc.Timeout):
+            return 'the answer did not arrive within the timeout of %s seconds' % self.timeout
+        found = _INCOMPLETE_RE.search(str(exc.cause))
+        if found:
+            got, more = int(found.group(1)), int(found.group(2))
+            return 'the answer was cut off after %d of %d bytes' % (got, got + more)
+        return 'the answer was cut off before its end (%s)' % self._scrub(_transport_reason(exc.cause))
 
     def _scrub(self, text):
         if self._token:
@@ -194,6 +321,8 @@ class Client:
         if status >= 400:
             raise ApiError(method, path, status, self._error_message(response, text))
         if not text.strip():
+            if method == 'GET':
+                raise ApiError(method, path, status, 'the answer is empty where JSON was expected')
             return {}
         try:
             return json.loads(text)
@@ -212,8 +341,9 @@ class Client:
             message = _snippet(text)
         else:
             message = response.reason or 'no message'
-        if response.status_code == 401:
+        if response.status_code == 403 or (response.status_code == 401 and PERMISSION_RE.search(message)):
+            # (a real server answers 401 to a regular user reading setup keys: that is a permission too)
+            message = 'forbidden: %s (the token\'s user lacks the permission for this operation)' % message
+        elif response.status_code == 401:
             message += ' (check api_token)'
-        elif response.status_code == 403:
-            message += ' (the token\'s user lacks the permission for this operation)'
         return self._scrub(message)

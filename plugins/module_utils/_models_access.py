@@ -176,3 +176,10 @@ class PolicyOptions(Options):
     description: Optional[str] = None
     rules: Optional[List[RuleOptions]] = None
     source_posture_checks: Optional[List[NonEmptyStr]] = None
+
+    @field_validator('rules')
+    @classmethod
+    def some_rules(cls, value):
+        if value is not None and not value:
+            raise ValueError('give at least one rule; a policy without rules is refused by the server')
+        return value

@@ -21,6 +21,14 @@ class FakeResponse:
         if text is None:
             text = '' if body is None else json.dumps(body)
         self.text = text
+        self.closed = False
+
+    @property
+    def content(self):
+        return self.text.encode('utf-8')
+
+    def close(self):
+        self.closed = True
 
 
 class FakeSession:
@@ -184,8 +192,165 @@ def test_timeout_message():
     assert str(err.value) == 'GET /groups failed: no answer within the timeout of 5 seconds'
 
 
-def test_tls_options_set_verify():
-    client, session, dummy = make_client([], ca_path='/tmp/ca.pem')
-    assert session.verify == '/tmp/ca.pem'
+def test_tls_options_set_verify(tmp_path):
+    ca_file = tmp_path / 'ca.pem'
+    ca_file.write_text('-----BEGIN CERTIFICATE-----\n')
+    client, session, dummy = make_client([], ca_path=str(ca_file))
+    assert session.verify == str(ca_file)
     client, session, dummy = make_client([], validate_certs=False)
     assert session.verify is False
+
+
+# -- connection options are checked before any request -----------------------------------------------
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ConfigError, quote_path  # noqa: E402
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError  # noqa: E402
+
+
+@pytest.mark.parametrize('kwargs,option', [
+    (dict(api_url='nms.example.com'), 'api_url'),
+    (dict(api_url='ftp://nms.example.com'), 'api_url'),
+    (dict(api_url='https://'), 'api_url'),
+    (dict(api_url='https://nms.example.com:99999'), 'api_url'),
+    (dict(api_url='https://nms.example.com/?x=1'), 'api_url'),
+    (dict(api_token=''), 'api_token'),
+    (dict(api_token=TOKEN + '\n'), 'api_token'),
+    (dict(api_token='Token ' + TOKEN), 'api_token'),
+    (dict(api_token='nbp_\U0001f600'), 'api_token'),
+    (dict(timeout=0), 'timeout'),
+    (dict(timeout=-1.0), 'timeout'),
+    (dict(timeout=float('nan')), 'timeout'),
+    (dict(timeout=float('inf')), 'timeout'),
+    (dict(retries='x'), 'retries'),
+    (dict(ca_path='/nonexistent/ca.pem'), 'ca_path'),
+])
+def test_unusable_connection_options_fail_naming_the_option(kwargs, option):
+    url = kwargs.get('api_url', 'https://nms.test')
+    token = kwargs.get('api_token', TOKEN)
+    options = {key: value for key, value in kwargs.items() if key not in ('api_url', 'api_token')}
+    session = FakeSession([])
+    with pytest.raises(ConfigError) as err:
+        Client(url, token, session=session, **options)
+    assert str(err.value).startswith('option %s: ' % option)
+    assert isinstance(err.value, TaskError)
+    assert TOKEN not in str(err.value)
+    assert session.calls == []
+
+
+def test_ca_path_is_not_checked_when_certificates_are_not_validated():
+    client, session, dummy = make_client([], validate_certs=False, ca_path='/nonexistent/ca.pem')
+    assert session.verify is False and client.verify is False
+
+
+def test_verify_goes_with_every_request(tmp_path):
+    """requests lets REQUESTS_CA_BUNDLE win over session.verify; a per-request verify wins over it."""
+    ca_file = tmp_path / 'ca.pem'
+    ca_file.write_text('x')
+    for kwargs, expected in ((dict(ca_path=str(ca_file)), str(ca_file)), (dict(validate_certs=False), False), ({}, True)):
+        client, session, dummy = make_client([FakeResponse(body=[])], **kwargs)
+        client.get('/groups')
+        assert session.calls[0][2]['verify'] == expected
+
+
+# -- paths ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('path,expected', [
+    ('/groups', '/groups'),
+    ('/groups/ch8i4ug6lnn4g9hqv7l0', '/groups/ch8i4ug6lnn4g9hqv7l0'),
+    ('/groups/a?b=c', '/groups/a%3Fb=c'),
+    ('/groups/a#b', '/groups/a%23b'),
+    ('/groups/../users', '/groups/%2E%2E/users'),
+    ('/groups/./x', '/groups/%2E/x'),
+    ('/groups/a b', '/groups/a%20b'),
+    ('/groups/%2F', '/groups/%252F'),
+    ('/users/\u00e9t\u00e9', '/users/%C3%A9t%C3%A9'),
+])
+def test_path_segments_are_encoded(path, expected):
+    assert quote_path(path) == expected
+    client, session, dummy = make_client([FakeResponse(body={})])
+    client.delete(path)
+    assert session.calls[0][1] == 'https://nms.test/api' + expected
+
+
+# -- answers --------------------------------------------------------------------------------------
+
+class CutResponse(FakeResponse):
+    """Status and headers arrived; reading the body fails."""
+
+    def __init__(self, error, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    @property
+    def content(self):
+        raise self.error
+
+
+def test_body_cut_off_names_the_status_and_the_size():
+    cut = requests.exceptions.ChunkedEncodingError(
+        "('Connection broken: IncompleteRead(51 bytes read, 51 more expected)', IncompleteRead(...))")
+    client, session, dummy = make_client([CutResponse(cut, status=200, headers={'Content-Length': '102'})], retries=0)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == 'GET /groups failed with HTTP 200: the answer was cut off after 51 of 102 bytes'
+    assert err.value.status == 200
+
+
+def test_body_cut_off_is_retried_for_get_but_not_for_post():
+    cut = requests.exceptions.ChunkedEncodingError('Connection broken: IncompleteRead(1 bytes read, 9 more expected)')
+    client, session, dummy = make_client([CutResponse(cut), FakeResponse(body=[])])
+    assert client.get('/groups') == []
+    client, session, dummy = make_client([CutResponse(cut), FakeResponse(body={})])
+    with pytest.raises(ApiError) as err:
+        client.post('/groups', {'name': 'a'})
+    assert len(session.calls) == 1 and err.value.status == 200
+
+
+def test_slow_body_is_a_timeout_with_the_status():
+    client, dummy, dummy2 = make_client([CutResponse(requests.exceptions.ReadTimeout('read timed out'))], retries=0,
+                                        timeout=3)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == 'GET /groups failed with HTTP 200: the answer did not arrive within the timeout of 3 seconds'
+
+
+def test_empty_body_of_a_read_is_an_error():
+    client, dummy, dummy2 = make_client([FakeResponse(status=200, text='  ')])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == 'GET /groups failed with HTTP 200: the answer is empty where JSON was expected'
+
+
+@pytest.mark.parametrize('status,message', [
+    (403, 'only users with admin power can perform this operation'),
+    (401, 'only users with admin power can view policies'),
+])
+def test_permission_failures_say_forbidden(status, message):
+    client, dummy, dummy2 = make_client([FakeResponse(status=status, body={'message': message, 'code': status})])
+    with pytest.raises(ApiError) as err:
+        client.put('/groups/g1', {'name': 'x'})
+    assert str(err.value) == ('PUT /groups/g1 failed with HTTP %d: forbidden: %s (the token\'s user lacks the permission '
+                              'for this operation)' % (status, message))
+
+
+def test_tls_failure_is_not_retried_and_is_summarised():
+    error = requests.exceptions.SSLError(
+        "HTTPSConnectionPool(host='127.0.0.1', port=1): Max retries exceeded with url: /api/groups (Caused by "
+        "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable "
+        "to get local issuer certificate (_ssl.c:1006)')))")
+    client, session, sleeps = make_client([error, FakeResponse(body=[])])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert len(session.calls) == 1 and sleeps == []
+    assert str(err.value) == ('GET /groups failed: TLS error (certificate verify failed: unable to get local issuer '
+                              'certificate); set ca_path to the CA that signed the server certificate, or '
+                              'validate_certs=false to skip verification')
+
+
+def test_dropped_connection_is_summarised():
+    error = requests.exceptions.ConnectionError(
+        "('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))")
+    client, dummy, dummy2 = make_client([error], retries=0)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == 'GET /groups failed: connection failed: the server closed the connection without answering'

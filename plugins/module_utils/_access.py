@@ -1,0 +1,574 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Access control: the policy and posture check resources (their modules and network_state use them).
+
+Pure functions first: normalisation of policy rules and posture checks (server shape -> request shape,
+so that equal states compare equal), the cross-option checks of a rule, the results with names beside
+ids, and the access view (which group reaches which group on which protocol and ports). Then the
+two resource classes. No third-party imports at module level: pydantic is imported lazily by the
+options models, and the info modules import the helpers.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ansible.module_utils import basic
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.validation import check_type_dict
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, flatten, id_list, id_set, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+# -- policy rules -------------------------------------------------------------------------------------
+
+RULE_FIELDS = ('name', 'description', 'enabled', 'action', 'bidirectional', 'protocol', 'ports', 'sources', 'destinations')
+
+# Values a rule gets on creation when the user leaves the option unset and no server rule of the same
+# name exists (documented in the policy module).
+RULE_CREATE_DEFAULTS = dict(description='', enabled=True, action='accept', bidirectional=True, protocol='all', ports=[])
+
+PORTLESS = ('all', 'icmp')
+
+
+def port_text(value):
+    """A port or range as the server would hold it, without leading zeros: '080' -> '80'."""
+    text = str(value).strip()
+    parts = text.split('-')
+    if len(parts) in (1, 2) and all(part.isdigit() for part in parts):
+        return '-'.join(str(int(part)) for part in parts)
+    return text
+
+
+def _port_order(text):
+    parts = text.split('-')
+    if all(part.isdigit() for part in parts):
+        return (0, int(parts[0]), int(parts[-1]), text)
+    return (1, 0, 0, text)
+
+
+def port_set(values):
+    """Ports and ranges as a sorted list without duplicates (null and missing are [])."""
+    return sorted(set(port_text(v) for v in (values or [])), key=_port_order)
+
+
+def rule_from_server(rule):
+    """A server rule (summaries or ids, null lists, no ports) in the request shape, normalised.
+
+    The rule id is left out: servers force it to the policy id, so it identifies nothing.
+    """
+    rule = rule or {}
+    return dict(
+        name=rule.get('name') or '',
+        description=rule.get('description') or '',
+        enabled=bool(rule.get('enabled')),
+        action=rule.get('action'),
+        bidirectional=bool(rule.get('bidirectional')),
+        protocol=rule.get('protocol'),
+        ports=port_set(rule.get('ports')),
+        sources=id_set(rule.get('sources')),
+        destinations=id_set(rule.get('destinations')),
+    )
+
+
+def rules_from_server(rules):
+    """Rules compared in order, each normalised (ports and groups as sets)."""
+    return [rule_from_server(rule) for rule in (rules or [])]
+
+
+def rule_problems(rule, index):
+    """What the server would refuse in one rule, as messages naming rules[N].<option>.
+
+    ``rule`` may lack values (None): only the combinations of values that are present are checked,
+    so the same function checks the user's options before any request and the merged rule before
+    the write.
+    """
+    where = 'option rules[%d].' % index
+    protocol = rule.get('protocol')
+    ports = rule.get('ports')
+    bidirectional = rule.get('bidirectional')
+    problems = []
+    if protocol in PORTLESS and ports:
+        problems.append(where + 'ports: not allowed with protocol %s, which covers every port; '
+                        'remove them or use protocol tcp or udp' % protocol)
+    if protocol in PORTLESS and bidirectional is False:
+        problems.append(where + 'bidirectional: must be true with protocol %s' % protocol)
+    if protocol in ('tcp', 'udp') and bidirectional is False and ports is not None and not ports:
+        problems.append(where + 'ports: a one-way (bidirectional false) %s rule needs at least one port' % protocol)
+    return problems
+
+
+def check_rules(rules):
+    """Raise TaskError listing every problem of every rule."""
+    problems = []
+    for index, rule in enumerate(rules or []):
+        problems.extend(rule_problems(rule, index))
+    if problems:
+        raise TaskError('; '.join(problems))
+
+
+def match_server_rule(name, server_rules):
+    """The one server rule with this name, or None (no rule, or several: no value to keep)."""
+    found = [rule for rule in server_rules if rule.get('name') == name]
+    return found[0] if len(found) == 1 else None
+
+
+def merge_rule(user_rule, server_rules, index):
+    """The rule to send: the user's values, else the same-named server rule's, else creation defaults.
+
+    ``user_rule`` has sources and destinations already resolved to ids; its unset options are None.
+    """
+    base = match_server_rule(user_rule.get('name'), server_rules)
+    if base is None:
+        missing = [side for side in ('sources', 'destinations') if user_rule.get(side) is None]
+        if missing:
+            raise TaskError('option rules[%d] (%s): %s required for a new rule' % (
+                index, user_rule.get('name'), ' and '.join(missing) + (' are' if len(missing) > 1 else ' is')))
+        base = RULE_CREATE_DEFAULTS
+    merged = {}
+    for key in RULE_FIELDS:
+        value = user_rule.get(key)
+        merged[key] = copy.deepcopy(base.get(key)) if value is None else value
+    if user_rule.get('protocol') in PORTLESS:
+        # Protocol all or icmp covers every port in both directions: kept ports or a kept one-way
+        # direction of a former tcp/udp rule would only make the server refuse the rule.
+        if user_rule.get('ports') is None:
+            merged['ports'] = []
+        if user_rule.get('bidirectional') is None:
+            merged['bidirectional'] = True
+    merged['ports'] = port_set(merged['ports'])
+    merged['sources'] = id_set(merged['sources'])
+    merged['destinations'] = id_set(merged['destinations'])
+    return merged
+
+
+def rule_body(rule):
+    """A normalised rule as the request wants it: ports and groups as lists, no id."""
+    return {key: copy.deepcopy(rule[key]) for key in RULE_FIELDS}
+
+
+# -- results with names -------------------------------------------------------------------------------
+
+def _safe_items(resolver, kind):
+    """A cached list of another kind for names in results; a read the caller may not make gives []."""
+    try:
+        return resolver.items(kind)
+    except ApiError:
+        return []
+
+
+def named_refs(values, lookup):
+    """[{id, name}] for summaries or ids (null -> []); names from the summary, else from lookup."""
+    result = []
+    for value in values or []:
+        item_id = ref_id(value)
+        if item_id in (None, ''):
+            continue
+        name = value.get('name') if isinstance(value, dict) else None
+        result.append({'id': item_id, 'name': name if name else lookup(item_id)})
+    return result
+
+
+class NameLookup:
+    """Names of groups and posture checks by id, each kind listed at most once and only if needed."""
+
+    def __init__(self, resolver):
+        self.resolver = resolver
+        self._names = {}
+
+    def _table(self, kind):
+        if kind not in self._names:
+            self._names[kind] = {ref_id(item): item.get('name') for item in _safe_items(self.resolver, kind)}
+        return self._names[kind]
+
+    def group(self, item_id):
+        return self._table('groups').get(item_id)
+
+    def posture_check(self, item_id):
+        return self._table('posture_checks').get(item_id)
+
+
+def policy_result(policy, names):
+    """A policy as returned to users: references as [{id, name}] never null, ports always a list."""
+    if not isinstance(policy, dict):
+        return policy
+    result = dict(policy)
+    result['source_posture_checks'] = named_refs(policy.get('source_posture_checks'), names.posture_check)
+    rules = []
+    for rule in policy.get('rules') or []:
+        rule = dict(rule)
+        rule['ports'] = list(rule.get('ports') or [])
+        rule['description'] = rule.get('description') or ''
+        rule['sources'] = named_refs(rule.get('sources'), names.group)
+        rule['destinations'] = named_refs(rule.get('destinations'), names.group)
+        rules.append(rule)
+    result['rules'] = rules
+    return result
+
+
+# -- the access view -------------------------------------------------------------------------------
+
+def access_rows(policies):
+    """Who reaches whom: one row per source group, destination group, protocol and ports.
+
+    Only enabled rules of enabled policies count. A bidirectional rule gives a row in each direction
+    (once when both ends are the same group). ``policies`` are results of ``policy_result``
+    (references with names). Rows are sorted, so the output does not depend on the server's order.
+    """
+    rows = {}
+    for policy in policies:
+        if not policy.get('enabled'):
+            continue
+        for rule in policy.get('rules') or []:
+            if not rule.get('enabled'):
+                continue
+            ports = port_set(rule.get('ports'))
+            for source in rule.get('sources') or []:
+                for destination in rule.get('destinations') or []:
+                    pairs = [(source, destination)]
+                    if rule.get('bidirectional'):
+                        pairs.append((destination, source))
+                    for start, end in pairs:
+                        row = dict(
+                            source=start.get('name') or start.get('id'),
+                            destination=end.get('name') or end.get('id'),
+                            protocol=rule.get('protocol'),
+                            ports=list(ports),
+                            action=rule.get('action'),
+                            policy=policy.get('name'),
+                            rule=rule.get('name'),
+                        )
+                        key = tuple(str(row[k]) for k in ('source', 'destination', 'policy', 'rule', 'protocol', 'ports', 'action'))
+                        rows[key] = row
+    return [rows[key] for key in sorted(rows)]
+
+
+# -- posture checks ----------------------------------------------------------------------------------
+
+OS_KEYS = dict(android='min_version', darwin='min_version', ios='min_version',
+               linux='min_kernel_version', windows='min_kernel_version')
+CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check')
+
+
+def _location_key(location):
+    return (location['country_code'], location.get('city_name') or '')
+
+
+def normalise_checks(checks):
+    """The ``checks`` object with only the members that are set, normalised for comparison.
+
+    Country codes upper-case, locations and ranges as sorted sets, ranges flat (a server may nest
+    them) and compared by network, unset members and OS entries dropped.
+    """
+    result = {}
+    checks = checks or {}
+    member = checks.get('nb_version_check')
+    if member and member.get('min_version') is not None:
+        result['nb_version_check'] = {'min_version': str(member['min_version']).strip()}
+    member = checks.get('os_version_check')
+    if member:
+        entry = {}
+        for os_name, key in OS_KEYS.items():
+            value = (member.get(os_name) or {}).get(key)
+            if value is not None:
+                entry[os_name] = {key: str(value).strip()}
+        if entry:
+            result['os_version_check'] = entry
+    member = checks.get('geo_location_check')
+    if member:
+        locations = {}
+        for location in member.get('locations') or []:
+            item = {'country_code': str(location.get('country_code') or '').strip().upper()}
+            if location.get('city_name'):
+                item['city_name'] = location['city_name']
+            locations[_location_key(item)] = item
+        result['geo_location_check'] = {'action': member.get('action'),
+                                        'locations': [locations[k] for k in sorted(locations)]}
+    member = checks.get('peer_network_range_check')
+    if member:
+        ranges = sorted(set(cidr(value) for value in flatten(member.get('ranges'))))
+        result['peer_network_range_check'] = {'action': member.get('action'), 'ranges': ranges}
+    return result
+
+
+def merge_checks(current, desired):
+    """``checks_mode: merge``: the members the user set replace the server's; the others stay."""
+    merged = copy.deepcopy(current or {})
+    merged.update(copy.deepcopy(desired or {}))
+    return merged
+
+
+def posture_check_result(check):
+    """A posture check as returned to users: ranges always a flat list."""
+    if not isinstance(check, dict):
+        return check
+    result = copy.deepcopy(check)
+    network = (result.get('checks') or {}).get('peer_network_range_check')
+    if isinstance(network, dict):
+        network['ranges'] = flatten(network.get('ranges'))
+    return result
+
+
+def policies_using(policies, check_id):
+    """The policies whose source_posture_checks hold this posture check id."""
+    return [policy for policy in policies or [] if check_id in id_list(policy.get('source_posture_checks'))]
+
+
+# -- options models (pydantic, imported lazily) ------------------------------------------------------
+def _policy_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions
+    return PolicyOptions
+
+
+def _posture_check_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_access import PostureCheckOptions
+    return PostureCheckOptions
+
+
+# -- option shapes ansible-core cannot handle ----------------------------------------------------------
+def _readable_as_dict(value):
+    try:
+        check_type_dict(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def shape_problem(spec, params, prefix=''):
+    """The first option with suboptions given something that is not a dictionary, as a message (or None).
+
+    ansible-core's own check of such a value either raises TypeError (``checks: [1, 2]``) or fails
+    with the connection token unmasked in the invocation (``rules: [a, list]``), so the modules look
+    first and fail naming the option.
+    """
+    for name, option in spec.items():
+        value = params.get(name) if isinstance(params, dict) else None
+        sub_spec = option.get('options')
+        if value is None or not sub_spec:
+            continue
+        where = prefix + name
+        if isinstance(value, (list, tuple)) and option.get('type') == 'list':
+            items = [('%s[%d]' % (where, index), item) for index, item in enumerate(value)]
+        else:
+            items = [(where, value)]
+        for path, item in items:
+            if isinstance(item, dict):
+                problem = shape_problem(sub_spec, item, path + '.')
+                if problem:
+                    return problem
+            elif not (isinstance(item, str) and _readable_as_dict(item)):
+                return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
+    return None
+
+
+class ShapeGuard:
+    """Checks the shape of options with suboptions before AnsibleModule does (see shape_problem)."""
+
+    def __init__(self, module=None):
+        if module is None:
+            spec = self.full_argument_spec()
+            # the documented way for modules to read their raw parameters (a fresh copy on every call)
+            problem = shape_problem(spec, basic._load_params())  # pylint: disable=protected-access
+            if problem:
+                # An AnsibleModule that takes these options as they are, so that it fails with the
+                # connection token masked, naming the option.
+                loose = AnsibleModule(argument_spec={name: (dict(type='raw') if option.get('options') else option)
+                                                     for name, option in spec.items()},
+                                      supports_check_mode=True)
+                loose.fail_json(msg=problem)
+        super().__init__(module)
+
+
+# -- policy --------------------------------------------------------------------------------------------
+RULE_OPTIONS = dict(
+    name=dict(type='str', required=True),
+    description=dict(type='str'),
+    enabled=dict(type='bool'),
+    action=dict(type='str', choices=['accept', 'drop']),
+    bidirectional=dict(type='bool'),
+    protocol=dict(type='str', choices=['all', 'tcp', 'udp', 'icmp']),
+    ports=dict(type='list', elements='str'),
+    sources=dict(type='list', elements='str'),
+    destinations=dict(type='list', elements='str'),
+)
+
+
+def policy_body(state):
+    """The complete POST or PUT body; source_posture_checks always sent (omitting it clears them)."""
+    return dict(
+        name=state.get('name'),
+        description=state.get('description') or '',
+        enabled=bool(state.get('enabled')),
+        source_posture_checks=list(state.get('source_posture_checks') or []),
+        rules=[rule_body(rule) for rule in state.get('rules') or []],
+    )
+
+
+class PolicyModule(ShapeGuard, ResourceModule):
+    """A policy, found by id or name; its rules are compared in order, rule ids ignored."""
+
+    path = '/policies'
+    what = 'policy'
+    kind = 'policies'
+    result_key = 'policy'
+    model = staticmethod(_policy_model)
+    fields = dict(
+        name=Field(),
+        description=Field(norm=lambda value: value or '', initial=''),
+        enabled=Field(norm=bool, initial=True),
+        source_posture_checks=Field(ref='posture_checks', many=True, initial=[]),
+        rules=Field(norm=rules_from_server),
+    )
+    argument_spec = dict(
+        name=dict(type='str'),
+        description=dict(type='str'),
+        enabled=dict(type='bool'),
+        source_posture_checks=dict(type='list', elements='str'),
+        rules=dict(type='list', elements='dict', options=RULE_OPTIONS),
+    )
+    required_one_of = (('id', 'name'),)
+    required_on_create = ('name', 'rules')
+
+    def __init__(self, module=None):
+        super().__init__(module)
+        self.server_rules = []
+
+    def validate_options(self):
+        super().validate_options()
+        check_rules(self.params.get('rules'))
+
+    def references(self):
+        yield from super().references()
+        for index, rule in enumerate(self.params.get('rules') or []):
+            for side in ('sources', 'destinations'):
+                for value in rule.get(side) or []:
+                    yield 'groups', value, 'rules[%d].%s' % (index, side)
+
+    def find(self):
+        obj = super().find()
+        self.server_rules = rules_from_server(obj.get('rules')) if isinstance(obj, dict) else []
+        return obj
+
+    def _ids(self, kind, values, option, problems):
+        try:
+            return self.resolver.to_ids(kind, values, option)
+        except ResolveError as exc:
+            problems.append(str(exc))
+            return []
+
+    def desired(self):
+        """The user's options with every name resolved; all unknown names fail together, before any write."""
+        wanted, problems = {}, []
+        for name in ('name', 'description', 'enabled'):
+            if self.params.get(name) is not None:
+                wanted[name] = self.params[name]
+        if self.params.get('source_posture_checks') is not None:
+            wanted['source_posture_checks'] = id_set(self._ids(
+                'posture_checks', self.params['source_posture_checks'], 'source_posture_checks', problems))
+        rules = self.params.get('rules')
+        resolved = []
+        for index, rule in enumerate(rules or []):
+            rule = dict(rule)
+            for side in ('sources', 'destinations'):
+                if rule.get(side) is not None:
+                    rule[side] = self._ids('groups', rule[side], 'rules[%d].%s' % (index, side), problems)
+            resolved.append(rule)
+        if problems:
+            raise TaskError('; '.join(problems))
+        if rules is not None:
+            wanted['rules'] = [merge_rule(rule, self.server_rules, index) for index, rule in enumerate(resolved)]
+        return wanted
+
+    def before_write(self, current_obj, state):
+        if state is not None:
+            check_rules(state['rules'])
+
+    def request_body(self, state, current_obj):
+        return policy_body(state)
+
+    def to_result(self, obj):
+        return policy_result(obj, NameLookup(self.resolver))
+
+    def create(self, desired):
+        result = super().create(desired)
+        if self.module.check_mode:
+            result[self.result_key] = self.to_result(result[self.result_key])
+        return result
+
+    def update(self, obj, desired):
+        result = super().update(obj, desired)
+        if self.module.check_mode and result['changed']:
+            # Later tasks of one run (network_state) see the policy as it would be, e.g. without a
+            # posture check that is then deleted.
+            self.remember(result[self.result_key])
+        return result
+
+
+# -- posture check -----------------------------------------------------------------------------------
+CHECKS_OPTIONS = dict(
+    nb_version_check=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+    os_version_check=dict(type='dict', options=dict(
+        android=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+        darwin=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+        ios=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+        linux=dict(type='dict', options=dict(min_kernel_version=dict(type='str', required=True))),
+        windows=dict(type='dict', options=dict(min_kernel_version=dict(type='str', required=True))),
+    )),
+    geo_location_check=dict(type='dict', options=dict(
+        action=dict(type='str', required=True, choices=['allow', 'deny']),
+        locations=dict(type='list', elements='dict', required=True, options=dict(
+            country_code=dict(type='str', required=True),
+            city_name=dict(type='str'),
+        )),
+    )),
+    peer_network_range_check=dict(type='dict', options=dict(
+        action=dict(type='str', required=True, choices=['allow', 'deny']),
+        ranges=dict(type='list', elements='str', required=True),
+    )),
+)
+
+
+class PostureCheckModule(ShapeGuard, ResourceModule):
+    """A posture check, found by id or name; members of checks the user leaves out are kept."""
+
+    path = '/posture-checks'
+    what = 'posture check'
+    kind = 'posture_checks'
+    result_key = 'posture_check'
+    model = staticmethod(_posture_check_model)
+    fields = dict(
+        name=Field(),
+        description=Field(norm=lambda value: value or '', initial=''),
+        checks=Field(norm=normalise_checks),
+    )
+    argument_spec = dict(
+        name=dict(type='str'),
+        description=dict(type='str'),
+        checks=dict(type='dict', options=CHECKS_OPTIONS),
+        checks_mode=dict(type='str', choices=['merge', 'replace'], default='merge'),
+    )
+    required_one_of = (('id', 'name'),)
+    required_on_create = ('name', 'checks')
+
+    def merge_desired(self, current, desired):
+        if 'checks' in desired and self.params.get('checks_mode') != 'replace':
+            desired['checks'] = merge_checks(current.get('checks'), desired['checks'])
+        return desired
+
+    def before_write(self, current_obj, state):
+        if state is not None or current_obj is None:
+            return
+        check_id = ref_id(current_obj)
+        users = policies_using(self.resolver.items('policies'), check_id)
+        if users:
+            raise TaskError("the posture check '%s' (id %s) is used by the %s %s; remove it from their "
+                            "source_posture_checks first" % (
+                                current_obj.get('name'), check_id, 'policy' if len(users) == 1 else 'policies',
+                                ', '.join("'%s' (id %s)" % (p.get('name'), ref_id(p)) for p in users)))
+
+    def to_result(self, obj):
+        return posture_check_result(obj)

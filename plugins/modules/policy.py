@@ -1,0 +1,280 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: policy
+short_description: Manage access policies and their rules
+version_added: 0.1.0
+description:
+  - Creates, updates and deletes an access policy. A policy's rules let peers of source groups reach
+    peers of destination groups; posture checks may gate the source peers.
+  - A policy is found by O(id) when given, otherwise by O(name). A name shared by several policies
+    fails and lists their ids.
+  - Options left unset keep the server's value. A task without O(rules) never changes the rules, one
+    without O(source_posture_checks) never changes the posture checks.
+  - O(rules) is the complete, ordered list of rules. Rules are compared in order, with the rule ids
+    that the server generates ignored and ports, sources and destinations compared as sets, so a
+    re-run with the same rules reports no change and sends no write.
+  - Names of groups and posture checks are resolved to ids with one list request per kind. An unknown
+    name fails before any write and the message names it.
+  - The rules are checked before any request the way the server checks them (protocol V(all) and
+    V(icmp) take no ports and must be bidirectional; a one-way V(tcp) or V(udp) rule needs ports),
+    and the failure names the rule and the option, for example C(rules[1].ports).
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+options:
+  id:
+    description:
+      - Id of the policy. Needed to rename a policy; otherwise O(name) finds it.
+    type: str
+  name:
+    description:
+      - Name of the policy. Policy names need not be unique on the server, but this module refuses
+        to guess between policies of one name.
+      - Required to create a policy.
+    type: str
+  description:
+    description:
+      - Description of the policy. A new policy gets an empty description when unset.
+    type: str
+  enabled:
+    description:
+      - Whether the policy is in force. A new policy is enabled when unset.
+    type: bool
+  source_posture_checks:
+    description:
+      - The complete set of posture checks, as names or ids, that source peers must pass. Order does
+        not matter.
+      - V([]) removes every posture check from the policy. Leave it unset to keep the current ones.
+    type: list
+    elements: str
+  rules:
+    description:
+      - The complete, ordered list of rules of the policy. Required to create a policy.
+      - A rule option left unset keeps the value of the server rule with the same O(rules[].name) (when
+        exactly one exists). For a new rule the defaults below apply; sources and destinations have
+        no default.
+      - Deployed servers store only one rule per policy reliably (rule ids collide), and list a group
+        only once per policy response; one rule per policy is the safe choice.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description:
+          - Name of the rule; also what matches a rule to the server's rule of the same name.
+        type: str
+        required: true
+      description:
+        description:
+          - Description of the rule. A new rule gets an empty description when unset.
+        type: str
+      enabled:
+        description:
+          - Whether the rule is in force. A new rule is enabled (V(true)) when unset.
+        type: bool
+      action:
+        description:
+          - Whether the rule accepts or drops the traffic. A new rule gets V(accept) when unset.
+        type: str
+        choices: [accept, drop]
+      bidirectional:
+        description:
+          - Whether the rule also applies from destinations to sources. A new rule gets V(true) when unset.
+          - Must be V(true) with protocol V(all) or V(icmp). V(false) with V(tcp) or V(udp) needs O(rules[].ports).
+        type: bool
+      protocol:
+        description:
+          - Traffic the rule applies to. A new rule gets V(all) when unset.
+          - Setting V(all) or V(icmp) without O(rules[].ports) and O(rules[].bidirectional) also removes the
+            ports and makes the rule bidirectional, as those protocols require.
+        type: str
+        choices: [all, tcp, udp, icmp]
+      ports:
+        description:
+          - Ports (V(443)) or port ranges (V(8000-8100)), each within 1..65535. Order does not matter.
+          - Only with protocol V(tcp) or V(udp). V([]) removes every port. A new rule has none when unset.
+        type: list
+        elements: str
+      sources:
+        description:
+          - Source groups, as names or ids. Order does not matter. Required for a new rule.
+        type: list
+        elements: str
+      destinations:
+        description:
+          - Destination groups, as names or ids. Order does not matter. Required for a new rule.
+        type: list
+        elements: str
+  state:
+    description:
+      - V(present) creates or updates the policy; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+notes:
+  - Deployed servers silently drop unknown group ids from rules; this module resolves every group
+    first, so an unknown name or id fails before the write instead.
+seealso:
+  - module: nms.overlay.policy_info
+  - module: nms.overlay.posture_check
+  - module: nms.overlay.group
+'''
+
+EXAMPLES = r'''
+# The connection comes from NMS_API_URL and NMS_API_TOKEN (or module_defaults).
+- name: Make the groups and the posture check that the policies below refer to
+  nms.overlay.group:
+    name: "{{ item }}"
+  loop:
+    - developers
+    - web-servers
+
+- name: Require a recent client
+  nms.overlay.posture_check:
+    name: recent-client
+    checks:
+      nb_version_check:
+        min_version: 0.25.0
+
+- name: Let developers reach the web servers on HTTPS and a port range
+  nms.overlay.policy:
+    name: developers-to-web
+    description: Developers reach the web servers
+    rules:
+      - name: https
+        protocol: tcp
+        ports:
+          - "443"
+          - 8000-8100
+        sources:
+          - developers
+        destinations:
+          - web-servers
+
+- name: Gate the same policy with the posture check, keeping its rules
+  nms.overlay.policy:
+    name: developers-to-web
+    source_posture_checks:
+      - recent-client
+
+- name: Disable the policy without changing anything else
+  nms.overlay.policy:
+    name: developers-to-web
+    enabled: false
+
+- name: A one-way rule that drops DNS traffic from developers to the web servers
+  nms.overlay.policy:
+    name: no-dns-to-web
+    rules:
+      - name: drop-dns
+        action: drop
+        protocol: udp
+        bidirectional: false
+        ports:
+          - "53"
+        sources:
+          - developers
+        destinations:
+          - web-servers
+
+- name: Remove a policy
+  nms.overlay.policy:
+    name: no-dns-to-web
+    state: absent
+'''
+
+RETURN = r'''
+policy:
+  description:
+    - The policy after the change. In check mode, the policy as it would be.
+    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted policy.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Id of the policy.
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7l0
+    name:
+      description: Name of the policy.
+      type: str
+      sample: developers-to-web
+    description:
+      description: Description of the policy.
+      type: str
+      sample: Developers reach the web servers
+    enabled:
+      description: Whether the policy is in force.
+      type: bool
+      sample: true
+    source_posture_checks:
+      description: Posture checks of the source peers, each with C(id) and C(name); never null.
+      type: list
+      elements: dict
+      sample: [{id: cpc1, name: recent-client}]
+    rules:
+      description: The rules in order.
+      type: list
+      elements: dict
+      contains:
+        id:
+          description: Id of the rule (deployed servers set it to the policy id).
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7l0
+        name:
+          description: Name of the rule.
+          type: str
+          sample: https
+        description:
+          description: Description of the rule.
+          type: str
+          sample: ''
+        enabled:
+          description: Whether the rule is in force.
+          type: bool
+          sample: true
+        action:
+          description: V(accept) or V(drop).
+          type: str
+          sample: accept
+        bidirectional:
+          description: Whether the rule applies in both directions.
+          type: bool
+          sample: true
+        protocol:
+          description: V(all), V(tcp), V(udp) or V(icmp).
+          type: str
+          sample: tcp
+        ports:
+          description: Ports and port ranges; never missing.
+          type: list
+          elements: str
+          sample: ['443', '8000-8100']
+        sources:
+          description: Source groups, each with C(id) and C(name); never null.
+          type: list
+          elements: dict
+          sample: [{id: cgr1, name: developers}]
+        destinations:
+          description: Destination groups, each with C(id) and C(name); never null.
+          type: list
+          elements: dict
+          sample: [{id: cgr2, name: web-servers}]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule
+
+
+def main():
+    PolicyModule.main()
+
+
+if __name__ == '__main__':
+    main()

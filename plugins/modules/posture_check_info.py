@@ -1,0 +1,100 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: posture_check_info
+short_description: List posture checks
+version_added: 0.1.0
+description:
+  - Returns all posture checks, or the one with a given O(id) or O(name).
+  - Network ranges are returned as a flat list, also from servers that nest them.
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes.info_module
+options:
+  id:
+    description:
+      - Return only the posture check with this id. An unknown id returns an empty list.
+    type: str
+  name:
+    description:
+      - Return only the posture check with this name.
+    type: str
+seealso:
+  - module: nms.overlay.posture_check
+  - module: nms.overlay.policy_info
+'''
+
+EXAMPLES = r'''
+- name: List every posture check
+  nms.overlay.posture_check_info:
+  register: all_checks
+
+- name: Show the names of the posture checks
+  ansible.builtin.debug:
+    msg: "{{ all_checks.posture_checks | map(attribute='name') | list }}"
+
+- name: Read one posture check by name
+  nms.overlay.posture_check_info:
+    name: recent-client
+  register: recent
+'''
+
+RETURN = r'''
+posture_checks:
+  description: The posture checks found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the posture check.
+      type: str
+      sample: cpc1n4ug6lnn4g9hqv7l0
+    name:
+      description: Name of the posture check.
+      type: str
+      sample: recent-client
+    description:
+      description: Description of the posture check.
+      type: str
+      sample: Client 0.25 or later
+    checks:
+      description:
+        - The configured members only (C(nb_version_check), C(os_version_check), C(geo_location_check),
+          C(peer_network_range_check)). C(peer_network_range_check.ranges) is always a flat list.
+      type: dict
+      sample:
+        nb_version_check:
+          min_version: 0.25.0
+        geo_location_check:
+          action: allow
+          locations: [{country_code: DE, city_name: Berlin}]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._access import posture_check_result
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class PostureCheckInfoModule(InfoModule):
+    path = '/posture-checks'
+    what = 'posture check'
+    plural = 'posture_checks'
+    kind = 'posture_checks'
+
+    def to_result(self, item):
+        return posture_check_result(item)
+
+
+def main():
+    PostureCheckInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

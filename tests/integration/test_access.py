@@ -1,0 +1,545 @@
+# -*- coding: utf-8 -*-
+"""nms.overlay.policy, posture_check and their info modules through ansible-playbook and real HTTP, in both dialects."""
+
+from __future__ import annotations
+
+from .test_group import examples_of
+
+
+def make_group(emulator, name):
+    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': []})
+    assert status == 200, group
+    return group['id']
+
+
+def make_groups(emulator, *names):
+    return {name: make_group(emulator, name) for name in names}
+
+
+def make_check(emulator, name, checks=None):
+    status, check = emulator.api('POST', '/api/posture-checks', {
+        'name': name, 'description': '', 'checks': checks or {'nb_version_check': {'min_version': '0.25.0'}}})
+    assert status == 200, check
+    return check['id']
+
+
+def policies_named(emulator, name):
+    status, policies = emulator.api('GET', '/api/policies')
+    assert status == 200
+    return [p for p in policies if p['name'] == name]
+
+
+def checks_named(emulator, name):
+    status, checks = emulator.api('GET', '/api/posture-checks')
+    assert status == 200
+    return [c for c in checks if c['name'] == name]
+
+
+def writes(emulator):
+    return [w['method'] + ' ' + w['path'] for w in emulator.writes()]
+
+
+def paths(emulator):
+    return sorted(r['method'] + ' ' + r['path'] for r in emulator.requests())
+
+
+def ids_of(refs):
+    return sorted(ref['id'] for ref in refs or [])
+
+
+def names_of(refs):
+    return sorted(ref['name'] for ref in refs or [])
+
+
+HTTPS_RULE = {'name': 'https', 'protocol': 'tcp', 'ports': ['443', '8000-8100'],
+              'sources': ['developers', 'ops'], 'destinations': ['web']}
+
+
+# -- policy --------------------------------------------------------------------------------------------
+def test_policy_create_rerun_edit_delete(emulator, run):
+    groups = make_groups(emulator, 'developers', 'ops', 'web', 'db')
+    emulator.clear_log()
+    task = {'name': 'policy', 'nms.overlay.policy': {'name': 'dev-to-web', 'description': 'HTTPS', 'rules': [HTTPS_RULE]}}
+    first = run([task])
+    assert first.rc == 0, first
+    assert first['policy']['changed'] is True
+    created = first['policy']['policy']
+    assert created['name'] == 'dev-to-web' and created['enabled'] is True
+    assert created['source_posture_checks'] == []
+    rule = created['rules'][0]
+    assert names_of(rule['sources']) == ['developers', 'ops']
+    assert rule['destinations'] == [{'id': groups['web'], 'name': 'web'}] or names_of(rule['destinations']) == ['web']
+    assert sorted(rule['ports']) == ['443', '8000-8100']
+    assert writes(emulator) == ['POST /api/policies']
+    body = emulator.writes()[0]['body']
+    assert body['source_posture_checks'] == []
+    assert body['rules'][0]['sources'] == sorted([groups['developers'], groups['ops']])
+    assert body['rules'][0]['destinations'] == [groups['web']]
+    assert body['rules'][0]['action'] == 'accept' and body['rules'][0]['bidirectional'] is True
+    assert 'id' not in body['rules'][0]
+    policy_id = created['id']
+
+    # The same rules with group names reordered, one group given by id and the ports reordered: no write.
+    emulator.clear_log()
+    same = dict(HTTPS_RULE, sources=['ops', groups['developers']], ports=['8000-8100', '443'])
+    again = run([{'name': 'policy', 'nms.overlay.policy': {'name': 'dev-to-web', 'description': 'HTTPS', 'rules': [same]}}])
+    assert again.rc == 0, again
+    assert again['policy']['changed'] is False
+    assert emulator.writes() == []
+    assert paths(emulator) == ['GET /api/groups', 'GET /api/policies']  # one list per kind
+
+    # A task without rules never touches them: one request.
+    emulator.clear_log()
+    keep = run([{'name': 'keep', 'nms.overlay.policy': {'name': 'dev-to-web'}}])
+    assert keep['keep']['changed'] is False
+    assert paths(emulator) == ['GET /api/policies']
+
+    # A rule edit with --diff: only the ports change; the description and the other rule options are kept.
+    emulator.clear_log()
+    edit = dict(HTTPS_RULE, ports=['443'])
+    del edit['protocol']
+    edited = run([{'name': 'edit', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [edit]}}], diff=True)
+    assert edited['edit']['changed'] is True
+    diff = edited['edit']['diff']
+    assert list(diff['before']) == ['rules'] and list(diff['after']) == ['rules']
+    assert diff['before']['rules'][0]['ports'] == ['443', '8000-8100']
+    assert diff['after']['rules'][0]['ports'] == ['443']
+    assert diff['after']['rules'][0]['protocol'] == 'tcp'
+    assert writes(emulator) == ['PUT /api/policies/%s' % policy_id]
+    stored = policies_named(emulator, 'dev-to-web')[0]
+    assert stored['description'] == 'HTTPS'
+    assert stored['rules'][0]['ports'] == ['443']
+    assert stored['rules'][0]['protocol'] == 'tcp'
+
+    # Switching to protocol all clears the ports and keeps the groups; a second rule is added.
+    emulator.clear_log()
+    two = run([{'name': 'two', 'nms.overlay.policy': {'name': 'dev-to-web', 'enabled': False, 'rules': [
+        {'name': 'https', 'protocol': 'all'},
+        {'name': 'db', 'protocol': 'tcp', 'ports': ['5432'], 'bidirectional': False, 'sources': ['web'], 'destinations': ['db']},
+    ]}}])
+    assert two.rc == 0, two
+    assert two['two']['changed'] is True
+    rules = two['two']['policy']['rules']
+    assert [r['name'] for r in rules] == ['https', 'db']
+    assert rules[0]['protocol'] == 'all' and rules[0]['ports'] == []
+    assert names_of(rules[0]['sources']) == ['developers', 'ops']
+    assert rules[1]['bidirectional'] is False and rules[1]['ports'] == ['5432']
+    assert two['two']['policy']['enabled'] is False
+
+    # The same two rules in the other order: rules are ordered, so that is a change.
+    emulator.clear_log()
+    swapped = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
+        {'name': 'db'}, {'name': 'https'}]}}])
+    assert swapped['swap']['changed'] is True
+    assert [r['name'] for r in swapped['swap']['policy']['rules']] == ['db', 'https']
+    emulator.clear_log()
+    same_order = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
+        {'name': 'db', 'sources': ['web']}, {'name': 'https', 'destinations': ['web']}]}}])
+    assert same_order['swap']['changed'] is False
+    assert emulator.writes() == []
+
+    # Rename by id.
+    renamed = run([{'name': 'rename', 'nms.overlay.policy': {'id': policy_id, 'name': 'renamed'}}])
+    assert renamed['rename']['changed'] is True
+    assert renamed['rename']['policy']['name'] == 'renamed'
+
+    # Delete, then delete again.
+    emulator.clear_log()
+    gone = run([
+        {'name': 'delete', 'nms.overlay.policy': {'name': 'renamed', 'state': 'absent'}},
+        {'name': 'delete again', 'nms.overlay.policy': {'name': 'renamed', 'state': 'absent'}},
+    ], diff=True)
+    assert gone['delete']['changed'] is True
+    assert gone['delete']['diff']['after'] == {}
+    assert gone['delete again']['changed'] is False
+    assert writes(emulator) == ['DELETE /api/policies/%s' % policy_id]
+    assert policies_named(emulator, 'renamed') == []
+
+
+def test_policy_posture_checks_by_name_and_id(emulator, run):
+    make_groups(emulator, 'developers', 'ops', 'web')
+    recent = make_check(emulator, 'recent-client')
+    office = make_check(emulator, 'office', {'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.0/8']}})
+    emulator.clear_log()
+    task = {'name': 'p', 'nms.overlay.policy': {'name': 'gated', 'rules': [HTTPS_RULE],
+                                                'source_posture_checks': ['recent-client', office]}}
+    first = run([task])
+    assert first.rc == 0, first
+    assert sorted(first['p']['policy']['source_posture_checks'], key=lambda r: r['name']) == [
+        {'id': office, 'name': 'office'}, {'id': recent, 'name': 'recent-client'}]
+    assert sorted(emulator.writes()[0]['body']['source_posture_checks']) == sorted([recent, office])
+
+    emulator.clear_log()
+    again = run([{'name': 'p', 'nms.overlay.policy': {'name': 'gated', 'rules': [HTTPS_RULE],
+                                                      'source_posture_checks': [office, 'recent-client']}}])
+    assert again['p']['changed'] is False
+    assert emulator.writes() == []
+    assert paths(emulator) == ['GET /api/groups', 'GET /api/policies', 'GET /api/posture-checks']
+
+    # Keeping the rules while dropping one posture check sends them all again (PUT replaces the policy).
+    emulator.clear_log()
+    fewer = run([{'name': 'p', 'nms.overlay.policy': {'name': 'gated', 'source_posture_checks': ['office']}}], diff=True)
+    assert fewer['p']['changed'] is True
+    assert fewer['p']['diff'] == {'before': {'source_posture_checks': sorted([recent, office])},
+                                  'after': {'source_posture_checks': [office]}}
+    body = emulator.writes()[0]['body']
+    assert body['source_posture_checks'] == [office]
+    assert body['rules'][0]['name'] == 'https' and body['rules'][0]['ports'] == ['443', '8000-8100']
+
+    # A task that does not mention posture checks keeps them (the PUT must still send them).
+    emulator.clear_log()
+    run([{'name': 'p', 'nms.overlay.policy': {'name': 'gated', 'description': 'now with a description'}}])
+    assert emulator.writes()[0]['body']['source_posture_checks'] == [office]
+    assert ids_of([{'id': c} for c in policies_named(emulator, 'gated')[0]['source_posture_checks']]) == [office]
+
+
+def test_policy_check_mode_sends_no_write(emulator, run):
+    make_groups(emulator, 'developers', 'ops', 'web')
+    status, existing = emulator.api('POST', '/api/policies', {
+        'name': 'existing', 'description': '', 'enabled': True, 'rules': [{
+            'name': 'r', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+            'sources': [make_group(emulator, 'a')], 'destinations': [make_group(emulator, 'b')]}]})
+    assert status == 200, existing
+    emulator.clear_log()
+    result = run([
+        {'name': 'create', 'nms.overlay.policy': {'name': 'new', 'rules': [HTTPS_RULE]}},
+        {'name': 'update', 'nms.overlay.policy': {'name': 'existing', 'rules': [{'name': 'r', 'sources': ['developers']}]}},
+        {'name': 'delete', 'nms.overlay.policy': {'name': 'existing', 'state': 'absent'}},
+    ], check=True, diff=True)
+    assert result.rc == 0, result
+    assert [result[n]['changed'] for n in ('create', 'update', 'delete')] == [True, True, True]
+    assert result['create']['diff']['before'] == {}
+    assert result['create']['diff']['after']['name'] == 'new'
+    assert names_of(result['create']['policy']['rules'][0]['sources']) == ['developers', 'ops']
+    assert names_of(result['update']['policy']['rules'][0]['sources']) == ['developers']
+    assert result['delete']['diff']['after'] == {}
+    assert emulator.writes() == []
+    assert policies_named(emulator, 'new') == []
+
+
+def test_unknown_names_fail_before_any_write_naming_them(emulator, run):
+    make_groups(emulator, 'developers', 'web')
+    make_check(emulator, 'recent-client')
+    emulator.clear_log()
+    result = run([{'name': 'bad', 'nms.overlay.policy': {
+        'name': 'p', 'source_posture_checks': ['recent-client', 'no-such-check'],
+        'rules': [
+            {'name': 'one', 'sources': ['developers', 'ghosts'], 'destinations': ['web']},
+            {'name': 'two', 'protocol': 'tcp', 'ports': ['22'], 'sources': ['developers'], 'destinations': ['nowhere']},
+        ]}}])
+    assert result.rc != 0
+    msg = result['bad']['msg']
+    assert "source_posture_checks: no posture check with the id or name 'no-such-check'" in msg
+    assert "rules[0].sources: no group with the id or name 'ghosts'" in msg
+    assert "rules[1].destinations: no group with the id or name 'nowhere'" in msg
+    assert emulator.writes() == []
+
+    # The same for an existing policy.
+    status, dummy = emulator.api('POST', '/api/policies', {
+        'name': 'p', 'description': '', 'enabled': True, 'rules': [{
+            'name': 'one', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+            'sources': [], 'destinations': []}]})
+    emulator.clear_log()
+    result = run([{'name': 'bad', 'nms.overlay.policy': {'name': 'p', 'rules': [{'name': 'one', 'sources': ['ghosts']}]}}])
+    assert result['bad']['msg'] == "rules[0].sources: no group with the id or name 'ghosts'"
+    assert emulator.writes() == []
+
+
+def test_invalid_rules_fail_naming_the_option_before_any_request(emulator, run):
+    emulator.clear_log()
+    base = {'name': 'r', 'sources': ['a'], 'destinations': ['b']}
+    result = run([
+        {'name': 'ports with all', 'nms.overlay.policy': {'name': 'p', 'rules': [dict(base, protocol='all', ports=['80'])]},
+         'ignore_errors': True},
+        {'name': 'port range', 'nms.overlay.policy': {'name': 'p', 'rules': [dict(base, protocol='tcp', ports=['80', '9000-70000'])]},
+         'ignore_errors': True},
+        {'name': 'one-way icmp', 'nms.overlay.policy': {'name': 'p', 'rules': [base, dict(base, protocol='icmp', bidirectional=False)]},
+         'ignore_errors': True},
+        {'name': 'one-way tcp', 'nms.overlay.policy': {'name': 'p', 'rules': [dict(base, protocol='tcp', bidirectional=False, ports=[])]},
+         'ignore_errors': True},
+        {'name': 'no rules', 'nms.overlay.policy': {'name': 'p', 'rules': []}, 'ignore_errors': True},
+        {'name': 'bad protocol', 'nms.overlay.policy': {'name': 'p', 'rules': [dict(base, protocol='sctp')]}, 'ignore_errors': True},
+    ])
+    assert result['ports with all']['msg'].startswith('option rules[0].ports: not allowed with protocol all')
+    assert result['port range']['msg'] == (
+        "option rules[0].ports[1]: '9000-70000' is not a port in 1..65535 or a range of them like 8000-8100")
+    assert result['one-way icmp']['msg'] == 'option rules[1].bidirectional: must be true with protocol icmp'
+    assert result['one-way tcp']['msg'] == (
+        'option rules[0].ports: a one-way (bidirectional false) tcp rule needs at least one port')
+    assert result['no rules']['msg'].startswith('option rules: give at least one rule')
+    assert 'protocol' in result['bad protocol']['msg'] and 'sctp' in result['bad protocol']['msg']
+    assert all(r['failed'] for r in result.results)
+    assert emulator.requests() == []
+
+    # Shapes ansible-core itself trips over: a clean failure naming the option, the token masked.
+    shapes = run([
+        {'name': 'rules', 'nms.overlay.policy': {'name': 'p', 'rules': ['a', 'list']}, 'ignore_errors': True},
+        {'name': 'checks', 'nms.overlay.posture_check': {'name': 'c', 'checks': [1, 2]}, 'ignore_errors': True},
+    ], verbosity=4)
+    assert shapes['rules']['msg'].startswith("option rules[0]: must be a dictionary of its suboptions (action, ")
+    assert shapes['checks']['msg'].startswith('option checks: must be a dictionary of its suboptions (geo_location_check, ')
+    assert emulator.token not in shapes.stdout
+    assert emulator.requests() == []
+
+
+def test_new_rule_needs_groups(emulator, run):
+    make_groups(emulator, 'web')
+    emulator.clear_log()
+    result = run([{'name': 'bad', 'nms.overlay.policy': {'name': 'p', 'rules': [{'name': 'r', 'destinations': ['web']}]}}])
+    assert result['bad']['msg'] == 'option rules[0] (r): sources is required for a new rule'
+    assert emulator.writes() == []
+
+
+# -- posture check ---------------------------------------------------------------------------------------
+def test_posture_check_create_merge_replace_delete(emulator, run):
+    emulator.clear_log()
+    task = {'name': 'pc', 'nms.overlay.posture_check': {'name': 'recent', 'checks': {
+        'nb_version_check': {'min_version': '0.25.0'},
+        'peer_network_range_check': {'action': 'allow', 'ranges': ['192.168.0.0/16', '10.1.2.3/8']},
+    }}}
+    first = run([task])
+    assert first.rc == 0, first
+    assert first['pc']['changed'] is True
+    created = first['pc']['posture_check']
+    assert created['checks']['nb_version_check'] == {'min_version': '0.25.0'}
+    assert sorted(created['checks']['peer_network_range_check']['ranges']) == ['10.0.0.0/8', '192.168.0.0/16']
+    assert created['description'] == ''
+    assert writes(emulator) == ['POST /api/posture-checks']
+    check_id = created['id']
+
+    # Again with the ranges in another order and written differently: no write, one request.
+    emulator.clear_log()
+    again = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'recent', 'checks': {
+        'nb_version_check': {'min_version': '0.25.0'},
+        'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.0/8', '192.168.0.0/16']},
+    }}}])
+    assert again['pc']['changed'] is False
+    assert emulator.writes() == []
+    assert paths(emulator) == ['GET /api/posture-checks']
+
+    # Merge: a new member is added, the others stay; the country code is sent upper-case.
+    emulator.clear_log()
+    merged = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'recent', 'checks': {
+        'geo_location_check': {'action': 'deny', 'locations': [{'country_code': 'de', 'city_name': 'Berlin'}]},
+    }}}], diff=True)
+    assert merged['pc']['changed'] is True
+    assert merged['pc']['diff']['before'] == {'checks': {
+        'nb_version_check': {'min_version': '0.25.0'},
+        'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.0/8', '192.168.0.0/16']}}}
+    assert merged['pc']['diff']['after']['checks']['geo_location_check'] == {
+        'action': 'deny', 'locations': [{'country_code': 'DE', 'city_name': 'Berlin'}]}
+    body = emulator.writes()[0]['body']
+    assert body['checks']['geo_location_check']['locations'] == [{'country_code': 'DE', 'city_name': 'Berlin'}]
+    assert set(body['checks']) == {'nb_version_check', 'peer_network_range_check', 'geo_location_check'}
+    assert isinstance(body['checks']['peer_network_range_check']['ranges'][0], str)  # sent flat
+    stored = checks_named(emulator, 'recent')[0]
+    assert set(stored['checks']) == {'nb_version_check', 'peer_network_range_check', 'geo_location_check'}
+
+    # The same code in upper case: unchanged.
+    emulator.clear_log()
+    same = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'recent', 'checks': {
+        'geo_location_check': {'action': 'deny', 'locations': [{'country_code': 'DE', 'city_name': 'Berlin'}]}}}}])
+    assert same['pc']['changed'] is False and emulator.writes() == []
+
+    # Replace: only the given member remains.
+    emulator.clear_log()
+    replaced = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'recent', 'checks_mode': 'replace', 'checks': {
+        'os_version_check': {'linux': {'min_kernel_version': '5.10.0'}, 'windows': {'min_kernel_version': '10.0.19045'}}}}}])
+    assert replaced['pc']['changed'] is True
+    assert replaced['pc']['posture_check']['checks'] == {'os_version_check': {
+        'linux': {'min_kernel_version': '5.10.0'}, 'windows': {'min_kernel_version': '10.0.19045'}}}
+    assert checks_named(emulator, 'recent')[0]['checks'] == replaced['pc']['posture_check']['checks']
+
+    # Check mode: nothing is written.
+    emulator.clear_log()
+    checked = run([
+        {'name': 'update', 'nms.overlay.posture_check': {'name': 'recent', 'description': 'x'}},
+        {'name': 'create', 'nms.overlay.posture_check': {'name': 'other', 'checks': {'nb_version_check': {'min_version': '1'}}}},
+        {'name': 'delete', 'nms.overlay.posture_check': {'name': 'recent', 'state': 'absent'}},
+    ], check=True)
+    assert [checked[n]['changed'] for n in ('update', 'create', 'delete')] == [True, True, True]
+    assert emulator.writes() == []
+
+    # Delete, delete again.
+    emulator.clear_log()
+    gone = run([
+        {'name': 'delete', 'nms.overlay.posture_check': {'name': 'recent', 'state': 'absent'}},
+        {'name': 'delete again', 'nms.overlay.posture_check': {'name': 'recent', 'state': 'absent'}},
+    ])
+    assert gone['delete']['changed'] is True
+    assert gone['delete again']['changed'] is False
+    assert writes(emulator) == ['DELETE /api/posture-checks/%s' % check_id]
+
+
+def test_posture_check_used_by_a_policy_cannot_be_deleted(emulator, run):
+    groups = make_groups(emulator, 'a')
+    check_id = make_check(emulator, 'gate')
+    status, policy = emulator.api('POST', '/api/policies', {
+        'name': 'Uses-Gate', 'description': '', 'enabled': True, 'source_posture_checks': [check_id], 'rules': [{
+            'name': 'r', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+            'sources': [groups['a']], 'destinations': [groups['a']]}]})
+    assert status == 200, policy
+    emulator.clear_log()
+    result = run([{'name': 'delete', 'nms.overlay.posture_check': {'name': 'gate', 'state': 'absent'}}])
+    assert result['delete']['failed'] is True
+    assert result['delete']['msg'] == (
+        "the posture check 'gate' (id %s) is used by the policy 'Uses-Gate' (id %s); remove it from their "
+        "source_posture_checks first" % (check_id, policy['id']))
+    assert emulator.writes() == []
+    assert len(checks_named(emulator, 'gate')) == 1
+
+    # Once the policy lets go of it (one run, two tasks), the delete works.
+    emulator.clear_log()
+    result = run([
+        {'name': 'release', 'nms.overlay.policy': {'name': 'Uses-Gate', 'source_posture_checks': []}},
+        {'name': 'delete', 'nms.overlay.posture_check': {'name': 'gate', 'state': 'absent'}},
+    ])
+    assert result.rc == 0, result
+    assert writes(emulator) == ['PUT /api/policies/%s' % policy['id'], 'DELETE /api/posture-checks/%s' % check_id]
+
+
+def test_posture_check_invalid_values_fail_before_any_request(emulator, run):
+    emulator.clear_log()
+    result = run([
+        {'name': 'version', 'nms.overlay.posture_check': {'name': 'x', 'checks': {'nb_version_check': {'min_version': 'abc'}}},
+         'ignore_errors': True},
+        {'name': 'country', 'nms.overlay.posture_check': {'name': 'x', 'checks': {'geo_location_check': {
+            'action': 'allow', 'locations': [{'country_code': 'DEU'}]}}}, 'ignore_errors': True},
+        {'name': 'cidr', 'nms.overlay.posture_check': {'name': 'x', 'checks': {'peer_network_range_check': {
+            'action': 'deny', 'ranges': ['10.0.0.0/8', '10.0.0.1']}}}, 'ignore_errors': True},
+        {'name': 'action', 'nms.overlay.posture_check': {'name': 'x', 'checks': {'peer_network_range_check': {
+            'action': 'block', 'ranges': ['10.0.0.0/8']}}}, 'ignore_errors': True},
+        {'name': 'no os', 'nms.overlay.posture_check': {'name': 'x', 'checks': {'os_version_check': {}}}, 'ignore_errors': True},
+        {'name': 'empty', 'nms.overlay.posture_check': {'name': 'x', 'checks': {}}, 'ignore_errors': True},
+        {'name': 'kernel', 'nms.overlay.posture_check': {'name': 'x', 'checks': {'os_version_check': {
+            'linux': {'min_kernel_version': '5.x'}}}}, 'ignore_errors': True},
+    ])
+    msgs = {r['task']: r['msg'] for r in result.results}
+    assert msgs['version'] == "option checks.nb_version_check.min_version: 'abc' is not a version (examples: 0.25.0, v1.2.3, 6.5.11-rc1)"
+    assert msgs['country'].startswith("option checks.geo_location_check.locations[0].country_code: 'DEU' is not a 2-letter")
+    assert msgs['cidr'].startswith("option checks.peer_network_range_check.ranges[1]: '10.0.0.1' is not a CIDR range")
+    assert 'action' in msgs['action'] and 'block' in msgs['action']
+    assert msgs['no os'].startswith('option checks.os_version_check: give the minimum version of at least one of')
+    assert msgs['empty'].startswith('option checks: give at least one of nb_version_check')
+    assert msgs['kernel'].startswith("option checks.os_version_check.linux.min_kernel_version: '5.x' is not a version")
+    assert emulator.requests() == []
+
+
+def test_posture_check_ranges_read_nested_or_flat(emulator, run):
+    # The seed dialect nests ranges on read (the spec's sample); netbird does not. Both compare alike.
+    make_check(emulator, 'nets', {'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.0/8', '172.16.0.0/12']}})
+    status, raw = emulator.api('GET', '/api/posture-checks')
+    nested = isinstance(raw[0]['checks']['peer_network_range_check']['ranges'][0], list)
+    assert nested == (emulator.dialect == 'seed')
+    emulator.clear_log()
+    result = run([
+        {'name': 'pc', 'nms.overlay.posture_check': {'name': 'nets', 'checks': {
+            'peer_network_range_check': {'action': 'allow', 'ranges': ['172.16.0.0/12', '10.0.0.0/8']}}}},
+        {'name': 'info', 'nms.overlay.posture_check_info': {'name': 'nets'}},
+    ])
+    assert result['pc']['changed'] is False
+    assert emulator.writes() == []
+    assert result['pc']['posture_check']['checks']['peer_network_range_check']['ranges'] == ['10.0.0.0/8', '172.16.0.0/12']
+    assert result['info']['posture_checks'][0]['checks']['peer_network_range_check']['ranges'] == ['10.0.0.0/8', '172.16.0.0/12']
+
+
+# -- info modules ----------------------------------------------------------------------------------------
+def test_posture_check_info(emulator, run):
+    first = make_check(emulator, 'one')
+    make_check(emulator, 'two', {'os_version_check': {'linux': {'min_kernel_version': '5.10'}}})
+    result = run([{'name': how, 'nms.overlay.posture_check_info': args} for how, args in (
+        ('all', {}), ('name', {'name': 'one'}), ('id', {'id': first}), ('unknown', {'name': 'nope'}), ('unknown id', {'id': 'nope'}))])
+    assert result.rc == 0, result
+    assert sorted(c['name'] for c in result['all']['posture_checks']) == ['one', 'two']
+    assert result['unknown']['posture_checks'] == [] and result['unknown id']['posture_checks'] == []
+    for how in ('name', 'id'):
+        found = result[how]['posture_checks']
+        assert [c['id'] for c in found] == [first]
+        assert found[0]['checks'] == {'nb_version_check': {'min_version': '0.25.0'}}
+
+
+def test_policy_info_with_group_names(emulator, run):
+    groups = make_groups(emulator, 'developers', 'ops', 'web')
+    gate = make_check(emulator, 'gate')
+    status, policy = emulator.api('POST', '/api/policies', {
+        'name': 'p1', 'description': 'd', 'enabled': True, 'source_posture_checks': [gate], 'rules': [{
+            'name': 'r', 'enabled': True, 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['443'],
+            'sources': [groups['developers'], groups['ops']], 'destinations': [groups['web']]}]})
+    assert status == 200, policy
+    emulator.clear_log()
+    result = run([{'name': how, 'nms.overlay.policy_info': args} for how, args in (
+        ('all', {}), ('name', {'name': 'p1'}), ('id', {'id': policy['id']}), ('unknown', {'name': 'nope'}), ('unknown id', {'id': 'nope'}))])
+    assert result.rc == 0, result
+    assert all('access' not in r for r in result.results)
+    assert result['unknown']['policies'] == [] and result['unknown id']['policies'] == []
+    found = result['all']['policies']
+    assert sorted(p['name'] for p in found) == ['Default', 'p1']
+    default = [p for p in found if p['name'] == 'Default'][0]
+    assert default['source_posture_checks'] == []
+    assert default['rules'][0]['ports'] == []
+    assert names_of(default['rules'][0]['sources']) == ['All']
+    for how in ('all', 'name', 'id'):
+        mine = [p for p in result[how]['policies'] if p['name'] == 'p1']
+        assert len(mine) == 1 and (how == 'all' or len(result[how]['policies']) == 1)
+        assert mine[0]['source_posture_checks'] == [{'id': gate, 'name': 'gate'}]
+        rule = mine[0]['rules'][0]
+        assert sorted((g['id'], g['name']) for g in rule['sources']) == sorted(
+            [(groups['developers'], 'developers'), (groups['ops'], 'ops')])
+        assert [(g['id'], g['name']) for g in rule['destinations']] == [(groups['web'], 'web')]
+        assert rule['ports'] == ['443']
+    # 'all': one list of policies and one of posture checks (for the names), nothing else
+    status_paths = [r['method'] + ' ' + r['path'] for r in emulator.requests()]
+    assert status_paths.count('GET /api/groups') == 0
+
+
+def test_policy_info_access_view(emulator, run):
+    groups = make_groups(emulator, 'developers', 'ops', 'web', 'db')
+
+    def rule(name, sources, destinations, **extra):
+        values = {'name': name, 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+                  'sources': [groups[s] for s in sources], 'destinations': [groups[d] for d in destinations]}
+        values.update(extra)
+        return values
+
+    def policy(name, rules, enabled=True):
+        status, created = emulator.api('POST', '/api/policies', {'name': name, 'description': '', 'enabled': enabled, 'rules': rules})
+        assert status == 200, created
+
+    emulator.api('DELETE', '/api/policies/%s' % policies_named(emulator, 'Default')[0]['id'])
+    policy('web', [rule('https', ['developers', 'ops'], ['web'], protocol='tcp', ports=['8443', '443'], bidirectional=False)])
+    policy('db', [rule('sql', ['web'], ['db'], protocol='tcp', ports=['5432'])])
+    policy('ops-off', [rule('ssh', ['ops'], ['db'], protocol='tcp', ports=['22'])], enabled=False)
+    policy('icmp-off', [rule('ping', ['ops'], ['web'], protocol='icmp', enabled=False)])
+    result = run([
+        {'name': 'access', 'nms.overlay.policy_info': {'view': 'access'}},
+        {'name': 'one', 'nms.overlay.policy_info': {'name': 'db', 'view': 'access'}},
+    ])
+    assert result.rc == 0, result
+    rows = result['access']['access']
+    table = [(r['source'], r['destination'], r['protocol'], r['ports'], r['action'], r['policy'], r['rule']) for r in rows]
+    assert table == [
+        ('db', 'web', 'tcp', ['5432'], 'accept', 'db', 'sql'),
+        ('developers', 'web', 'tcp', ['443', '8443'], 'accept', 'web', 'https'),
+        ('ops', 'web', 'tcp', ['443', '8443'], 'accept', 'web', 'https'),
+        ('web', 'db', 'tcp', ['5432'], 'accept', 'db', 'sql'),
+    ]
+    assert len(result['access']['policies']) == 4
+    assert [(r['source'], r['destination']) for r in result['one']['access']] == [('db', 'web'), ('web', 'db')]
+
+
+# -- examples -------------------------------------------------------------------------------------------
+def test_examples_run_unchanged(emulator, run):
+    """Every task of the four modules' EXAMPLES runs against the emulator as written, in this order."""
+    tasks = []
+    for module in ('posture_check', 'policy', 'policy_info', 'posture_check_info'):
+        tasks.extend(examples_of(module))
+    result = run(tasks)
+    assert result.rc == 0, result
+    assert not result.failed
+    # And a second time: only the tasks that create and then delete the same thing change again.
+    again = run(tasks)
+    assert again.rc == 0, again
+    changed = sorted(r['task'] for r in again.results if r.get('changed'))
+    assert changed == sorted([
+        'Only office networks, nothing else', 'Delete a posture check (fails while a policy uses it)',
+        'A one-way rule that drops DNS traffic from developers to the web servers', 'Remove a policy']), changed

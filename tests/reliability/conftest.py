@@ -1,0 +1,72 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Fixtures of the reliability tests (tests/reliability, see harness.py).
+
+``emulator``: one emulator process per session (netbird dialect: what deployed servers send),
+reset before every test. ``seed_emulator``: the same in the seed dialect. ``connection``: the
+connection options of a module pointed at ``emulator`` (short timeout, no retries).
+
+``NMS_STRESS=1`` (``make stress``) or the marker ``stress`` scale the generated tests up.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reliability.harness import FIGURES, Emulator
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "stress: scaled up by NMS_STRESS=1 (make stress)")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The figures the tests proved (not shown by xdist workers)."""
+    if not FIGURES:
+        return
+    terminalreporter.section("reliability figures")
+    for topic in sorted(FIGURES):
+        for item, text in sorted(FIGURES[topic].items()):
+            terminalreporter.write_line("%s: %s: %s" % (topic, item, text))
+
+
+def _start(tmp_path_factory, dialect):
+    workdir = str(tmp_path_factory.mktemp("reliability-%s" % dialect))
+    try:
+        return Emulator(workdir, dialect=dialect)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    return None
+
+
+@pytest.fixture(scope="session")
+def emulator_session(tmp_path_factory):
+    emu = _start(tmp_path_factory, "netbird")
+    yield emu
+    emu.stop()
+
+
+@pytest.fixture(scope="session")
+def seed_emulator_session(tmp_path_factory):
+    emu = _start(tmp_path_factory, "seed")
+    yield emu
+    emu.stop()
+
+
+@pytest.fixture
+def emulator(emulator_session):
+    emulator_session.reset()
+    return emulator_session
+
+
+@pytest.fixture(params=["netbird", "seed"])
+def any_emulator(request, emulator_session, seed_emulator_session):
+    emu = emulator_session if request.param == "netbird" else seed_emulator_session
+    emu.reset()
+    return emu
+
+
+def connection_of(emu, **overrides):
+    conn = dict(api_url=emu.url, api_token=emu.token, timeout=5.0, retries=0)
+    conn.update(overrides)
+    return conn

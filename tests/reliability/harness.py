@@ -1,0 +1,349 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Reliability harness: an emulator process, module discovery and an in-process module runner.
+
+Modules run in this Python process (no ansible-playbook): ``run_module(name, args)`` sets the
+module arguments with ``ansible.module_utils.testing.patch_module_args``, calls the module's
+``main()``, catches the ``SystemExit`` of ``exit_json``/``fail_json`` and parses the JSON it
+printed. Anything else a module raises is returned as ``{"uncaught": traceback}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import importlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+import yaml
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODULE_PACKAGE = "ansible_collections.nms.overlay.plugins.modules"
+STRESS = os.environ.get("NMS_STRESS", "").strip().lower() not in ("", "0", "false", "no")
+# an API failure as the client words it; network_state prefixes the resource ("groups[0] (office): ...")
+API_ERROR_RE = re.compile(r"(?:^|: )(GET|POST|PUT|DELETE|PATCH) (/\S*) failed( with HTTP (\d{3}))?: \S")
+WRITE_METHODS = ("POST", "PUT", "DELETE", "PATCH")
+FIGURES = {}  # test -> {item: text}; printed at the end of the session (see conftest.py)
+
+
+# --------------------------------------------------------------------------------------------
+# The emulator
+
+
+def http(method, url, body=None, headers=None, timeout=30, context=None):
+    """``(status, JSON or text or None)`` of one call; never raises on HTTP error statuses."""
+    data = None
+    hdrs = {"Accept": "application/json"}
+    if body is not None:
+        data = json.dumps(body).encode("utf-8")
+        hdrs["Content-Type"] = "application/json"
+    hdrs.update(headers or {})
+    req = urllib.request.Request(url, data=data, headers=hdrs, method=method.upper())
+    try:
+        with urllib.request.urlopen(req, timeout=timeout, context=context) as resp:  # noqa: S310
+            status, raw = resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        status, raw = exc.code, exc.read()
+    if not raw:
+        return status, None
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+def make_token():
+    from tests.emulator.tokens import make_token as _make  # pylint: disable=import-outside-toplevel
+    return _make()
+
+
+class Emulator:
+    """One ``python -m tests.emulator`` process (see docs/dev/interfaces.md)."""
+
+    def __init__(self, workdir, dialect="netbird", token=None, extra_args=(), ssl_context=None, timeout=30):
+        self.dialect = dialect
+        self.token = token or make_token()
+        self.ssl_context = ssl_context
+        self.out_path = os.path.join(workdir, "emulator-%s-%d.out" % (dialect, id(self)))
+        self.err_path = self.out_path[:-4] + ".err"
+        cmd = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", self.token,
+               "--dialect", dialect] + list(extra_args)
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.process = subprocess.Popen(  # pylint: disable=consider-using-with
+                cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        self.url = self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            with open(self.out_path, encoding="utf-8", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("ready ") and line.endswith("\n"):
+                        return line.split(None, 1)[1].strip().rstrip("/")
+            if self.process.poll() is not None:
+                with open(self.err_path, encoding="utf-8", errors="replace") as handle:
+                    raise RuntimeError("emulator exited with %s: %s" % (self.process.returncode, handle.read()))
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("emulator printed no ready line within %ss" % timeout)
+            time.sleep(0.05)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+    def control(self, method, path, body=None):
+        status, data = http(method, self.url + path, body, context=self.ssl_context)
+        if not 200 <= status < 300:
+            raise AssertionError("%s %s -> %s: %r" % (method, path, status, data))
+        return data
+
+    def reset(self):
+        self.control("POST", "/_emulator/reset")
+
+    def requests(self):
+        return self.control("GET", "/_emulator/requests") or []
+
+    def writes(self):
+        return [r for r in self.requests() if r.get("method", "").upper() in WRITE_METHODS]
+
+    def clear_log(self):
+        self.control("DELETE", "/_emulator/requests")
+
+    def set_faults(self, faults):
+        return self.control("POST", "/_emulator/faults", faults)
+
+    def add_user(self, email, role="user", token=False, **kwargs):
+        body = dict(kwargs, email=email, role=role)
+        body.setdefault("name", email.split("@")[0])
+        body.setdefault("is_service_user", False)
+        if token:
+            body["token"] = True
+        return self.control("POST", "/_emulator/users", body)
+
+    def api(self, method, path, body=None, token=None):
+        headers = {"Authorization": "Token %s" % (token or self.token)}
+        return http(method, self.url + "/api" + path, body, headers=headers, context=self.ssl_context)
+
+    def state(self):
+        return self.control("GET", "/_emulator/state")
+
+
+# --------------------------------------------------------------------------------------------
+# Module discovery
+
+
+def runtime_modules():
+    """Module names listed in meta/runtime.yml (action group ``all``)."""
+    with open(os.path.join(REPO_ROOT, "meta", "runtime.yml"), encoding="utf-8") as handle:
+        runtime = yaml.safe_load(handle) or {}
+    return list((runtime.get("action_groups") or {}).get("all") or [])
+
+
+def module_names():
+    """Every module that exists as plugins/modules/<name>.py and is listed in meta/runtime.yml."""
+    present = {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(REPO_ROOT, "plugins", "modules", "*.py"))}
+    present.discard("__init__")
+    listed = runtime_modules()
+    return sorted(name for name in present if name in listed)
+
+
+def is_info(name):
+    return name.endswith("_info")
+
+
+def import_module(name):
+    return importlib.import_module("%s.%s" % (MODULE_PACKAGE, name))
+
+
+def module_doc(name, key):
+    """DOCUMENTATION / EXAMPLES / RETURN of a module, parsed as YAML."""
+    text = getattr(import_module(name), key, None)
+    return yaml.safe_load(text) if text else None
+
+
+def example_tasks(name):
+    """The module arguments of every EXAMPLES task that calls this module (FQCN or short name)."""
+    tasks = module_doc(name, "EXAMPLES") or []
+    found = []
+
+    def walk(items):
+        for task in items or []:
+            if not isinstance(task, dict):
+                continue
+            for block_key in ("block", "rescue", "always", "tasks"):
+                if isinstance(task.get(block_key), list):
+                    walk(task[block_key])
+            for key in ("nms.overlay.%s" % name, name):
+                if key in task and isinstance(task[key], (dict, type(None))):
+                    found.append((task.get("name") or "", dict(task[key] or {})))
+    walk(tasks)
+    return found
+
+
+_SPECS = {}
+
+
+def module_spec(name):
+    """``{"argument_spec", "mutually_exclusive", "required_one_of", ...}`` the module gives AnsibleModule.
+
+    Taken from the real calls: AnsibleModule.__init__ is wrapped for the time of one main() with
+    only connection options (to a closed port), and the last AnsibleModule made is the module's own
+    (a module may first make a loose one to check option shapes itself, see _access.ShapeGuard).
+    """
+    if name in _SPECS:
+        return _SPECS[name]
+    from ansible.module_utils import basic  # pylint: disable=import-outside-toplevel
+    from ansible.module_utils.testing import patch_module_args  # pylint: disable=import-outside-toplevel
+    module = import_module(name)
+    calls = []
+    original = basic.AnsibleModule.__init__
+
+    def capture(self, *args, **kwargs):
+        captured = dict(kwargs)
+        if args:
+            captured["argument_spec"] = args[0]
+        calls.append(captured)
+        original(self, *args, **kwargs)
+
+    basic.AnsibleModule.__init__ = capture
+    _clear_ansible_globals()
+    try:
+        with patch_module_args({"api_url": "http://127.0.0.1:9", "api_token": "nbp_" + "0" * 36, "timeout": 1,
+                                "retries": 0}), \
+                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            module.main()
+    except SystemExit:
+        pass
+    finally:
+        basic.AnsibleModule.__init__ = original
+        _clear_ansible_globals()
+    if not calls:
+        raise AssertionError("module %s did not construct an AnsibleModule" % name)
+    _SPECS[name] = calls[-1]
+    return calls[-1]
+
+
+# --------------------------------------------------------------------------------------------
+# Running a module in-process
+
+
+def _clear_ansible_globals():
+    from ansible.module_utils.common import warnings  # pylint: disable=import-outside-toplevel
+    warnings._global_warnings.clear()  # pylint: disable=protected-access
+    warnings._global_deprecations.clear()  # pylint: disable=protected-access
+
+
+def run_module(name, args, check_mode=False, diff=False, verbosity=0):
+    """Run one module with ``args``; return its result dict.
+
+    Keys added here: ``_rc`` (the SystemExit code), ``_stdout`` (all it printed). When the module
+    raised anything but SystemExit the result is ``{"uncaught": traceback text, ...}``.
+    """
+    from ansible.module_utils.testing import patch_module_args  # pylint: disable=import-outside-toplevel
+    module = import_module(name)
+    full = dict(args)
+    full["_ansible_check_mode"] = bool(check_mode)
+    full["_ansible_diff"] = bool(diff)
+    full["_ansible_verbosity"] = verbosity
+    _clear_ansible_globals()
+    out = io.StringIO()
+    err = io.StringIO()
+    rc = None
+    uncaught = None
+    try:
+        with patch_module_args(full), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            module.main()
+    except SystemExit as exc:
+        rc = exc.code
+    except BaseException:  # pylint: disable=broad-except
+        uncaught = traceback.format_exc()
+    finally:
+        _clear_ansible_globals()
+    text = out.getvalue()
+    if uncaught is not None:
+        return {"uncaught": uncaught, "_stdout": text, "_stderr": err.getvalue(), "failed": True}
+    result = None
+    for line in reversed(text.strip().splitlines() or [""]):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                result = json.loads(line)
+                break
+            except ValueError:
+                continue
+    if result is None:
+        return {"uncaught": "no JSON result on stdout (exit %r): %r" % (rc, text[-2000:]),
+                "_stdout": text, "_stderr": err.getvalue(), "failed": True}
+    result["_rc"] = rc
+    result["_stdout"] = text
+    result["_stderr"] = err.getvalue()
+    return result
+
+
+def describe(result):
+    """A short text of a result for assertion messages."""
+    keep = {k: v for k, v in result.items() if k not in ("_stdout", "invocation")}
+    return json.dumps(keep, indent=1, default=str)[:3000]
+
+
+def assert_clean_end(name, args, result):
+    """The run ended in exit_json or fail_json, not in an exception or a traceback."""
+    context = "module %s with %r" % (name, args)
+    assert "uncaught" not in result, "%s raised instead of failing:\n%s" % (context, result["uncaught"])
+    assert "exception" not in result, "%s failed with a traceback:\n%s" % (context, result["exception"])
+    assert "Traceback (most recent call last)" not in result.get("msg", ""), "%s: %s" % (context, describe(result))
+    if result.get("failed"):
+        assert result.get("_rc") == 1, "%s: fail_json exit code %r" % (context, result.get("_rc"))
+        assert isinstance(result.get("msg"), str) and result["msg"].strip(), "%s: no msg: %s" % (context, describe(result))
+    else:
+        assert result.get("_rc") == 0, "%s: exit code %r: %s" % (context, result.get("_rc"), describe(result))
+
+
+# --------------------------------------------------------------------------------------------
+# The documented examples, runnable in-process
+
+
+WORLD_GROUPS = ("servers", "developers", "monitoring", "backup", "routers", "unmanaged", "old-servers", "web",
+                "office", "engineering", "operations", "web-servers")
+WORLD_PEERS = ("web-1", "db-1", "router-1", "router-2", "old-build-host")
+
+
+def seed_world(emu):
+    """The names the EXAMPLES refer to (groups, peers, a service user), so that their tasks can act."""
+    peers = emu.control("POST", "/_emulator/peers", {"peers": [{"hostname": h, "os": "linux"} for h in WORLD_PEERS]})
+    for group in WORLD_GROUPS:
+        status, body = emu.api("POST", "/groups", {"name": group, "peers": []})
+        assert status == 200, "cannot seed group %s: %s %r" % (group, status, body)
+    emu.api("POST", "/users", {"name": "ci-bot", "role": "admin", "is_service_user": True, "auto_groups": []})
+    emu.api("POST", "/posture-checks", {"name": "recent-client", "description": "",
+                                        "checks": {"nb_version_check": {"min_version": "0.25.0"}}})
+    emu.clear_log()
+    return peers
+
+
+def example_args(name):
+    """``[(title, args)]`` of the module's EXAMPLES tasks that need no Jinja (connection options removed)."""
+    usable = []
+    for title, args in example_tasks(name):
+        args = {k: v for k, v in args.items() if k not in ("api_url", "api_token")}
+        if "{{" in json.dumps(args):
+            continue
+        usable.append((title, args))
+    return usable

@@ -1,0 +1,110 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Issue 10, item 7: ten forks ensuring one group name at once end with exactly one group.
+
+* ``test_ten_forks_one_group``: real ``ansible-playbook -f 10`` over ten local hosts, each ensuring
+  the group ``race-group`` (netbird dialect: a duplicate name is answered 409). Every request is
+  slowed by 0.3 s after its answer is computed, so that all ten lists see no group and all ten
+  POST. Asserted: no host failed, exactly one group exists, and every 409 was reconciled.
+* ``test_create_answered_409_is_reconciled``: in-process and deterministic: the module's list is
+  answered before someone else creates the group; its POST gets 409; the module reads back and
+  reconciles (an update when its options differ), and does not fail.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from tests.reliability.conftest import connection_of
+from tests.reliability.harness import FIGURES, STRESS, assert_clean_end, describe, run_module, seed_world
+
+FORKS = 10
+ROUNDS = 5 if STRESS else 1
+
+
+def _groups_named(emu, name):
+    status, groups = emu.api("GET", "/groups")
+    assert status == 200, groups
+    return [g for g in groups if g["name"] == name]
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_ten_forks_one_group(emulator, tmp_path, round_):
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[racers]\n" + "".join(
+        "racer%d ansible_connection=local ansible_python_interpreter=%s\n" % (i, sys.executable) for i in range(FORKS)))
+    playbook = tmp_path / "race.yml"
+    playbook.write_text(
+        "- hosts: racers\n  gather_facts: false\n  tasks:\n"
+        "    - name: Ensure the race group\n      nms.overlay.group:\n        name: race-group\n")
+    emulator.set_faults({"rate": 1.0, "kinds": ["slow"], "slow": 0.3, "seed": round_})
+    env = dict(os.environ, NMS_API_URL=emulator.url, NMS_API_TOKEN=emulator.token, ANSIBLE_FORKS=str(FORKS),
+               ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_NOCOLOR="1", ANSIBLE_RETRY_FILES_ENABLED="False",
+               ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_STDOUT_CALLBACK="default")
+    started = time.monotonic()
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", str(inventory),
+                           "-f", str(FORKS), str(playbook)], cwd=str(tmp_path), env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    elapsed = time.monotonic() - started
+    emulator.set_faults({})
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-5000:]
+    recap = re.findall(r"^racer\d+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", output, re.M)
+    assert len(recap) == FORKS, output[-3000:]
+    assert all(failed == "0" and unreachable == "0" for dummy, dummy2, unreachable, failed in recap), output[-3000:]
+    changed = sum(int(c) for dummy, c, dummy2, dummy3 in recap)
+    groups = _groups_named(emulator, "race-group")
+    assert len(groups) == 1, "%d groups named race-group: %r" % (len(groups), groups)
+    log = emulator.requests()
+    posts = [r for r in log if r["method"] == "POST" and r["path"] == "/api/groups"]
+    conflicts = [r for r in posts if r["status"] == 409]
+    assert len([r for r in posts if r["status"] == 200]) == 1, posts
+    assert changed == 1, "exactly the one host whose POST won reports a change (got %d)" % changed
+    FIGURES.setdefault("concurrency", {})["round %d" % round_] = (
+        "%d forks: 1 group, %d POSTs (%d answered 409, reconciled), %d changed, %.1fs" % (
+            FORKS, len(posts), len(conflicts), changed, elapsed))
+
+
+@pytest.mark.parametrize("peers", [[], ["web-1"]])
+def test_create_answered_409_is_reconciled(emulator, peers):
+    seed_world(emulator)
+    # the list is answered at once (no group yet) and delivered 0.6 s later; meanwhile another
+    # client creates the group, so that the module's POST meets a 409 "already exists"
+    emulator.set_faults({"queue": [{"delay": 0.6}]})
+    other = {}
+
+    def create_elsewhere():
+        time.sleep(0.2)
+        other["answer"] = emulator.api("POST", "/groups", {"name": "contested", "peers": []})
+
+    thread = threading.Thread(target=create_elsewhere)
+    thread.start()
+    args = dict(connection_of(emulator), name="contested", peers=peers)
+    result = run_module("group", args)
+    thread.join()
+    assert other["answer"][0] == 200, other
+    assert_clean_end("group", args, result)
+    log = emulator.requests()
+    context = "%s\nrequests: %r" % (describe(result), log)
+    module_posts = [r for r in log if r["method"] == "POST" and r["path"] == "/api/groups" and r["status"] == 409]
+    assert module_posts, "the module's create did not meet the 409: " + context
+    assert not result.get("failed"), "a create answered 409 failed instead of being reconciled: " + context
+    groups = _groups_named(emulator, "contested")
+    assert len(groups) == 1, groups
+    assert result["group"]["id"] == groups[0]["id"], context
+    puts = [r for r in log if r["method"] == "PUT"]
+    if peers:
+        assert result["changed"] and len(puts) == 1, "the differing peers are reconciled by one update: " + context
+        assert [p["name"] for p in groups[0]["peers"]] == peers
+    else:
+        assert not result["changed"] and not puts, "an identical group needs no update: " + context
+    FIGURES.setdefault("concurrency", {})["409 reconcile peers=%r" % peers] = "changed=%s, requests %s" % (
+        result["changed"], ", ".join("%s %s %s" % (r["method"], r["path"], r["status"]) for r in log))

@@ -1,0 +1,388 @@
+# -*- coding: utf-8 -*-
+"""Unit tests of the access control helpers, options models and resource classes (no HTTP)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils._access import (
+    PolicyModule, PostureCheckModule, access_rows, check_rules, merge_checks, merge_rule, normalise_checks, shape_problem,
+    policies_using, policy_body, policy_result, port_set, port_text, posture_check_result, rule_from_server,
+    rules_from_server,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
+from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions, PostureCheckOptions
+
+
+# -- rule normalisation ------------------------------------------------------------------------------
+def test_port_text_and_port_set():
+    assert port_text(' 080 ') == '80'
+    assert port_text('08000-08100') == '8000-8100'
+    assert port_text(443) == '443'
+    assert port_text('x') == 'x'
+    assert port_set(['8000-8100', '443', '080', '80', '22']) == ['22', '80', '443', '8000-8100']
+    assert port_set(None) == []
+
+
+def test_rule_from_server_ignores_the_id_and_normalises_sets():
+    server = {'id': 'pol1', 'name': 'r', 'description': None, 'enabled': True, 'action': 'accept',
+              'bidirectional': True, 'protocol': 'tcp', 'ports': ['443', '080'],
+              'sources': [{'id': 'g2', 'name': 'b'}, {'id': 'g1', 'name': 'a'}], 'destinations': None}
+    assert rule_from_server(server) == {
+        'name': 'r', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+        'protocol': 'tcp', 'ports': ['80', '443'], 'sources': ['g1', 'g2'], 'destinations': []}
+    # netbird omits empty ports; ids or summaries compare alike
+    assert rule_from_server(dict(server, ports=None, sources=['g1', 'g2'])) == rule_from_server(
+        dict(server, sources=[{'id': 'g1'}, {'id': 'g2'}], ports=[]))
+    assert rules_from_server(None) == []
+
+
+def test_rules_are_compared_in_order():
+    one = {'name': 'a', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all', 'sources': ['g1'], 'destinations': ['g2']}
+    two = dict(one, name='b')
+    assert rules_from_server([one, two]) != rules_from_server([two, one])
+
+
+SERVER_RULE = rule_from_server({'name': 'r', 'description': 'kept', 'enabled': False, 'action': 'drop', 'bidirectional': False,
+                                'protocol': 'tcp', 'ports': ['22'], 'sources': ['g1'], 'destinations': ['g2']})
+
+
+def user_rule(**values):
+    rule = dict.fromkeys(('name', 'description', 'enabled', 'action', 'bidirectional', 'protocol', 'ports', 'sources', 'destinations'))
+    rule.update(values)
+    return rule
+
+
+def test_merge_rule_keeps_the_server_values_of_unset_options():
+    merged = merge_rule(user_rule(name='r', ports=['2222', '22']), [SERVER_RULE], 0)
+    assert merged == dict(SERVER_RULE, ports=['22', '2222'])
+
+
+def test_merge_rule_new_rule_gets_defaults_and_needs_groups():
+    merged = merge_rule(user_rule(name='new', sources=['g2', 'g1'], destinations=['g3']), [SERVER_RULE], 0)
+    assert merged == {'name': 'new', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+                      'protocol': 'all', 'ports': [], 'sources': ['g1', 'g2'], 'destinations': ['g3']}
+    with pytest.raises(TaskError) as err:
+        merge_rule(user_rule(name='new'), [], 2)
+    assert str(err.value) == 'option rules[2] (new): sources and destinations are required for a new rule'
+
+
+def test_merge_rule_protocol_all_clears_ports_and_direction():
+    merged = merge_rule(user_rule(name='r', protocol='all'), [SERVER_RULE], 0)
+    assert merged['ports'] == [] and merged['bidirectional'] is True
+    # an explicit value is the user's choice (and then refused by check_rules)
+    merged = merge_rule(user_rule(name='r', protocol='icmp', ports=['1'], bidirectional=False), [SERVER_RULE], 0)
+    assert merged['ports'] == ['1'] and merged['bidirectional'] is False
+
+
+def test_merge_rule_with_two_server_rules_of_one_name_uses_defaults():
+    merged = merge_rule(user_rule(name='r', sources=['g9'], destinations=['g9']), [SERVER_RULE, SERVER_RULE], 0)
+    assert merged['protocol'] == 'all' and merged['description'] == ''
+
+
+def test_policy_body_always_sends_posture_checks_and_no_rule_id():
+    body = policy_body({'name': 'p', 'description': None, 'enabled': True, 'source_posture_checks': None,
+                        'rules': [dict(SERVER_RULE, id='x')]})
+    assert body['source_posture_checks'] == [] and body['description'] == ''
+    assert 'id' not in body['rules'][0]
+
+
+# -- rule validation messages -----------------------------------------------------------------------
+@pytest.mark.parametrize('rule, message', [
+    (dict(protocol='all', ports=['80']),
+     'option rules[0].ports: not allowed with protocol all, which covers every port; remove them or use protocol tcp or udp'),
+    (dict(protocol='icmp', bidirectional=False), 'option rules[0].bidirectional: must be true with protocol icmp'),
+    (dict(protocol='udp', bidirectional=False, ports=[]),
+     'option rules[0].ports: a one-way (bidirectional false) udp rule needs at least one port'),
+])
+def test_rule_problems(rule, message):
+    with pytest.raises(TaskError) as err:
+        check_rules([user_rule(name='r', **rule)])
+    assert str(err.value) == message
+
+
+def test_rule_problems_of_several_rules_are_listed_together():
+    with pytest.raises(TaskError) as err:
+        check_rules([user_rule(name='a'), user_rule(name='b', protocol='all', ports=['1'], bidirectional=False)])
+    assert str(err.value).count('option rules[1].') == 2
+
+
+def test_unknown_values_are_not_judged():
+    check_rules([user_rule(name='a', bidirectional=False), user_rule(name='b', protocol='tcp', bidirectional=False)])
+    check_rules([user_rule(name='c', protocol='tcp', ports=['1'], bidirectional=False)])
+    check_rules(None)
+
+
+def policy_error(**options):
+    with pytest.raises(OptionsError) as err:
+        validate(PolicyOptions, options)
+    return str(err.value)
+
+
+def test_policy_model_messages_name_the_option():
+    assert policy_error(rules=[{'name': 'r', 'ports': ['80', '0']}]) == (
+        "option rules[0].ports[1]: '0' is not a port in 1..65535 or a range of them like 8000-8100")
+    assert policy_error(rules=[{'name': 'r', 'ports': ['9000-8000']}]).startswith("option rules[0].ports[0]: '9000-8000'")
+    assert policy_error(rules=[{'name': 'r', 'ports': ['65536']}]).startswith("option rules[0].ports[0]: '65536'")
+    assert policy_error(rules=[{'name': 'r', 'sources': ['']}]).startswith('option rules[0].sources[0]: String should have')
+    assert policy_error(rules=[]).startswith('option rules: give at least one rule')
+    assert policy_error(name=' ').startswith('option name: String should have at least 1 character')
+    assert policy_error(source_posture_checks=['']).startswith('option source_posture_checks[0]:')
+    validate(PolicyOptions, {'rules': [{'name': 'r', 'ports': ['1', '65535', '8000-8100', ' 443 ']}]})
+
+
+def check_error(checks):
+    with pytest.raises(OptionsError) as err:
+        validate(PostureCheckOptions, {'checks': checks})
+    return str(err.value)
+
+
+def test_posture_check_model_messages_name_the_option():
+    assert check_error({'nb_version_check': {'min_version': '1..2'}}) == (
+        "option checks.nb_version_check.min_version: '1..2' is not a version (examples: 0.25.0, v1.2.3, 6.5.11-rc1)")
+    assert check_error({'os_version_check': {'ios': {'min_version': ''}}}).startswith(
+        "option checks.os_version_check.ios.min_version: '' is not a version")
+    assert check_error({'os_version_check': {}}).startswith('option checks.os_version_check: give the minimum version')
+    assert check_error({'geo_location_check': {'action': 'allow', 'locations': [{'country_code': 'D1'}]}}).startswith(
+        "option checks.geo_location_check.locations[0].country_code: 'D1' is not a 2-letter")
+    assert check_error({'geo_location_check': {'action': 'allow', 'locations': []}}) == (
+        'option checks.geo_location_check.locations: give at least one location')
+    assert check_error({'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.300/8']}}).startswith(
+        "option checks.peer_network_range_check.ranges[0]: '10.0.0.300/8' is not a CIDR range")
+    assert check_error({}) == ('option checks: give at least one of nb_version_check, os_version_check, '
+                               'geo_location_check, peer_network_range_check')
+    for version in ('1', '0.25.0', 'v1.2.3', '6.5.11-rc1', '5.15.0-91-generic', '1.2.3+meta'):
+        validate(PostureCheckOptions, {'checks': {'nb_version_check': {'min_version': version}}})
+
+
+# -- posture check normalisation ------------------------------------------------------------------------
+def test_normalise_checks():
+    server = {
+        'nb_version_check': {'min_version': '0.25.0'},
+        'os_version_check': {'linux': {'min_kernel_version': '5.10'}, 'android': None},
+        'geo_location_check': {'action': 'allow', 'locations': [{'country_code': 'us'}, {'country_code': 'DE', 'city_name': 'Berlin'}]},
+        'peer_network_range_check': {'action': 'deny', 'ranges': [['10.1.2.3/8', '192.168.0.0/16']]},
+    }
+    assert normalise_checks(server) == {
+        'nb_version_check': {'min_version': '0.25.0'},
+        'os_version_check': {'linux': {'min_kernel_version': '5.10'}},
+        'geo_location_check': {'action': 'allow', 'locations': [{'country_code': 'DE', 'city_name': 'Berlin'}, {'country_code': 'US'}]},
+        'peer_network_range_check': {'action': 'deny', 'ranges': ['10.0.0.0/8', '192.168.0.0/16']},
+    }
+    # the options as Ansible hands them over (unset members None) and flat ranges compare alike
+    user = {'nb_version_check': None, 'os_version_check': None, 'geo_location_check': None,
+            'peer_network_range_check': {'action': 'deny', 'ranges': ['192.168.0.0/16', '10.0.0.0/8']}}
+    assert normalise_checks(user) == {'peer_network_range_check': normalise_checks(server)['peer_network_range_check']}
+    assert normalise_checks(None) == {}
+
+
+def test_merge_checks_keeps_members_left_out():
+    current = {'nb_version_check': {'min_version': '1'}, 'os_version_check': {'linux': {'min_kernel_version': '5'}}}
+    merged = merge_checks(current, {'os_version_check': {'windows': {'min_kernel_version': '10'}}})
+    assert merged == {'nb_version_check': {'min_version': '1'}, 'os_version_check': {'windows': {'min_kernel_version': '10'}}}
+    assert current['os_version_check'] == {'linux': {'min_kernel_version': '5'}}
+
+
+def test_posture_check_result_flattens_ranges():
+    result = posture_check_result({'id': 'c', 'checks': {'peer_network_range_check': {'action': 'allow', 'ranges': [['10.0.0.0/8']]}}})
+    assert result['checks']['peer_network_range_check']['ranges'] == ['10.0.0.0/8']
+
+
+def test_policies_using():
+    policies = [{'id': 'p1', 'source_posture_checks': ['c1']}, {'id': 'p2', 'source_posture_checks': None},
+                {'id': 'p3', 'source_posture_checks': [{'id': 'c1', 'name': 'x'}]}]
+    assert [p['id'] for p in policies_using(policies, 'c1')] == ['p1', 'p3']
+
+
+# -- results and the access view -------------------------------------------------------------------------
+class Names:
+    @staticmethod
+    def group(item_id):
+        return {'g1': 'dev', 'g2': 'web'}.get(item_id)
+
+    @staticmethod
+    def posture_check(item_id):
+        return {'c1': 'recent'}.get(item_id)
+
+
+def test_policy_result_puts_names_beside_ids():
+    result = policy_result({'id': 'p', 'source_posture_checks': None, 'rules': [
+        {'id': 'p', 'name': 'r', 'sources': ['g1', {'id': 'g2', 'name': 'web', 'peers_count': 0}], 'destinations': None}]}, Names)
+    assert result['source_posture_checks'] == []
+    assert result['rules'][0]['sources'] == [{'id': 'g1', 'name': 'dev'}, {'id': 'g2', 'name': 'web'}]
+    assert result['rules'][0]['destinations'] == [] and result['rules'][0]['ports'] == []
+    result = policy_result({'id': 'p', 'source_posture_checks': ['c1', 'c9'], 'rules': []}, Names)
+    assert result['source_posture_checks'] == [{'id': 'c1', 'name': 'recent'}, {'id': 'c9', 'name': None}]
+
+
+def test_access_rows():
+    dev, web = {'id': 'g1', 'name': 'dev'}, {'id': 'g2', 'name': 'web'}
+    policies = [
+        {'name': 'p', 'enabled': True, 'rules': [
+            {'name': 'https', 'enabled': True, 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp',
+             'ports': ['8443', '443'], 'sources': [dev], 'destinations': [web]},
+            {'name': 'off', 'enabled': False, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+             'sources': [dev], 'destinations': [dev]},
+            {'name': 'self', 'enabled': True, 'action': 'drop', 'bidirectional': True, 'protocol': 'icmp',
+             'sources': [web, {'id': 'g9', 'name': None}], 'destinations': [web]},
+        ]},
+        {'name': 'disabled', 'enabled': False, 'rules': [
+            {'name': 'x', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+             'sources': [web], 'destinations': [dev]}]},
+    ]
+    rows = [(r['source'], r['destination'], r['protocol'], r['ports'], r['action'], r['rule']) for r in access_rows(policies)]
+    assert rows == [
+        ('dev', 'web', 'tcp', ['443', '8443'], 'accept', 'https'),
+        ('g9', 'web', 'icmp', [], 'drop', 'self'),
+        ('web', 'g9', 'icmp', [], 'drop', 'self'),
+        ('web', 'web', 'icmp', [], 'drop', 'self'),
+    ]
+    assert access_rows([]) == []
+
+
+# -- the resource classes with a scripted client -------------------------------------------------------------
+class FakeModule:
+    def __init__(self, params, check_mode=False):
+        self.params = params
+        self.check_mode = check_mode
+        self.warnings = []
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+class FakeClient:
+    def __init__(self, data):
+        self.data = data
+        self.calls = []
+
+    def get(self, path, query=None):
+        self.calls.append(('GET', path, None))
+        if path in self.data:
+            return self.data[path]
+        raise ApiError('GET', path, 404, 'not found')
+
+    def post(self, path, body):
+        self.calls.append(('POST', path, body))
+        return dict(body, id='new')
+
+    def put(self, path, body):
+        self.calls.append(('PUT', path, body))
+        return dict(body, id=path.rsplit('/', 1)[1])
+
+    def delete(self, path):
+        self.calls.append(('DELETE', path, None))
+        return {}
+
+    def writes(self):
+        return [c for c in self.calls if c[0] != 'GET']
+
+
+def run_class(cls, client, check_mode=False, **params):
+    base = {name: None for name in cls.full_argument_spec()}
+    base.update(state='present')
+    if cls is PostureCheckModule:
+        base['checks_mode'] = 'merge'
+    base.update(params)
+    if base.get('rules'):
+        base['rules'] = [user_rule(**rule) for rule in base['rules']]
+    module = cls(FakeModule(base, check_mode))
+    module._client = client  # pylint: disable=protected-access
+    return module.run()
+
+
+GROUPS = [{'id': 'g1', 'name': 'dev'}, {'id': 'g2', 'name': 'web'}]
+POLICY = {'id': 'p1', 'name': 'p', 'description': '', 'enabled': True, 'source_posture_checks': None, 'rules': [
+    {'id': 'p1', 'name': 'r', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'tcp',
+     'ports': ['443'], 'sources': [{'id': 'g1', 'name': 'dev'}], 'destinations': [{'id': 'g2', 'name': 'web'}]}]}
+
+
+def test_policy_unchanged_reads_one_list_per_kind():
+    client = FakeClient({'/policies': [POLICY], '/groups': GROUPS})
+    result = run_class(PolicyModule, client, name='p', rules=[dict(name='r', sources=['g1'], destinations=['web'], ports=['443'])])
+    assert result['changed'] is False
+    assert client.calls == [('GET', '/policies', None), ('GET', '/groups', None)]
+
+
+def test_policy_update_puts_the_whole_policy():
+    client = FakeClient({'/policies': [POLICY], '/groups': GROUPS, '/posture-checks': [{'id': 'c1', 'name': 'recent'}]})
+    result = run_class(PolicyModule, client, name='p', source_posture_checks=['recent'])
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'source_posture_checks': []}, 'after': {'source_posture_checks': ['c1']}}
+    (method, path, body), = client.writes()
+    assert (method, path) == ('PUT', '/policies/p1')
+    assert body['rules'] == [{'name': 'r', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+                              'protocol': 'tcp', 'ports': ['443'], 'sources': ['g1'], 'destinations': ['g2']}]
+    assert result['policy']['source_posture_checks'] == [{'id': 'c1', 'name': 'recent'}]
+
+
+def test_policy_unknown_names_fail_together_before_any_write():
+    client = FakeClient({'/policies': [], '/groups': GROUPS, '/posture-checks': []})
+    with pytest.raises(TaskError) as err:
+        run_class(PolicyModule, client, name='p', source_posture_checks=['nope'],
+                  rules=[dict(name='r', sources=['ghost'], destinations=['web', 'void'])])
+    assert str(err.value) == ("source_posture_checks: no posture check with the id or name 'nope'; "
+                              "rules[0].sources: no group with the id or name 'ghost'; "
+                              "rules[0].destinations: no group with the id or name 'void'")
+    assert client.writes() == []
+
+
+def test_policy_references_include_rule_groups():
+    module = PolicyModule(FakeModule(dict(source_posture_checks=['c'], rules=[user_rule(name='r', sources=['a'], destinations=['b'])])))
+    assert list(module.references()) == [
+        ('posture_checks', 'c', 'source_posture_checks'), ('groups', 'a', 'rules[0].sources'), ('groups', 'b', 'rules[0].destinations')]
+
+
+def test_policy_create_needs_rules_and_check_mode_predicts_names():
+    client = FakeClient({'/policies': [], '/groups': GROUPS})
+    with pytest.raises(TaskError) as err:
+        run_class(PolicyModule, client, name='p')
+    assert str(err.value) == "option rules is required to create the policy name 'p'"
+    result = run_class(PolicyModule, client, check_mode=True, name='p', rules=[dict(name='r', sources=['dev'], destinations=['dev'])])
+    assert result['changed'] is True
+    assert result['policy']['rules'][0]['sources'] == [{'id': 'g1', 'name': 'dev'}]
+    assert client.writes() == []
+
+
+def test_posture_check_delete_refused_while_a_policy_uses_it():
+    check = {'id': 'c1', 'name': 'recent', 'description': '', 'checks': {'nb_version_check': {'min_version': '1'}}}
+    client = FakeClient({'/posture-checks': [check], '/policies': [dict(POLICY, source_posture_checks=['c1'])]})
+    with pytest.raises(TaskError) as err:
+        run_class(PostureCheckModule, client, name='recent', state='absent')
+    assert "is used by the policy 'p' (id p1)" in str(err.value)
+    assert client.writes() == []
+    client = FakeClient({'/posture-checks': [check], '/policies': [POLICY]})
+    assert run_class(PostureCheckModule, client, name='recent', state='absent')['changed'] is True
+    assert client.writes() == [('DELETE', '/posture-checks/c1', None)]
+
+
+def test_posture_check_merge_and_replace():
+    check = {'id': 'c1', 'name': 'recent', 'description': 'd', 'checks': {'nb_version_check': {'min_version': '1'}}}
+    geo = {'geo_location_check': {'action': 'allow', 'locations': [{'country_code': 'fr', 'city_name': None}]}}
+    client = FakeClient({'/posture-checks': [check]})
+    run_class(PostureCheckModule, client, name='recent', checks=geo)
+    body = client.writes()[0][2]
+    assert body == {'name': 'recent', 'description': 'd', 'checks': {
+        'nb_version_check': {'min_version': '1'}, 'geo_location_check': {'action': 'allow', 'locations': [{'country_code': 'FR'}]}}}
+    client = FakeClient({'/posture-checks': [check]})
+    run_class(PostureCheckModule, client, name='recent', checks=geo, checks_mode='replace')
+    assert list(client.writes()[0][2]['checks']) == ['geo_location_check']
+
+
+def test_shape_problem_names_the_option_ansible_core_would_trip_over():
+    spec = PostureCheckModule.full_argument_spec()
+    assert shape_problem(spec, {'checks': [1, 2]}).endswith(
+        'of its suboptions (geo_location_check, nb_version_check, os_version_check, peer_network_range_check), not [1, 2]')
+    assert shape_problem(spec, {'checks': {'os_version_check': {'linux': 5}}}) == (
+        'option checks.os_version_check.linux: must be a dictionary of its suboptions (min_kernel_version), not 5')
+    assert shape_problem(spec, {'checks': {'geo_location_check': {'locations': [{'country_code': 'DE'}, True]}}}).startswith(
+        'option checks.geo_location_check.locations[1]: must be')
+    assert shape_problem(spec, {'checks': 'nb_version_check=x', 'name': 3}) is None  # ansible-core reads k=v text
+    assert shape_problem(spec, {'checks': ['a', 'list']}).startswith("option checks: must be a dictionary")
+    assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}, 3.5]}).startswith('option rules[1]: must be')
+    assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}]}) is None
+    assert shape_problem(PolicyModule.full_argument_spec(), {'rules': ['a']}) == (
+        "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destinations, enabled, "
+        "name, ports, protocol, sources), not 'a'")
