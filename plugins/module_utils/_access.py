@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import copy
 
-from ansible.module_utils import basic
-from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, flatten, id_list, id_set, ref_id
@@ -329,60 +326,6 @@ def _posture_check_model():
     return PostureCheckOptions
 
 
-# -- option shapes ansible-core cannot handle ----------------------------------------------------------
-def _readable_as_dict(value):
-    try:
-        check_type_dict(value)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def shape_problem(spec, params, prefix=''):
-    """The first option with suboptions given something that is not a dictionary, as a message (or None).
-
-    ansible-core's own check of such a value either raises TypeError (``checks: [1, 2]``) or fails
-    with the connection token unmasked in the invocation (``rules: [a, list]``), so the modules look
-    first and fail naming the option.
-    """
-    for name, option in spec.items():
-        value = params.get(name) if isinstance(params, dict) else None
-        sub_spec = option.get('options')
-        if value is None or not sub_spec:
-            continue
-        where = prefix + name
-        if isinstance(value, (list, tuple)) and option.get('type') == 'list':
-            items = [('%s[%d]' % (where, index), item) for index, item in enumerate(value)]
-        else:
-            items = [(where, value)]
-        for path, item in items:
-            if isinstance(item, dict):
-                problem = shape_problem(sub_spec, item, path + '.')
-                if problem:
-                    return problem
-            elif not (isinstance(item, str) and _readable_as_dict(item)):
-                return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
-    return None
-
-
-class ShapeGuard:
-    """Checks the shape of options with suboptions before AnsibleModule does (see shape_problem)."""
-
-    def __init__(self, module=None):
-        if module is None:
-            spec = self.full_argument_spec()
-            # the documented way for modules to read their raw parameters (a fresh copy on every call)
-            problem = shape_problem(spec, basic._load_params())  # pylint: disable=protected-access
-            if problem:
-                # An AnsibleModule that takes these options as they are, so that it fails with the
-                # connection token masked, naming the option.
-                loose = AnsibleModule(argument_spec={name: (dict(type='raw') if option.get('options') else option)
-                                                     for name, option in spec.items()},
-                                      supports_check_mode=True)
-                loose.fail_json(msg=problem)
-        super().__init__(module)
-
-
 # -- policy --------------------------------------------------------------------------------------------
 RULE_OPTIONS = dict(
     name=dict(type='str', required=True),
@@ -408,7 +351,7 @@ def policy_body(state):
     )
 
 
-class PolicyModule(ShapeGuard, ResourceModule):
+class PolicyModule(ResourceModule):
     """A policy, found by id or name; its rules are compared in order, rule ids ignored."""
 
     path = '/policies'
@@ -532,7 +475,7 @@ CHECKS_OPTIONS = dict(
 )
 
 
-class PostureCheckModule(ShapeGuard, ResourceModule):
+class PostureCheckModule(ResourceModule):
     """A posture check, found by id or name; members of checks the user leaves out are kept."""
 
     path = '/posture-checks'

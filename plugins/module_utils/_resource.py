@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import copy
 
+from ansible.module_utils import basic
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
     HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client,
@@ -40,6 +42,41 @@ def connection_argument_spec():
         timeout=dict(type='float', default=30.0),
         retries=dict(type='int', default=3),
     )
+
+
+def _readable_as_dict(value):
+    try:
+        check_type_dict(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def shape_problem(spec, params, prefix=''):
+    """The first option with suboptions given something that is not a dictionary, as a message (or None).
+
+    ansible-core's own check of such a value either raises TypeError (``checks: [1, 2]``) or fails
+    with the connection token unmasked in the invocation (``rules: [a, list]``), so the modules look
+    first and fail naming the option.
+    """
+    for name, option in spec.items():
+        value = params.get(name) if isinstance(params, dict) else None
+        sub_spec = option.get('options')
+        if value is None or not sub_spec:
+            continue
+        where = prefix + name
+        if isinstance(value, (list, tuple)) and option.get('type') == 'list':
+            items = [('%s[%d]' % (where, index), item) for index, item in enumerate(value)]
+        else:
+            items = [(where, value)]
+        for path, item in items:
+            if isinstance(item, dict):
+                problem = shape_problem(sub_spec, item, path + '.')
+                if problem:
+                    return problem
+            elif not (isinstance(item, str) and _readable_as_dict(item)):
+                return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
+    return None
 
 
 class Field:
@@ -76,6 +113,8 @@ class NmsModule:
     required_together = ()
 
     def __init__(self, module=None):
+        if module is None:
+            self.refuse_bad_shapes()
         self.module = module or AnsibleModule(
             argument_spec=self.full_argument_spec(),
             supports_check_mode=True,
@@ -88,6 +127,21 @@ class NmsModule:
         self._client = None
         self._resolver = None
         self.warnings = []
+
+    def refuse_bad_shapes(self):
+        """Fail, naming the option, on a non-dictionary given to an option with suboptions (see shape_problem)."""
+        spec = self.full_argument_spec()
+        if not any(option.get('options') for option in spec.values()):
+            return
+        # the documented way for modules to read their raw parameters (a fresh copy on every call)
+        problem = shape_problem(spec, basic._load_params())  # pylint: disable=protected-access
+        if problem:
+            # an AnsibleModule that takes these options as they are, so that it fails with the
+            # connection token masked, naming the option
+            loose = AnsibleModule(argument_spec={name: (dict(type='raw') if option.get('options') else option)
+                                                 for name, option in spec.items()},
+                                  supports_check_mode=True)
+            loose.fail_json(msg=problem)
 
     @classmethod
     def full_argument_spec(cls):
@@ -321,7 +375,6 @@ class ResourceModule(NmsModule):
             return result
         created = self.post_once(body)
         if created is None:
-            # it exists after all (made by someone else, or by our own create whose answer was lost)
             return self.update(self.find(), desired)
         created = self.after_create(created, state)
         self.remember(created)
@@ -331,7 +384,7 @@ class ResourceModule(NmsModule):
     def post_once(self, body):
         """Create, never twice: after an answer that leaves it unknown whether the create happened,
         read the list again; only when the read proves it absent is the create sent again.
-        Returns the created object, or None when it turned out to exist already."""
+        Returns the created object, or None when someone else created it first (HTTP 409)."""
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
         for attempt in range(attempts):
             try:
@@ -341,8 +394,10 @@ class ResourceModule(NmsModule):
                     raise
                 if self.kind:
                     self.resolver.forget(self.kind)
-                if self.find() is not None:
-                    return None
+                found = self.find()
+                if found is not None:
+                    # 409: someone else made it, reconcile with theirs; otherwise it is ours, made by this create
+                    return None if exc.status == 409 else found
                 if exc.status == 409 or attempt == attempts - 1:
                     raise
         return None  # not reached: the loop returns or raises

@@ -205,7 +205,7 @@ def module_spec(name):
 
     Taken from the real calls: AnsibleModule.__init__ is wrapped for the time of one main() with
     only connection options (to a closed port), and the last AnsibleModule made is the module's own
-    (a module may first make a loose one to check option shapes itself, see _access.ShapeGuard).
+    (a module may first make a loose one to check option shapes itself, see NmsModule.refuse_bad_shapes in _resource.py).
     """
     if name in _SPECS:
         return _SPECS[name]

@@ -204,7 +204,7 @@ def test_a_create_whose_answer_was_lost_is_read_back_not_repeated():
     result, dummy = run(client, name='x', retries=3)
     assert [c for c in client.writes()] == [('POST', '/things')]
     assert list(client.things) == ['new']
-    assert result['thing']['name'] == 'x'
+    assert result['thing']['name'] == 'x' and result['changed'] is True
 
 
 def test_a_create_refused_by_a_gateway_is_sent_again_only_after_a_read_proves_it_absent():
