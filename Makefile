@@ -81,8 +81,10 @@ integration: venv
 reliability: venv
 	$(call pytest,tests/reliability,--dist loadfile)
 
+# full size: 200 generated argument sets per module, 20 fault seeds per dialect for build_network
 stress: venv
 	NMS_STRESS=1 $(MAKE) reliability
+	NMS_STRESS=1 "$(VPY)" -m pytest tests/integration/test_network_faults.py $(PYTEST_XDIST) --dist load
 
 # --- ansible-test sanity ------------------------------------------------------------------------
 # ansible-test makes a virtualenv per sanity test (--venv, cached under ~/.ansible/test/venv) and

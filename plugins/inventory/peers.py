@@ -165,6 +165,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import (
     HAS_REQUESTS, ApiError, Client,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     ALL_GROUP, NO_ADDRESS, in_any_group, normalise_peer, peer_groups,
 )
@@ -198,9 +199,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             fail('nms.overlay.peers: %s not set; set %s in the inventory file or the environment variable%s %s' % (
                 ' and '.join(missing), 'it' if len(missing) == 1 else 'them', 's' if len(missing) > 1 else '',
                 ' and '.join('NMS_' + option.upper() for option in missing)))
-        return Client(self.get_option('api_url'), self.get_option('api_token'),
-                      validate_certs=self.get_option('validate_certs'), ca_path=self.get_option('ca_path'),
-                      timeout=self.get_option('timeout'), retries=self.get_option('retries'))
+        try:
+            return Client(self.get_option('api_url'), self.get_option('api_token'),
+                          validate_certs=self.get_option('validate_certs'), ca_path=self.get_option('ca_path'),
+                          timeout=self.get_option('timeout'), retries=self.get_option('retries'))
+        except TaskError as exc:  # a connection option that cannot work, named in the message
+            return fail('nms.overlay.peers: %s' % exc)
 
     def fetch_peers(self):
         client = self._client()
@@ -217,8 +221,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return peers
 
     def cache_key(self, path):
-        # The file alone does not fix the server: the URL may come from the environment.
-        server = hashlib.sha256(str(self.get_option('api_url')).encode('utf-8')).hexdigest()[:8]
+        # The file alone does not fix the server or the account: URL and token may come from the
+        # environment. Only a short digest of them goes into the key, never the token itself.
+        identity = '%s\n%s' % (self.get_option('api_url'), self.get_option('api_token'))
+        server = hashlib.sha256(identity.encode('utf-8')).hexdigest()[:12]
         return '%s_%s' % (self.get_cache_key(path), server)
 
     def peers(self, path, cache):

@@ -202,7 +202,7 @@ class LossyClient(FakeClient):
 def test_a_create_whose_answer_was_lost_is_read_back_not_repeated():
     client = LossyClient(['lost'])
     result, dummy = run(client, name='x', retries=3)
-    assert [c for c in client.writes()] == [('POST', '/things')]
+    assert client.writes() == [('POST', '/things')]
     assert list(client.things) == ['new']
     assert result['thing']['name'] == 'x' and result['changed'] is True
 
