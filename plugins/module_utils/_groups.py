@@ -11,17 +11,12 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
 ALL_GROUP = 'All'
 
 
-def _options_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_groups import GroupOptions
-    return GroupOptions
-
-
 class GroupModule(ResourceModule):
     path = '/groups'
     what = 'group'
     kind = 'groups'
     result_key = 'group'
-    model = staticmethod(_options_model)
+    # name and peers are checked by the engine (not blank): nothing here needs a pydantic model
     fields = dict(
         name=Field(),
         peers=Field(ref='peers', many=True, initial=[]),

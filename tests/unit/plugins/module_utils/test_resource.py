@@ -167,8 +167,20 @@ def test_unknown_id_fails_clearly():
 def test_create_needs_a_name():
     client = FakeClient([])
     with pytest.raises(TaskError) as err:
-        run(client, id=None, name='', note='x')
-    assert "option name is required to create the thing" in str(err.value)
+        run(client, id='t7', note='x')
+    assert "no thing with id t7 exists" in str(err.value)
+    with pytest.raises(TaskError) as err:
+        run(client, id=None, name='  ', note='x')
+    assert str(err.value) == 'option name: must not be empty'
+    assert client.calls == [('GET', '/things/t7')]  # the blank name failed before any request
+
+
+def test_blank_references_fail_before_any_request_naming_each():
+    client = FakeClient([], PEERS)
+    with pytest.raises(TaskError) as err:
+        run(client, name='x', members=['a', '', ' '])
+    assert str(err.value) == 'option members[1]: must not be empty; option members[2]: must not be empty'
+    assert client.calls == []
 
 
 def test_conflict_on_create_is_read_back_and_reconciled():
