@@ -236,3 +236,55 @@ def test_audit_report(emulator, run, tmp_path):
     data = json.loads(report.read_text())
     assert data['count'] == len(data['events']) >= 1
     assert 'group.add' in [e['activity_code'] for e in data['events']]
+
+
+def test_offboard_user(emulator, run):
+    seeded = emulator.add_user('alice@example.com', role='admin', token=True)
+    alice, alice_token = seeded['user'], seeded['token']
+    # alice makes a setup key with her own token, and has a peer of her own; someone else's key stays
+    status, hers = emulator.api('POST', '/api/setup-keys', {
+        'name': 'alice-laptop', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [], 'usage_limit': 0,
+        'revoked': False}, token=alice_token)
+    assert status == 200, hers
+    status, other = emulator.api('POST', '/api/setup-keys', {
+        'name': 'servers', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [], 'usage_limit': 0,
+        'revoked': False})
+    assert status == 200, other
+    laptop = emulator.enroll(other['key'], 'alice-laptop', user_id=alice['id'])
+    server = emulator.enroll(other['key'], 'server-1')
+
+    result = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'alice@example.com'})
+    assert result.rc == 0, result.stdout
+    users = {u['email']: u for u in emulator.api('GET', '/api/users')[1]}
+    assert users['alice@example.com']['is_blocked'] is True
+    keys = {k['name']: k for k in emulator.api('GET', '/api/setup-keys')[1]}
+    assert keys['alice-laptop']['revoked'] is True and keys['servers']['revoked'] is False
+    peers = [p['id'] for p in emulator.api('GET', '/api/peers')[1]]
+    assert laptop['id'] not in peers and server['id'] in peers
+
+    emulator.clear_log()
+    again = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'alice@example.com'})
+    assert again.rc == 0, again.stdout
+    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
+    assert writes(emulator) == []
+
+
+def test_network_role_preview_and_prune(emulator, run):
+    role = {'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}
+    emulator.clear_log()
+    preview = run([], play={'roles': [role]}, check=True, diff=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    assert 'group developers' in preview.stdout  # the diff header of a planned group
+    assert run([], play={'roles': [role]}).rc == 0
+
+    smaller = copy.deepcopy(DESCRIPTION)
+    smaller['groups'] = [g for g in smaller['groups'] if g['name'] != 'office']
+    smaller['routes'][0]['peer_groups'] = ['developers']
+    smaller['nameserver_groups'][0]['groups'] = ['developers']
+    pruned = run([], play={'roles': [{'role': 'nms.overlay.network',
+                                      'vars': {'network_description': smaller, 'network_prune': True}}]})
+    assert pruned.rc == 0, pruned.stdout
+    assert names(emulator, '/api/groups') == ['All', 'developers', 'servers']
+    # the seeded Default policy is not described, so pruning policies removes it
+    assert names(emulator, '/api/policies') == ['ssh']
