@@ -350,7 +350,7 @@ def test_token_validation(emulator, run):
     tasks = [
         ('zero', {'user': 'owner-user', 'name': 't', 'expires_in': 0}, 'option expires_in: must be between 1 and 365 days'),
         ('too long', {'user': 'owner-user', 'name': 't', 'expires_in': 366}, 'option expires_in: must be between 1 and 365'),
-        ('empty name', {'user': 'owner-user', 'name': ' ', 'expires_in': 3}, 'option name: String should have at least 1'),
+        ('empty name', {'user': 'owner-user', 'name': ' ', 'expires_in': 3}, 'option name: must not be empty'),
     ]
     result = run([{'name': n, 'nms.overlay.token': args, 'ignore_errors': True} for n, args, dummy in tasks])
     for name, dummy, message in tasks:

@@ -481,7 +481,7 @@ def test_dns_settings_both_response_shapes(emulator, run):
     ])
     assert clear['clear']['changed'] is True and clear['clear']['dns_settings'] == {'disabled_management_groups': []}
     assert clear['unknown']['msg'] == "disabled_management_groups: no group with the id or name 'nope'"
-    assert clear['empty']['msg'].startswith('option disabled_management_groups[0]: String should have at least 1')
+    assert clear['empty']['msg'].startswith('option disabled_management_groups[0]: must not be empty')
     assert [(w['method'], w['body']) for w in emulator.writes()] == [('PUT', {'disabled_management_groups': []})]
     assert dns_settings(emulator) == {'disabled_management_groups': []}
 
