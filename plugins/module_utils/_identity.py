@@ -183,10 +183,6 @@ def _options_model(name):
     return load
 
 
-def _bool(value):
-    return bool(value)
-
-
 def _text(value):
     return value or ''
 
@@ -206,10 +202,10 @@ class UserModule(ResourceModule):
     fields = dict(
         email=Field(norm=lower, immutable=True),
         name=Field(immutable=True),
-        is_service_user=Field(norm=_bool, immutable=True),
+        is_service_user=Field(norm=bool, immutable=True),
         role=Field(norm=lower),
         auto_groups=Field(ref='groups', many=True, initial=[]),
-        is_blocked=Field(norm=_bool, initial=False),
+        is_blocked=Field(norm=bool, initial=False),
     )
     argument_spec = dict(
         email=dict(type='str'),
@@ -401,9 +397,9 @@ class SetupKeyModule(ResourceModule):
         type=Field(immutable=True),
         expires_in=Field(norm=duration_norm, immutable=True, initial=DEFAULT_KEY_EXPIRES_IN),
         usage_limit=Field(immutable=True, initial=0),
-        ephemeral=Field(norm=_bool, immutable=True, initial=False),
+        ephemeral=Field(norm=bool, immutable=True, initial=False),
         auto_groups=Field(ref='groups', many=True, initial=[]),
-        revoked=Field(norm=_bool, initial=False),
+        revoked=Field(norm=bool, initial=False),
     )
     argument_spec = dict(
         name=dict(type='str'),
@@ -553,14 +549,14 @@ class AccountSettingsModule(ResourceModule):
     singleton = True
     model = staticmethod(_options_model('AccountSettingsOptions'))
     fields = dict(
-        peer_login_expiration_enabled=Field(norm=_bool),
+        peer_login_expiration_enabled=Field(norm=bool),
         peer_login_expiration=Field(norm=duration_norm),
-        regular_users_view_blocked=Field(norm=_bool),
-        groups_propagation_enabled=Field(norm=_bool),
-        jwt_groups_enabled=Field(norm=_bool),
+        regular_users_view_blocked=Field(norm=bool),
+        groups_propagation_enabled=Field(norm=bool),
+        jwt_groups_enabled=Field(norm=bool),
         jwt_groups_claim_name=Field(norm=_text),
         jwt_allow_groups=Field(norm=str_set),
-        peer_approval_enabled=Field(norm=_bool),
+        peer_approval_enabled=Field(norm=bool),
     )
     argument_spec = dict(
         peer_login_expiration_enabled=dict(type='bool'),

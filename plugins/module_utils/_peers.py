@@ -64,11 +64,6 @@ def os_matches(peer_os, wanted):
     return str(wanted).lower() in str(peer_os or '').lower()
 
 
-def _bool(value):
-    """Omitted booleans are false on the server."""
-    return bool(value)
-
-
 def _options_model():
     from ansible_collections.nms.overlay.plugins.module_utils._models_peers import PeerOptions
     return PeerOptions
@@ -85,9 +80,9 @@ class PeerModule(ResourceModule):
     model = staticmethod(_options_model)
     fields = dict(
         name=Field(),
-        ssh_enabled=Field(norm=_bool),
-        login_expiration_enabled=Field(norm=_bool),
-        approval_required=Field(norm=_bool),
+        ssh_enabled=Field(norm=bool),
+        login_expiration_enabled=Field(norm=bool),
+        approval_required=Field(norm=bool),
     )
     argument_spec = dict(
         name=dict(type='str'),
@@ -139,7 +134,7 @@ class PeerModule(ResourceModule):
     def before_write(self, current_obj, state):
         if state is None or current_obj is None or current_obj.get('user_id'):
             return
-        if state.get('login_expiration_enabled') != _bool(current_obj.get('login_expiration_enabled')):
+        if state.get('login_expiration_enabled') != bool(current_obj.get('login_expiration_enabled')):
             raise TaskError("login_expiration_enabled: the peer '%s' joined with a setup key, so its login cannot "
                             "expire and the option cannot be changed (only peers added by a user through SSO login "
                             "have a login expiration); leave login_expiration_enabled unset"
@@ -158,7 +153,7 @@ class PeerModule(ResourceModule):
         result = super().update(obj, desired)
         wanted = self.params.get('approval_required')
         if (result['changed'] and not self.module.check_mode and wanted is not None
-                and _bool(result[self.result_key].get('approval_required')) != wanted):
+                and bool(result[self.result_key].get('approval_required')) != wanted):
             self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
                       'cloud servers only)' % wanted)
         if plan is not None:
