@@ -155,6 +155,27 @@ def test_options_filters_compose_and_keyed_groups(emulator, tmp_path, collection
     assert sorted(only.hostvars) == ['web-1']
 
 
+def test_peer_fields_keeps_only_the_named_host_variables(emulator, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    make_group(emulator, 'servers', [peers['web-1'], peers['db-1']])
+    inv = inventory(tmp_path, collections_dir, {
+        'plugin': 'nms.overlay.peers', 'hostname_source': 'name', 'peer_fields': ['id', 'os', 'no_such_field'],
+        'keyed_groups': [{'key': "nms_os | lower | regex_replace(' .*', '')", 'prefix': 'os'}]},
+        env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    web = inv.hostvars['web-1']
+    assert sorted(web) == ['ansible_host', 'nms_id', 'nms_os']
+    assert web['nms_id'] == peers['web-1'] and web['ansible_host'] == peer(emulator, peers['web-1'])['ip']
+    # Groups still come from the peer's groups, and constructed groups see the fields that were kept.
+    assert inv.hosts_of('servers') == ['db-1', 'web-1']
+    assert inv.hosts_of('os_linux') == ['db-1', 'web-1']
+
+    every = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'},
+                      env=connection(emulator))
+    assert every.rc == 0, every.output
+    assert {'nms_id', 'nms_os', 'nms_groups', 'nms_connected', 'nms_hostname'} <= set(every.hostvars['web-1'])
+
+
 def test_duplicate_names_get_the_id_appended(emulator, tmp_path, collections_dir):
     first = make_peers(emulator, 'twin')['twin']
     second = make_peers(emulator, 'twin')['twin']
