@@ -7,4 +7,8 @@ from __future__ import annotations
 
 
 class TaskError(Exception):
-    """A failure the user can act on; its message becomes the task's msg."""
+    """A failure the user can act on; its message becomes the task's msg, its details extra result keys."""
+
+    def __init__(self, message, **details):
+        super().__init__(message)
+        self.details = details

@@ -99,6 +99,7 @@ class NetworkStateModule(NmsModule):
     def __init__(self, module=None):
         super().__init__(module)
         self.entries = []
+        self.report = Report()
 
     # -- reading the description ---------------------------------------------------------------------
     def described_kinds(self):
@@ -189,7 +190,7 @@ class NetworkStateModule(NmsModule):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
         self.build_entries()
         self.check_references()
-        report = Report()
+        report = self.report
         kept = {}
         for entry in self.entries:
             result = self.apply(entry, entry.resource.run)
@@ -203,12 +204,14 @@ class NetworkStateModule(NmsModule):
                     self.prune(kind, cls, kept.get(kind, set()), report)
         return report.result()
 
-    @staticmethod
-    def apply(entry, action):
+    def apply(self, entry, action):
         try:
             return action()
-        except (TaskError, ApiError) as exc:
-            raise TaskError('%s: %s' % (entry.where, exc)) from exc
+        except ApiError as exc:
+            raise TaskError('%s: %s' % (entry.where, exc), status=exc.status, method=exc.method, path=exc.path,
+                            **self.report.so_far()) from exc
+        except TaskError as exc:
+            raise TaskError('%s: %s' % (entry.where, exc), **self.report.so_far()) from exc
 
     def prune(self, kind, cls, kept, report):
         connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
@@ -271,3 +274,11 @@ class Report:
 
     def result(self):
         return dict(changed=bool(self.changes), changes=self.changes, summary=self.summary, diff=self.diffs)
+
+    def so_far(self):
+        """What a failed run had already changed, for its failure result (Ansible prints that in full,
+        so a created setup key's value is left out: revoke or delete that key)."""
+        if not self.changes:
+            return {}
+        changes = [dict((k, v) for k, v in change.items() if k != 'key') for change in self.changes]
+        return dict(changed=True, changes=changes, summary=self.summary)

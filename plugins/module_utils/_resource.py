@@ -181,7 +181,7 @@ class NmsModule:
         except ApiError as exc:
             instance.fail(str(exc), status=exc.status, method=exc.method, path=exc.path)
         except TaskError as exc:
-            instance.fail(str(exc))
+            instance.fail(str(exc), **exc.details)
         instance.module.exit_json(**result)
 
     def run(self):

@@ -122,8 +122,11 @@ EXAMPLES = r'''
 
 RETURN = r'''
 changes:
-  description: One entry per resource the task created, updated or deleted (or would, in check mode).
-  returned: always
+  description:
+    - One entry per resource the task created, updated or deleted (or would, in check mode).
+    - When the task fails part-way, the changes it made before the failure, so the run can be completed
+      or undone; the failure result then also has C(changed=true). It never holds a setup key's value.
+  returned: always, and on a failure after a change
   type: list
   elements: dict
   contains:
@@ -164,6 +167,21 @@ summary:
   type: dict
   sample:
     groups: {created: 1, updated: 0, deleted: 0, unchanged: 2}
+method:
+  description: HTTP method of the request that failed.
+  returned: when the task failed on an API request
+  type: str
+  sample: PUT
+path:
+  description: API path of the request that failed (ids only, never a secret).
+  returned: when the task failed on an API request
+  type: str
+  sample: /policies/ch8i4ug6lnn4g9hqv7m0
+status:
+  description: HTTP status of the failed request; null when no answer came (connection error, timeout).
+  returned: when the task failed on an API request
+  type: int
+  sample: 422
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule

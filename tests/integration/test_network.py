@@ -152,6 +152,30 @@ def test_prune_removes_only_described_kinds(emulator, run):
     assert again['network']['changed'] is False
 
 
+def test_failure_part_way_reports_what_was_changed(emulator, run):
+    status, stray = emulator.api('POST', '/api/groups', {'name': 'stray'})
+    assert status == 200
+    status, ns = emulator.api('POST', '/api/dns/nameservers', {
+        'name': 'uses-stray', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
+        'enabled': True, 'groups': [stray['id']], 'primary': True, 'domains': [], 'search_domains_enabled': False})
+    assert status == 200, ns
+    keys = {'setup_keys': [{'name': 'ci', 'type': 'reusable', 'expires_in': 86400}]}
+    # the new group and key are created, then pruning the stray group fails: the server says it is in use
+    result = run([state_task(dict(keys, groups=[{'name': 'new'}]), prune=True)])
+    failed = result['network']
+    assert failed['failed'] is True and failed['changed'] is True
+    assert 'groups (stray)' in failed['msg'], failed['msg']
+    assert failed['method'] == 'DELETE' and failed['path'] == '/groups/' + stray['id']
+    assert isinstance(failed['status'], int) and 400 <= failed['status'] < 500, failed
+    assert [(c['kind'], c['name'], c['action']) for c in failed['changes']] == [
+        ('groups', 'new', 'created'), ('setup_keys', 'ci', 'created')]
+    # a failure result is printed in full, so the created key's value is not in it
+    key_value = [k for k in emulator.api('GET', '/api/setup-keys')[1] if k['name'] == 'ci'][0]['key']
+    assert all('key' not in change for change in failed['changes'])
+    assert key_value not in result.stdout
+    assert failed['summary']['groups']['created'] == 1
+
+
 def test_prune_refuses_an_empty_description(emulator, run):
     emulator.clear_log()
     result = run([state_task({}, prune=True)])

@@ -71,7 +71,7 @@ class CallbackModule(CallbackBase):
             task=task.get_name(),
             action=getattr(task, "action", None),
             host=_host_name(result),
-            status=status,
+            outcome=status,  # not "status": modules return the HTTP status of a failed call under that key
             changed=bool(data.get("changed", False)),
             failed=status in ("failed", "unreachable") or bool(data.get("failed", False)),
             skipped=status == "skipped" or bool(data.get("skipped", False)),
