@@ -49,6 +49,17 @@ def writes(emulator):
     return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
 
 
+def stray_group_in_use(emulator):
+    """A group the description does not name, which the server refuses to delete: a nameserver group uses it."""
+    status, stray = emulator.api('POST', '/api/groups', {'name': 'stray'})
+    assert status == 200
+    status, ns = emulator.api('POST', '/api/dns/nameservers', {
+        'name': 'stray-ns', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
+        'enabled': True, 'groups': [stray['id']], 'primary': True, 'domains': [], 'search_domains_enabled': False})
+    assert status == 200, ns
+    return stray, ns
+
+
 def test_build_rerun_and_change(emulator, run):
     first = run([state_task(DESCRIPTION)])
     assert first.rc == 0, first.stdout
@@ -122,12 +133,7 @@ def test_invalid_item_names_the_option(emulator, run):
 
 def test_prune_removes_only_described_kinds(emulator, run):
     assert run([state_task(DESCRIPTION)]).rc == 0
-    status, stray = emulator.api('POST', '/api/groups', {'name': 'stray'})
-    assert status == 200
-    status, ns = emulator.api('POST', '/api/dns/nameservers', {
-        'name': 'stray-ns', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
-        'enabled': True, 'groups': [stray['id']], 'primary': True, 'domains': [], 'search_domains_enabled': False})
-    assert status == 200, ns
+    stray, ns = stray_group_in_use(emulator)
     # while the nameserver group uses the stray group, pruning groups fails with the server's reason
     blocked = run([state_task({'groups': DESCRIPTION['groups']}, prune=True)])
     assert blocked['network']['failed'] is True
@@ -153,12 +159,7 @@ def test_prune_removes_only_described_kinds(emulator, run):
 
 
 def test_failure_part_way_reports_what_was_changed(emulator, run):
-    status, stray = emulator.api('POST', '/api/groups', {'name': 'stray'})
-    assert status == 200
-    status, ns = emulator.api('POST', '/api/dns/nameservers', {
-        'name': 'uses-stray', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
-        'enabled': True, 'groups': [stray['id']], 'primary': True, 'domains': [], 'search_domains_enabled': False})
-    assert status == 200, ns
+    stray, dummy = stray_group_in_use(emulator)
     keys = {'setup_keys': [{'name': 'ci', 'type': 'reusable', 'expires_in': 86400}]}
     # the new group and key are created, then pruning the stray group fails: the server says it is in use
     result = run([state_task(dict(keys, groups=[{'name': 'new'}]), prune=True)])
