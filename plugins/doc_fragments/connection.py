@@ -43,9 +43,12 @@ options:
   retries:
     description:
       - How many times a request is retried after a connection error or an HTTP 429, 502, 503 or 504 answer.
-      - V(GET), V(PUT) and V(DELETE) are retried with exponential backoff, honouring C(Retry-After).
-      - A V(POST) is retried only when the server cannot have received it (connection refused, HTTP 429),
-        so that a create is never sent twice.
+      - V(GET), V(PUT) and V(DELETE) are retried with exponential backoff (0.5 s, doubling, at most 10 s), or after
+        the wait the server asks for in C(Retry-After) (seconds or an HTTP date, at most 60 s).
+      - A V(POST) is repeated by the client only when the connection could not be made, so the server cannot have
+        received it.
+      - A create that failed with HTTP 429, 500, 502, 503, 504 or without an answer is sent again only after a fresh
+        read shows that it was not made (if it was, that object is used), so an object is never created twice.
     type: int
     default: 3
 notes:

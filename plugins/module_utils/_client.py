@@ -12,6 +12,7 @@ import re
 import time
 import traceback
 
+from email.utils import parsedate_to_datetime
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -50,11 +51,12 @@ class ConfigError(TaskError):
 class ApiError(Exception):
     """A failed API call. The message names method, path and status, never the token."""
 
-    def __init__(self, method, path, status, message):
+    def __init__(self, method, path, status, message, retry_after=None):
         self.method = method
         self.path = path
         self.status = status
         self.message = message
+        self.retry_after = retry_after  # seconds the server asked to wait before another call, if it said
         super().__init__(str(self))
 
     def __str__(self):
@@ -160,14 +162,21 @@ class _BodyError(Exception):
         self.cause = cause
 
 
-def _retry_after_seconds(response):
-    value = response.headers.get('Retry-After') if response is not None else None
+def _retry_after_seconds(response, now=time.time):
+    """Retry-After as seconds (it may be a number of seconds or an HTTP date), capped; None when absent or unreadable."""
+    value = (response.headers.get('Retry-After') or '').strip() if response is not None else ''
     if not value:
         return None
     try:
-        return min(max(float(value), 0.0), MAX_RETRY_AFTER)
+        seconds = float(value)
     except ValueError:
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - now()
+        except (TypeError, ValueError, OverflowError):
+            return None
+    if math.isnan(seconds):
         return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
 
 
 class Client:
@@ -240,15 +249,19 @@ class Client:
                 if attempt > self.retries or not self._may_retry_transport(method, exc):
                     raise ApiError(method, path, None, self._describe_transport(exc)) from None
             else:
-                if response.status_code in RETRY_STATUSES and attempt <= self.retries and (
-                        method in IDEMPOTENT_METHODS or response.status_code == 429):
-                    # A 429 means the server did not act on the call, so even a POST may repeat it.
+                # A POST that got an answer is never sent again here, not even after a 429: whether and how a
+                # create may be repeated is decided by the engine, which first reads back what exists.
+                if response.status_code in RETRY_STATUSES and attempt <= self.retries and method in IDEMPOTENT_METHODS:
                     wait = _retry_after_seconds(response)
                 else:
                     return self._decode(method, path, response)
-            if wait is None:
-                wait = min(self.backoff * (2 ** (attempt - 1)), MAX_BACKOFF)
-            self._sleep(wait)
+            self.pause(attempt, wait)
+
+    def pause(self, attempt, retry_after=None):
+        """Wait before attempt number attempt + 1: what the server asked for, else an exponential backoff."""
+        if retry_after is None:
+            retry_after = min(self.backoff * (2 ** (attempt - 1)), MAX_BACKOFF)
+        self._sleep(retry_after)
 
     # -- internals --------------------------------------------------------------------------------
     def _send(self, method, url, body, query):
@@ -319,7 +332,7 @@ class Client:
                                                  'the token is never sent elsewhere (check api_url)'
                            % response.headers.get('Location', ''))
         if status >= 400:
-            raise ApiError(method, path, status, self._error_message(response, text))
+            raise ApiError(method, path, status, self._error_message(response, text), _retry_after_seconds(response))
         if not text.strip():
             if method == 'GET':
                 raise ApiError(method, path, status, 'the answer is empty where JSON was expected')

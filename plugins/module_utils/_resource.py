@@ -27,9 +27,10 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolv
 MISSING = object()
 
 
-def outcome_unknown(exc):
-    """Whether a failed write may still have been applied (no answer, or a gateway or server error)."""
-    return exc.status is None or exc.status in (500, 502, 503, 504)
+def create_may_repeat(exc):
+    """Whether a failed create may be sent again once a read proves it absent: the server did not act on it
+    (429, too many requests) or it is unknown whether it did (no answer, a gateway or server error)."""
+    return exc.status is None or exc.status in (429, 500, 502, 503, 504)
 
 
 def connection_argument_spec():
@@ -398,15 +399,16 @@ class ResourceModule(NmsModule):
         return result
 
     def post_once(self, body):
-        """Create, never twice: after an answer that leaves it unknown whether the create happened,
-        read the list again; only when the read proves it absent is the create sent again.
+        """Create, never twice: after a failed create that the server may not have applied (429, 5xx, no
+        answer), read the list again; only when the read proves it absent is the create sent again, after
+        the wait the server asked for (Retry-After) or a backoff.
         Returns the created object, or None when someone else created it first (HTTP 409)."""
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
-        for attempt in range(attempts):
+        for attempt in range(1, attempts + 1):
             try:
                 return self.client.post(self.path, body)
             except ApiError as exc:
-                if exc.status != 409 and not outcome_unknown(exc):
+                if exc.status != 409 and not create_may_repeat(exc):
                     raise
                 if self.kind:
                     self.resolver.forget(self.kind)
@@ -414,8 +416,9 @@ class ResourceModule(NmsModule):
                 if found is not None:
                     # 409: someone else made it, reconcile with theirs; otherwise it is ours, made by this create
                     return None if exc.status == 409 else found
-                if exc.status == 409 or attempt == attempts - 1:
+                if exc.status == 409 or attempt == attempts:
                     raise
+                self.client.pause(attempt, exc.retry_after)
         return None  # not reached: the loop returns or raises
 
     def after_create(self, created, state):

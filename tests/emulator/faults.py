@@ -44,10 +44,14 @@ class Faults:
         return {"queue": list(self.queue), "rate": self.rate, "kinds": list(self.kinds),
                 "retry_after": self.retry_after, "slow": self.slow}
 
-    def next(self) -> dict[str, Any] | None:
-        """The fault for the next request, if any (the caller holds the state lock)."""
+    def next(self, method: str = "GET") -> dict[str, Any] | None:
+        """The fault for the next request, if any (the caller holds the state lock). A queued fault
+        with a "method" waits for the next request of that method; requests before it pass untouched."""
         if self.queue:
-            return self.queue.pop(0)
+            wanted = self.queue[0].get("method")
+            if wanted is None or wanted == method:
+                return self.queue.pop(0)
+            return None
         if self.rate and self.kinds and self.rng.random() < self.rate:
             return self.of_kind(self.rng.choice(self.kinds))
         return None

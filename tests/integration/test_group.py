@@ -175,6 +175,17 @@ def test_a_503_is_retried_without_the_user_noticing(emulator, run):
     assert len(groups_named(emulator, 'resilient')) == 1
 
 
+def test_a_create_answered_429_is_sent_again_only_after_a_read_shows_it_absent(emulator, run):
+    emulator.set_faults({'queue': [{'status': 429, 'retry_after': 1, 'method': 'POST'}]})
+    result = run([{'name': 'create', 'nms.overlay.group': {'name': 'throttled', 'retries': 3}}])
+    assert result.rc == 0, result
+    assert result['create']['changed'] is True
+    calls = [(r['method'], r['path'], r['status']) for r in emulator.requests()]
+    assert calls == [('GET', '/api/groups', 200), ('POST', '/api/groups', 429),
+                     ('GET', '/api/groups', 200), ('POST', '/api/groups', 200)]
+    assert len(groups_named(emulator, 'throttled')) == 1
+
+
 def test_server_errors_are_shown_with_method_path_status_and_message(emulator, run):
     status, group = emulator.api('POST', '/api/groups', {'name': 'in-use'})
     assert status == 200

@@ -168,6 +168,14 @@ def test_fault_queue_kinds_in_order(emu: Emulator) -> None:
     assert [e["status"] for e in log] == [503, 429, 500, None, 200]
 
 
+def test_a_queued_fault_with_a_method_waits_for_that_method(emu: Emulator) -> None:
+    emu.control("POST", "faults", {"queue": [{"status": 429, "method": "POST"}, {"status": 503}]})
+    assert emu.call("GET", "/api/groups").status == 200
+    assert emu.call("POST", "/api/groups", {"name": "later"}).status == 429
+    assert emu.call("GET", "/api/groups").status == 503
+    assert [(e["method"], e["fault"]) for e in emu.requests()] == [("GET", None), ("POST", "429"), ("GET", "503")]
+
+
 def test_faulted_write_is_not_applied_but_drop_after_is(emu: Emulator) -> None:
     emu.control("POST", "faults", {"queue": [{"status": 503}]})
     assert emu.call("POST", "/api/groups", {"name": "never"}).status == 503

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import email.utils
 import json
+import time
 
 import pytest
 import requests
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, Client, api_root
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, Client, _retry_after_seconds, api_root
 
 TOKEN = 'nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W'
 
@@ -130,10 +132,36 @@ def test_post_is_not_retried_after_a_dropped_connection():
     assert 'POST /groups failed: connection failed' in str(err.value)
 
 
-def test_post_is_retried_after_429_because_the_server_did_not_act():
-    client, session, dummy = make_client([FakeResponse(status=429), FakeResponse(body={'id': 'g1'})])
-    assert client.post('/groups', {'name': 'a'}) == {'id': 'g1'}
-    assert len(session.calls) == 2
+def test_post_is_not_sent_again_after_429_and_the_error_carries_retry_after():
+    client, session, sleeps = make_client([FakeResponse(status=429, headers={'Retry-After': '3'}),
+                                           FakeResponse(body={'id': 'g1'})])
+    with pytest.raises(ApiError) as err:
+        client.post('/groups', {'name': 'a'})
+    assert len(session.calls) == 1 and sleeps == []
+    assert err.value.status == 429 and err.value.retry_after == 3.0
+
+
+def test_retry_after_as_an_http_date_is_honoured():
+    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+    client, dummy, sleeps = make_client([FakeResponse(status=503, headers={'Retry-After': when}), FakeResponse(body=[])])
+    assert client.get('/groups') == []
+    assert len(sleeps) == 1 and 28.0 <= sleeps[0] <= 30.0
+
+
+@pytest.mark.parametrize('value, expected', [
+    ('0', 0.0), ('-5', 0.0), ('7200', 60.0), ('soon', None), ('nan', None),
+    ('Wed, 21 Oct 2015 07:28:00 GMT', 0.0),  # a date in the past: no wait
+])
+def test_retry_after_is_read_safely_and_capped(value, expected):
+    assert _retry_after_seconds(FakeResponse(headers={'Retry-After': value})) == expected
+
+
+def test_pause_uses_retry_after_else_backoff():
+    client, dummy, sleeps = make_client([])
+    client.pause(1, 4.0)
+    client.pause(3)
+    client.pause(10)
+    assert sleeps == [4.0, 2.0, 10.0]
 
 
 def test_post_is_retried_when_the_connection_was_refused():

@@ -28,6 +28,10 @@ class FakeClient:
         self.peers = list(peers)
         self.calls = []
         self.conflict_once = False
+        self.pauses = []
+
+    def pause(self, attempt, retry_after=None):
+        self.pauses.append((attempt, retry_after))
 
     def get(self, path, query=None):
         self.calls.append(('GET', path))
@@ -207,7 +211,7 @@ class LossyClient(FakeClient):
             raise ApiError('POST', path, None, 'the connection was closed before an answer arrived')
         if outcome != 'ok':
             self.calls.append(('POST', path))
-            raise ApiError('POST', path, outcome, 'injected')
+            raise ApiError('POST', path, outcome, 'injected', retry_after=2.0 if outcome == 429 else None)
         return super().post(path, body)
 
 
@@ -223,6 +227,16 @@ def test_a_create_refused_by_a_gateway_is_sent_again_only_after_a_read_proves_it
     client = LossyClient([503])
     result, dummy = run(client, name='x', retries=3)
     assert client.calls == [('GET', '/things'), ('POST', '/things'), ('GET', '/things'), ('POST', '/things')]
+    assert result['changed'] is True and list(client.things) == ['new']
+    assert client.pauses == [(1, None)]  # the client's backoff
+
+
+def test_a_create_refused_with_429_waits_as_told_and_is_sent_again_only_after_a_read_proves_it_absent():
+    client = LossyClient([429, 429])
+    result, dummy = run(client, name='x', retries=3)
+    assert client.calls == [('GET', '/things'), ('POST', '/things'), ('GET', '/things'), ('POST', '/things'),
+                            ('GET', '/things'), ('POST', '/things')]
+    assert client.pauses == [(1, 2.0), (2, 2.0)]
     assert result['changed'] is True and list(client.things) == ['new']
 
 
