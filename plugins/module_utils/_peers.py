@@ -156,9 +156,22 @@ class PeerModule(ResourceModule):
                 and bool(result[self.result_key].get('approval_required')) != wanted):
             self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
                       'cloud servers only)' % wanted)
+            self.report_what_the_server_kept(obj, result)
         if plan is not None:
             self.update_groups(ref_id(obj), plan, result)
         return result
+
+    def report_what_the_server_kept(self, obj, result):
+        """After a PUT the server partly ignored, report only what it changed: a re-run that asks again
+        for an ignored approval_required is then changed=false, not a change on every run."""
+        before = self.from_server(obj)
+        after = self.from_server(result[self.result_key])
+        changed = [name for name in before if before[name] != after[name]]
+        result['changed'] = bool(changed)
+        if changed:
+            result['diff'] = dict(before={k: before[k] for k in changed}, after={k: after[k] for k in changed})
+        else:
+            result.pop('diff', None)
 
     # -- groups --------------------------------------------------------------------------------------
     def group_changes(self, peer_id):

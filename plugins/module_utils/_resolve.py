@@ -26,6 +26,10 @@ KINDS = {
 }
 
 
+# fields matched without regard to case (an email address names one mailbox however it is written)
+CASELESS_FIELDS = frozenset(('email',))
+
+
 def find_unique(items, value, fields, what, option):
     """The one item whose id, or else one of fields, equals value; None when nothing matches."""
     value = str(value)
@@ -33,7 +37,11 @@ def find_unique(items, value, fields, what, option):
         if ref_id(item) == value:
             return item
     for field in fields:
-        matches = [item for item in items if item.get(field) == value]
+        if field in CASELESS_FIELDS:
+            wanted = value.lower()
+            matches = [item for item in items if isinstance(item.get(field), str) and item[field].lower() == wanted]
+        else:
+            matches = [item for item in items if item.get(field) == value]
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:

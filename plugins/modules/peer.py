@@ -60,7 +60,8 @@ options:
   approval_required:
     description:
       - Whether the peer waits for an administrator's approval (cloud servers only).
-      - Open-source servers ignore it; the module then warns that the value did not change.
+      - Open-source servers ignore it; the module then warns that the value did not change, and reports
+        only what the server did change (a re-run asking for it again is V(changed=false), but still sends the update).
     type: bool
   groups:
     description:

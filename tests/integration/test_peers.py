@@ -204,11 +204,15 @@ def test_login_expiration_of_an_sso_peer(emulator, run):
 
 
 def test_approval_required_is_ignored_by_open_source_servers(emulator, run):
-    make_peers(emulator, 'web-1')
-    result = run([{'name': 'approval', 'nms.overlay.peer': {'hostname': 'web-1', 'approval_required': True}}])
+    peer_id = make_peers(emulator, 'web-1')['web-1']
+    task = {'hostname': 'web-1', 'approval_required': True}
+    result = run([{'name': 'approval', 'nms.overlay.peer': task}, {'name': 'again', 'nms.overlay.peer': task}])
     assert result.rc == 0, result
-    assert any('approval_required=True' in w for w in result['approval'].get('warnings', [])) or \
-        'approval_required=True' in result.stdout
+    for name in ('approval', 'again'):
+        assert result[name]['changed'] is False
+        assert any('approval_required=True' in w for w in result[name].get('warnings', [])) or \
+            'approval_required=True' in result.stdout
+    assert peer_by_id(emulator, peer_id)['approval_required'] is False
 
 
 @pytest.mark.parametrize('how', ['all', 'id', 'name', 'hostname', 'group', 'connected', 'disconnected', 'os', 'none'])

@@ -209,5 +209,8 @@ def test_delete_and_delete_again():
 def test_approval_required_ignored_by_the_server_warns():
     server = FakeServer()
     result, shim = run(server, name='web-1', approval_required=True)
-    assert result['changed'] is True
+    assert result['changed'] is False and 'diff' not in result
     assert any('approval_required=True' in w for w in shim.warnings)
+    result, shim = run(server, name='web-1', approval_required=True, ssh_enabled=True)
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'ssh_enabled': False}, 'after': {'ssh_enabled': True}}

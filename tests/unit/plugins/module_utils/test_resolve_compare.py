@@ -54,6 +54,14 @@ def test_users_match_email_then_name():
     assert resolver.to_ids('users', ['a@x.test', 'ci-bot', 'u1'], 'user') == ['u1', 'u2', 'u1']
 
 
+def test_emails_match_without_regard_to_case_but_names_do_not():
+    users = [{'id': 'u1', 'email': 'Ann@X.test', 'name': 'Ann'}, {'id': 'u2', 'email': None, 'name': 'ci-bot'}]
+    resolver = Resolver(ListingClient({'/users': users}))
+    assert resolver.to_ids('users', ['ann@x.test', 'ANN@X.TEST'], 'user') == ['u1', 'u1']
+    with pytest.raises(ResolveError):
+        resolver.to_id('users', 'CI-BOT', 'user')
+
+
 def test_seeded_list_saves_the_request():
     client = ListingClient({})
     resolver = Resolver(client)
