@@ -24,7 +24,7 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test venv unit integration reliability stress sanity lint docs demo bench build clean
+.PHONY: help test venv unit integration reliability stress sanity lint docs demo bench build changelog clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
@@ -39,6 +39,7 @@ help:
 	@echo "make lint         ansible-lint --profile production"
 	@echo "make bench        measure speed at four account sizes against the emulator; writes docs/performance.md"
 	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist"
+	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
 test: unit integration reliability sanity lint docs
@@ -134,6 +135,10 @@ bench: venv
 build: venv
 	@mkdir -p "$(BUILD)/dist"
 	"$(VBIN)/ansible-galaxy" collection build --force --output-path "$(BUILD)/dist" .
+
+# Consumes the fragments into changelogs/changelog.yaml and writes CHANGELOG.rst (commit both).
+changelog: venv
+	PATH="$(VBIN):$$PATH" "$(VBIN)/antsibull-changelog" release
 
 clean:
 	rm -rf "$(VENV)" "$(BUILD)" .pytest_cache .hypothesis .ansible tests/output

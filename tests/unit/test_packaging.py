@@ -163,11 +163,35 @@ def test_ansible_builder_create_makes_a_build_context_offline(built_copy, tmp_pa
     assert requirements['collections'][0]['name'].endswith(os.path.basename(artifact))
 
 
+CHANGELOG_TOOL = os.path.join(BIN, 'antsibull-changelog')
+
+
 def test_changelog_fragments_pass_antsibull_changelog_lint():
-    tool = os.path.join(BIN, 'antsibull-changelog')
-    if not os.path.exists(tool):
-        pytest.skip('antsibull-changelog is not installed (requirements-dev.txt)')
-    result = subprocess.run([tool, 'lint'], cwd=REPO, capture_output=True, text=True, check=False, timeout=120)
+    assert os.path.exists(CHANGELOG_TOOL), 'antsibull-changelog is not installed (requirements-dev.txt)'
+    result = subprocess.run([CHANGELOG_TOOL, 'lint'], cwd=REPO, capture_output=True, text=True, check=False, timeout=120)
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
     fragments = [name for name in os.listdir(os.path.join(REPO, 'changelogs', 'fragments')) if name.endswith('.yml')]
     assert fragments, 'no changelog fragment'
+
+
+def test_the_changelog_is_generated_from_the_fragments(tmp_path):
+    """What `make changelog` does at release time, in a copy: every module and plugin is in CHANGELOG.rst."""
+    copy = tmp_path / 'ansible_collections' / 'nms' / 'overlay'
+    for rel in ('galaxy.yml', 'changelogs', 'plugins', 'meta'):
+        source = os.path.join(REPO, rel)
+        if os.path.isdir(source):
+            shutil.copytree(source, copy / rel, ignore=shutil.ignore_patterns('__pycache__', '.plugin-cache.yaml'))
+        else:
+            copy.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy / rel)
+    result = subprocess.run([CHANGELOG_TOOL, 'release', '--date', '2026-01-01'], cwd=copy, capture_output=True,
+                            text=True, check=False, timeout=300, env=dict(os.environ, PATH=BIN + os.pathsep + os.environ['PATH']))
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = (copy / 'CHANGELOG.rst').read_text(encoding='utf-8')
+    assert 'v%s' % galaxy_version() in text
+    assert 'First release of the ``nms.overlay`` collection' in text
+    modules = sorted(name[:-3] for name in os.listdir(os.path.join(REPO, 'plugins', 'modules'))
+                     if name.endswith('.py') and not name.startswith('_'))
+    assert len(modules) >= 20
+    missing = [name for name in modules + ['peers'] if '- nms.overlay.%s - ' % name not in text]
+    assert missing == [], text
