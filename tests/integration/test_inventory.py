@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import jinja2
 import yaml
 
 from tests.integration.test_group import make_peers
@@ -34,7 +35,7 @@ class Inventory:
         self.rc = proc.returncode
         self.stdout = proc.stdout.decode('utf-8', errors='replace')
         self.stderr = proc.stderr.decode('utf-8', errors='replace')
-        self.raw = json.loads(self.stdout) if self.rc == 0 else None
+        self.raw = json.loads(self.stdout) if self.rc == 0 and self.stdout.startswith('{') else None
         self.data = plain(self.raw)
 
     @property
@@ -239,6 +240,47 @@ def test_bad_url_and_missing_options_fail_clearly(emulator, tmp_path, collection
     assert missing.rc != 0 and missing.data is None
     assert 'nms.overlay.peers: api_token not set; set it in the inventory file or the environment variable ' \
            'NMS_API_TOKEN' in missing.output
+
+
+def test_connection_written_in_the_inventory_file(emulator, tmp_path, collections_dir):
+    make_peers(emulator, 'web-1')
+    source = {'plugin': 'nms.overlay.peers', 'api_url': emulator.url + '/api', 'api_token': emulator.token,
+              'hostname_source': 'name'}
+    no_env = {'NMS_API_URL': None, 'NMS_API_TOKEN': None}
+    inv = inventory(tmp_path, collections_dir, source, env=no_env)
+    assert inv.rc == 0, inv.output
+    assert sorted(inv.hostvars) == ['web-1']
+    assert emulator.token not in inv.output
+    verbose = inventory(tmp_path, collections_dir, source, env=no_env, args=['-vvvv', '--output', str(tmp_path / 'out.json')])
+    assert verbose.rc == 0 and 'Parsed ' in verbose.output
+    assert emulator.token not in verbose.output
+
+
+def test_awx_inventory_source_with_the_credential_injectors(emulator, tmp_path, collections_dir):
+    """What AWX does for an inventory update: the credential type's injectors set the environment,
+    then ansible-inventory reads the project's source file."""
+    awx = os.path.join(REPO_ROOT, 'awx')
+    with open(os.path.join(awx, 'credential_type', 'inputs.yml'), encoding='utf-8') as stream:
+        inputs = yaml.safe_load(stream)
+    with open(os.path.join(awx, 'credential_type', 'injectors.yml'), encoding='utf-8') as stream:
+        injectors = yaml.safe_load(stream)
+    fields = {field['id']: field for field in inputs['fields']}
+    assert fields['api_token'].get('secret') is True
+    credential = {'api_url': emulator.url, 'api_token': emulator.token}
+    assert sorted(credential) == sorted(fields) == sorted(inputs['required'])
+    env = {name: jinja2.Template(template).render(credential) for name, template in injectors['env'].items()}
+    assert env == {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token}
+
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    make_group(emulator, 'web servers', [peers['web-1']])
+    inv = inventory(tmp_path, collections_dir, os.path.join(awx, 'project', 'inventory', 'overlay.nms.yml'), env=env)
+    assert inv.rc == 0, inv.output
+    labels = {name: peer(emulator, pid)['dns_label'] for name, pid in peers.items()}
+    assert sorted(inv.hostvars) == sorted(labels.values())
+    assert inv.hosts_of('web_servers') == [labels['web-1']]
+    assert inv.hosts_of('state_connected') == sorted(labels.values())
+    assert inv.hostvars[labels['db-1']]['nms_id'] == peers['db-1']
+    assert emulator.token not in inv.output
 
 
 def test_playbook_uses_the_inventory(emulator, run):
