@@ -128,6 +128,18 @@ events:
       description: Details of the event (key-value strings); never null.
       type: dict
       sample: {name: web-1, fqdn: web-1.netbird.selfhosted, ip: 100.64.0.10}
+log_size:
+  description:
+    - How many events the server sent, before the filters. Open-source servers send at most 10000; a log of that
+      size has probably lost older events, so a search by the filters may miss them.
+  returned: always
+  type: int
+  sample: 182
+log_oldest:
+  description: Time stamp of the oldest event the server sent (before the filters); empty when the log is empty.
+  returned: always
+  type: str
+  sample: "2026-01-10T08:00:00Z"
 '''
 
 import datetime
@@ -238,14 +250,15 @@ class EventInfoModule(NmsModule):
         if limit is not None and limit < 1:
             raise TaskError('limit: must be at least 1 (leave it unset for every event)')
         since, until = self.window()
-        events = [normalise_event(event) for event in self.client.get('/events') or [] if isinstance(event, dict)]
-        events = [event for event in events if self.keep(event, since, until)]
-        oldest = datetime.datetime.min.replace(tzinfo=UTC)
-        events.sort(key=lambda event: (parse_time(event.get('timestamp') or '') or oldest, _id_order(event.get('id'))),
-                    reverse=True)
+        log = [normalise_event(event) for event in self.client.get('/events') or [] if isinstance(event, dict)]
+        never = datetime.datetime.min.replace(tzinfo=UTC)
+        log.sort(key=lambda event: (parse_time(event.get('timestamp') or '') or never, _id_order(event.get('id'))),
+                 reverse=True)
+        events = [event for event in log if self.keep(event, since, until)]
         if limit is not None:
             events = events[:limit]
-        return {'changed': False, 'events': events}
+        return {'changed': False, 'events': events, 'log_size': len(log),
+                'log_oldest': str(log[-1].get('timestamp') or '') if log else ''}
 
 
 def main():

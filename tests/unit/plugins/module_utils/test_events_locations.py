@@ -95,6 +95,14 @@ def test_event_filters():
     assert events(limit=1) == ['3']
 
 
+def test_log_size_and_oldest_describe_the_log_before_the_filters():
+    result = make(EventInfoModule, {'/events': list(EVENTS)}, target_id='g1', limit=1).run()
+    assert [e['id'] for e in result['events']] == ['1']
+    assert result['log_size'] == 3 and result['log_oldest'] == '2026-01-10T08:00:00Z'
+    empty = make(EventInfoModule, {'/events': None}).run()
+    assert empty == {'changed': False, 'events': [], 'log_size': 0, 'log_oldest': ''}
+
+
 def test_event_option_errors():
     with pytest.raises(TaskError, match="since: 'soon' is neither"):
         events(since='soon')
