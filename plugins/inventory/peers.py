@@ -51,7 +51,9 @@ options:
     env:
       - name: NMS_API_TOKEN
   validate_certs:
-    description: Whether to verify the server's TLS certificate.
+    description:
+      - Whether to verify the server's TLS certificate.
+      - Set to V(false) only for tests; the inventory then warns every time it reads the peers from the server.
     type: bool
     default: true
   ca_path:
@@ -175,7 +177,7 @@ from ansible.utils.unsafe_proxy import wrap_var
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
     HAS_REQUESTS, ApiError, Client,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     ALL_GROUP, NO_ADDRESS, in_any_group, normalise_peer, peer_groups,
@@ -210,6 +212,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             fail('nms.overlay.peers: %s not set; set %s in the inventory file or the environment variable%s %s' % (
                 ' and '.join(missing), 'it' if len(missing) == 1 else 'them', 's' if len(missing) > 1 else '',
                 ' and '.join('NMS_' + option.upper() for option in missing)))
+        if not self.get_option('validate_certs'):
+            self.display.warning('nms.overlay.peers: validate_certs is false: the server certificate is not verified')
         try:
             return Client(self.get_option('api_url'), self.get_option('api_token'),
                           validate_certs=self.get_option('validate_certs'), ca_path=self.get_option('ca_path'),
@@ -220,15 +224,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def fetch_peers(self):
         client = self._client()
         try:
-            peers = unwrap_items(client.get('/peers')) or []
+            peers = client.get_list('/peers')
         except ApiError as exc:
             error = str(exc)
         else:
             error = None
         if error is not None:
             fail('nms.overlay.peers: cannot read the peers from %s: %s' % (client.root, error))
-        if not isinstance(peers, list):
-            fail('nms.overlay.peers: GET /peers did not answer a list of peers')
         return peers
 
     def cache_key(self, path):

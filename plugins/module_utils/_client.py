@@ -153,6 +153,13 @@ def _transport_reason(exc):
     return text[:SNIPPET_LENGTH]
 
 
+def describe_shape(data):
+    """What a JSON answer is, for an error message (without its content, which may hold secrets)."""
+    if isinstance(data, list):
+        return 'a list'
+    return {dict: 'an object', str: 'a string', bool: 'a boolean', type(None): 'null'}.get(type(data), 'a number')
+
+
 class _BodyError(Exception):
     """The status line and headers arrived, the body did not (cut off, reset or too slow)."""
 
@@ -179,7 +186,33 @@ def _retry_after_seconds(response, now=time.time):
     return min(max(seconds, 0.0), MAX_RETRY_AFTER)
 
 
-class Client:
+class ShapedReads:
+    """Reads whose answer must have a shape (a list of objects, one object), on top of ``get``.
+
+    A wrong shape fails with method, path and what arrived, rather than breaking later code."""
+
+    def get_list(self, path, query=None):
+        """A GET whose answer must be a list of objects (null is an empty list)."""
+        data = self.get(path, query=query)
+        if data is None:
+            return []
+        if not isinstance(data, list):
+            raise ApiError('GET', path, 200, 'the answer is %s where a list of objects was expected' % describe_shape(data))
+        if not all(isinstance(item, dict) for item in data):
+            raise ApiError('GET', path, 200, 'the answer is a list, but not of objects')
+        return data
+
+    def get_object(self, path, query=None):
+        """A GET whose answer must be one object (unwrapped from {"items": {...}}, which some servers send)."""
+        data = self.get(path, query=query)
+        if isinstance(data, dict) and isinstance(data.get('items'), dict):
+            data = data['items']
+        if not isinstance(data, dict):
+            raise ApiError('GET', path, 200, 'the answer is %s where an object was expected' % describe_shape(data))
+        return data
+
+
+class Client(ShapedReads):
     """Talks to {api_url}/api with a personal access token."""
 
     def __init__(self, api_url, api_token, validate_certs=True, ca_path=None, timeout=30.0,

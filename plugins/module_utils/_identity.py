@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import re
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
@@ -368,7 +369,11 @@ class TokenModule(ResourceModule):
         current = self.from_server(obj)
         wanted = {name: value for name, value in current.items() if value is not None}
         wanted.update(desired)
-        result = self.create(wanted)
+        self.replacing = obj
+        try:
+            result = self.create(wanted)
+        finally:
+            self.replacing = None
         old_id = ref_id(obj)
         result['replaced_id'] = old_id
         result['diff'] = dict(before=dict(current, id=old_id), after=result['diff']['after'])
@@ -435,12 +440,19 @@ class SetupKeyModule(ResourceModule):
             return super().find()
         found = [item for item in self.list_items() if self.matches(item)]
         live = [item for item in found if not item.get('revoked')]
+        valid = [item for item in live if setup_key_valid(item)]
+        if len(live) > 1 and len(valid) == 1 and params.get('replace_invalid'):
+            # a replacement whose old key was left unrevoked (the run stopped in between): the valid one is it
+            return valid[0]
         if len(live) > 1:
             raise TaskError("name '%s' matches %d setup keys that are not revoked (ids: %s); give the id to choose one"
                             % (params.get('name'), len(live), ', '.join(sorted(ref_id(i) for i in live))))
         if live:
             return live[0]
         return found[0] if found else None
+
+    def may_replace(self, item):
+        return not item.get('revoked')
 
     # -- shapes ----------------------------------------------------------------------------------
     def from_server(self, obj):
@@ -524,7 +536,11 @@ class SetupKeyModule(ResourceModule):
         if self.module.check_mode:
             result[self.result_key] = self.to_result(body)
             return result
-        created = self.client.post(self.path, body)
+        self.replacing = old
+        try:
+            created = self.post_once(body)
+        finally:
+            self.replacing = None
         self._revealed = ref_id(created)
         self.remember(created)
         if not old.get('revoked'):
@@ -578,12 +594,11 @@ class AccountSettingsModule(ResourceModule):
                             'everything in it; give the account id (see nms.overlay.account_info) to confirm')
 
     def find(self):
-        accounts = unwrap_items(self.client.get(self.path))
-        if isinstance(accounts, dict):
-            accounts = [accounts]
+        data = unwrap_items(self.client.get(self.path))
+        accounts = [data] if isinstance(data, dict) else data  # a lone object is read as the one account
         if not isinstance(accounts, list) or len(accounts) != 1 or not isinstance(accounts[0], dict):
-            raise TaskError('GET %s returned %d accounts; exactly one was expected'
-                            % (self.path, len(accounts) if isinstance(accounts, list) else 0))
+            what = 'a list of %d items' % len(accounts) if isinstance(accounts, list) else describe_shape(accounts)
+            raise ApiError('GET', self.path, 200, 'the answer is %s where exactly one account was expected' % what)
         return accounts[0]
 
     def from_server(self, obj):

@@ -167,20 +167,29 @@ class NetworkStateModule(NmsModule):
 
     def check_references(self):
         """Every name the description refers to exists on the server or in the description."""
-        declared = self.declared_names()
         problems = []
+        # every entry's options first, so that invalid input fails before any request
         for entry in self.entries:
             try:
                 entry.resource.validate_options()
-                for kind, value, option in entry.resource.references():
-                    if str(value) in declared.get(kind, ()):
-                        continue
-                    try:
-                        self.resolver.to_id(kind, value, option)
-                    except ResolveError as exc:
-                        problems.append('%s: %s' % (entry.where, exc))
             except TaskError as exc:
                 problems.append('%s: %s' % (entry.where, exc))
+        if problems:
+            raise TaskError('nothing was changed: ' + '; '.join(problems))
+        declared = self.declared_names()
+        for entry in self.entries:
+            try:
+                references = list(entry.resource.references())
+            except TaskError as exc:
+                problems.append('%s: %s' % (entry.where, exc))
+                continue
+            for kind, value, option in references:
+                if str(value) in declared.get(kind, ()):
+                    continue
+                try:
+                    self.resolver.to_id(kind, value, option)
+                except ResolveError as exc:
+                    problems.append('%s: %s' % (entry.where, exc))
         if problems:
             raise TaskError('nothing was changed: ' + '; '.join(problems))
 

@@ -217,6 +217,6 @@ class PeerModule(ResourceModule):
             updated = self.client.put('/groups/%s' % gid, {'name': group.get('name'), 'peers': members})
             if isinstance(updated, dict) and updated.get('id') is not None:
                 self.resolver.replace('groups', updated)
-        peer = self.client.get('/peers/%s' % peer_id)
+        peer = self.client.get_object('/peers/%s' % peer_id)
         self.remember(peer)
         result[self.result_key] = self.to_result(peer)

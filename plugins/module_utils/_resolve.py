@@ -77,7 +77,7 @@ class Resolver:
 
     def items(self, kind):
         if kind not in self._items:
-            self._items[kind] = self.client.get(KINDS[kind][0]) or []  # null means an empty list
+            self._items[kind] = self.client.get_list(KINDS[kind][0])
         return self._items[kind]
 
     def to_id(self, kind, value, option):

@@ -16,10 +16,10 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_requ
 from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
-    HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client,
+    HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client, describe_shape,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import (
-    id_set, ref_id, unwrap_items,
+    id_set, ref_id,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver, find_unique
@@ -208,6 +208,7 @@ class ResourceModule(NmsModule):
     singleton = False        # one object at ``path``: read and update only
     required_on_create = ('name',)
     states = ('present', 'absent')
+    replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
 
     @classmethod
     def full_argument_spec(cls):
@@ -317,13 +318,13 @@ class ResourceModule(NmsModule):
         """All resources of this kind, listed once per task and shared with name resolution."""
         if self.kind:
             return self.resolver.items(self.kind)
-        return unwrap_items(self.client.get(self.path)) or []
+        return self.client.get_list(self.path)
 
     def get_by_id(self, item_id):
         if self.list_only:
             return find_unique(self.list_items(), item_id, (), self.what, 'id')
         try:
-            return self.client.get('%s/%s' % (self.path, item_id))
+            return self.client.get_object('%s/%s' % (self.path, item_id))
         except ApiError as exc:
             if exc.status == 404:
                 return None
@@ -331,10 +332,12 @@ class ResourceModule(NmsModule):
 
     def find(self):
         if self.singleton:
-            return unwrap_items(self.client.get(self.path))
+            return self.client.get_object(self.path)
         if self.params.get('id'):
             return self.get_by_id(self.params['id'])
-        found = [item for item in self.list_items() if self.matches(item)]
+        return self.only_one([item for item in self.list_items() if self.matches(item)])
+
+    def only_one(self, found):
         if len(found) > 1:
             raise TaskError('%s matches %d %ss (ids: %s); give the id to choose one' % (
                 self.identity_text(), len(found), self.what, ', '.join(sorted(ref_id(i) for i in found))))
@@ -406,20 +409,44 @@ class ResourceModule(NmsModule):
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
         for attempt in range(1, attempts + 1):
             try:
-                return self.client.post(self.path, body)
+                created = self.client.post(self.path, body)
             except ApiError as exc:
                 if exc.status != 409 and not create_may_repeat(exc):
                     raise
-                if self.kind:
-                    self.resolver.forget(self.kind)
-                found = self.find()
+                found = self.find_again()
                 if found is not None:
                     # 409: someone else made it, reconcile with theirs; otherwise it is ours, made by this create
                     return None if exc.status == 409 else found
                 if exc.status == 409 or attempt == attempts:
                     raise
                 self.client.pause(attempt, exc.retry_after)
+                continue
+            return created if isinstance(created, dict) and created else self.read_back_create(created)
         return None  # not reached: the loop returns or raises
+
+    def find_again(self):
+        """Find the resource with a fresh read (the cached list may predate a create). While a replacement
+        is being created under the name of the object it replaces, that object is not the one sought."""
+        if self.kind:
+            self.resolver.forget(self.kind)
+        old = self.replacing
+        if old is None:
+            return self.find()
+        return self.only_one([item for item in self.list_items() if ref_id(item) != ref_id(old)
+                              and item.get(self.natural_key) == old.get(self.natural_key) and self.may_replace(item)])
+
+    def may_replace(self, item):
+        """Whether item can be the replacement of self.replacing (a hook: e.g. not a revoked setup key)."""
+        return True
+
+    def read_back_create(self, answer):
+        """The object a create made when the server's success answer did not carry it (empty or not an object)."""
+        found = self.find_again()
+        if found is None:
+            raise ApiError('POST', self.path, 200, 'the answer is %s, not the created %s, and a read finds no %s with %s'
+                           % ('empty' if answer in ({}, None, '') else describe_shape(answer), self.what, self.what,
+                              self.identity_text()))
+        return found
 
     def after_create(self, created, state):
         """Hook for modules whose create needs a follow-up call (returns the final object)."""
@@ -480,12 +507,12 @@ class InfoModule(NmsModule):
     def fetch(self):
         if self.params.get('id') and not self.list_only:
             try:
-                return [self.client.get('%s/%s' % (self.path, self.params['id']))]
+                return [self.client.get_object('%s/%s' % (self.path, self.params['id']))]
             except ApiError as exc:
                 if exc.status == 404:
                     return []
                 raise
-        items = unwrap_items(self.client.get(self.path, query=self.query())) or []
+        items = self.client.get_list(self.path, query=self.query())
         if self.kind:
             self.resolver.seed(self.kind, items)
         return items

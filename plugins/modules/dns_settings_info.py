@@ -57,7 +57,7 @@ class DnsSettingsInfoModule(InfoModule):
     mutually_exclusive = ()
 
     def run(self):
-        return {'changed': False, 'dns_settings': dns_settings_result(self.client.get(self.path))}
+        return {'changed': False, 'dns_settings': dns_settings_result(self.client.get_object(self.path))}
 
 
 def main():

@@ -250,7 +250,7 @@ class EventInfoModule(NmsModule):
         if limit is not None and limit < 1:
             raise TaskError('limit: must be at least 1 (leave it unset for every event)')
         since, until = self.window()
-        log = [normalise_event(event) for event in self.client.get('/events') or [] if isinstance(event, dict)]
+        log = [normalise_event(event) for event in self.client.get_list('/events')]
         never = datetime.datetime.min.replace(tzinfo=UTC)
         log.sort(key=lambda event: (parse_time(event.get('timestamp') or '') or never, _id_order(event.get('id'))),
                  reverse=True)

@@ -95,7 +95,7 @@ cities:
 
 import re
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
@@ -141,25 +141,29 @@ def normalise_cities(data):
 class LocationInfoModule(NmsModule):
     argument_spec = dict(country=dict(type='str'))
 
-    def get(self, path):
+    def get(self, path, shapes):
+        """The answer at path, which must be null or one of shapes (after unwrapping {"items": ...})."""
         try:
-            return self.client.get(path)
+            data = unwrap_items(self.client.get(path))
         except ApiError as exc:
             if exc.status == 412:
                 raise TaskError('the server has no geo-location database, so it knows no countries or cities '
                                 '(%s); install the database on the server or leave geo-location out' % exc) from None
             raise
+        if data is not None and not isinstance(data, shapes):
+            raise ApiError('GET', path, 200, 'the answer is %s where a list was expected' % describe_shape(data))
+        return data
 
     def run(self):
         country = self.params.get('country')
         if country is None:
-            return {'changed': False, 'countries': normalise_countries(self.get('/locations/countries'))}
+            return {'changed': False, 'countries': normalise_countries(self.get('/locations/countries', list))}
         country = country.strip()
         if not COUNTRY_CODE.match(country):
             raise TaskError("country: '%s' is not a two-letter ISO 3166-1 alpha-2 code (for example DE)" % country)
         country = country.upper()
         try:
-            cities = normalise_cities(self.get('/locations/countries/%s/cities' % country))
+            cities = normalise_cities(self.get('/locations/countries/%s/cities' % country, (list, dict)))
         except ApiError as exc:
             if exc.status != 404:
                 raise

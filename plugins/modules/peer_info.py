@@ -194,7 +194,7 @@ class PeerInfoModule(InfoModule):
         if len(items) == 1 and 'accessible_peers' not in items[0]:
             # One peer: read it on its own for its accessible peers.
             try:
-                items = [self.client.get('%s/%s' % (self.path, ref_id(items[0])))]
+                items = [self.client.get_object('%s/%s' % (self.path, ref_id(items[0])))]
             except ApiError as exc:
                 if exc.status != 404:  # deleted in between: nothing to return
                     raise

@@ -117,7 +117,7 @@ users:
       sample: {dashboard_view: full}
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 
 
@@ -140,7 +140,7 @@ class UserInfoModule(InfoModule):
         if wanted is None:
             return super().fetch()
         query = {'service_user': 'true' if wanted else 'false'}
-        items = unwrap_items(self.client.get(self.path, query=query)) or []
+        items = self.client.get_list(self.path, query=query)
         # a regular user sees only itself whatever the filter says: filter here too
         return [item for item in items if bool(item.get('is_service_user')) == wanted]
 

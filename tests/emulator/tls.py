@@ -1,66 +1,107 @@
-"""A throw-away test CA and a server certificate for 127.0.0.1/localhost, made with the openssl CLI.
+"""A throw-away test CA and a server certificate for 127.0.0.1/localhost, made in Python.
 
     from tests.emulator.tls import make_test_pki
     pki = make_test_pki(directory)   # {"ca_cert", "ca_key", "server_cert", "server_key"}
     python -m tests.emulator ... --tls-cert pki["server_cert"] --tls-key pki["server_key"]
 
-Stdlib only (subprocess + the ``openssl`` binary), like the rest of the emulator.
+Made with the ``cryptography`` package (a dependency of ansible-core, so it is in the test
+virtualenv) and no external tool. The emulator itself stays stdlib-only: it only loads the PEM
+files given to --tls-cert/--tls-key (ssl.SSLContext.load_cert_chain) and never imports this module.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
 import os
-import shutil
-import subprocess
 
-SERVER_EXTENSIONS = """\
-basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature, keyEncipherment
-extendedKeyUsage = serverAuth
-subjectAltName = IP:127.0.0.1, DNS:localhost
-"""
-CA_EXTENSIONS = """\
-[req]
-distinguished_name = dn
-x509_extensions = ca_ext
-prompt = no
-[dn]
-CN = {name}
-[ca_ext]
-basicConstraints = critical, CA:TRUE
-keyUsage = critical, keyCertSign, cRLSign
-subjectKeyIdentifier = hash
-"""
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 
 class TlsToolError(RuntimeError):
-    """openssl is missing or failed."""
+    """The test certificates could not be written."""
 
 
-def _openssl(*args: str, cwd: str) -> None:
-    binary = shutil.which("openssl")
-    if binary is None:
-        raise TlsToolError("the openssl command is not installed")
-    done = subprocess.run([binary, *args], cwd=cwd, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise TlsToolError("openssl %s failed: %s" % (args[0], done.stderr.strip()))
+def _key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def _name(common_name: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+
+
+def _write(path: str, data: bytes, private: bool = False) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int = 2) -> dict[str, str]:
-    """Write a CA and a server certificate (127.0.0.1, localhost) signed by it into ``directory``."""
-    os.makedirs(directory, exist_ok=True)
+    """Write a CA and a server certificate (127.0.0.1, localhost) signed by it into ``directory``.
+
+    Returns the paths of the PEM files: ``ca_cert``, ``ca_key``, ``server_cert``, ``server_key``.
+    """
     paths = {key: os.path.join(directory, file) for key, file in (
-        ("ca_key", "ca.key"), ("ca_cert", "ca.pem"), ("server_key", "server.key"), ("server_csr", "server.csr"),
-        ("server_cert", "server.pem"), ("ca_conf", "ca.cnf"), ("server_ext", "server.ext"))}
-    with open(paths["ca_conf"], "w", encoding="utf-8") as handle:
-        handle.write(CA_EXTENSIONS.format(name=name))
-    with open(paths["server_ext"], "w", encoding="utf-8") as handle:
-        handle.write(SERVER_EXTENSIONS)
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", paths["ca_key"], "-out", paths["ca_cert"],
-             "-days", str(days), "-config", paths["ca_conf"], cwd=directory)
-    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", paths["server_key"], "-out", paths["server_csr"],
-             "-subj", "/CN=127.0.0.1", cwd=directory)
-    _openssl("x509", "-req", "-in", paths["server_csr"], "-CA", paths["ca_cert"], "-CAkey", paths["ca_key"],
-             "-CAcreateserial", "-out", paths["server_cert"], "-days", str(days), "-extfile", paths["server_ext"],
-             cwd=directory)
-    return {key: paths[key] for key in ("ca_cert", "ca_key", "server_cert", "server_key")}
+        ("ca_key", "ca.key"), ("ca_cert", "ca.pem"), ("server_key", "server.key"), ("server_cert", "server.pem"))}
+    start = dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5)
+    end = start + dt.timedelta(days=days)
+
+    ca_key = _key()
+    ca_subject = _name(name)
+    ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
+    ca_cert = (
+        x509.CertificateBuilder()
+        .subject_name(ca_subject)
+        .issuer_name(ca_subject)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(x509.KeyUsage(
+            digital_signature=False, content_commitment=False, key_encipherment=False, data_encipherment=False,
+            key_agreement=False, key_cert_sign=True, crl_sign=True, encipher_only=False, decipher_only=False),
+            critical=True)
+        .add_extension(ca_ski, critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+
+    server_key = _key()
+    server_cert = (
+        x509.CertificateBuilder()
+        .subject_name(_name("127.0.0.1"))
+        .issuer_name(ca_subject)
+        .public_key(server_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.KeyUsage(
+            digital_signature=True, content_commitment=False, key_encipherment=False, data_encipherment=False,
+            key_agreement=False, key_cert_sign=False, crl_sign=False, encipher_only=False, decipher_only=False),
+            critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName([
+            x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(server_key.public_key()), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+
+    key_pem = {
+        "encoding": serialization.Encoding.PEM,
+        "format": serialization.PrivateFormat.PKCS8,
+        "encryption_algorithm": serialization.NoEncryption(),
+    }
+    try:
+        os.makedirs(directory, exist_ok=True)
+        _write(paths["ca_key"], ca_key.private_bytes(**key_pem), private=True)
+        _write(paths["ca_cert"], ca_cert.public_bytes(serialization.Encoding.PEM))
+        _write(paths["server_key"], server_key.private_bytes(**key_pem), private=True)
+        _write(paths["server_cert"], server_cert.public_bytes(serialization.Encoding.PEM))
+    except OSError as exc:
+        raise TlsToolError("cannot write the test certificates into %s: %s" % (directory, exc)) from exc
+    return paths

@@ -321,3 +321,53 @@ def test_plugin_examples(emulator, tmp_path, collections_dir):
     assert second.hosts_of('ssh_ready') == ['web-1']
     assert second.hostvars['web-1']['ansible_user'] == 'admin'
     assert list((tmp_path / 'home' / '.cache' / 'nms-inventory').iterdir())
+
+
+INSECURE_WARNING = 'nms.overlay.peers: validate_certs is false: the server certificate is not verified'
+
+
+def test_validate_certs_false_warns(emulator, tmp_path, collections_dir):
+    """Turning certificate verification off is never silent, also when the server speaks plain http."""
+    make_peers(emulator, 'web-1')
+    source = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'}
+    verified = inventory(tmp_path, collections_dir, source, env=connection(emulator))
+    assert verified.rc == 0, verified.output
+    assert 'validate_certs' not in verified.output
+    emulator.clear_log()
+    insecure = inventory(tmp_path, collections_dir, dict(source, validate_certs=False), env=connection(emulator))
+    assert insecure.rc == 0, insecure.output
+    assert sorted(insecure.hostvars) == ['web-1']
+    assert INSECURE_WARNING in ' '.join(insecure.stderr.split()), insecure.output
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers']
+    assert emulator.token not in insecure.output
+
+
+def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
+    """Against the emulator over HTTPS (certificate signed by a throw-away CA): without the CA the
+    inventory fails on the certificate, with ca_path it reads the peers, and with validate_certs false
+    it reads them too but warns."""
+    from tests.emulator.tls import make_test_pki  # pylint: disable=import-outside-toplevel
+    from tests.integration.conftest import start_emulator, stop_emulator  # pylint: disable=import-outside-toplevel
+
+    pki = make_test_pki(str(tmp_path / 'pki'))
+    workdir = tmp_path / 'https-emulator'
+    workdir.mkdir()
+    emu = start_emulator('netbird', str(workdir),
+                         extra_args=['--tls-cert', pki['server_cert'], '--tls-key', pki['server_key']])
+    try:
+        assert emu.url.startswith('https://127.0.0.1:')
+        source = {'plugin': 'nms.overlay.peers', 'retries': 0, 'timeout': 5}
+        unknown = inventory(tmp_path, collections_dir, source, env=connection(emu))
+        assert unknown.rc != 0 and unknown.data is None
+        assert 'GET /peers failed: TLS error' in unknown.output and 'certificate' in unknown.output, unknown.output
+        trusted = inventory(tmp_path, collections_dir, dict(source, ca_path=pki['ca_cert']), env=connection(emu))
+        assert trusted.rc == 0, trusted.output
+        assert 'validate_certs is false' not in trusted.output
+        insecure = inventory(tmp_path, collections_dir, dict(source, validate_certs=False), env=connection(emu))
+        assert insecure.rc == 0, insecure.output
+        assert INSECURE_WARNING in ' '.join(insecure.stderr.split()), insecure.output
+        assert 'InsecureRequestWarning' not in insecure.output
+        for result in (unknown, trusted, insecure):
+            assert emu.token not in result.output
+    finally:
+        stop_emulator(emu.process)

@@ -3,8 +3,9 @@
 """Issue 10, item 3: a bad answer from the server is a clear failure naming method, path and status.
 
 The emulator's fault queue replaces the answer to one request: HTTP 500 (JSON), an HTML error
-page, a body that is not JSON, JSON cut in the middle, a transfer cut short, an empty body, no
-answer within the timeout, a dropped connection. For every module (its first EXAMPLES task that
+page, a body that is not JSON, JSON cut in the middle, a transfer cut short, an empty body, JSON of
+the wrong shape (a string where a list or an object belongs), no answer within the timeout, a
+dropped connection. For every module (its first EXAMPLES task that
 sends a request) the fault hits its first request; for the group module also its POST. Asserted:
 a failure (never a traceback, never a success built on garbage) whose message starts with
 ``METHOD /path failed``, names the HTTP status when there was one, says what was wrong, and
@@ -34,11 +35,12 @@ FAULTS = {
                  200, ["not valid JSON"]),
     "cut-transfer": ({"truncated": True}, 200, ["cut off"]),
     "empty-body": ({"status": 200, "body": "", "content_type": "application/json"}, 200, ["empty"]),
+    "wrong-shape": ({"status": 200, "body": '"ok"', "content_type": "application/json"}, 200, ["the answer is a string"]),
     "timeout": ({"delay": TIMEOUT * 3}, None, ["timeout"]),
     "dropped": ({"drop": True}, None, ["connection"]),
 }
 # (a POST whose answer is late was applied: the engine reads back and finds it, see the test below)
-POST_FAULTS = ("http-500", "html-page", "not-json", "cut-json", "cut-transfer", "dropped")
+POST_FAULTS = ("http-500", "html-page", "not-json", "cut-json", "cut-transfer", "empty-body", "wrong-shape", "dropped")
 _FIRST = {}
 
 

@@ -6,12 +6,12 @@ import http.client
 import signal
 import socket
 import ssl
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.emulator.tls import make_test_pki
 from tests.emulator.tokens import make_token
 
 from .conftest import Emulator, start_emulator, stop_emulator
@@ -237,14 +237,11 @@ def test_no_geo_and_no_idp_flags() -> None:
 
 
 def test_tls(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
-    emulator = start_emulator("seed", "--tls-cert", str(cert), "--tls-key", str(key))
+    pki = make_test_pki(str(tmp_path))
+    emulator = start_emulator("seed", "--tls-cert", pki["server_cert"], "--tls-key", pki["server_key"])
     try:
         assert emulator.url.startswith("https://127.0.0.1:")
-        context = ssl.create_default_context(cafile=str(cert))
-        context.check_hostname = False
+        context = ssl.create_default_context(cafile=pki["ca_cert"])
         connection = http.client.HTTPSConnection(emulator.host, emulator.port, context=context, timeout=10)
         connection.request("GET", "/api/groups", headers={"Authorization": f"Token {emulator.token}"})
         assert connection.getresponse().status == 200

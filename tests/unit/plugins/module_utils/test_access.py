@@ -11,7 +11,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._access import (
     policies_using, policy_body, policy_result, port_set, port_text, posture_check_result, rule_from_server,
     rules_from_server,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions, PostureCheckOptions
@@ -254,7 +254,7 @@ class FakeModule:
         self.warnings.append(message)
 
 
-class FakeClient:
+class FakeClient(ShapedReads):
     def __init__(self, data):
         self.data = data
         self.calls = []

@@ -382,3 +382,24 @@ def test_dropped_connection_is_summarised():
     with pytest.raises(ApiError) as err:
         client.get('/groups')
     assert str(err.value) == 'GET /groups failed: connection failed: the server closed the connection without answering'
+
+
+@pytest.mark.parametrize('answer, message', [
+    ({'a': 1}, 'GET /groups failed with HTTP 200: the answer is an object where a list of objects was expected'),
+    ('text', 'GET /groups failed with HTTP 200: the answer is a string where a list of objects was expected'),
+    ([{'id': 'g1'}, 'g2'], 'GET /groups failed with HTTP 200: the answer is a list, but not of objects'),
+])
+def test_a_list_of_the_wrong_shape_is_a_clear_error(answer, message):
+    client, dummy, dummy2 = make_client([FakeResponse(body=answer)])
+    with pytest.raises(ApiError) as err:
+        client.get_list('/groups')
+    assert str(err.value) == message
+
+
+def test_shaped_reads_accept_null_lists_and_wrapped_objects():
+    client, dummy, dummy2 = make_client([FakeResponse(text='null'), FakeResponse(body={'items': {'id': 'x'}}),
+                                         FakeResponse(body=[1])])
+    assert client.get_list('/groups') == []
+    assert client.get_object('/dns/settings') == {'id': 'x'}
+    with pytest.raises(ApiError, match='the answer is a list where an object was expected'):
+        client.get_object('/groups/g1')

@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.modules.event_info import EventInfoModule, parse_time
 from ansible_collections.nms.overlay.plugins.modules.location_info import (
@@ -27,7 +27,7 @@ class Shim:
         raise AssertionError(message)
 
 
-class Client:
+class Client(ShapedReads):
     def __init__(self, answers):
         self.answers = answers
         self.calls = []

@@ -8,7 +8,7 @@ import datetime
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils import _identity as identity
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._identity import (
     AccountSettingsModule, SetupKeyModule, TokenModule, UserModule,
@@ -151,7 +151,7 @@ class FakeModule:
         self.warnings.append(message)
 
 
-class FakeClient:
+class FakeClient(ShapedReads):
     """Answers from a dict of path -> value (callables get the body); records every call."""
 
     def __init__(self, routes):
@@ -178,8 +178,22 @@ class FakeClient:
     def delete(self, path):
         return self._answer('DELETE', path)
 
+    def pause(self, attempt, retry_after=None):
+        self.calls.append(('PAUSE', str(attempt), retry_after))
+
     def writes(self):
-        return [(m, p) for m, p, dummy in self.calls if m != 'GET']
+        return [(m, p) for m, p, dummy in self.calls if m not in ('GET', 'PAUSE')]
+
+
+def failing_first(handler, *failures):
+    """A route handler that raises the given errors first, then answers like handler."""
+    pending = list(failures)
+
+    def answer(body):
+        if pending:
+            raise pending.pop(0)
+        return handler(body)
+    return answer
 
 
 def make(cls, client, check_mode=False, **params):
@@ -321,6 +335,15 @@ def test_token_rotate_creates_then_deletes_and_check_mode_writes_nothing():
     assert client.calls[-2][2] == {'name': 'ci', 'expires_in': 30}
 
 
+def test_token_rotate_after_a_refused_create_sends_it_again_and_never_takes_the_old_token_for_the_new():
+    client = token_client([TOKEN])
+    route = ('POST', '/users/bot-1/tokens')
+    client.routes[route] = failing_first(client.routes[route], ApiError('POST', route[1], 503, 'down'))
+    result = make(TokenModule, client, user='bot', name='ci', rotate=True, retries=2).run()
+    assert result['plain_token'] == 'nbp_NEW' and result['replaced_id'] == 't1' and result['token']['id'] == 't2'
+    assert client.writes() == [route, route, ('DELETE', '/users/bot-1/tokens/t1')]
+
+
 def test_token_unknown_user_fails_naming_the_option():
     with pytest.raises(TaskError, match="user: no user with the id or email or name 'ghost'"):
         make(TokenModule, token_client([]), user='ghost', name='x', expires_in=1).run()
@@ -413,6 +436,26 @@ def test_setup_key_replace_invalid():
         make(SetupKeyModule, client, name='servers', replace_invalid=True).run()
 
 
+def test_setup_key_replacement_whose_answer_was_lost_is_read_back_and_a_rerun_keeps_it():
+    used = setup_key(type='one-off', usage_limit=1, used_times=1, valid=False, state='overused')
+    client = key_client(used)
+    made = dict(setup_key(id=99, key='NEW-SECRET', type='one-off', usage_limit=1))
+
+    def create_then_lose_the_answer(body):
+        client.routes['/setup-keys'].append(made)
+        raise ApiError('POST', '/setup-keys', None, 'the connection was closed before an answer arrived')
+    client.routes[('POST', '/setup-keys')] = create_then_lose_the_answer
+    client.routes[('PUT', '/setup-keys/77')] = lambda body: dict(used, revoked=True)
+    result = make(SetupKeyModule, client, name='servers', replace_invalid=True, retries=3).run()
+    assert result['replaced_id'] == '77' and result['setup_key']['id'] == '99'
+    assert client.writes() == [('POST', '/setup-keys'), ('PUT', '/setup-keys/77')]
+
+    # a run that stopped before revoking the old key: the valid key of the two live ones is the replacement
+    client = key_client(used, made)
+    again = make(SetupKeyModule, client, name='servers', replace_invalid=True).run()
+    assert again['changed'] is False and again['setup_key']['id'] == '99' and client.writes() == []
+
+
 def test_setup_key_option_conflicts():
     with pytest.raises(TaskError, match='option usage_limit: a one-off key'):
         make(SetupKeyModule, key_client(), name='x', type='one-off', usage_limit=3).run()
@@ -465,5 +508,8 @@ def test_account_delete_needs_the_matching_id():
 
 def test_account_find_needs_exactly_one():
     client = FakeClient({'/accounts': []})
-    with pytest.raises(TaskError, match='returned 0 accounts; exactly one was expected'):
+    with pytest.raises(ApiError, match='the answer is a list of 0 items where exactly one account was expected'):
+        make(AccountSettingsModule, client, jwt_groups_enabled=True).run()
+    client = FakeClient({'/accounts': 'ok'})
+    with pytest.raises(ApiError, match='the answer is a string where exactly one account was expected'):
         make(AccountSettingsModule, client, jwt_groups_enabled=True).run()

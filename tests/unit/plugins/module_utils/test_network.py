@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import connection_argument_spec
@@ -24,7 +24,7 @@ class FakeModule:
         self.warnings.append(message)
 
 
-class Server:
+class Server(ShapedReads):
     """Groups and policies in memory, enough for the reconcile order, references and prune."""
 
     def __init__(self):
@@ -134,6 +134,15 @@ def test_invalid_items_are_reported_together_before_any_request():
     message = str(failure.value)
     assert 'groups[1]' in message and 'nme' in message
     assert "groups[2]: must be a dictionary" in message
+    assert server.calls == []
+
+
+def test_an_invalid_option_in_a_later_entry_fails_before_any_reference_is_read():
+    server = Server()
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, groups=[{'name': 'dev', 'peers': ['web-1']}], policies=[POLICY],
+                  setup_keys=[{'name': 'k', 'type': 'one-off', 'usage_limit': 5}])
+    assert str(failure.value).startswith('nothing was changed: setup_keys[0] (k): option usage_limit')
     assert server.calls == []
 
 

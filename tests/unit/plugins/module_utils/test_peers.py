@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     PeerModule, bare_ip, in_any_group, normalise_peer, os_matches, same_hostname,
@@ -33,7 +33,7 @@ def peer(pid, name, ip, user_id='', **extra):
     return data
 
 
-class FakeServer:
+class FakeServer(ShapedReads):
     def __init__(self):
         self.peers = {
             'p1': peer('p1', 'web-1', '100.64.0.10'),

@@ -7,9 +7,10 @@ import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils import _compare as cmp
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver
+from ansible_collections.nms.overlay.plugins.module_utils._client import ShapedReads
 
 
-class ListingClient:
+class ListingClient(ShapedReads):
     def __init__(self, lists):
         self.lists = lists
         self.gets = []

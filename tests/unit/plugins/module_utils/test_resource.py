@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
@@ -20,7 +20,7 @@ class FakeModule:
         self.warnings.append(message)
 
 
-class FakeClient:
+class FakeClient(ShapedReads):
     """A tiny in-memory server for /things and /peers."""
 
     def __init__(self, things, peers=()):
@@ -209,6 +209,12 @@ class LossyClient(FakeClient):
             super().post(path, body)
             self.calls[-1] = ('POST', path)
             raise ApiError('POST', path, None, 'the connection was closed before an answer arrived')
+        if outcome == 'empty':  # made, but the success answer carries nothing
+            super().post(path, body)
+            return {}
+        if outcome == 'empty, not made':
+            self.calls.append(('POST', path))
+            return {}
         if outcome != 'ok':
             self.calls.append(('POST', path))
             raise ApiError('POST', path, outcome, 'injected', retry_after=2.0 if outcome == 429 else None)
@@ -238,6 +244,19 @@ def test_a_create_refused_with_429_waits_as_told_and_is_sent_again_only_after_a_
                             ('GET', '/things'), ('POST', '/things')]
     assert client.pauses == [(1, 2.0), (2, 2.0)]
     assert result['changed'] is True and list(client.things) == ['new']
+
+
+def test_a_create_answered_with_an_empty_success_is_read_back():
+    client = LossyClient(['empty'])
+    result, dummy = run(client, name='x', retries=3)
+    assert client.calls == [('GET', '/things'), ('POST', '/things'), ('GET', '/things')]
+    assert result['thing']['id'] == 'new' and result['changed'] is True
+    client = LossyClient(['empty, not made'])
+    with pytest.raises(ApiError) as err:
+        run(client, name='x', retries=3)
+    assert str(err.value) == ("POST /things failed with HTTP 200: the answer is empty, not the created thing, and a "
+                              "read finds no thing with name 'x'")
+    assert client.writes() == [('POST', '/things')]
 
 
 def test_create_gives_up_after_the_retries_and_client_errors_are_not_retried():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_routing import (
@@ -162,7 +162,7 @@ class FakeModule:
         self.warnings.append(message)
 
 
-class FakeClient:
+class FakeClient(ShapedReads):
     """Routes, nameserver groups and DNS settings in memory, plus fixed peers and groups."""
 
     def __init__(self, routes=(), nameservers=(), settings=None):
