@@ -70,6 +70,7 @@ nms_enroll:
     demo-db-1: {}
   vars:
     ansible_connection: local
+    ansible_become: false
     ansible_python_interpreter: $python
     enroll_install_agent: false
     enroll_agent_command: [$python, -m, tests.emulator.agent]

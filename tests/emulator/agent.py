@@ -2,11 +2,17 @@
 
 The setup key comes from `--setup-key-file`, the env `NB_SETUP_KEY` or `--setup-key`; it is never
 printed. The joined peer is remembered in `<state-dir>/state.json`.
+
+`status --json` mirrors the real agent (`netbird status --json`): when joined, a JSON object with
+`netbirdIp` (the overlay address with its prefix length, e.g. `100.64.0.5/16`), `fqdn`, `publicKey`,
+`management` (`url`, `connected`) and a few more fields; when not joined, the plain text
+`Daemon status: NeedsLogin` (not JSON), exit code 0 - as the real agent does when it is not logged in.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import ssl
@@ -16,6 +22,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from .state import DNS_DOMAIN, NETWORK
+
+VERSION = "0.36.0-emulator"
 DEFAULT_STATE_DIR = "~/.config/nms-agent"
 STATE_FILE = "state.json"
 
@@ -77,32 +86,75 @@ def _post(url: str, payload: dict[str, Any], insecure: bool) -> dict[str, Any]:
 def cmd_up(args: argparse.Namespace) -> int:
     current = load_state(args.state_dir)
     if current is not None:
-        print(f"already joined as {current['hostname']} ({current['ip']}), peer {current['peer_id']}")
+        print(f"already joined as {current['hostname']} ({current['ip']})")
         return 0
     key = _setup_key(args)
     payload = {"setup_key": key, "hostname": args.hostname, "os": args.os}
     peer = _post(_base_url(args.management_url) + "/_emulator/enroll", payload, args.insecure)
+    # peer_id stays internal: the real agent does not know it, callers find the peer by its address
     state = {"peer_id": peer["id"], "ip": peer["ip"], "hostname": args.hostname,
-             "dns_label": peer.get("dns_label", ""), "management_url": _base_url(args.management_url)}
+             "dns_label": peer.get("dns_label", ""), "management_url": _base_url(args.management_url),
+             "public_key": base64.b64encode(os.urandom(32)).decode()}
     path = _state_path(args.state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-    print(f"joined as {args.hostname} ({peer['ip']}), peer {peer['id']}")
+    print(f"joined as {args.hostname} ({peer['ip']})")
+    print("Connected")
     return 0
+
+
+def _fqdn(state: dict[str, Any]) -> str:
+    label = str(state.get("dns_label") or state.get("hostname") or "")
+    if not label or "." in label:
+        return label
+    return f"{label}.{DNS_DOMAIN}"
+
+
+def status_document(state: dict[str, Any]) -> dict[str, Any]:
+    """What `netbird status --json` prints for a logged-in daemon (the fields the roles may read)."""
+    management = state.get("management_url", "")
+    return {
+        "peers": {"total": 0, "connected": 0, "details": []},
+        "cliVersion": VERSION,
+        "daemonVersion": VERSION,
+        "management": {"url": management, "connected": True, "error": ""},
+        "signal": {"url": management, "connected": True, "error": ""},
+        "relays": {"total": 0, "available": 0, "details": []},
+        "netbirdIp": f"{state['ip']}/{NETWORK.prefixlen}",
+        "publicKey": state.get("public_key", ""),
+        "usesKernelInterface": False,
+        "fqdn": _fqdn(state),
+        "quantumResistance": False,
+        "quantumResistancePermissive": False,
+        "networks": [],
+        "forwardingRules": 0,
+        "dnsServers": [],
+        "events": [],
+    }
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     state = load_state(args.state_dir)
+    if state is None:
+        # the real agent prints this text (not JSON, also with --json) and exits 0
+        print("Daemon status: NeedsLogin")
+        print()
+        print("Run UP command to log in with a setup key:")
+        print()
+        print(" up --setup-key-file FILE")
+        return 0
+    document = status_document(state)
     if args.json:
-        if state is None:
-            print(json.dumps({"joined": False}))
-        else:
-            print(json.dumps({"joined": True, "peer_id": state["peer_id"], "ip": state["ip"],
-                              "hostname": state.get("hostname", ""), "management_url": state.get("management_url", "")}))
-    elif state is None:
-        print("not joined")
-    else:
-        print(f"joined as {state.get('hostname', '')} ({state['ip']}), peer {state['peer_id']}")
+        print(json.dumps(document, indent=2))
+        return 0
+    print(f"Daemon version: {document['daemonVersion']}")
+    print(f"CLI version: {document['cliVersion']}")
+    print(f"Management: Connected to {document['management']['url']}")
+    print(f"Signal: Connected to {document['signal']['url']}")
+    print(f"FQDN: {document['fqdn']}")
+    print(f"NetBird IP: {document['netbirdIp']}")
+    print("Interface type: Userspace")
+    print("Peers count: 0/0 Connected")
     return 0
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
 import sys
 
 REPO = __file__.rsplit('/tests/', 1)[0]
@@ -215,9 +217,13 @@ def test_build_network_playbook(emulator, run):
     assert 'office-lan' in names(emulator, '/api/routes', key='network_id')
 
 
+ENROLL = 'nms.overlay.enroll : '  # recorded task names carry the role's name
+
+
 def enroll_inventory(tmp_path, hosts, **extra_vars):
     variables = {
         'ansible_connection': 'local',
+        'ansible_become': False,
         'ansible_python_interpreter': sys.executable,
         'enroll_install_agent': False,
         'enroll_agent_command': [sys.executable, '-m', 'tests.emulator.agent'],
@@ -226,6 +232,31 @@ def enroll_inventory(tmp_path, hosts, **extra_vars):
     }
     variables.update(extra_vars)
     return {'hosts.yml': {'nms_enroll': {'hosts': {host: {} for host in hosts}, 'vars': variables}}}
+
+
+def agent_status(tmp_path, host):
+    """What the fake agent of ``host`` prints for ``status --json`` (JSON when joined, else text)."""
+    proc = subprocess.run([sys.executable, '-m', 'tests.emulator.agent', 'status', '--json',
+                           '--state-dir', str(tmp_path / 'agents' / host)], cwd=REPO, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, check=True)
+    text = proc.stdout.decode()
+    return json.loads(text) if text.startswith('{') else text
+
+
+def peers_by_name(emulator):
+    status, peers = emulator.api('GET', '/api/peers')
+    assert status == 200, peers
+    return {p['name']: p for p in peers}
+
+
+def recap_changed(result):
+    """Per host, the changed= count of the PLAY RECAP."""
+    counts = {}
+    for line in result.stdout.split('PLAY RECAP')[-1].splitlines():
+        if ':' in line and 'changed=' in line:
+            host = line.split(':', 1)[0].strip()
+            counts[host] = int(line.split('changed=', 1)[1].split()[0])
+    return counts
 
 
 def test_enroll_hosts(emulator, run, tmp_path):
@@ -244,6 +275,12 @@ def test_enroll_hosts(emulator, run, tmp_path):
     for value in values:
         assert value not in first.stdout
     assert emulator.token not in first.stdout
+    # the agent reports what the real one does: the overlay address with its prefix length, no peer id
+    document = agent_status(tmp_path, 'web-1')
+    web = peers_by_name(emulator)['web-1']
+    assert document['netbirdIp'] == web['ip'] + '/16'
+    assert document['management']['connected'] is True and document['fqdn'].startswith('web-1.')
+    assert 'peer_id' not in document and 'joined' not in document
 
     # a second run joins nobody and creates no key
     emulator.clear_log()
@@ -251,6 +288,139 @@ def test_enroll_hosts(emulator, run, tmp_path):
     assert second.rc == 0, second.stdout
     assert [w for w in writes(emulator) if 'setup-keys' in w] == []
     assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+    assert writes(emulator) == []
+
+
+def test_enroll_check_mode_writes_nothing(emulator, run, tmp_path):
+    assert emulator.api('POST', '/api/groups', {'name': 'servers'})[0] == 200
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], enroll_groups=['servers'])
+    assert agent_status(tmp_path, 'web-1').startswith('Daemon status: NeedsLogin')
+    emulator.clear_log()
+    preview = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, check=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    assert not (tmp_path / 'agents').exists() or not list((tmp_path / 'agents').rglob('state.json'))
+    assert recap_changed(preview) == {'web-1': 1, 'web-2': 1}, preview.stdout
+    assert [r.get('changed') for r in preview.all(ENROLL + 'Report that this host would join')] == [True, True]
+    assert emulator.api('GET', '/api/peers')[1] == [] and emulator.api('GET', '/api/setup-keys')[1] == []
+    # an agent that is not installed yet cannot answer: in check mode the host would join
+    missing = enroll_inventory(tmp_path, ['web-3'], enroll_agent_command=[str(tmp_path / 'not-installed')])
+    preview = run([], playbook='nms.overlay.enroll_hosts', inventory=missing, check=True)
+    assert preview.rc == 0, preview.stdout
+    assert recap_changed(preview) == {'web-3': 1}, preview.stdout
+    assert writes(emulator) == []
+
+    # joined hosts: the preview shows the name and group change; a deleted peer would join again
+    assert run([], playbook='nms.overlay.enroll_hosts', inventory=inventory).rc == 0
+    assert emulator.api('POST', '/api/groups', {'name': 'web'})[0] == 200
+    gone = peers_by_name(emulator)['web-2']
+    assert emulator.api('DELETE', '/api/peers/' + gone['id'])[0] == 200
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], enroll_groups=['servers', 'web'])
+    emulator.clear_log()
+    preview = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, check=True, diff=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    assert recap_changed(preview) == {'web-1': 1, 'web-2': 1}, preview.stdout
+    assert 'web' not in [g['name'] for g in peers_by_name(emulator)['web-1']['groups']]
+    assert 'web-2' not in peers_by_name(emulator)
+    assert ENROLL + 'Report that this host would join again' in preview
+
+
+def test_enroll_rejoins_a_deleted_peer(emulator, run, tmp_path):
+    assert emulator.api('POST', '/api/groups', {'name': 'servers'})[0] == 200
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], enroll_groups=['servers'])
+    assert run([], playbook='nms.overlay.enroll_hosts', inventory=inventory).rc == 0
+    before = peers_by_name(emulator)
+    keys_before = {k['id'] for k in emulator.api('GET', '/api/setup-keys')[1]}
+    assert len(keys_before) == 2
+    # the peer is deleted (as offboarding does), while its agent still says it has joined
+    assert emulator.api('DELETE', '/api/peers/' + before['web-1']['id'])[0] == 200
+    assert isinstance(agent_status(tmp_path, 'web-1'), dict)
+
+    again = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
+    assert again.rc == 0, again.stdout
+    after = peers_by_name(emulator)
+    assert sorted(after) == ['web-1', 'web-2']
+    assert after['web-1']['id'] != before['web-1']['id'] and after['web-2']['id'] == before['web-2']['id']
+    assert 'servers' in [g['name'] for g in after['web-1']['groups']]
+    assert agent_status(tmp_path, 'web-1')['netbirdIp'] == after['web-1']['ip'] + '/16'
+    keys = emulator.api('GET', '/api/setup-keys')[1]
+    new_keys = [k for k in keys if k['id'] not in keys_before]
+    assert len(new_keys) == 1 and new_keys[0]['used_times'] == 1 and 'web-1' in new_keys[0]['name']
+    assert all(value not in again.stdout for value in [k['key'] for k in emulator.state()['setup_keys']])
+    assert recap_changed(again)['web-2'] == 0, again.stdout
+
+    emulator.clear_log()
+    third = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert third.rc == 0, third.stdout
+    assert writes(emulator) == []
+    assert recap_changed(third) == {'web-1': 0, 'web-2': 0}, third.stdout
+
+
+def test_enroll_with_a_shared_reusable_key(emulator, run, tmp_path):
+    status, group = emulator.api('POST', '/api/groups', {'name': 'servers'})
+    assert status == 200, group
+    status, key = emulator.api('POST', '/api/setup-keys', {
+        'name': 'shared', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [group['id']], 'usage_limit': 0})
+    assert status == 200, key
+    value = [k['key'] for k in emulator.state()['setup_keys'] if k['name'] == 'shared'][0]
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2', 'db-1'], enroll_groups=['servers'],
+                                 enroll_setup_key=value)
+    emulator.clear_log()
+    result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
+    assert result.rc == 0, result.stdout
+    assert [w for w in writes(emulator) if 'setup-keys' in w] == []
+    keys = emulator.api('GET', '/api/setup-keys')[1]
+    assert [(k['name'], k['used_times']) for k in keys] == [('shared', 3)]
+    peers = peers_by_name(emulator)
+    assert sorted(peers) == ['db-1', 'web-1', 'web-2']
+    assert all('servers' in [g['name'] for g in p['groups']] for p in peers.values())
+    assert value not in result.stdout and value.lower() not in result.stdout.lower()
+
+
+def test_enroll_failed_join_revokes_the_key(emulator, run, tmp_path):
+    # nothing listens on port 1 of 127.0.0.1: the agent cannot reach the management server
+    inventory = enroll_inventory(tmp_path, ['web-1'], enroll_management_url='http://127.0.0.1:1')
+    result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
+    assert result.rc != 0
+    failed = result[ENROLL + 'Report the failed join']
+    assert failed['failed'] is True
+    assert 'web-1 could not join the network at http://127.0.0.1:1' in failed['msg'], failed['msg']
+    assert 'cannot reach management server' in failed['msg'] and 'revoked' in failed['msg'], failed['msg']
+    keys = emulator.api('GET', '/api/setup-keys')[1]
+    assert len(keys) == 1 and keys[0]['revoked'] is True and keys[0]['used_times'] == 0
+    value = emulator.state()['setup_keys'][0]['key']
+    assert value not in result.stdout and value not in failed['msg']
+    assert emulator.api('GET', '/api/peers')[1] == []
+    assert not list((tmp_path / 'agents').rglob('state.json'))
+    key_file = result[ENROLL + 'Make a file only the connecting user can read']['path']
+    assert not os.path.exists(key_file), key_file
+
+
+def test_enroll_adds_an_extra_group(emulator, run, tmp_path):
+    for name in ('servers', 'web', 'office'):
+        assert emulator.api('POST', '/api/groups', {'name': name})[0] == 200
+    inventory = enroll_inventory(tmp_path, ['web-1'], enroll_groups=['servers'])
+    first = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert first.rc == 0, first.stdout
+    peer = peers_by_name(emulator)['web-1']
+    # someone else puts the peer in office: a membership the role must keep
+    office = [g for g in emulator.api('GET', '/api/groups')[1] if g['name'] == 'office'][0]
+    status, body = emulator.api('PUT', '/api/groups/' + office['id'], {'name': 'office', 'peers': [peer['id']]})
+    assert status == 200, body
+
+    inventory = enroll_inventory(tmp_path, ['web-1'], enroll_groups=['servers', 'web'])
+    emulator.clear_log()
+    more = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert more.rc == 0, more.stdout
+    assert more[ENROLL + "Set the peer's name and groups"]['changed'] is True
+    assert [w for w in writes(emulator) if 'setup-keys' in w] == []
+    groups = sorted(g['name'] for g in peers_by_name(emulator)['web-1']['groups'])
+    assert groups == ['All', 'office', 'servers', 'web']
+    emulator.clear_log()
+    again = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert again.rc == 0 and recap_changed(again) == {'web-1': 0}, again.stdout
+    assert writes(emulator) == []
 
 
 def test_audit_report(emulator, run, tmp_path):
