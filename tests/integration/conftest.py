@@ -12,10 +12,16 @@ Fixtures (see docs/dev/interfaces.md):
     so appear in the request log: call ``emulator.clear_log()`` after setting up state.
 
 ``run``
-    ``run(tasks, check=False, diff=False, verbosity=0, env=None, extra_vars=None,
+    ``run(tasks, check=False, diff=False, verbosity=None, env=None, extra_vars=None,
     inventory=None, hosts="localhost", play=None, timeout=600)`` writes a one-play playbook,
     runs it with the ``ansible-playbook`` of this virtualenv and returns a :class:`PlayResult`.
     When the test also uses ``emulator``, ``NMS_API_URL`` / ``NMS_API_TOKEN`` point at it.
+    Every play runs at ``-vvvv`` unless ``verbosity`` says otherwise (env
+    ``NMS_INTEGRATION_VERBOSITY`` changes the default), and after every run the output and the
+    request logs of the test's emulators are scanned for secrets (tests/integration/secrets_scan.py):
+    the API token never shows, a setup key or token value only in the output of the task that
+    created it, and no secret is in a request URL. A leak fails the test, naming the secret's
+    kind and where it showed, never the secret.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import urllib.request
 import pytest
 import yaml
 
+from tests.integration import secrets_scan
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "callback")
 BIN_DIR = os.path.dirname(sys.executable)
@@ -39,6 +47,8 @@ ANSIBLE_PLAYBOOK = os.path.join(BIN_DIR, "ansible-playbook")
 DIALECTS = [d.strip() for d in os.environ.get("NMS_EMULATOR_DIALECTS", "seed,netbird").split(",") if d.strip()]
 EMULATOR_START_TIMEOUT = float(os.environ.get("NMS_EMULATOR_START_TIMEOUT", "30"))
 HTTP_TIMEOUT = 30
+# -vvvv shows every module's arguments and result: what the secrets scan needs to see
+DEFAULT_VERBOSITY = int(os.environ.get("NMS_INTEGRATION_VERBOSITY", "4"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -82,6 +92,19 @@ class Emulator:
         self.dialect = dialect
         self._stdout_path = stdout_path
         self._stderr_path = stderr_path
+        self.seen_secrets = {}  # {value: kind}: setup key and token values answered since the reset
+
+    def remember(self, data):
+        """Note the setup key and token values in ``data`` (they exist from now on)."""
+        self.seen_secrets.update(secrets_scan.secrets_in(data))
+
+    def known_secrets(self):
+        """``{value: kind}`` of every setup key value the emulator holds and every token value seen."""
+        known = dict(self.seen_secrets)
+        for key in (self.state() or {}).get("setup_keys") or []:
+            if isinstance(key, dict) and key.get("key"):
+                known[key["key"]] = secrets_scan.SETUP_KEY
+        return known
 
     def __repr__(self):
         return "<Emulator %s %s pid=%s>" % (self.dialect, self.url, self.process.pid)
@@ -90,6 +113,7 @@ class Emulator:
     def control(self, method, path, body=None, expect_ok=True):
         """Call a ``/_emulator/...`` endpoint; return the body (or ``(status, body)``)."""
         status, data = _http(method, self.url + path, body)
+        self.remember(data)
         if not expect_ok:
             return status, data
         if not 200 <= status < 300:
@@ -98,6 +122,7 @@ class Emulator:
 
     def reset(self):
         self.control("POST", "/_emulator/reset")
+        self.seen_secrets = {}
 
     def requests(self):
         """The request log of ``/api`` calls: ``[{"method","path","query","status","fault"}]``."""
@@ -148,7 +173,9 @@ class Emulator:
         if not path.startswith("/api/") and path != "/api":
             path = "/api" + path
         headers = {"Authorization": "Token %s" % (token or self.token)}
-        return _http(method, self.url + path, json, headers=headers)
+        status, data = _http(method, self.url + path, json, headers=headers)
+        self.remember(data)
+        return status, data
 
     # diagnostics -----------------------------------------------------------------------------
     def output(self):
@@ -223,10 +250,20 @@ def emulator_process(request, tmp_path_factory):
 
 
 @pytest.fixture
-def emulator(emulator_process):
-    """The module's emulator for the current dialect, reset to the initial seed."""
+def emulator(request, emulator_process):
+    """The module's emulator for the current dialect, reset to the initial seed.
+
+    At the end of the test, no request the test made it send carries a secret in its URL (this also
+    covers what ``run`` does not run, such as ansible-inventory).
+    """
     emulator_process.reset()
-    return emulator_process
+    yield emulator_process
+    if emulator_process.process.poll() is None:
+        secrets = secrets_scan.classify([emulator_process.token], emulator_process.known_secrets(), {}, [])
+        leaks = secrets_scan.url_leaks(emulator_process.requests(), secrets)
+        if leaks:
+            pytest.fail(secrets_scan.report(request.node.nodeid, "request log at the end of the test", leaks),
+                        pytrace=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -295,7 +332,7 @@ def run(request, tmp_path, collections_dir):
     """Return ``run(tasks, ...)`` -> :class:`PlayResult` (see the module docstring)."""
     counter = [0]
 
-    def _run(tasks, check=False, diff=False, verbosity=0, env=None, extra_vars=None,
+    def _run(tasks, check=False, diff=False, verbosity=None, env=None, extra_vars=None,
              inventory=None, hosts="localhost", play=None, timeout=600, playbook=None):
         playbook_name = playbook
         counter[0] += 1
@@ -327,6 +364,8 @@ def run(request, tmp_path, collections_dir):
             cmd.append("--check")
         if diff:
             cmd.append("--diff")
+        if verbosity is None:
+            verbosity = DEFAULT_VERBOSITY
         if verbosity:
             cmd.append("-" + "v" * int(verbosity))
         if extra_vars:
@@ -373,12 +412,46 @@ def run(request, tmp_path, collections_dir):
             else:
                 run_env[key] = str(value)
 
+        emulators = _emulators_of(request)
+        never = [emu.token for emu in emulators] + [run_env.get("NMS_API_TOKEN")]
+        known = {}
+        for emu in emulators:
+            known.update(emu.known_secrets())
+
         proc = subprocess.run(cmd, cwd=str(workdir), env=run_env, stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False)
         stdout = proc.stdout.decode("utf-8", errors="replace")
         results = []
         if results_file.exists():
             results = json.loads(results_file.read_text(encoding="utf-8"))
+        _scan_secrets(request, "run #%d" % counter[0], stdout, results, emulators, never, known)
         return PlayResult(proc.returncode, stdout, results, cmd)
 
     return _run
+
+
+def _emulators_of(request):
+    """The emulators the test uses (``emulator`` and any other fixture that started one)."""
+    found = []
+    for value in request.node.funcargs.values():
+        if all(hasattr(value, name) for name in ("token", "url", "requests", "known_secrets", "process")) \
+                and value not in found and value.process.poll() is None:
+            found.append(value)
+    return found
+
+
+def _scan_secrets(request, label, stdout, results, emulators, never, known):
+    """Fail the test when a secret shows where it must not (see tests/integration/secrets_scan.py)."""
+    created = secrets_scan.secrets_in(results)
+    created.update((value, secrets_scan.PAT) for value in secrets_scan.pats_in(stdout))
+    logs = []
+    for emu in emulators:
+        created.update(emu.known_secrets())
+        logs.extend(emu.requests())
+    secrets = secrets_scan.classify(never, known, created, results)
+    leaks = secrets_scan.output_leaks(stdout, secrets) + secrets_scan.url_leaks(logs, secrets)
+    for emu in emulators:  # what this run created exists before the next one
+        if hasattr(emu, "remember"):
+            emu.seen_secrets.update((s.value, s.kind) for s in secrets if s.kind != secrets_scan.API_TOKEN)
+    if leaks:
+        pytest.fail(secrets_scan.report(request.node.nodeid, label, leaks), pytrace=False)

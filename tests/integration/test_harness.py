@@ -123,6 +123,8 @@ def test_emulator_fixture_starts_resets_and_logs(emulator, run):
 
     result = run([{
         "name": "call the api with the env the harness sets",
+        # the Authorization header would be printed at -vvvv, which the secrets scan rejects
+        "no_log": True,
         "ansible.builtin.uri": {
             "url": "{{ lookup('ansible.builtin.env', 'NMS_API_URL') }}/api/groups",
             "headers": {"Authorization": "Token {{ lookup('ansible.builtin.env', 'NMS_API_TOKEN') }}"},

@@ -1,6 +1,9 @@
 # -*- coding: utf-8 -*-
 """Secrets stay out of the output: every identity task at -vvvv with --diff, in both dialects.
 
+(The ``run`` fixture scans every play of the integration tests the same way, see secrets_scan.py;
+this test also shows that each created value does appear in its create result.)
+
 The API token must never show. A created token or setup key value shows only in the result of the
 one task that created it; values that existed before (the server sends setup key values on every
 read) never show.
@@ -8,21 +11,7 @@ read) never show.
 
 from __future__ import annotations
 
-import re
-
-
-def sections(stdout):
-    """{task name: the output of that task} for one play run (task names are unique here)."""
-    parts = {}
-    current = '(play header)'
-    for line in stdout.splitlines(keepends=True):
-        match = re.match(r'^TASK \[(.*)\] \**', line)
-        if match:
-            current = match.group(1)
-        elif line.startswith('PLAY RECAP'):
-            current = '(recap)'
-        parts[current] = parts.get(current, '') + line
-    return parts
+from tests.integration.secrets_scan import sections
 
 
 def api_ok(emulator, method, path, body=None):

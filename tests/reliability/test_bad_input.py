@@ -11,9 +11,11 @@ run in-process against the emulator (reset first). Asserted for every example:
 * a failure has a message that names an option, or is an API failure with method, path and status,
   or names what is wrong in the task's own terms (an option value quoted back);
 * when AnsibleModule's validation rejects the set (oracle: ArgumentSpecValidator on the same spec),
-  the emulator logged no request; when the module's own check fails (``option X: ...``), nothing
-  was written (its options model runs before any request; a value compared with the server's,
-  like account_settings' confirm_account_id, fails after the read);
+  the emulator logged no request; when the module's own check fails (``option X: ...`` anywhere in
+  the message, also behind network_state's ``nothing was changed: groups[0] (x): ``), the emulator
+  logged no request either, except for the few checks in NEEDS_SERVER that compare an option with
+  what the server holds: those may read (GET), never write;
+* every module really ran at least EXAMPLES generated argument sets;
 * the server never answered a request of the module with 400 or 422 (what the server would reject
   must be rejected by the module first, naming the option);
 * the API token appears nowhere in the result.
@@ -37,11 +39,32 @@ from tests.reliability.secrets import assert_no_secrets
 from tests.reliability.strategies import module_args, spec_errors
 
 EXAMPLES = int(os.environ.get("NMS_BAD_INPUT_EXAMPLES", "200" if STRESS else "50"))
-OPTION_ERROR_RE = re.compile(r"(^|; )option \S+: ")
+# An option failure, anywhere in the message (network_state puts the entry first: "nothing was
+# changed: groups[0] (office): option peers: ..."): "option X: ...", "option X is required ...",
+# "option X or option Y is required ...", "options X and Y contradict each other ...".
+OPTION_ERROR_RE = re.compile(r"(?<![\w-])options? [\w.\[\]-]+(?:: | is | or option | and )")
+# The option checks that cannot be made without the server. A failure of one of these may come after
+# reads (GET), never after a write; every other option failure must come before any request.
+NEEDS_SERVER = {
+    # account_settings state=absent: confirm_account_id must equal the id of the one account, which
+    # only GET /api/accounts tells (_identity.py AccountSettings.delete_account).
+    "confirm_account_id is the account's id": re.compile(
+        r"option confirm_account_id: '.*' is not the id of this account"),
+    # Options needed to create but not to update (role/name/email of a user, the _resource.py
+    # required_on_create list, peer or peer_groups of a route): whether the resource is created
+    # depends on whether it exists, which only a read of the server tells.
+    "required to create": re.compile(r"option \S+ (?:or option \S+ )?is required to (?:create|invite)"),
+    # policy: a rule needs its groups when it is new, and a rule is new when the policy read from the
+    # server has no rule of that name (_access.py).
+    "required for a new rule": re.compile(r"option rules\[\d+\] \(.*\): .* required for a new rule"),
+}
 # ansible-core's own messages that name no option (the collection cannot change them): counted, reported
 CORE_MESSAGES_WITHOUT_OPTION = ("dictionary requested, could not parse JSON or key=value",)
 
-# Collect a per-module tally of outcomes (printed by the summary test at the end).
+# Collect a per-module tally of outcomes (printed in the reliability figures at the end). Every
+# example counts in exactly one of OUTCOMES; "core-message" (spec-invalid ones) and "option-invalid
+# after reads" (option-invalid ones that read first) are subsets, not counted again.
+OUTCOMES = ("ok", "spec-invalid", "option-invalid", "other-failure")
 TALLY = {}
 
 
@@ -59,7 +82,8 @@ def _quotes_a_value(msg, args):
     return False
 
 
-def check_example(name, emulator, args):
+def check_example(name, emulator, args, tally=None):
+    """Run one argument set and check it (see the module docstring); return its outcome (OUTCOMES)."""
     spec = module_spec(name)
     emulator.reset()
     result = run_module(name, args)
@@ -72,7 +96,9 @@ def check_example(name, emulator, args):
     bad = [entry for entry in log if entry.get("status") in (400, 422)]
     assert not bad, "the server rejected what the module sent (the module must validate it first): " + context
     invalid = spec_errors(spec, dict(args))
-    tally = TALLY.setdefault(name, {"ok": 0, "spec-invalid": 0, "option-invalid": 0, "other-failure": 0, "requests": 0})
+    tally = TALLY.setdefault(name, {}) if tally is None else tally
+    for key in OUTCOMES + ("requests",):
+        tally.setdefault(key, 0)
     tally["requests"] += len(log)
     if invalid:
         tally["spec-invalid"] += 1
@@ -81,22 +107,30 @@ def check_example(name, emulator, args):
         assert not log, "invalid input (%s) sent requests: %s" % (invalid, context)
         if result["msg"] in CORE_MESSAGES_WITHOUT_OPTION:
             tally["core-message"] = tally.get("core-message", 0) + 1
-            return
+            return "spec-invalid"
         assert _names_an_option(result["msg"], spec, args), "message names no option: " + context
-        return
+        return "spec-invalid"
     if not result.get("failed"):
         tally["ok"] += 1
-        return
+        return "ok"
     msg = result["msg"]
     if OPTION_ERROR_RE.search(msg):
-        # the options model fails before any request; an option compared with the server's value
-        # (confirm_account_id) fails after reads: either way nothing may have been written
         tally["option-invalid"] += 1
-        assert not [e for e in log if e["method"] != "GET"], "an option failure after a write: " + context
-        return
+        assert _names_an_option(msg, spec, args), "message names no option: " + context
+        needs_server = [check for check, pattern in NEEDS_SERVER.items() if pattern.search(msg)]
+        if needs_server:
+            # compared with what the server holds: reads only, nothing written
+            tally["option-invalid after reads"] = tally.get("option-invalid after reads", 0) + bool(log)
+            assert not [e for e in log if e["method"] != "GET"], "an option failure (%s) after a write: %s" % (
+                needs_server[0], context)
+            return "option-invalid"
+        # the options model runs before any request: invalid input sends nothing
+        assert not log, "an option failure sent %d request(s); invalid input must send none: %s" % (len(log), context)
+        return "option-invalid"
     tally["other-failure"] += 1
     assert (API_ERROR_RE.search(msg) or _names_an_option(msg, spec, args) or _quotes_a_value(msg, args)), \
         "the failure message names no option, no value and no API call: " + context
+    return "other-failure"
 
 
 @pytest.mark.stress
@@ -113,9 +147,28 @@ def test_generated_arguments_end_cleanly(name, emulator):
     def check(args):
         check_example(name, emulator, args)
 
+    TALLY.pop(name, None)
     started = time.monotonic()
     check()
     tally = TALLY.get(name, {})
+    examples = sum(tally.get(k, 0) for k in OUTCOMES)
     FIGURES.setdefault("bad input", {})[name] = "%d examples in %.1fs: %s" % (
-        sum(v for k, v in tally.items() if k != "requests"), time.monotonic() - started,
-        ", ".join("%s %d" % item for item in sorted(tally.items())))
+        examples, time.monotonic() - started, ", ".join("%s %d" % item for item in sorted(tally.items())))
+    assert examples >= EXAMPLES, "only %d generated argument sets ran for %s, %d were asked for" % (
+        examples, name, EXAMPLES)
+
+
+# network_state checks every entry's options before any request, and words a failure with the entry
+# first ("nothing was changed: setup_keys[0] (k): option usage_limit: ..."). Generated sets rarely get
+# that far (most fail the suboption spec), so these pass the spec and fail an entry's own check.
+@pytest.mark.parametrize("entries", [
+    {"setup_keys": [{"name": "k", "type": "one-off", "usage_limit": 5}]},
+    {"groups": [{"name": "office"}], "policies": [{"name": "p", "rules": []}]},
+    {"groups": [{"name": "office"}], "account_settings": {"state": "absent"}},
+], ids=["setup_key usage_limit", "policy rules", "account confirm_account_id"])
+def test_network_state_option_failures_send_no_request(entries, emulator):
+    if "network_state" not in module_names():
+        pytest.skip("network_state is not there yet")
+    tally = {}
+    outcome = check_example("network_state", emulator, dict(connection_of(emulator), **entries), tally=tally)
+    assert outcome == "option-invalid", tally
