@@ -359,7 +359,9 @@ class Client(ShapedReads):
 
     def _decode(self, method, path, response):
         status = response.status_code
-        text = response.text or ''
+        # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
+        # scanning the whole body, which takes seconds on a list of thousands of peers.
+        text = (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
         if 300 <= status < 400:
             raise ApiError(method, path, status, 'the server redirected to %r; redirects are not followed so that '
                                                  'the token is never sent elsewhere (check api_url)'

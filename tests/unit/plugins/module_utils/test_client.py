@@ -403,3 +403,20 @@ def test_shaped_reads_accept_null_lists_and_wrapped_objects():
     assert client.get_object('/dns/settings') == {'id': 'x'}
     with pytest.raises(ApiError, match='the answer is a list where an object was expected'):
         client.get_object('/groups/g1')
+
+
+class NoGuessResponse(requests.models.Response):
+    """A real requests response that fails the test if anything asks requests to guess its charset."""
+
+    @property
+    def apparent_encoding(self):
+        raise AssertionError('the charset of the body was guessed')
+
+
+def test_an_answer_without_a_charset_is_read_as_utf8_without_guessing():
+    response = NoGuessResponse()
+    response.status_code = 200
+    response._content = json.dumps([{'name': 'caf\u00e9-\u00fc'}], ensure_ascii=False).encode('utf-8')
+    response.encoding = None  # no Content-Type header
+    client, _session, _sleeps = make_client([response])
+    assert client.get_list('/groups') == [{'name': 'caf\u00e9-\u00fc'}]
