@@ -37,7 +37,7 @@ import urllib.request
 import pytest
 import yaml
 
-from tests.integration import secrets_scan
+from tests.integration import return_contract, secrets_scan
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "callback")
@@ -425,6 +425,9 @@ def run(request, tmp_path, collections_dir):
         if results_file.exists():
             results = json.loads(results_file.read_text(encoding="utf-8"))
         _scan_secrets(request, "run #%d" % counter[0], stdout, results, emulators, never, known)
+        broken = [problem for record in results for problem in return_contract.violations(record)]
+        if broken:
+            pytest.fail(return_contract.report(request.node.nodeid, "run #%d" % counter[0], broken), pytrace=False)
         return PlayResult(proc.returncode, stdout, results, cmd)
 
     return _run
