@@ -143,6 +143,22 @@ def merge_rule(user_rule, server_rules, index):
     return merged
 
 
+def predicted_rules(rules, server_rules, policy_id):
+    """The rules of a policy as check mode predicts them, each with an id: the id of the server rule it
+    keeps (the one of the same name, else the one at its position), else the policy id, which is what
+    servers give every rule (a placeholder id for a policy still to be created)."""
+    server_rules = [rule for rule in server_rules or [] if isinstance(rule, dict)]
+    predicted = []
+    for index, rule in enumerate(rules or []):
+        rule = dict(rule)
+        kept = match_server_rule(rule.get('name'), server_rules)
+        if kept is None and index < len(server_rules):
+            kept = server_rules[index]
+        rule['id'] = ref_id(kept) if kept is not None and ref_id(kept) else policy_id
+        predicted.append(rule)
+    return predicted
+
+
 def rule_body(rule):
     """A normalised rule as the request wants it: ports and groups as lists, no id."""
     return {key: copy.deepcopy(rule[key]) for key in RULE_FIELDS}
@@ -364,7 +380,7 @@ class PolicyModule(ResourceModule):
         description=Field(norm=lambda value: value or '', initial=''),
         enabled=Field(norm=bool, initial=True),
         source_posture_checks=Field(ref='posture_checks', many=True, initial=[]),
-        rules=Field(norm=rules_from_server),
+        rules=Field(norm=rules_from_server, item_refs=dict(sources='groups', destinations='groups')),
     )
     argument_spec = dict(
         name=dict(type='str'),
@@ -439,12 +455,16 @@ class PolicyModule(ResourceModule):
     def create(self, desired):
         result = super().create(desired)
         if self.module.check_mode:
-            result[self.result_key] = self.to_result(result[self.result_key])
+            planned = result[self.result_key]
+            planned['rules'] = predicted_rules(planned.get('rules'), [], planned.get('id'))
+            result[self.result_key] = self.to_result(planned)
         return result
 
     def update(self, obj, desired):
         result = super().update(obj, desired)
         if self.module.check_mode and result['changed']:
+            predicted = result[self.result_key]
+            predicted['rules'] = predicted_rules(predicted.get('rules'), obj.get('rules'), ref_id(obj))
             # Later tasks of one run (network_state) see the policy as it would be, e.g. without a
             # posture check that is then deleted.
             self.remember(result[self.result_key])

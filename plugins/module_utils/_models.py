@@ -56,7 +56,59 @@ def option_path(loc, prefix=''):
     return text or 'options'
 
 
+def _count(number, noun):
+    return '%s %s%s' % (number, noun, '' if number == 1 else 's')
+
+
+def _length(ctx, bound, key):
+    """A length rule: lists 'must list at least 2 items', dictionaries 'must have at most 1 entry'."""
+    number = ctx[key]
+    if str(ctx.get('field_type') or '').lower() in ('dict', 'dictionary', 'mapping'):
+        return 'must have %s %s %s' % (bound, number, 'entry' if number == 1 else 'entries')
+    return 'must list %s %s' % (bound, _count(number, 'item'))
+
+
+# pydantic's error types (https://docs.pydantic.dev/latest/errors/validation_errors/) as short rules, written
+# from the error's context; types not listed keep pydantic's text.
+RULES = {
+    'missing': lambda ctx: 'is required',
+    'extra_forbidden': lambda ctx: 'is not a known option',
+    'too_short': lambda ctx: _length(ctx, 'at least', 'min_length'),
+    'too_long': lambda ctx: _length(ctx, 'at most', 'max_length'),
+    'string_too_short': lambda ctx: ('must not be empty' if ctx['min_length'] == 1
+                                     else 'must be at least %s long' % _count(ctx['min_length'], 'character')),
+    'string_too_long': lambda ctx: 'must be at most %s long' % _count(ctx['max_length'], 'character'),
+    'string_pattern_mismatch': lambda ctx: 'must match the pattern %s' % ctx['pattern'],
+    'literal_error': lambda ctx: 'must be %s' % ctx['expected'],
+    'enum': lambda ctx: 'must be %s' % ctx['expected'],
+    'greater_than_equal': lambda ctx: 'must be at least %s' % ctx['ge'],
+    'greater_than': lambda ctx: 'must be greater than %s' % ctx['gt'],
+    'less_than_equal': lambda ctx: 'must be at most %s' % ctx['le'],
+    'less_than': lambda ctx: 'must be less than %s' % ctx['lt'],
+    'multiple_of': lambda ctx: 'must be a multiple of %s' % ctx['multiple_of'],
+    'int_parsing': lambda ctx: 'must be a whole number',
+    'int_type': lambda ctx: 'must be a whole number',
+    'int_from_float': lambda ctx: 'must be a whole number',
+    'float_parsing': lambda ctx: 'must be a number',
+    'float_type': lambda ctx: 'must be a number',
+    'bool_parsing': lambda ctx: 'must be true or false',
+    'bool_type': lambda ctx: 'must be true or false',
+    'string_type': lambda ctx: 'must be a string',
+    'list_type': lambda ctx: 'must be a list',
+    'dict_type': lambda ctx: 'must be a dictionary',
+    'model_type': lambda ctx: 'must be a dictionary',
+    'model_attributes_type': lambda ctx: 'must be a dictionary',
+}
+
+
 def _message(error):
+    """One pydantic error as a short rule ('must list at least 1 item'); a validator's own text as it is."""
+    rule = RULES.get(error.get('type'))
+    if rule is not None:
+        try:
+            return rule(error.get('ctx') or {})
+        except (KeyError, TypeError, ValueError):
+            pass  # a context without the expected values: pydantic's own text below
     message = error.get('msg', 'is not valid')
     for noise in ('Value error, ', 'Assertion failed, '):
         if message.startswith(noise):

@@ -26,6 +26,28 @@ KINDS = {
 }
 
 
+# kinds whose natural key (name) the server keeps unique: on create only (groups 409, posture checks 412) or
+# also on update (nameserver groups 422). The engine refuses a rename onto another object's name for these
+# (policy, setup key, route, token and peer names need not be unique).
+UNIQUE_NAMES = frozenset(('groups', 'posture_checks', 'nameserver_groups'))
+
+# nouns whose plural is not the noun + s (see plural())
+_IRREGULAR = {'DNS settings': 'DNS settings', 'account settings': 'account settings'}
+
+
+def plural(what, count=2):
+    """The noun for count things: policy -> policies, posture check -> posture checks, setup key -> setup keys."""
+    if count == 1:
+        return what
+    if what in _IRREGULAR:
+        return _IRREGULAR[what]
+    if what.endswith('y') and what[-2:-1] not in ('a', 'e', 'i', 'o', 'u'):
+        return what[:-1] + 'ies'
+    if what.endswith(('s', 'x', 'z', 'ch', 'sh')):
+        return what + 'es'
+    return what + 's'
+
+
 # fields matched without regard to case (an email address names one mailbox however it is written)
 CASELESS_FIELDS = frozenset(('email',))
 
@@ -45,8 +67,8 @@ def find_unique(items, value, fields, what, option):
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
-            raise ResolveError("%s: the %s '%s' matches %d %ss (ids: %s); give the id instead" % (
-                option, field, value, len(matches), what, ', '.join(sorted(ref_id(m) for m in matches))))
+            raise ResolveError("%s: the %s '%s' matches %d %s (ids: %s); give the id instead" % (
+                option, field, value, len(matches), plural(what), ', '.join(sorted(ref_id(m) for m in matches))))
     return None
 
 
@@ -100,6 +122,10 @@ class Resolver:
             raise ResolveError("%s: no %s with the id or %s %s" % (
                 option, what, ' or '.join(fields), ', '.join("'%s'" % u for u in unknown)))
         return ids
+
+    def cached(self, kind):
+        """The list of a kind if this task has read it already (or was given it), else None: never a request."""
+        return self._items.get(kind)
 
     def name_of(self, kind, item_id):
         """The display name of a resource id (for results), or None when it is unknown."""

@@ -22,7 +22,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import (
     id_set, ref_id,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS, UNIQUE_NAMES, Resolver, find_unique, plural
 
 MISSING = object()
 
@@ -86,14 +86,17 @@ class Field:
     ``ref`` names a resolver kind: the user may give names or ids, the engine sends ids.
     ``many`` marks a list of references compared as a set. ``immutable`` fields cannot change
     after creation: a difference is a warning, never a change. ``initial`` is sent on create
-    when the user did not set the option.
+    when the user did not set the option. ``item_refs`` ({key: kind}) marks a list of objects (or one
+    object) whose keys hold references, such as a policy's rules with their sources and destinations:
+    the diff shows those by name too.
     """
 
-    def __init__(self, norm=None, ref=None, many=False, immutable=False, initial=MISSING):
+    def __init__(self, norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None):
         self.ref = ref
         self.many = many
         self.immutable = immutable
         self.initial = initial
+        self.item_refs = dict(item_refs or {})
         if norm is None and ref:
             norm = id_set if many else ref_id
         self.norm = norm
@@ -102,6 +105,67 @@ class Field:
         if self.norm is None:
             return value
         return self.norm(value)
+
+
+def _label(kind, item):
+    """The display name of an object of a resolver kind (users: email, else name), or None."""
+    if not isinstance(item, dict):
+        return None
+    for key in KINDS[kind][2] if kind in KINDS else ('name',):
+        if isinstance(item.get(key), str) and item[key]:
+            return item[key]
+    return None
+
+
+class ReferenceNames:
+    """Names for the ids of referenced objects, for --diff, from what a task already holds (never a request).
+
+    Names come from the lists the resolver read (to resolve names, or to find the resource) and from
+    summaries embedded in the server object (a group's ``peers: [{id, name}]``, a policy rule's groups).
+    An id shows as its name; a name that several known objects of the kind share shows as ``name (id)``;
+    an id whose name is unknown shows as the id.
+    """
+
+    def __init__(self, resolver):
+        self.resolver = resolver
+        self._seen = {}
+        self._tables = {}
+
+    def learn(self, kind, values):
+        """Remember the names of summaries ({id, name}) in a value or a list of them."""
+        for value in values if isinstance(values, list) else [values]:
+            name = _label(kind, value)
+            if name and ref_id(value) not in (None, ''):
+                self._seen.setdefault(kind, {})[ref_id(value)] = name
+
+    def _table(self, kind):
+        if kind not in self._tables:
+            table = dict(self._seen.get(kind, {}))
+            for item in (self.resolver.cached(kind) if self.resolver is not None else None) or []:
+                name = _label(kind, item)
+                if name and ref_id(item) not in (None, ''):
+                    table[ref_id(item)] = name
+            counts = {}
+            for name in table.values():
+                counts[name] = counts.get(name, 0) + 1
+            self._tables[kind] = (table, counts)
+        return self._tables[kind]
+
+    def show(self, kind, value):
+        """One reference as shown in a diff (values that are no id, such as '' or None, unchanged)."""
+        if not isinstance(value, (str, int)) or isinstance(value, bool) or value == '':
+            return value
+        table, counts = self._table(kind)
+        name = table.get(str(value))
+        if not name:
+            return value
+        return name if counts[name] == 1 else '%s (%s)' % (name, value)
+
+    def show_many(self, kind, values):
+        """Set-like references as shown in a diff: each shown, sorted as shown."""
+        if not isinstance(values, list):
+            return self.show(kind, values)
+        return sorted((self.show(kind, value) for value in values), key=str)
 
 
 class NmsModule:
@@ -207,6 +271,7 @@ class ResourceModule(NmsModule):
     list_only = False        # no GET by id: find by id in the list
     singleton = False        # one object at ``path``: read and update only
     required_on_create = ('name',)
+    unique_natural_key = None  # whether no two objects may share the natural key; None: as _resolve.UNIQUE_NAMES says
     states = ('present', 'absent')
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
 
@@ -339,8 +404,8 @@ class ResourceModule(NmsModule):
 
     def only_one(self, found):
         if len(found) > 1:
-            raise TaskError('%s matches %d %ss (ids: %s); give the id to choose one' % (
-                self.identity_text(), len(found), self.what, ', '.join(sorted(ref_id(i) for i in found))))
+            raise TaskError('%s matches %d %s (ids: %s); give the id to choose one' % (
+                self.identity_text(), len(found), plural(self.what), ', '.join(sorted(ref_id(i) for i in found))))
         return found[0] if found else None
 
     # -- the lifecycle ---------------------------------------------------------------------------------
@@ -348,8 +413,89 @@ class ResourceModule(NmsModule):
         self.validate_options()
         obj = self.find()
         if not self.singleton and self.params.get('state') == 'absent':
-            return self.ensure_absent(obj)
-        return self.ensure_present(obj)
+            result = self.ensure_absent(obj)
+        else:
+            result = self.ensure_present(obj)
+        return self.name_references(result, obj)
+
+    # -- names in the diff -----------------------------------------------------------------------------
+    def name_references(self, result, obj):
+        """The result with the references in its diff shown by name (see ReferenceNames); the rest unchanged."""
+        diff = result.get('diff') if isinstance(result, dict) else None
+        if not isinstance(diff, dict) or not any(f.ref or f.item_refs for f in self.fields.values()):
+            return result
+        names = ReferenceNames(self._resolver)  # only the lists already read: never a request
+        for source in (obj, result.get(self.result_key)):
+            self.learn_names(names, source)
+        shown = dict(diff)
+        for side in ('before', 'after'):
+            if isinstance(diff.get(side), dict):
+                shown[side] = self.diff_view(diff[side], names)
+        result = dict(result)
+        result['diff'] = shown
+        return result
+
+    def learn_names(self, names, obj):
+        """Learn the names of the summaries a server object (or a result) embeds in its reference fields."""
+        if not isinstance(obj, dict):
+            return
+        for name, field in self.fields.items():
+            if field.ref:
+                names.learn(field.ref, obj.get(name))
+            for item in self._items_of(obj.get(name)) if field.item_refs else ():
+                for key, kind in field.item_refs.items():
+                    names.learn(kind, item.get(key))
+
+    @staticmethod
+    def _items_of(value):
+        if isinstance(value, dict):
+            return [value]
+        return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+    def diff_view(self, values, names):
+        """A copy of one side of a diff with reference fields shown by name."""
+        shown = {}
+        for key, value in values.items():
+            field = self.fields.get(key)
+            if field is not None and field.ref:
+                value = names.show_many(field.ref, value) if field.many else names.show(field.ref, value)
+            elif field is not None and field.item_refs and isinstance(value, (dict, list)):
+                items = []
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, dict):
+                        item = dict(item)
+                        for ref_key, kind in field.item_refs.items():
+                            if ref_key in item:
+                                item[ref_key] = names.show_many(kind, item[ref_key])
+                    items.append(item)
+                value = items if isinstance(value, list) else items[0]
+            shown[key] = copy.deepcopy(value)
+        return shown
+
+    # -- unique names ----------------------------------------------------------------------------------
+    def natural_key_is_unique(self):
+        if self.unique_natural_key is not None:
+            return bool(self.unique_natural_key)
+        return self.kind in UNIQUE_NAMES
+
+    def check_rename(self, obj, new_value):
+        """Refuse, before any write, to give this object the natural key another object of its kind has.
+
+        Servers check names only on create (a PUT may rename a group onto another group's name), so
+        the engine checks: one list read of the own kind (shared with name resolution), and only when
+        a task renames.
+        """
+        if not self.natural_key_is_unique() or new_value in (None, ''):
+            return
+        others = [item for item in self.list_items()
+                  if item.get(self.natural_key) == new_value and ref_id(item) != ref_id(obj)]
+        if others:
+            raise TaskError("option %s: cannot rename the %s '%s' (id %s) to '%s': the %s with %s %s already %s that %s, "
+                            "and %s %ss must be unique" % (
+                                self.natural_key, self.what, obj.get(self.natural_key), ref_id(obj), new_value,
+                                plural(self.what, len(others)), 'id' if len(others) == 1 else 'ids',
+                                ', '.join(sorted(ref_id(item) for item in others)),
+                                'has' if len(others) == 1 else 'have', self.natural_key, self.what, self.natural_key))
 
     def ensure_absent(self, obj):
         result = {'changed': False, self.result_key: {}}
@@ -468,6 +614,8 @@ class ResourceModule(NmsModule):
         result = {'changed': False, self.result_key: self.to_result(obj)}
         if not changed_keys:
             return result
+        if self.natural_key in changed_keys and not self.singleton:
+            self.check_rename(obj, desired[self.natural_key])
         state = dict(current)
         state.update(desired)
         self.before_write(obj, state)

@@ -27,9 +27,9 @@ NO_MATCH = object()
 
 # -- normalisers -------------------------------------------------------------------------------------
 def optional_id(value):
-    """A single reference that a server may send as "" (a route's peer when peer groups are used)."""
-    value = ref_id(value)
-    return value or None
+    """A single reference that a server sends as "" when there is none (a route's peer when peer groups are
+    used): "" for none, as in the route's results, so that the diff shows what the route shows."""
+    return ref_id(value) or ''
 
 
 def ip_text(value):
@@ -244,7 +244,7 @@ class RouteModule(ResourceModule):
         if desired.get('peer'):
             desired['peer_groups'] = []
         elif desired.get('peer_groups'):
-            desired['peer'] = None
+            desired['peer'] = ''
         return desired
 
     def before_write(self, current_obj, state):

@@ -199,7 +199,9 @@ policy:
   type: dict
   contains:
     id:
-      description: Id of the policy.
+      description:
+        - Id of the policy.
+        - In check mode, a policy still to be created has the placeholder C((new policy NAME)).
       type: str
       sample: ch8i4ug6lnn4g9hqv7l0
     name:
@@ -225,7 +227,11 @@ policy:
       elements: dict
       contains:
         id:
-          description: Id of the rule (deployed servers set it to the policy id).
+          description:
+            - Id of the rule (deployed servers set it to the policy id).
+            - In check mode, the id of the server rule it keeps (the rule of the same name, else the rule at its
+              position), else the policy's id, which for a policy still to be created is the placeholder
+              C((new policy NAME)).
           type: str
           sample: ch8i4ug6lnn4g9hqv7l0
         name:

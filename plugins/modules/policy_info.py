@@ -23,10 +23,12 @@ options:
   id:
     description:
       - Return only the policy with this id. An unknown id returns an empty list.
+      - Mutually exclusive with O(name).
     type: str
   name:
     description:
       - Return only the policies with this name.
+      - Mutually exclusive with O(id).
     type: str
   view:
     description:

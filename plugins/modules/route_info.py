@@ -21,10 +21,12 @@ options:
   id:
     description:
       - Return only the route with this id. An unknown id returns an empty list.
+      - Mutually exclusive with O(network_id).
     type: str
   network_id:
     description:
       - Return only the routes with this network identifier (the name of the route).
+      - Mutually exclusive with O(id).
     type: str
 seealso:
   - module: nms.overlay.route

@@ -105,6 +105,11 @@ def test_policy_create_rerun_edit_delete(emulator, run):
     assert diff['before']['rules'][0]['ports'] == ['443', '8000-8100']
     assert diff['after']['rules'][0]['ports'] == ['443']
     assert diff['after']['rules'][0]['protocol'] == 'tcp'
+    # groups by name in the diff (before: the summaries in the policy; after: the group list read to resolve them)
+    assert diff['before']['rules'][0]['sources'] == ['developers', 'ops']
+    assert diff['after']['rules'][0]['sources'] == ['developers', 'ops']
+    assert diff['after']['rules'][0]['destinations'] == ['web']
+    assert paths(emulator) == ['GET /api/groups', 'GET /api/policies', 'PUT /api/policies/%s' % policy_id]
     assert writes(emulator) == ['PUT /api/policies/%s' % policy_id]
     stored = policies_named(emulator, 'dev-to-web')[0]
     assert stored['description'] == 'HTTPS'
@@ -180,8 +185,9 @@ def test_policy_posture_checks_by_name_and_id(emulator, run):
     emulator.clear_log()
     fewer = run([{'name': 'p', 'nms.overlay.policy': {'name': 'gated', 'source_posture_checks': ['office']}}], diff=True)
     assert fewer['p']['changed'] is True
-    assert fewer['p']['diff'] == {'before': {'source_posture_checks': sorted([recent, office])},
-                                  'after': {'source_posture_checks': [office]}}
+    # the diff names the posture checks (the list read to resolve 'office'); the result keeps {id, name}
+    assert fewer['p']['diff'] == {'before': {'source_posture_checks': ['office', 'recent-client']},
+                                  'after': {'source_posture_checks': ['office']}}
     body = emulator.writes()[0]['body']
     assert body['source_posture_checks'] == [office]
     assert body['rules'][0]['name'] == 'https' and body['rules'][0]['ports'] == ['443', '8000-8100']
@@ -212,9 +218,91 @@ def test_policy_check_mode_sends_no_write(emulator, run):
     assert result['create']['diff']['after']['name'] == 'new'
     assert names_of(result['create']['policy']['rules'][0]['sources']) == ['developers', 'ops']
     assert names_of(result['update']['policy']['rules'][0]['sources']) == ['developers']
+    # rule ids as RETURN documents them: kept for a kept rule, the placeholder policy id for a new policy
+    assert [rule['id'] for rule in result['update']['policy']['rules']] == [existing['id']]
+    assert [rule['id'] for rule in result['create']['policy']['rules']] == ['(new policy new)']
+    assert result['create']['policy']['id'] == '(new policy new)'
+    assert result['update']['diff']['before']['rules'][0]['sources'] == ['a']
+    assert result['update']['diff']['after']['rules'][0]['sources'] == ['developers']
     assert result['delete']['diff']['after'] == {}
     assert emulator.writes() == []
     assert policies_named(emulator, 'new') == []
+
+
+def test_renaming_onto_a_name_in_use_fails_before_any_write(emulator, run):
+    """Servers check group and posture check names on create only: a rename onto another's name is refused here."""
+    groups = make_groups(emulator, 'alpha', 'beta')
+    checks = {name: make_check(emulator, name) for name in ('alpha-check', 'beta-check')}
+    cases = [
+        ('nms.overlay.group', groups, 'group', 'alpha', 'beta', '/api/groups'),
+        ('nms.overlay.posture_check', checks, 'posture check', 'alpha-check', 'beta-check', '/api/posture-checks'),
+    ]
+    for module, ids, what, taken, renamed, path in cases:
+        for check in (True, False):
+            emulator.clear_log()
+            result = run([{'name': 'rename', module: {'id': ids[renamed], 'name': taken}, 'ignore_errors': True}],
+                         check=check)
+            assert result['rename']['failed'] is True, (module, check)
+            assert result['rename']['msg'] == (
+                "option name: cannot rename the %s '%s' (id %s) to '%s': the %s with id %s already has that name, and "
+                "%s names must be unique" % (what, renamed, ids[renamed], taken, what, ids[taken], what))
+            assert emulator.writes() == []
+            assert paths(emulator) == sorted(['GET %s/%s' % (path, ids[renamed]), 'GET %s' % path])
+        # a free name: one list read for the rename, then the PUT; the same task again reads only the object
+        emulator.clear_log()
+        free = run([{'name': 'rename', module: {'id': ids[renamed], 'name': renamed + '-2'}}])
+        assert free['rename']['changed'] is True, free
+        assert paths(emulator) == sorted(['GET %s/%s' % (path, ids[renamed]), 'GET %s' % path, 'PUT %s/%s' % (path, ids[renamed])])
+        emulator.clear_log()
+        same = run([{'name': 'rename', module: {'id': ids[renamed], 'name': renamed + '-2'}}])
+        assert same['rename']['changed'] is False
+        assert paths(emulator) == ['GET %s/%s' % (path, ids[renamed])]
+    status, listed = emulator.api('GET', '/api/groups')
+    assert sorted(g['name'] for g in listed if g['name'].startswith(('alpha', 'beta'))) == ['alpha', 'beta-2']
+
+
+def test_policies_may_share_a_name_and_twins_say_policies(emulator, run):
+    groups = make_groups(emulator, 'developers', 'web')
+    ids = []
+    for name in ('twin', 'twin', 'single'):
+        status, policy = emulator.api('POST', '/api/policies', {
+            'name': name, 'description': '', 'enabled': True, 'rules': [{
+                'name': 'r', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+                'sources': [groups['developers']], 'destinations': [groups['web']]}]})
+        assert status == 200, policy
+        ids.append(policy['id'])
+    emulator.clear_log()
+    result = run([
+        {'name': 'ambiguous', 'nms.overlay.policy': {'name': 'twin', 'enabled': False}, 'ignore_errors': True},
+        {'name': 'info', 'nms.overlay.policy_info': {'name': 'twin'}},
+        {'name': 'rename', 'nms.overlay.policy': {'id': ids[2], 'name': 'twin'}},
+    ])
+    assert result['ambiguous']['msg'] == ("name 'twin' matches 2 policies (ids: %s); give the id to choose one"
+                                          % ', '.join(sorted(ids[:2])))
+    assert len(result['info']['policies']) == 2
+    # policy names need not be unique (the server and the spec say so): a rename onto one is no error
+    assert result['rename']['changed'] is True
+    assert len(policies_named(emulator, 'twin')) == 3
+
+
+def test_diff_shows_references_by_name_without_extra_requests(emulator, run):
+    from .test_group import make_peers
+    peers = make_peers(emulator, 'laptop', 'db-1', 'db-2')
+    status, group = emulator.api('POST', '/api/groups', {'name': 'servers', 'peers': [peers['laptop'], peers['db-1']]})
+    assert status == 200, group
+    emulator.clear_log()
+    result = run([{'name': 'members', 'nms.overlay.group': {'name': 'servers', 'peers': ['db-1', peers['db-2']]}}],
+                 check=True, diff=True)
+    assert result['members']['diff'] == {'before': {'peers': ['db-1', 'laptop']}, 'after': {'peers': ['db-1', 'db-2']}}
+    # the result is not the diff: it keeps the ids
+    assert sorted(p['id'] if isinstance(p, dict) else p for p in result['members']['group']['peers']) == sorted(
+        [peers['db-1'], peers['db-2']])
+    assert paths(emulator) == ['GET /api/groups', 'GET /api/peers']  # as without --diff
+    emulator.clear_log()
+    gone = run([{'name': 'gone', 'nms.overlay.group': {'name': 'servers', 'state': 'absent'}}], check=True, diff=True)
+    # the names of the members come from the group itself: no peer list read
+    assert gone['gone']['diff']['before']['peers'] == ['db-1', 'laptop']
+    assert 'GET /api/peers' not in paths(emulator)
 
 
 def test_unknown_names_fail_before_any_write_naming_them(emulator, run):

@@ -170,7 +170,7 @@ def test_ha_routes_sharing_a_network_id_are_managed_independently(emulator, run)
 def test_route_by_peer_groups_and_switching_the_routing_peer(emulator, run):
     peers = make_peers(emulator, 'router-1', 'router-2')
     routers = make_group(emulator, 'routers', [peers['router-2']])
-    make_group(emulator, 'edge')
+    edge = make_group(emulator, 'edge')
     servers = make_group(emulator, 'servers')
     emulator.clear_log()
     result = run([
@@ -190,12 +190,29 @@ def test_route_by_peer_groups_and_switching_the_routing_peer(emulator, run):
     emulator.clear_log()
     switch = run([{'name': 'switch', 'nms.overlay.route': {'id': created['id'], 'peer': 'router-1'}}], diff=True)
     assert switch['switch']['changed'] is True
-    assert switch['switch']['diff']['after'] == {'peer': peers['router-1'], 'peer_groups': []}
+    # peer "" as the route has it (never null); the peer by name (its list was read to resolve it), the
+    # peer groups by id (no group list was read, and the diff adds no request)
+    assert switch['switch']['diff'] == {'before': {'peer': '', 'peer_groups': sorted([routers['id'], edge['id']])},
+                                        'after': {'peer': 'router-1', 'peer_groups': []}}
     assert switch['switch']['route']['peer_groups'] == []
+    assert sorted(r['path'] for r in emulator.requests()) == ['/api/peers', '/api/routes/%s' % created['id'],
+                                                              '/api/routes/%s' % created['id']]
     assert writes_of(emulator) == ['PUT /api/routes/%s' % created['id']]
     assert 'peer_groups' not in emulator.writes()[0]['body']
     stored = routes_named(emulator, 'dc')[0]
     assert stored['peer'] == peers['router-1'] and (stored.get('peer_groups') or []) == []
+
+    # And back to peer groups, in check mode and then for real: the diff has peer "" like the route, not null.
+    for check in (True, False):
+        emulator.clear_log()
+        back = run([{'name': 'back', 'nms.overlay.route': {'id': created['id'], 'peer_groups': ['routers']}}],
+                   check=check, diff=True)
+        assert back['back']['changed'] is True
+        assert back['back']['diff'] == {'before': {'peer': peers['router-1'], 'peer_groups': []},
+                                        'after': {'peer': '', 'peer_groups': ['routers']}}
+        assert back['back']['route']['peer'] == '' and back['back']['route']['peer_groups'] == [routers['id']]
+        assert writes_of(emulator) == ([] if check else ['PUT /api/routes/%s' % created['id']])
+    assert routes_named(emulator, 'dc')[0]['peer'] == ''
 
 
 def make_id(emulator, group_name):
@@ -214,22 +231,25 @@ def test_route_options_fail_before_any_request(emulator, run):
         'bad network': {'network_id': 'n', 'network': '10.0.0.300/24'},
         'both': {'network_id': 'n', 'peer': 'p', 'peer_groups': ['g']},
         'no groups': {'network_id': 'n', 'groups': []},
+        'no peer groups': {'network_id': 'n', 'peer_groups': []},
         'no identity': {'peer': 'p'},
     }
     result = run([{'name': name, 'nms.overlay.route': args, 'ignore_errors': True} for name, args in bad.items()])
     expected = {
-        'long id': 'option network_id: String should have at most 40 characters',
-        'metric low': 'option metric: Input should be greater than or equal to 1',
-        'metric high': 'option metric: Input should be less than or equal to 9999',
+        'long id': 'option network_id: must be at most 40 characters long',
+        'metric low': 'option metric: must be at least 1',
+        'metric high': 'option metric: must be at most 9999',
         'no prefix': 'option network: must be a CIDR range with a prefix length',
         'bad network': 'option network: must be a CIDR range such as',
         'both': 'parameters are mutually exclusive: peer|peer_groups',
-        'no groups': 'option groups: List should have at least 1 item',
+        'no groups': 'option groups: must list at least 1 item',
+        'no peer groups': 'option peer_groups: must list at least 1 item',
         'no identity': 'one of the following is required: id, network_id',
     }
     for name, text in expected.items():
         assert result[name]['failed'] is True, name
         assert result[name]['msg'].startswith(text), (name, result[name]['msg'])
+        assert 'should' not in result[name]['msg'] and 'after validation' not in result[name]['msg'], name
     assert emulator.requests() == []
 
     # Rules that need the server's data fail after the reads, before any write.
@@ -370,17 +390,19 @@ def test_nameserver_group_rules_fail_before_any_request(emulator, run):
         'bad ip': {'name': 'x', 'nameservers': [{'ip': 'dns.example.com'}]},
         'bad port': {'name': 'x', 'nameservers': [{'ip': '10.0.0.1', 'port': 70000}]},
         'bad domain': {'name': 'x', 'domains': ['localhost']},
+        'no groups': {'name': 'x', 'groups': []},
     }
     result = run([{'name': n, 'nms.overlay.nameserver_group': a, 'ignore_errors': True} for n, a in bad.items()])
     expected = {
         'primary with domains': 'option primary: may be true only when domains is empty',
         'no domains without primary': 'option domains: may be empty only when primary is true, but primary is false',
         'search without domains': 'option search_domains_enabled: may be true only when domains is not empty',
-        'long name': 'option name: String should have at most 40 characters',
-        'no nameservers': 'option nameservers: List should have at least 1 item',
-        'four nameservers': 'option nameservers: List should have at most 3 items',
+        'long name': 'option name: must be at most 40 characters long',
+        'no nameservers': 'option nameservers: must list at least 1 item',
+        'four nameservers': 'option nameservers: must list at most 3 items',
         'bad ip': 'option nameservers[0].ip: must be an IPv4 or IPv6 address',
-        'bad port': 'option nameservers[0].port: Input should be less than or equal to 65535',
+        'bad port': 'option nameservers[0].port: must be at most 65535',
+        'no groups': 'option groups: must list at least 1 item',
         'bad domain': "option domains: 'localhost' is not a domain name",
     }
     for name, text in expected.items():
@@ -407,6 +429,30 @@ def test_nameserver_group_rules_on_the_merged_state_write_nothing(emulator, run)
     assert 'merged with the values of the nameserver group on the server' in result['primary']['msg']
     assert result['create without domains']['msg'].startswith('option domains: may be empty only when primary is true')
     assert emulator.writes() == []
+
+
+def test_nameserver_group_rename_onto_another_name_fails_before_any_write(emulator, run):
+    servers = make_group(emulator, 'servers')
+    made = {}
+    for name in ('corp-dns', 'lab-dns'):
+        status, item = emulator.api('POST', '/api/dns/nameservers', {
+            'name': name, 'description': '', 'nameservers': [{'ip': '10.0.0.53', 'ns_type': 'udp', 'port': 53}],
+            'groups': [servers['id']], 'enabled': True, 'primary': False, 'domains': ['example.com'],
+            'search_domains_enabled': False})
+        assert status == 200, item
+        made[name] = item['id']
+    for check in (True, False):
+        emulator.clear_log()
+        result = run([{'name': 'rename', 'nms.overlay.nameserver_group': {'id': made['lab-dns'], 'name': 'corp-dns'},
+                       'ignore_errors': True}], check=check)
+        assert result['rename']['failed'] is True
+        assert result['rename']['msg'] == (
+            "option name: cannot rename the nameserver group 'lab-dns' (id %s) to 'corp-dns': the nameserver group with "
+            "id %s already has that name, and nameserver group names must be unique" % (made['lab-dns'], made['corp-dns']))
+        assert emulator.writes() == []
+        # the rename costs one list read of its own kind
+        assert [r['path'] for r in emulator.requests()] == ['/api/dns/nameservers/%s' % made['lab-dns'], '/api/dns/nameservers']
+    assert len(nameserver_groups_named(emulator, 'lab-dns')) == 1
 
 
 def test_nameserver_group_info(emulator, run):
@@ -447,8 +493,9 @@ def test_dns_settings_both_response_shapes(emulator, run):
     assert result.rc == 0, result
     assert result['read']['dns_settings'] == {'disabled_management_groups': []}
     assert result['set']['changed'] is True
+    # the diff names the group (the list read to resolve it); the result keeps the id
     assert result['set']['diff'] == {'before': {'disabled_management_groups': []},
-                                     'after': {'disabled_management_groups': [unmanaged['id']]}}
+                                     'after': {'disabled_management_groups': ['unmanaged']}}
     assert result['set']['dns_settings'] == {'disabled_management_groups': [unmanaged['id']]}
     assert result['read again']['dns_settings'] == {'disabled_management_groups': [unmanaged['id']]}
     assert [(w['method'], w['path'], w['body']) for w in emulator.writes()] == [

@@ -127,9 +127,9 @@ def test_policy_model_messages_name_the_option():
         "option rules[0].ports[1]: '0' is not a port in 1..65535 or a range of them like 8000-8100")
     assert policy_error(rules=[{'name': 'r', 'ports': ['9000-8000']}]).startswith("option rules[0].ports[0]: '9000-8000'")
     assert policy_error(rules=[{'name': 'r', 'ports': ['65536']}]).startswith("option rules[0].ports[0]: '65536'")
-    assert policy_error(rules=[{'name': 'r', 'sources': ['']}]).startswith('option rules[0].sources[0]: String should have')
+    assert policy_error(rules=[{'name': 'r', 'sources': ['']}]) == 'option rules[0].sources[0]: must not be empty'
     assert policy_error(rules=[]).startswith('option rules: give at least one rule')
-    assert policy_error(name=' ').startswith('option name: String should have at least 1 character')
+    assert policy_error(name=' ') == 'option name: must not be empty'
     assert policy_error(source_posture_checks=['']).startswith('option source_posture_checks[0]:')
     validate(PolicyOptions, {'rules': [{'name': 'r', 'ports': ['1', '65535', '8000-8100', ' 443 ']}]})
 
@@ -311,7 +311,7 @@ def test_policy_update_puts_the_whole_policy():
     client = FakeClient({'/policies': [POLICY], '/groups': GROUPS, '/posture-checks': [{'id': 'c1', 'name': 'recent'}]})
     result = run_class(PolicyModule, client, name='p', source_posture_checks=['recent'])
     assert result['changed'] is True
-    assert result['diff'] == {'before': {'source_posture_checks': []}, 'after': {'source_posture_checks': ['c1']}}
+    assert result['diff'] == {'before': {'source_posture_checks': []}, 'after': {'source_posture_checks': ['recent']}}
     (method, path, body), = client.writes()
     assert (method, path) == ('PUT', '/policies/p1')
     assert body['rules'] == [{'name': 'r', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
@@ -387,3 +387,52 @@ def test_shape_problem_names_the_option_ansible_core_would_trip_over():
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': ['a']}) == (
         "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destinations, enabled, "
         "name, ports, protocol, sources), not 'a'")
+
+
+def test_policy_check_mode_keeps_rule_ids_and_gives_new_rules_the_policy_id():
+    server = dict(POLICY, rules=[dict(POLICY['rules'][0], id='rule-r'), dict(POLICY['rules'][0], id='rule-s', name='s')])
+    client = FakeClient({'/policies': [server], '/groups': GROUPS})
+    result = run_class(PolicyModule, client, check_mode=True, name='p', rules=[
+        dict(name='s', ports=['22']),                                # kept by name
+        dict(name='renamed', sources=['dev'], destinations=['web']),  # kept by position (the second rule)
+        dict(name='new', sources=['dev'], destinations=['web'])])    # new: what servers give it, the policy id
+    assert [rule['id'] for rule in result['policy']['rules']] == ['rule-s', 'rule-s', 'p1']
+    assert [w for w in client.calls if w[0] != 'GET'] == []
+    # the diff names the groups, the result keeps {id, name}
+    assert result['diff']['after']['rules'][2]['sources'] == ['dev']
+    assert result['policy']['rules'][2]['sources'] == [{'id': 'g1', 'name': 'dev'}]
+
+
+def test_policy_create_in_check_mode_gives_the_rules_the_placeholder_id():
+    client = FakeClient({'/policies': [], '/groups': GROUPS})
+    result = run_class(PolicyModule, client, check_mode=True, name='n', rules=[dict(name='r', sources=['dev'], destinations=['g2'])])
+    assert result['policy']['id'] == '(new policy n)'
+    assert [rule['id'] for rule in result['policy']['rules']] == ['(new policy n)']
+    assert result['diff']['after']['rules'][0]['sources'] == ['dev'] and result['diff']['after']['rules'][0]['destinations'] == ['web']
+
+
+def test_policy_diff_names_groups_from_the_server_object_without_a_group_read():
+    client = FakeClient({'/policies': [POLICY]})
+    result = run_class(PolicyModule, client, name='p', state='absent')
+    assert result['diff']['before']['rules'][0]['sources'] == ['dev']
+    assert result['diff']['before']['rules'][0]['destinations'] == ['web']
+    assert client.calls == [('GET', '/policies', None), ('DELETE', '/policies/p1', None)]
+
+
+def test_two_policies_of_one_name_say_policies():
+    client = FakeClient({'/policies': [POLICY, dict(POLICY, id='p2')]})
+    with pytest.raises(TaskError) as err:
+        run_class(PolicyModule, client, name='p', enabled=False)
+    assert str(err.value) == "name 'p' matches 2 policies (ids: p1, p2); give the id to choose one"
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_posture_check_rename_onto_another_name_fails_before_any_write(check_mode):
+    checks = [{'id': 'c1', 'name': 'alpha', 'description': '', 'checks': {}},
+              {'id': 'c2', 'name': 'beta', 'description': '', 'checks': {}}]
+    client = FakeClient({'/posture-checks': checks, '/posture-checks/c2': checks[1]})
+    with pytest.raises(TaskError) as err:
+        run_class(PostureCheckModule, client, check_mode=check_mode, id='c2', name='alpha')
+    assert str(err.value) == ("option name: cannot rename the posture check 'beta' (id c2) to 'alpha': the posture check "
+                              "with id c1 already has that name, and posture check names must be unique")
+    assert client.calls == [('GET', '/posture-checks/c2', None), ('GET', '/posture-checks', None)]

@@ -98,3 +98,49 @@ def test_unwrap_items_accepts_both_shapes():
 
 def test_differing_keys():
     assert cmp.differing_keys({'a': 1, 'b': [1]}, {'a': 1, 'b': [2]}) == ['b']
+
+
+# -- pydantic errors as short rules ----------------------------------------------------------------------
+def test_pydantic_errors_read_as_short_rules():
+    from typing import Dict, List, Literal, Optional
+
+    from pydantic import ConfigDict, Field, conint, constr
+
+    from ansible_collections.nms.overlay.plugins.module_utils._models import Options, OptionsError, validate
+
+    class Item(Options):
+        model_config = ConfigDict(extra='forbid')
+        ip: str
+        kind: Literal['udp', 'tcp'] = 'udp'
+
+    class Model(Options):
+        groups: Optional[List[str]] = Field(default=None, min_length=1)
+        many: Optional[List[int]] = Field(default=None, max_length=2)
+        tags: Optional[Dict[str, str]] = Field(default=None, max_length=1)
+        name: Optional[constr(min_length=1, max_length=3)] = None
+        code: Optional[constr(min_length=2)] = None
+        port: Optional[conint(ge=1, le=9)] = None
+        count: Optional[int] = None
+        flag: Optional[bool] = None
+        items: Optional[List[Item]] = None
+
+    cases = {
+        'groups': ([], 'must list at least 1 item'),
+        'many': ([1, 2, 3], 'must list at most 2 items'),
+        'tags': ({'a': 'b', 'c': 'd'}, 'must have at most 1 entry'),
+        'name': ('abcd', 'must be at most 3 characters long'),
+        'code': ('a', 'must be at least 2 characters long'),
+        'port': (0, 'must be at least 1'),
+        'count': ('x', 'must be a whole number'),
+        'flag': ('maybe', 'must be true or false'),
+    }
+    for option, (value, rule) in cases.items():
+        with pytest.raises(OptionsError) as err:
+            validate(Model, {option: value})
+        assert str(err.value) == 'option %s: %s' % (option, rule)
+    with pytest.raises(OptionsError) as err:
+        validate(Model, {'name': '', 'port': 10, 'items': [{'kind': 'icmp', 'extra': 1}, 'x']})
+    assert str(err.value) == ("option name: must not be empty; option port: must be at most 9; option items[0].ip: is required; "
+                              "option items[0].kind: must be 'udp' or 'tcp'; option items[0].extra: is not a known option; "
+                              "option items[1]: must be a dictionary")
+    assert 'should' not in str(err.value) and 'after validation' not in str(err.value)

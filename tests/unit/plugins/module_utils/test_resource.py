@@ -98,7 +98,9 @@ def test_create_sends_initial_values_and_resolved_ids():
     assert result['changed'] is True
     assert client.writes() == [('POST', '/things')]
     assert client.things['new'] == {'id': 'new', 'name': 'x', 'size': 1, 'members': ['p1', 'p2'], 'note': ''}
-    assert result['diff'] == {'before': {}, 'after': {'name': 'x', 'size': 1, 'members': ['p1', 'p2'], 'note': ''}}
+    # the diff shows references by name (the list read to resolve them), the result and the request ids
+    assert result['diff'] == {'before': {}, 'after': {'name': 'x', 'size': 1, 'members': ['a', 'b'], 'note': ''}}
+    assert result['thing']['members'] == ['p1', 'p2']
 
 
 def test_unchanged_sends_no_write_and_members_compare_as_a_set():
@@ -113,7 +115,7 @@ def test_unset_options_keep_server_values_in_the_put():
     result, dummy = run(client, name='x', members=['b'])
     assert result['changed'] is True
     assert client.things['t1'] == {'id': 't1', 'name': 'x', 'size': 3, 'members': ['p2'], 'note': 'keep'}
-    assert result['diff'] == {'before': {'members': ['p1']}, 'after': {'members': ['p2']}}
+    assert result['diff'] == {'before': {'members': ['a']}, 'after': {'members': ['b']}}
 
 
 def test_check_mode_sends_no_write():
@@ -281,3 +283,111 @@ def test_delete_of_something_already_gone_is_not_an_error():
     client.delete = gone
     result, dummy = run(client, name='x', state='absent')
     assert result['changed'] is True and client.things == {}
+
+
+# -- unique names --------------------------------------------------------------------------------------
+class UniqueThing(Thing):
+    unique_natural_key = True
+
+
+def run_unique(client, check_mode=False, **params):
+    base = dict(id=None, name=None, size=None, members=None, note=None, state='present')
+    base.update(params)
+    module = UniqueThing(FakeModule(base, check_mode))
+    module._client = client  # pylint: disable=protected-access
+    return module.run()
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_rename_onto_a_name_another_object_has_fails_before_any_write(check_mode):
+    client = FakeClient([{'id': 't1', 'name': 'alpha'}, {'id': 't2', 'name': 'beta'}])
+    with pytest.raises(TaskError) as err:
+        run_unique(client, check_mode=check_mode, id='t2', name='alpha')
+    assert str(err.value) == ("option name: cannot rename the thing 'beta' (id t2) to 'alpha': the thing with id t1 "
+                              "already has that name, and thing names must be unique")
+    assert client.writes() == []
+    assert client.calls == [('GET', '/things/t2'), ('GET', '/things')]  # one list read, for the rename only
+
+
+def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none():
+    client = FakeClient([{'id': 't1', 'name': 'alpha'}, {'id': 't2', 'name': 'beta'}])
+    result = run_unique(client, id='t2', name='gamma')
+    assert result['changed'] is True
+    assert client.calls == [('GET', '/things/t2'), ('GET', '/things'), ('PUT', '/things/t2')]
+    client.calls = []
+    result = run_unique(client, id='t2', name='gamma')
+    assert result['changed'] is False
+    assert client.calls == [('GET', '/things/t2')]  # no rename: no list read
+    # names that need not be unique (the default for a kind outside _resolve.UNIQUE_NAMES) may be shared
+    client.calls = []
+    result, dummy = run(client, id='t2', name='alpha')
+    assert result['changed'] is True and client.writes() == [('PUT', '/things/t2')]
+
+
+def test_the_kinds_with_unique_names():
+    from ansible_collections.nms.overlay.plugins.module_utils._resolve import UNIQUE_NAMES
+    assert UNIQUE_NAMES == frozenset(('groups', 'posture_checks', 'nameserver_groups'))
+
+
+# -- names in the diff ---------------------------------------------------------------------------------
+class Rules(ResourceModule):
+    path = '/things'
+    what = 'thing'
+    result_key = 'thing'
+    fields = dict(
+        name=Field(),
+        owner=Field(ref='peers'),
+        members=Field(ref='peers', many=True, initial=[]),
+        rules=Field(item_refs={'to': 'peers'}),
+    )
+
+
+def run_rules(client, check_mode=False, **params):
+    base = dict(id=None, name=None, owner=None, members=None, rules=None, state='present')
+    base.update(params)
+    module = Rules(FakeModule(base, check_mode))
+    module._client = client  # pylint: disable=protected-access
+    return module.run()
+
+
+def test_the_diff_names_references_from_embedded_summaries_without_a_request():
+    thing = {'id': 't1', 'name': 'x', 'owner': 'p1', 'rules': [{'to': ['p2']}],
+             'members': [{'id': 'p1', 'name': 'laptop'}, {'id': 'p2', 'name': 'db'}, {'id': 'p3'}]}
+    client = FakeClient([thing])
+    result = run_rules(client, name='x', state='absent')
+    assert client.calls == [('GET', '/things'), ('DELETE', '/things/t1')]  # no peer list read for names
+    # known names instead of ids, sorted as shown; an unknown id stays; nested references too
+    assert result['diff']['before'] == {'name': 'x', 'owner': 'laptop', 'members': ['db', 'laptop', 'p3'],
+                                        'rules': [{'to': ['db']}]}
+    assert result['thing']['members'] == thing['members']  # the result is unchanged
+
+
+def test_the_diff_names_references_from_the_lists_read_and_shows_shared_names_with_the_id():
+    peers = [{'id': 'p1', 'name': 'a'}, {'id': 'p2', 'name': 'twin'}, {'id': 'p3', 'name': 'twin'}]
+    client = FakeClient([{'id': 't1', 'name': 'x', 'owner': 'p1', 'members': ['p1'], 'rules': [{'to': ['p1']}]}], peers)
+    result = run_rules(client, check_mode=True, name='x', owner='p2', members=['a', 'p2', 'p3'],
+                       rules=[{'to': ['p3', 'p9']}])
+    assert result['diff'] == {
+        'before': {'owner': 'a', 'members': ['a'], 'rules': [{'to': ['a']}]},
+        'after': {'owner': 'twin (p2)', 'members': ['a', 'twin (p2)', 'twin (p3)'], 'rules': [{'to': ['p9', 'twin (p3)']}]},
+    }
+    assert result['thing']['owner'] == 'p2' and result['thing']['members'] == ['p1', 'p2', 'p3']
+    assert result['thing']['rules'] == [{'to': ['p3', 'p9']}]
+    assert client.calls == [('GET', '/things'), ('GET', '/peers')]
+
+
+def test_plural_of_every_kind():
+    from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS, plural
+    assert {what: plural(what) for dummy, what, dummy_fields in KINDS.values()} == {
+        'group': 'groups', 'peer': 'peers', 'posture check': 'posture checks', 'user': 'users',
+        'setup key': 'setup keys', 'policy': 'policies', 'route': 'routes', 'nameserver group': 'nameserver groups'}
+    assert plural('token') == 'tokens' and plural('policy', 1) == 'policy' and plural('DNS settings') == 'DNS settings'
+    assert plural('key') == 'keys' and plural('address') == 'addresses'
+
+
+def test_ambiguous_policy_names_say_policies():
+    from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique
+    twins = [{'id': 'a', 'name': 'twin'}, {'id': 'b', 'name': 'twin'}]
+    with pytest.raises(ResolveError) as err:
+        find_unique(twins, 'twin', ('name',), 'policy', 'policies')
+    assert "matches 2 policies (ids: a, b)" in str(err.value)

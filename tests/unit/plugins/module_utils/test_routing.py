@@ -18,9 +18,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._routing import (
 
 
 # -- normalisation -----------------------------------------------------------------------------------
-def test_optional_id_treats_empty_as_none():
-    assert optional_id('') is None
-    assert optional_id(None) is None
+def test_optional_id_treats_none_as_empty_like_the_route_result():
+    assert optional_id('') == ''
+    assert optional_id(None) == ''
     assert optional_id({'id': 'p1'}) == 'p1'
     assert optional_id(7) == '7'
 
@@ -111,14 +111,15 @@ def _error(model, data):
 
 
 @pytest.mark.parametrize('data, expected', [
-    ({'network_id': 'x' * 41}, 'option network_id: String should have at most 40 characters'),
-    ({'network_id': ''}, 'option network_id: String should have at least 1 character'),
-    ({'metric': 0}, 'option metric: Input should be greater than or equal to 1'),
-    ({'metric': 10000}, 'option metric: Input should be less than or equal to 9999'),
+    ({'network_id': 'x' * 41}, 'option network_id: must be at most 40 characters long'),
+    ({'network_id': ''}, 'option network_id: must not be empty'),
+    ({'metric': 0}, 'option metric: must be at least 1'),
+    ({'metric': 10000}, 'option metric: must be at most 9999'),
     ({'network': '10.0.0.1'}, 'option network: must be a CIDR range with a prefix length'),
     ({'network': '10.0.0.300/24'}, 'option network: must be a CIDR range such as'),
     ({'peer': 'r1', 'peer_groups': ['g']}, 'option peer_groups: cannot be set together with peer'),
-    ({'groups': []}, 'option groups: List should have at least 1 item'),
+    ({'groups': []}, 'option groups: must list at least 1 item'),
+    ({'peer_groups': [], 'metric': '7'}, 'option peer_groups: must list at least 1 item; option metric: must be a whole number'),
 ])
 def test_route_options_rules(data, expected):
     assert _error(RouteOptions, data).startswith(expected)
@@ -130,11 +131,13 @@ def test_route_options_accept_host_bits_and_ipv6():
 
 
 @pytest.mark.parametrize('data, expected', [
-    ({'name': 'n' * 41}, 'option name: String should have at most 40 characters'),
-    ({'nameservers': []}, 'option nameservers: List should have at least 1 item'),
-    ({'nameservers': [{'ip': '1.1.1.%d' % i} for i in range(4)]}, 'option nameservers: List should have at most 3'),
+    ({'name': 'n' * 41}, 'option name: must be at most 40 characters long'),
+    ({'nameservers': []}, 'option nameservers: must list at least 1 item'),
+    ({'nameservers': [{'ip': '1.1.1.%d' % i} for i in range(4)]}, 'option nameservers: must list at most 3 items'),
+    ({'nameservers': [{'port': 53}]}, 'option nameservers[0].ip: is required'),
+    ({'nameservers': [{'ip': '1.1.1.1', 'ns_type': 'tcp'}]}, "option nameservers[0].ns_type: must be 'udp'"),
     ({'nameservers': [{'ip': 'dns.example.com'}]}, 'option nameservers[0].ip: must be an IPv4 or IPv6 address'),
-    ({'nameservers': [{'ip': '1.1.1.1', 'port': 0}]}, 'option nameservers[0].port: Input should be greater'),
+    ({'nameservers': [{'ip': '1.1.1.1', 'port': 0}]}, 'option nameservers[0].port: must be at least 1'),
     ({'domains': ['localhost']}, "option domains: 'localhost' is not a domain name"),
 ])
 def test_nameserver_group_options_rules(data, expected):
@@ -148,7 +151,7 @@ def test_nameserver_group_options_accept_trailing_dot_and_defaults():
 
 def test_dns_settings_options():
     assert _error(DnsSettingsOptions, {'disabled_management_groups': ['']}).startswith(
-        'option disabled_management_groups[0]: String should have at least 1 character')
+        'option disabled_management_groups[0]: must not be empty')
 
 
 # -- resource classes with a scripted client ---------------------------------------------------------
@@ -279,7 +282,8 @@ def test_route_switch_to_peer_groups_by_id_in_check_mode():
     client = FakeClient(routes=[route('r1', peer='p1')])
     result = run_class(RouteModule, ROUTE_DEFAULTS, client, check_mode=True, id='r1', peer_groups=['routers'])
     assert result['changed'] is True
-    assert result['diff'] == {'before': {'peer': 'p1', 'peer_groups': []}, 'after': {'peer': None, 'peer_groups': ['g2']}}
+    # peer "" as in the route (not null); the groups by name (read to resolve them), the peer's id as no peer list was read
+    assert result['diff'] == {'before': {'peer': 'p1', 'peer_groups': []}, 'after': {'peer': '', 'peer_groups': ['routers']}}
     assert result['route']['peer'] == '' and result['route']['peer_groups'] == ['g2']
     assert client.writes() == []
 
@@ -355,6 +359,24 @@ def test_dns_settings_check_mode_predicts_without_write():
     client = FakeClient(settings={'items': {'disabled_management_groups': None}})
     result = run_class(DnsSettingsModule, {}, client, check_mode=True, disabled_management_groups=['servers'])
     assert result['changed'] is True
-    assert result['diff'] == {'before': {'disabled_management_groups': []}, 'after': {'disabled_management_groups': ['g1']}}
+    assert result['diff'] == {'before': {'disabled_management_groups': []}, 'after': {'disabled_management_groups': ['servers']}}
     assert result['dns_settings'] == {'disabled_management_groups': ['g1']}
     assert client.writes() == []
+
+
+@pytest.mark.parametrize('module', ['policy_info', 'posture_check_info', 'route_info', 'nameserver_group_info'])
+def test_info_modules_document_their_mutually_exclusive_options(module):
+    import importlib
+
+    import yaml
+
+    code = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % module)
+    options = yaml.safe_load(code.DOCUMENTATION)['options']
+    cls = [value for value in vars(code).values() if isinstance(value, type) and value.__module__ == code.__name__][0]
+    assert cls.mutually_exclusive
+    for group in cls.mutually_exclusive:
+        for option in group:
+            text = ' '.join(options[option]['description'])
+            for other in group:
+                if other != option:
+                    assert 'Mutually exclusive with O(%s)' % other in text, (module, option)
