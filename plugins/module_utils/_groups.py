@@ -5,8 +5,12 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._usage import (
+    UsageResolver, current_sources, in_use_message, users_of,
+)
 
 ALL_GROUP = 'All'
 
@@ -26,7 +30,39 @@ class GroupModule(ResourceModule):
         peers=dict(type='list', elements='str'),
     )
     required_one_of = (('id', 'name'),)
+    # whether a delete first checks what uses the group (network_state checks that itself, before its first write)
+    check_usage = True
+
+    @property
+    def resolver(self):
+        if self._resolver is None:
+            self._resolver = UsageResolver(self.client)
+        return self._resolver
 
     def before_write(self, current_obj, state):
         if current_obj and current_obj.get('name') == ALL_GROUP:
             raise TaskError('the All group holds every peer and cannot be changed or deleted')
+        if state is None and current_obj is not None and self.check_usage:
+            # also in check mode, and also for a route's peer_groups, which the server does not check
+            users = users_of(self.kind, ref_id(current_obj), current_sources(self.kind, self.resolver))
+            if users:
+                raise TaskError(in_use_message(self.what, current_obj, users))
+
+    def to_result(self, obj):
+        """Peers as {id, name} also in check mode (where the planned group holds the ids it would send)."""
+        result = super().to_result(obj)
+        if not isinstance(result, dict) or not result or not isinstance(result.get('peers'), list):
+            return result
+        planned = [peer for peer in result['peers'] if not isinstance(peer, dict)]
+        if planned:
+            result['peers'] = [peer if isinstance(peer, dict) else dict(id=ref_id(peer), name=self.resolver.name_of('peers', peer))
+                               for peer in result['peers']]
+        if planned or 'peers_count' not in result:
+            result['peers_count'] = len(result['peers'])
+        return result
+
+    def create(self, desired):
+        result = super().create(desired)
+        if self.module.check_mode:
+            result[self.result_key] = self.to_result(result[self.result_key])
+        return result

@@ -18,13 +18,30 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP, GroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._identity import (
-    AccountSettingsModule, SetupKeyModule, UserModule,
+    AccountSettingsModule, SetupKeyModule, UserModule, setup_key_valid,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec
 from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._usage import (
+    DNS_SETTINGS, UsageResolver, current_sources, dns_settings_of, referring_kinds, users_of,
+)
+
+
+class NetworkDnsSettingsModule(DnsSettingsModule):
+    """The DNS settings, read once per run: the check of group deletions reads them too."""
+
+    def find(self):
+        return dns_settings_of(self.resolver)
+
+    def update(self, obj, desired):
+        result = super().update(obj, desired)
+        if isinstance(self.resolver, UsageResolver):
+            self.resolver.dns_settings = result[self.result_key]  # as they are now (or would be, in check mode)
+        return result
+
 
 # The description's keys, in the order they are applied: a kind only refers to kinds before it.
 KINDS = (
@@ -33,12 +50,14 @@ KINDS = (
     ('policies', PolicyModule),
     ('routes', RouteModule),
     ('nameserver_groups', NameserverGroupModule),
-    ('dns_settings', DnsSettingsModule),
+    ('dns_settings', NetworkDnsSettingsModule),
     ('setup_keys', SetupKeyModule),
     ('users', UserModule),
     ('account_settings', AccountSettingsModule),
 )
 SINGLETONS = ('dns_settings', 'account_settings')
+# kinds whose deletion a reference blocks (checked before the first write)
+REFERENCED = ('groups', 'posture_checks')
 CONNECTION_OPTIONS = tuple(connection_argument_spec())
 
 
@@ -78,6 +97,50 @@ def _label(cls, params):
     return '?'
 
 
+class _PlanResolver(UsageResolver):
+    """The run's lists (read once, shared), plus a placeholder for each group or posture check the
+    description creates, so that the state a run leaves can be worked out before its first write."""
+
+    def __init__(self, main, declared):
+        super().__init__(main.client)
+        self.main = main
+        self.declared = declared
+
+    def items(self, kind):
+        if kind not in self._items:
+            items = list(self.main.items(kind))
+            dummy_path, what, fields = RESOLVER_KINDS[kind]
+            for name in sorted(self.declared.get(kind, ())) if kind in REFERENCED else ():
+                try:
+                    known = find_unique(items, name, fields, what, kind)
+                except ResolveError:
+                    continue
+                if known is None:
+                    items.append({'id': '(new %s %s)' % (what, name), fields[0]: name})
+            self._items[kind] = items
+        return self._items[kind]
+
+    def read_dns_settings(self):
+        return self.main.read_dns_settings()
+
+
+_PLANNERS = {}
+
+
+def planner(cls):
+    """cls, finding by id in the shared list rather than with a GET (planning reads nothing twice)."""
+    if cls not in _PLANNERS:
+        class Planner(cls):
+            def get_by_id(self, item_id):
+                if not self.kind:
+                    return super().get_by_id(item_id)
+                return next((item for item in self.list_items() if ref_id(item) == str(item_id)), None)
+
+        Planner.__name__ = 'Planned' + cls.__name__
+        _PLANNERS[cls] = Planner
+    return _PLANNERS[cls]
+
+
 def item_spec(cls):
     """The options one described resource takes: its module's, without the connection options."""
     spec = cls.full_argument_spec()
@@ -100,6 +163,13 @@ class NetworkStateModule(NmsModule):
         super().__init__(module)
         self.entries = []
         self.report = Report()
+        self.verified = set()  # (kind, id) of deletions checked before the first write
+
+    @property
+    def resolver(self):
+        if self._resolver is None:
+            self._resolver = UsageResolver(self.client)
+        return self._resolver
 
     # -- reading the description ---------------------------------------------------------------------
     def described_kinds(self):
@@ -193,12 +263,112 @@ class NetworkStateModule(NmsModule):
         if problems:
             raise TaskError('nothing was changed: ' + '; '.join(problems))
 
+    # -- deletions that references would block -------------------------------------------------------
+    def check_deletions(self):
+        """Before the first write (also in check mode): refuse the run when it would delete a group or posture
+        check (described as absent, or pruned) that something would still use: a described resource as the run
+        leaves it, or a resource that stays on the server. The server checks most of these itself, but only when
+        the run gets there, after other writes; it does not check a route's peer_groups at all."""
+        prune = self.params['prune']
+        described = dict(self.described_kinds())
+        absent = [e for e in self.entries if e.kind in REFERENCED and e.resource.params.get('state') == 'absent']
+        pruned = [kind for kind in REFERENCED if prune and kind in described]
+        if not absent and not pruned:
+            return
+        plan = _PlanResolver(self.resolver, self.declared_names())
+        doomed = []  # (where, kind, object, whether the run's final state judges it)
+        matched = {}
+        for entry in self.entries:
+            if entry.kind not in pruned and entry not in absent:
+                continue
+            obj = self.plan(entry, plan, find_only=True)[0]
+            if obj is not None:
+                matched.setdefault(entry.kind, set()).add(ref_id(obj))
+                if entry in absent:
+                    # deleted while its kind is applied, before the kinds after it change: today's users count
+                    doomed.append((entry.where, entry.kind, obj, False))
+        for kind in pruned:
+            for obj in self.resolver.items(kind):
+                if ref_id(obj) not in matched.get(kind, ()) and not self.protected(kind, obj):
+                    doomed.append(('%s (%s)' % (kind, _label(described[kind], obj)), kind, obj, True))
+        blocked, finals = [], {}
+        for where, kind, obj, final in doomed:
+            if final and kind not in finals:
+                finals[kind] = self.final_sources(kind, plan)
+            users = users_of(kind, ref_id(obj), finals[kind] if final else current_sources(kind, self.resolver))
+            if users:
+                blocked.append('%s (id %s) is used by %s' % (where, ref_id(obj), ', '.join(users)))
+            self.verified.add((kind, ref_id(obj)))
+        if blocked:
+            raise TaskError('nothing was changed: %s would fail, because %s; change or remove what uses %s, or describe it '
+                            'too' % ('this deletion' if len(blocked) == 1 else 'these deletions', '; '.join(blocked),
+                                     'it' if len(blocked) == 1 else 'them'))
+
+    def plan(self, entry, plan, find_only=False):
+        """(the server object an entry describes or None, the objects it leaves on the server), without a request
+        beyond the lists the run reads anyway."""
+        cls = type(entry.resource)
+        resource = planner(cls)(module=_TaskModule(entry.resource.params, True, lambda message: None))
+        resource._client = self.client  # pylint: disable=protected-access
+        resource._resolver = plan  # pylint: disable=protected-access
+        try:
+            obj = resource.find()
+            if find_only:
+                return obj, None
+            params = resource.params
+            if not resource.singleton and params.get('state') == 'absent':
+                # a setup key is revoked, not deleted: it still counts
+                return obj, [obj] if obj is not None and entry.kind == 'setup_keys' else []
+            desired = resource.desired()
+            if obj is None:
+                return None, [desired]
+            after = dict(obj)
+            after.update(resource.merge_desired(resource.from_server(obj), dict(desired)))
+            if entry.kind == 'setup_keys' and params.get('replace_invalid') and not setup_key_valid(obj):
+                return obj, [after, obj]  # replaced: the old key stays, revoked
+            return obj, [after]
+        except ApiError as exc:
+            raise TaskError('%s: %s' % (entry.where, exc), status=exc.status, method=exc.method, path=exc.path) from exc
+        except TaskError as exc:
+            raise TaskError('nothing was changed: %s: %s' % (entry.where, exc)) from exc
+
+    def final_sources(self, kind, plan):
+        """What can refer to a resource of ``kind`` once the run is done: the described resources as the run leaves
+        them, and the resources it does not touch (pruning deletes the undescribed ones of a described kind, except
+        the protected ones and setup keys, which it revokes)."""
+        described = dict(self.described_kinds())
+        sources = {}
+        for source in referring_kinds(kind):
+            entries = [entry for entry in self.entries if entry.kind == source]
+            if source == DNS_SETTINGS:
+                sources[source] = self.plan(entries[0], plan)[1] if entries else [dns_settings_of(self.resolver)]
+                continue
+            objs, seen = [], set()
+            for entry in entries:
+                obj, after = self.plan(entry, plan)
+                if obj is not None:
+                    seen.add(ref_id(obj))
+                objs.extend(after)
+            pruned = self.params['prune'] and source in described
+            for obj in self.resolver.items(source):
+                if ref_id(obj) in seen:
+                    continue
+                if pruned and source != 'setup_keys' and not self.protected(source, obj):
+                    continue
+                objs.append(obj)
+            sources[source] = objs
+        return sources
+
     # -- applying -------------------------------------------------------------------------------------
     def run(self):
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
         self.build_entries()
         self.check_references()
+        self.check_deletions()
+        for entry in self.entries:
+            if isinstance(entry.resource, GroupModule) and entry.resource.params.get('state') == 'absent':
+                entry.resource.check_usage = False  # checked above, before the first write
         report = self.report
         kept = {}
         for entry in self.entries:
@@ -230,7 +400,9 @@ class NetworkStateModule(NmsModule):
                 continue
             params = dict(item_spec_defaults(cls), id=ref_id(obj), state='absent', **connection)
             entry = _Entry(kind, None, _label(cls, obj), None)
-            entry.resource = self.resource(cls, params, entry)
+            entry.resource = self.resource(planner(cls), params, entry)  # found in the list just read, not read again
+            if isinstance(entry.resource, GroupModule) and (kind, ref_id(obj)) in self.verified:
+                entry.resource.check_usage = False  # checked before the first write, against the state now reached
             report.add(entry, self.apply(entry, entry.resource.run), pruned=True)
 
     @staticmethod

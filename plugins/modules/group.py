@@ -42,8 +42,10 @@ options:
   state:
     description:
       - V(present) creates or updates the group; V(absent) deletes it.
-      - Deleting a group that a policy, route, nameserver group, setup key, user or the DNS settings
-        use fails with the server's message naming the user of the group.
+      - Deleting a group that a policy rule, a route (its O(nms.overlay.route#module:groups) or
+        O(nms.overlay.route#module:peer_groups)), a nameserver group, a setup key (also a revoked one), a
+        user's auto groups or the DNS settings use fails before any write, naming each user of the group.
+        Check mode fails the same way. The server itself does not check a route's peer groups.
     type: str
     choices: [present, absent]
     default: present
@@ -80,7 +82,8 @@ EXAMPLES = r'''
 RETURN = r'''
 group:
   description:
-    - The group after the change. In check mode, the group as it would be.
+    - The group after the change. In check mode, the group as it would be (its C(peers) and
+      C(peers_count) as they would be).
     - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted group.
   returned: always
   type: dict

@@ -20,10 +20,12 @@ options:
   id:
     description:
       - Return only the group with this id. An unknown id returns an empty list.
+      - Mutually exclusive with O(name).
     type: str
   name:
     description:
       - Return only the groups with this name.
+      - Mutually exclusive with O(id).
     type: str
 seealso:
   - module: nms.overlay.group

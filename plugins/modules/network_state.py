@@ -79,6 +79,13 @@ options:
       - Groups are deleted except the C(All) group and groups issued by an identity provider or an integration;
         setup keys are revoked (the API cannot delete them); users are deleted except owners and the calling user.
       - Refused when the description is empty.
+      - Before the first write (also in check mode), the task fails and changes nothing when it would delete a group or
+        a posture check that something would still use once the run is done, whether a described resource (as the
+        description leaves it) or a resource that stays on the server (for example a setup key, which pruning revokes
+        but cannot delete, a user or the DNS settings when their kind is not described, or a route's peer groups, which
+        the server itself does not check). The message lists each blocked deletion and what uses it.
+      - A group or posture check described with O(nms.overlay.group#module:state=absent) is checked the same way,
+        against what uses it when the task starts, since it is deleted before the kinds after it change.
     type: bool
     default: false
 notes:
@@ -125,7 +132,8 @@ changes:
   description:
     - One entry per resource the task created, updated or deleted (or would, in check mode).
     - When the task fails part-way, the changes it made before the failure, so the run can be completed
-      or undone; the failure result then also has C(changed=true). It never holds a setup key's value.
+      or undone; the failure result then also has C(changed=true). In a failure result (which Ansible prints
+      in full) it never holds a setup key's value; revoke a key that a failed run created.
   returned: always, and on a failure after a change
   type: list
   elements: dict
@@ -151,9 +159,11 @@ changes:
       type: str
       sample: ch8i4ug6lnn4g9hqv7m0
     key:
-      description: The value of a setup key this task created; returned only by the task that creates it.
+      description:
+        - The value of a setup key this task created, in the change that created it; returned only by the task that
+          creates it (later runs, reads and diffs never show it), and not in a failure result.
       type: str
-      returned: when a setup key was created
+      returned: when the task succeeded and created a setup key (not in check mode)
       sample: A616097E-FCF0-48FA-9354-CA4A61142761
   sample:
     - kind: groups

@@ -73,8 +73,8 @@ def test_create_rerun_update_delete(emulator, run):
     emulator.clear_log()
     update = run([{'name': 'servers', 'nms.overlay.group': {'name': 'servers', 'peers': ['web-2']}}], diff=True)
     assert update['servers']['changed'] is True
-    assert update['servers']['diff'] == {
-        'before': {'peers': sorted([peers['web-1'], peers['db-1']])}, 'after': {'peers': [peers['web-2']]}}
+    # the diff shows peers by name (the engine renders references by name)
+    assert update['servers']['diff'] == {'before': {'peers': ['db-1', 'web-1']}, 'after': {'peers': ['web-2']}}
     assert [w['method'] for w in emulator.writes()] == ['PUT']
     assert member_ids(groups_named(emulator, 'servers')[0]) == [peers['web-2']]
 
@@ -187,17 +187,105 @@ def test_a_create_answered_429_is_sent_again_only_after_a_read_shows_it_absent(e
 
 
 def test_server_errors_are_shown_with_method_path_status_and_message(emulator, run):
-    status, group = emulator.api('POST', '/api/groups', {'name': 'in-use'})
+    status, group = emulator.api('POST', '/api/groups', {'name': 'refused'})
     assert status == 200
-    status, dummy = emulator.api('POST', '/api/setup-keys', {
-        'name': 'uses-group', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [group['id']],
-        'usage_limit': 0, 'revoked': False})
-    assert status == 200
-    result = run([{'name': 'delete', 'nms.overlay.group': {'name': 'in-use', 'state': 'absent'}}], verbosity=3)
+    emulator.set_faults({'queue': [{'status': 400, 'method': 'DELETE', 'content_type': 'application/json',
+                                    'body': '{"message": "the server refuses for its own reason", "code": 400}'}]})
+    result = run([{'name': 'delete', 'nms.overlay.group': {'name': 'refused', 'state': 'absent'}}], verbosity=3)
     assert result['delete']['failed'] is True
     msg = result['delete']['msg']
-    assert msg.startswith('DELETE /groups/%s failed with HTTP 400: group has been linked to' % group['id'])
+    assert msg.startswith('DELETE /groups/%s failed with HTTP 400: the server refuses for its own reason' % group['id']), msg
+    assert result['delete']['status'] == 400 and result['delete']['method'] == 'DELETE'
     assert emulator.token not in result.stdout
+
+
+def uses_of_a_group(emulator, how):
+    """A group named 'in-use' and something that uses it (how); returns (group, the expected user text)."""
+    peers = make_peers(emulator, 'web-1')
+    status, group = emulator.api('POST', '/api/groups', {'name': 'in-use'})
+    assert status == 200, group
+    status, other = emulator.api('POST', '/api/groups', {'name': 'other'})
+    assert status == 200, other
+    gid = group['id']
+    if how in ('route groups', 'route peer_groups'):
+        body = {'network_id': 'lan', 'description': '', 'network': '10.9.0.0/16', 'metric': 9999, 'masquerade': True,
+                'enabled': True, 'groups': [gid] if how == 'route groups' else [other['id']]}
+        body.update({'peer_groups': [gid]} if how == 'route peer_groups' else {'peer': peers['web-1']})
+        status, made = emulator.api('POST', '/api/routes', body)
+        expected = "route 'lan' (%s)" % how.split()[1]
+    elif how == 'nameserver group':
+        status, made = emulator.api('POST', '/api/dns/nameservers', {
+            'name': 'ns', 'description': '', 'nameservers': [{'ip': '9.9.9.9', 'ns_type': 'udp', 'port': 53}],
+            'enabled': True, 'groups': [gid], 'primary': True, 'domains': [], 'search_domains_enabled': False})
+        expected = "nameserver group 'ns' (groups)"
+    elif how == 'policy':
+        status, made = emulator.api('POST', '/api/policies', {
+            'name': 'pol', 'description': '', 'enabled': True, 'source_posture_checks': [],
+            'rules': [{'name': 'r', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+                       'protocol': 'all', 'sources': [other['id']], 'destinations': [gid]}]})
+        expected = "policy 'pol' (rules[0].destinations)"
+    elif how == 'setup key':
+        status, made = emulator.api('POST', '/api/setup-keys', {
+            'name': 'uses-group', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [gid], 'usage_limit': 0,
+            'revoked': False})
+        expected = "setup key 'uses-group' (auto_groups)"
+    elif how == 'user':
+        user = emulator.add_user('member@example.com')
+        status, made = emulator.api('PUT', '/api/users/' + user['id'], {'role': 'user', 'auto_groups': [gid], 'is_blocked': False})
+        expected = "user 'member@example.com' (auto_groups)"
+    else:
+        status, made = emulator.api('PUT', '/api/dns/settings', {'disabled_management_groups': [gid]})
+        expected = 'the DNS settings (disabled_management_groups)'
+    assert status == 200, made
+    return group, expected
+
+
+USES = ['route groups', 'route peer_groups', 'nameserver group', 'policy', 'setup key', 'user', 'dns settings']
+
+
+@pytest.mark.parametrize('how', USES)
+def test_a_group_in_use_is_not_deleted_also_in_check_mode(emulator, run, how):
+    group, expected = uses_of_a_group(emulator, how)
+    emulator.clear_log()
+    task = {'nms.overlay.group': {'name': 'in-use', 'state': 'absent'}, 'ignore_errors': True}
+    result = run([dict(task, name='preview', check_mode=True), dict(task, name='delete')])
+    message = "the group 'in-use' (id %s) is used by %s; remove it from there first" % (group['id'], expected)
+    for name in ('preview', 'delete'):
+        assert result[name]['failed'] is True, result[name]
+        assert result[name]['msg'] == message
+    assert emulator.writes() == []
+    # the reads a delete needs: its own list, then once each kind that can use a group
+    paths = sorted(r['path'] for r in emulator.requests())
+    assert paths == sorted(['/api/groups', '/api/policies', '/api/routes', '/api/dns/nameservers', '/api/dns/settings',
+                            '/api/setup-keys', '/api/users'] * 2), ' '.join(paths)
+    assert len(groups_named(emulator, 'in-use')) == 1
+
+
+def test_a_group_no_longer_in_use_is_deleted_with_one_read_per_kind(emulator, run):
+    group, dummy = uses_of_a_group(emulator, 'route peer_groups')
+    status, routes = emulator.api('GET', '/api/routes')
+    assert emulator.api('DELETE', '/api/routes/' + routes[0]['id'])[0] == 200
+    emulator.clear_log()
+    result = run([{'name': 'delete', 'nms.overlay.group': {'name': 'in-use', 'state': 'absent'}}])
+    assert result['delete']['changed'] is True, result['delete']
+    assert [w['method'] + ' ' + w['path'] for w in emulator.writes()] == ['DELETE /api/groups/%s' % group['id']]
+    assert len(emulator.requests()) == 8  # groups, the 6 kinds that can use a group, the delete
+
+
+def test_check_mode_result_has_peers_as_id_and_name(emulator, run):
+    peers = make_peers(emulator, 'web-1', 'web-2')
+    assert run([{'name': 'make', 'nms.overlay.group': {'name': 'servers', 'peers': ['web-1', 'web-2']}}]).rc == 0
+    result = run([
+        {'name': 'update', 'nms.overlay.group': {'name': 'servers', 'peers': ['web-2']}},
+        {'name': 'create', 'nms.overlay.group': {'name': 'new', 'peers': ['web-1']}},
+        {'name': 'empty', 'nms.overlay.group': {'name': 'empty'}},
+    ], check=True)
+    assert result.rc == 0, result
+    assert result['update']['group']['peers'] == [{'id': peers['web-2'], 'name': 'web-2'}]
+    assert result['update']['group']['peers_count'] == 1
+    assert result['create']['group']['peers'] == [{'id': peers['web-1'], 'name': 'web-1'}]
+    assert result['create']['group']['peers_count'] == 1
+    assert result['empty']['group']['peers'] == [] and result['empty']['group']['peers_count'] == 0
 
 
 def test_bad_token_fails_clearly(emulator, run):
@@ -238,6 +326,21 @@ def test_group_info(emulator, run, how):
     else:
         assert len(groups) == 1 and groups[0]['id'] == group['id']
         assert groups[0]['peers'] == []  # never null, in both dialects
+
+
+def test_group_info_id_and_name_are_mutually_exclusive_as_documented(emulator, run):
+    status, group = emulator.api('POST', '/api/groups', {'name': 'g'})
+    emulator.clear_log()
+    result = run([{'name': 'both', 'nms.overlay.group_info': {'id': group['id'], 'name': 'g'}}])
+    assert result['both']['failed'] is True
+    assert 'mutually exclusive: id|name' in result['both']['msg']
+    assert emulator.requests() == []
+    with open(os.path.join(MODULES_DIR, 'group_info.py'), encoding='utf-8') as handle:
+        tree = ast.parse(handle.read())
+    docs = [yaml.safe_load(n.value.value) for n in tree.body
+            if isinstance(n, ast.Assign) and any(getattr(t, 'id', None) == 'DOCUMENTATION' for t in n.targets)][0]
+    assert 'Mutually exclusive with O(name).' in docs['options']['id']['description']
+    assert 'Mutually exclusive with O(id).' in docs['options']['name']['description']
 
 
 def test_examples_run_unchanged(emulator, run):

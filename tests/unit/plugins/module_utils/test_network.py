@@ -30,16 +30,21 @@ class Server(ShapedReads):
     def __init__(self):
         self.items = {'/groups': [{'id': 'g-all', 'name': 'All', 'issued': 'api', 'peers': []},
                                   {'id': 'g-idp', 'name': 'from-idp', 'issued': 'jwt', 'peers': []}],
-                      '/policies': [], '/peers': [], '/posture-checks': []}
+                      '/policies': [], '/peers': [{'id': 'p-web', 'name': 'web-1'}], '/posture-checks': [],
+                      '/routes': [], '/dns/nameservers': [], '/setup-keys': [],
+                      '/users': [{'id': 'u-owner', 'email': 'owner@example.com', 'role': 'owner', 'auto_groups': []}]}
+        self.dns = {'disabled_management_groups': []}
         self.calls = []
         self.counter = 0
 
     def _collection(self, path):
-        base = '/' + path.strip('/').split('/')[0]
+        base = max((key for key in self.items if path == key or path.startswith(key + '/')), key=len)
         return base, self.items[base]
 
     def get(self, path, query=None):
         self.calls.append(('GET', path))
+        if path == '/dns/settings':
+            return dict(self.dns)
         base, items = self._collection(path)
         if path == base:
             return [dict(i) for i in items]
@@ -54,6 +59,7 @@ class Server(ShapedReads):
         item = dict(body, id='%s-%d' % (path.strip('/'), self.counter))
         if path == '/groups':
             item['peers'] = [{'id': p, 'name': p} for p in body.get('peers') or []]
+            item['issued'] = 'api'
         if path == '/policies':
             for rule in item['rules']:
                 rule['sources'] = [{'id': g, 'name': g} for g in rule['sources']]
@@ -63,6 +69,9 @@ class Server(ShapedReads):
 
     def put(self, path, body):
         self.calls.append(('PUT', path))
+        if path == '/dns/settings':
+            self.dns = dict(body)
+            return dict(body)
         base, items = self._collection(path)
         for index, item in enumerate(items):
             if item['id'] == path.rsplit('/', 1)[1]:
@@ -73,6 +82,11 @@ class Server(ShapedReads):
     def delete(self, path):
         self.calls.append(('DELETE', path))
         base, items = self._collection(path)
+        if base == '/groups':
+            gid = path.rsplit('/', 1)[1]
+            users = [r['network_id'] for r in self.items['/routes'] if gid in r['groups']]
+            if users:
+                raise ApiError('DELETE', path, 400, 'group has been linked to route: %s' % users[0])
         self.items[base] = [i for i in items if i['id'] != path.rsplit('/', 1)[1]]
         return {}
 
@@ -185,3 +199,82 @@ def test_item_options_exclude_connection_options():
     from ansible_collections.nms.overlay.plugins.module_utils._network import KINDS, item_spec
     for dummy_kind, cls in KINDS:
         assert not set(item_spec(cls)) & set(connection_argument_spec())
+
+
+ROUTE = {'network_id': 'n', 'network': '10.1.0.0/16', 'peer': 'web-1', 'groups': ['b']}
+
+
+def abc_server():
+    server = Server()
+    reconcile(server, groups=[{'name': 'a'}, {'name': 'b'}, {'name': 'c'}])
+    server.calls.clear()
+    return server
+
+
+def group_id(server, name):
+    return [g['id'] for g in server.items['/groups'] if g['name'] == name][0]
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_prune_of_a_group_a_described_route_uses_fails_before_any_write(check_mode):
+    server = abc_server()
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, check_mode=check_mode, groups=[{'name': 'a'}], routes=[ROUTE], prune=True)
+    message = str(failure.value)
+    assert message.startswith('nothing was changed: this deletion would fail, because groups (b) (id %s) is used by '
+                              "route 'n' (groups)" % group_id(server, 'b')), message
+    assert 'groups (c)' not in message
+    assert server.writes() == []
+    assert sorted(g['name'] for g in server.items['/groups']) == ['All', 'a', 'b', 'c', 'from-idp']
+
+
+def test_prune_lists_every_blocked_deletion_and_what_stays_on_the_server():
+    server = abc_server()
+    b, c = group_id(server, 'b'), group_id(server, 'c')
+    server.items['/setup-keys'].append({'id': 'k1', 'name': 'old-key', 'revoked': True, 'auto_groups': [b]})
+    server.items['/users'].append({'id': 'u2', 'email': 'x@example.com', 'role': 'user', 'auto_groups': [c]})
+    server.items['/routes'].append({'id': 'r1', 'network_id': 'lan', 'peer_groups': [c], 'groups': []})
+    server.dns = {'disabled_management_groups': [b]}
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, groups=[{'name': 'a'}], prune=True)
+    message = str(failure.value)
+    assert 'these deletions would fail' in message
+    assert "groups (b) (id %s) is used by the DNS settings (disabled_management_groups), setup key 'old-key' (auto_groups)" % b \
+        in message, message
+    assert "groups (c) (id %s) is used by route 'lan' (peer_groups), user 'x@example.com' (auto_groups)" % c in message
+    assert server.writes() == []
+    # users described with prune: the undescribed user goes, so it no longer blocks; the owner stays
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, groups=[{'name': 'a'}], users=[{'email': 'owner@example.com'}], prune=True)
+    assert 'x@example.com' not in str(failure.value)
+
+
+def test_prune_goes_ahead_when_the_run_leaves_the_group_unused():
+    server = abc_server()
+    reconcile(server, groups=[{'name': 'a'}, {'name': 'b'}], routes=[ROUTE])
+    server.items['/setup-keys'].append({'id': 'k1', 'name': 'key', 'revoked': False, 'auto_groups': [group_id(server, 'c')]})
+    server.calls.clear()
+    # the route moves to a, the described key stops using c: b and c can go, with one read per kind
+    result = reconcile(server, groups=[{'name': 'a'}], routes=[dict(ROUTE, groups=['a'])],
+                       setup_keys=[{'name': 'key', 'auto_groups': []}], prune=True)
+    assert sorted((c['kind'], c['name'], c['action']) for c in result['changes']) == [
+        ('groups', 'b', 'deleted'), ('groups', 'c', 'deleted'), ('routes', 'n', 'updated'), ('setup_keys', 'key', 'updated')]
+    reads = [c[1] for c in server.calls if c[0] == 'GET']
+    assert sorted(reads) == ['/dns/nameservers', '/dns/settings', '/groups', '/peers', '/policies', '/routes', '/setup-keys',
+                             '/users'], reads
+
+
+def test_an_unchanged_prune_reads_no_more_than_before():
+    server = abc_server()
+    result = reconcile(server, groups=[{'name': 'a'}, {'name': 'b'}, {'name': 'c'}], prune=True)
+    assert result['changed'] is False
+    assert server.calls == [('GET', '/groups')]
+
+
+def test_a_group_described_absent_that_a_later_kind_still_uses_fails_before_any_write():
+    server = abc_server()
+    reconcile(server, routes=[ROUTE])
+    server.calls.clear()
+    with pytest.raises(TaskError, match=r"groups\[1\] \(b\) \(id \S+\) is used by route 'n' \(groups\)"):
+        reconcile(server, groups=[{'name': 'new'}, {'name': 'b', 'state': 'absent'}])
+    assert server.writes() == []

@@ -1,0 +1,107 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What refers to a group (or a posture check): the one check made before deleting either.
+
+The server refuses to delete a group that a route's groups, a nameserver group, a policy rule, a setup key
+(also a revoked one), a user's auto groups or the DNS settings use, but it does not check a route's
+peer_groups: it deletes such a group and leaves the route with a dangling id. The group module (also in
+check mode) and network_state (before its first write) use this table to refuse such deletions themselves.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
+
+DNS_SETTINGS = 'dns_settings'
+DNS_SETTINGS_PATH = '/dns/settings'
+
+
+def _rule_references(obj):
+    """A policy's group references, per option (rules[0].sources, ...)."""
+    references = {}
+    for index, rule in enumerate(obj.get('rules') or []):
+        if isinstance(rule, dict):
+            for side in ('sources', 'destinations'):
+                references['rules[%d].%s' % (index, side)] = id_list(rule.get(side))
+    return references
+
+
+# referenced kind -> (referring kind, what one of them is called, its name key, its options holding references)
+USERS_OF = {
+    'groups': (
+        ('policies', 'policy', 'name', _rule_references),
+        ('routes', 'route', 'network_id', ('groups', 'peer_groups')),
+        ('nameserver_groups', 'nameserver group', 'name', ('groups',)),
+        (DNS_SETTINGS, 'the DNS settings', None, ('disabled_management_groups',)),
+        ('setup_keys', 'setup key', 'name', ('auto_groups',)),
+        ('users', 'user', 'email', ('auto_groups',)),
+    ),
+    'posture_checks': (
+        ('policies', 'policy', 'name', ('source_posture_checks',)),
+    ),
+}
+
+
+def referring_kinds(kind):
+    """The kinds whose objects can refer to a resource of ``kind``."""
+    return tuple(entry[0] for entry in USERS_OF.get(kind, ()))
+
+
+def _describe(what, name_key, obj):
+    if name_key is None:
+        return what
+    name = obj.get(name_key) or obj.get('name') or ref_id(obj)
+    return "%s '%s'" % (what, name)
+
+
+def users_of(kind, item_id, sources):
+    """Who refers to the ``kind`` resource ``item_id``, as texts like "route 'lan' (peer_groups)".
+
+    ``sources`` maps each referring kind to the objects to look at (server shape: ids or summaries with an id).
+    """
+    item_id = str(item_id)
+    found = []
+    for source, what, name_key, options in USERS_OF.get(kind, ()):
+        for obj in sources.get(source) or ():
+            if not isinstance(obj, dict):
+                continue
+            references = options(obj) if callable(options) else {option: id_list(obj.get(option)) for option in options}
+            where = [option for option, ids in references.items() if item_id in ids]
+            if where:
+                found.append('%s (%s)' % (_describe(what, name_key, obj), ', '.join(where)))
+    return found
+
+
+def in_use_message(what, obj, users):
+    return "the %s '%s' (id %s) is used by %s; remove it from there first" % (
+        what, obj.get('name'), ref_id(obj), ', '.join(users))
+
+
+class UsageResolver(Resolver):
+    """A resolver that also reads the DNS settings once per task (they refer to groups)."""
+
+    def __init__(self, client):
+        super().__init__(client)
+        self.dns_settings = None
+
+    def read_dns_settings(self):
+        if self.dns_settings is None:
+            self.dns_settings = unwrap_items(self.client.get_object(DNS_SETTINGS_PATH))
+        return self.dns_settings
+
+
+def dns_settings_of(resolver):
+    """The DNS settings, read once when the resolver can keep them."""
+    if isinstance(resolver, UsageResolver):
+        return resolver.read_dns_settings()
+    return unwrap_items(resolver.client.get_object(DNS_SETTINGS_PATH))
+
+
+def current_sources(kind, resolver):
+    """The server's objects that can refer to a ``kind`` resource (one list per kind, shared with the task)."""
+    sources = {}
+    for source in referring_kinds(kind):
+        sources[source] = [dns_settings_of(resolver)] if source == DNS_SETTINGS else resolver.items(source)
+    return sources
