@@ -108,6 +108,24 @@ def plain_token_value(value):
                     'object with one string member); the token may exist now: check it with nms.overlay.token_info')
 
 
+def zero_time():
+    return '0001-01-01T00:00:00Z'
+
+
+def iso_time(moment):
+    """A timestamp the way the server writes it (UTC, RFC 3339)."""
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+def lost_value_message(what, option_hint, answer_lost):
+    """Why a created secret cannot be shown: its create answer was lost or carried no value."""
+    if answer_lost:
+        how = 'the connection was lost after the creation request was sent, so its answer (which carries the value) never arrived'
+    else:
+        how = 'the answer to the creation request did not carry the value'
+    return '%s; %s, and the value is only ever shown in that answer; %s' % (what, how, option_hint)
+
+
 def tokens_path(module, option='user'):
     """/users/{id}/tokens for the user named by ``option`` (an id, email or service user name)."""
     user_id = module.resolver.to_id('users', module.params[option], option)
@@ -257,6 +275,8 @@ class UserModule(ResourceModule):
         if desired['role'] == 'owner':
             raise TaskError('option role: a new user cannot be the owner; create it as admin and transfer the '
                             'ownership with a second task')
+        if service:
+            self.natural_key = 'name'  # a service user is known by its name (check mode's placeholder id)
         return super().create(desired)
 
     def after_create(self, created, state):
@@ -290,7 +310,31 @@ class UserModule(ResourceModule):
         result = super().to_result(obj)
         if isinstance(result, dict) and result.get('auto_groups') is None:
             result['auto_groups'] = []
+        permissions = result.get('permissions') if isinstance(result, dict) else None
+        if isinstance(permissions, dict) and not permissions.get('dashboard_view') and result.get('role'):
+            # the server's create answer for a service user leaves it empty; a read says what it is
+            result['permissions'] = dict(permissions, dashboard_view=self.dashboard_view(result))
         return result
+
+    def dashboard_view(self, user):
+        """What the server reports as permissions.dashboard_view for this user: full for admins and owners;
+        for role user, blocked or limited by the account's regular_users_view_blocked (read from another
+        user of role user in the list this task read, else from the account)."""
+        if user.get('role') in ('admin', 'owner'):
+            return 'full'
+        for other in self.resolver.cached('users') or []:
+            view = (other.get('permissions') or {}).get('dashboard_view')
+            if other.get('role') == 'user' and view in ('limited', 'blocked'):
+                return view
+        try:
+            accounts = unwrap_items(self.client.get('/accounts'))
+        except ApiError:
+            return ''
+        account = accounts[0] if isinstance(accounts, list) and accounts else accounts
+        settings = account.get('settings') if isinstance(account, dict) else None
+        if not isinstance(settings, dict):
+            return ''
+        return 'blocked' if settings.get('regular_users_view_blocked') else 'limited'
 
     def ensure_present(self, obj):
         result = super().ensure_present(obj)
@@ -334,6 +378,8 @@ class TokenModule(ResourceModule):
     def __init__(self, module=None):
         super().__init__(module)
         self._plain = None
+        self._read_back = None   # why the created token had to be read back (the answer was lost or empty)
+        self._absent = False     # the last read after a lost answer found no token
 
     def find(self):
         self.path = tokens_path(self)
@@ -342,13 +388,71 @@ class TokenModule(ResourceModule):
     def from_server(self, obj):
         return {'name': obj.get('name'), 'expires_in': token_days(obj)}
 
+    def to_result(self, obj):
+        result = super().to_result(obj)
+        if isinstance(result, dict) and 'expires_in' in result:
+            # a predicted token (check mode): shaped like the server's, which stores the expiration date
+            days = result.pop('expires_in')
+            moment = now()
+            result.setdefault('created_at', iso_time(moment))
+            if isinstance(days, int):
+                result.setdefault('expiration_date', iso_time(moment + datetime.timedelta(days=days)))
+        return result
+
+    def post_once(self, body):
+        self._read_back = None
+        self._absent = False
+        try:
+            return super().post_once(body)
+        except ApiError as exc:
+            if self._read_back == 'lost' and not self._absent:
+                # the answer was lost and the read that should tell whether the token was made failed too
+                raise TaskError(lost_value_message(
+                    "the token '%s' may exist now" % body.get('name'), 'check with nms.overlay.token_info; if it '
+                    'exists, run the task again with rotate: true to get a value (that replaces the token)', True)
+                    + ' (%s)' % exc, status=exc.status, method=exc.method, path=exc.path) from None
+            raise
+
+    def find_again(self):
+        if self._read_back is None:
+            self._read_back = 'lost'
+        self._absent = False
+        found = super().find_again()
+        self._absent = found is None
+        return found
+
+    def read_back_create(self, answer):
+        self._read_back = 'empty'
+        return super().read_back_create(answer)
+
     def after_create(self, created, state):
+        if self._read_back is not None and isinstance(created, dict) and not (
+                'plain_token' in created or 'personal_access_token' in created):
+            # the created token was found by a read: the value was in the answer that did not come
+            token = self.to_result(created) if isinstance(created, dict) else {}
+            hint = ('run the task again with rotate: true to get a value (that replaces the token)' if self.replacing is None
+                    else 'the old token (id %s) is deleted as asked; run the task again with rotate: true to get a value'
+                    % ref_id(self.replacing))
+            if self.replacing is not None:
+                self.delete(self.replacing)
+            raise TaskError(lost_value_message("the token '%s' was created (id %s)" % (state.get('name'), ref_id(created)),
+                                               hint, self._read_back == 'lost'),
+                            changed=True, token=token)
         created = created if isinstance(created, dict) else {}
-        self._plain = plain_token_value(created.get('plain_token'))
+        try:
+            self._plain = plain_token_value(created.get('plain_token'))
+        except TaskError as exc:
+            token = created.get('personal_access_token')
+            if not isinstance(token, dict) or token.get('id') is None:
+                raise
+            raise TaskError('%s; the token was created (id %s): run the task again with rotate: true to get a value'
+                            % (exc, ref_id(token)), changed=True, token=self.to_result(token)) from None
         return created.get('personal_access_token') or {}
 
     def create(self, desired):
         result = super().create(desired)
+        if self.module.check_mode:
+            result[self.result_key] = self.to_result(result[self.result_key])
         if self._plain is not None:
             result['plain_token'] = self._plain
             self._plain = None
@@ -376,7 +480,9 @@ class TokenModule(ResourceModule):
             self.replacing = None
         old_id = ref_id(obj)
         result['replaced_id'] = old_id
-        result['diff'] = dict(before=dict(current, id=old_id), after=result['diff']['after'])
+        result['diff'] = dict(before=current, after=result['diff']['after'],
+                              before_header="token '%s' (id %s), deleted by this task" % (obj.get('name'), old_id),
+                              after_header="new token '%s'" % wanted.get('name'))
         if not self.module.check_mode:
             self.delete(obj)
         return result
@@ -421,6 +527,7 @@ class SetupKeyModule(ResourceModule):
     def __init__(self, module=None):
         super().__init__(module)
         self._revealed = None
+        self._read_back = False   # the created key was found by a read (its create answer was lost or empty)
 
     def validate_options(self):
         super().validate_options()
@@ -474,7 +581,14 @@ class SetupKeyModule(ResourceModule):
     def to_result(self, obj):
         reveal = self._revealed is not None and isinstance(obj, dict) and ref_id(obj) == self._revealed
         result = public_setup_key(obj, reveal=reveal)
+        if isinstance(result, dict) and 'expires_in' in result:
+            # a predicted key (check mode) is shaped like the server's, which stores the expiry date instead
+            seconds = result.pop('expires_in')
+            if 'expires' not in result and isinstance(seconds, int):
+                result['expires'] = iso_time(now() + datetime.timedelta(seconds=seconds))
         if self.module.check_mode and isinstance(result, dict) and result:
+            for name, value in (('used_times', 0), ('last_used', zero_time()), ('updated_at', iso_time(now()))):
+                result.setdefault(name, value)
             result['state'] = key_state(result)  # predicted: the key was not written
             result['valid'] = result['state'] == 'valid'
         return result
@@ -490,13 +604,26 @@ class SetupKeyModule(ResourceModule):
         return super().update(obj, desired)
 
     def create(self, desired):
+        if desired.get('type') == 'one-off':
+            desired = dict(desired, usage_limit=1)  # what the server holds for a one-off key, whatever is sent
         result = super().create(desired)
         if self.module.check_mode:
-            predicted = dict(result[self.result_key])
-            if predicted.get('type') == 'one-off':
-                predicted['usage_limit'] = 1
-            result[self.result_key] = self.to_result(predicted)
+            result[self.result_key] = self.to_result(result[self.result_key])
         return result
+
+    def find_again(self):
+        self._read_back = True
+        return super().find_again()
+
+    def post_once(self, body):
+        self._read_back = False
+        created = super().post_once(body)
+        value = created.get(SETUP_KEY_SECRET) if isinstance(created, dict) else None
+        if self._read_back and isinstance(created, dict) and (not isinstance(value, str) or len(value) < 36 or '*' in value):
+            # found by a read after a lost or empty create answer, and this server masks values in reads
+            self.warn(lost_value_message("the setup key '%s' was created (id %s)" % (body.get('name'), ref_id(created)),
+                                         'revoke it (state: absent) and create a new one to get a value', True))
+        return created
 
     def after_create(self, created, state):
         if isinstance(created, dict):
@@ -531,10 +658,16 @@ class SetupKeyModule(ResourceModule):
         self.before_write(None, state)
         body = self.request_body(state, None)
         old_id = ref_id(old)
-        result = {'changed': True, 'replaced_id': old_id,
-                  'diff': dict(before=dict(current, id=old_id, state=old.get('state')), after=dict(state))}
+        # the diff: the old key's managed fields -> the new key's; the headers say which key is which
+        fate = 'already revoked' if old.get('revoked') else 'revoked by this task'
+        old_state = old.get('state') or key_state(old)
+        diff = dict(before={name: value for name, value in current.items() if value is not None and name != 'revoked'},
+                    after={name: value for name, value in state.items() if name != 'revoked'},
+                    before_header="setup key '%s' (id %s, %s, %s)" % (old.get('name'), old_id, old_state, fate),
+                    after_header="new setup key '%s'" % state.get('name'))
+        result = {'changed': True, 'replaced_id': old_id, 'diff': diff}
         if self.module.check_mode:
-            result[self.result_key] = self.to_result(body)
+            result[self.result_key] = self.to_result(dict(body, id='(new %s %s)' % (self.what, state.get('name'))))
             return result
         self.replacing = old
         try:

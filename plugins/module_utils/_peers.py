@@ -6,7 +6,8 @@ peer_info and the peers inventory plugin."""
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
@@ -150,9 +151,18 @@ class PeerModule(ResourceModule):
     def update(self, obj, desired):
         # Resolve the groups first, so that an unknown group name fails before any write.
         plan = self.group_changes(ref_id(obj)) if self.params.get('groups') is not None else None
+        wanted = desired.get('approval_required')
+        if wanted is not None and wanted != bool(obj.get('approval_required')) and self.ignores_approval(obj):
+            # Known from reads: the write would change nothing, so it is not sent (and check mode says so too).
+            self.warn('approval_required=%s is not applied: the server does not use peer approval (open-source servers '
+                      'ignore approval_required; cloud servers apply it only when peer_approval_enabled is set in the '
+                      'account settings); the peer keeps approval_required=%s'
+                      % (wanted, bool(obj.get('approval_required'))))
+            desired = dict(desired)
+            del desired['approval_required']
         result = super().update(obj, desired)
-        wanted = self.params.get('approval_required')
         if (result['changed'] and not self.module.check_mode and wanted is not None
+                and 'approval_required' in desired
                 and bool(result[self.result_key].get('approval_required')) != wanted):
             self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
                       'cloud servers only)' % wanted)
@@ -160,6 +170,31 @@ class PeerModule(ResourceModule):
         if plan is not None:
             self.update_groups(ref_id(obj), plan, result)
         return result
+
+    def ignores_approval(self, obj):
+        """Whether the server ignores approval_required, known without writing.
+
+        A server that does not report the field does not know it; a peer that waits for approval shows that
+        the server uses it. Otherwise the account tells: peer approval works only when the account's
+        ``settings.extra.peer_approval_enabled`` is true (open-source servers never act on it, and new
+        accounts there have no ``extra``). One read of the account, only when approval_required would change.
+        """
+        if 'approval_required' not in obj:
+            return True
+        if obj.get('approval_required'):
+            return False
+        try:
+            accounts = self.client.get('/accounts')
+        except ApiError as exc:
+            if exc.status in (401, 403, 404):
+                return False  # cannot tell: send it, and report what the server kept
+            raise
+        accounts = unwrap_items(accounts)
+        account = accounts[0] if isinstance(accounts, list) and accounts else accounts
+        if not isinstance(account, dict):
+            return False
+        extra = (account.get('settings') or {}).get('extra') or {}
+        return not extra.get('peer_approval_enabled')
 
     def report_what_the_server_kept(self, obj, result):
         """After a PUT the server partly ignored, report only what it changed: a re-run that asks again

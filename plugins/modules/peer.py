@@ -60,8 +60,11 @@ options:
   approval_required:
     description:
       - Whether the peer waits for an administrator's approval (cloud servers only).
-      - Open-source servers ignore it; the module then warns that the value did not change, and reports
-        only what the server did change (a re-run asking for it again is V(changed=false), but still sends the update).
+      - Open-source servers ignore it. The module finds that out by reading, never by writing. When the
+        value would change, it reads the account (one request) and applies O(approval_required) only when
+        the account has peer approval enabled (C(settings.extra.peer_approval_enabled), see
+        M(nms.overlay.account_settings)), or when the peer already waits for approval. Otherwise it warns,
+        sends no update for it and reports V(changed=false), on every run and in check mode alike.
     type: bool
   groups:
     description:
@@ -191,6 +194,57 @@ peer:
       type: list
       elements: dict
       sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: All, peers_count: 3}]
+    last_seen:
+      description: When the peer was last seen.
+      type: str
+      sample: "2026-01-10T08:00:00.000000Z"
+    login_expired:
+      description: Whether the peer's login has expired.
+      type: bool
+      sample: false
+    last_login:
+      description: When the peer's user last logged in (zero time for peers that joined with a setup key).
+      type: str
+      sample: "0001-01-01T00:00:00Z"
+    version:
+      description: Version of the peer's agent.
+      type: str
+      sample: 0.27.6
+    ui_version:
+      description: Version of the peer's desktop UI (empty when it has none).
+      type: str
+      sample: ""
+    kernel_version:
+      description: Kernel version of the peer's machine.
+      type: str
+      sample: 6.1.0-18-amd64
+    serial_number:
+      description: Serial number of the peer's machine (empty when unknown).
+      type: str
+      sample: ""
+    geoname_id:
+      description: GeoNames id of the city the peer connected from (V(0) when unknown).
+      type: int
+      sample: 2925533
+    country_code:
+      description: ISO 3166-1 alpha-2 code of the country the peer connected from (empty when unknown).
+      type: str
+      sample: DE
+    city_name:
+      description: City the peer connected from (empty when unknown).
+      type: str
+      sample: Frankfurt am Main
+    accessible_peers_count:
+      description: Number of peers this peer can reach by policy.
+      type: int
+      returned: when the peer was read from the list of peers (for example after O(state=absent))
+      sample: 2
+    accessible_peers:
+      description: Peers this peer can reach by policy, each with C(id), C(name), C(ip), C(dns_label) and C(user_id); never null.
+      type: list
+      elements: dict
+      returned: when the peer was read or written on its own
+      sample: [{id: chacbco6lnnbn6cg5s91, name: db-1, ip: 100.64.0.11, dns_label: db-1.netbird.selfhosted, user_id: ""}]
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._peers import PeerModule

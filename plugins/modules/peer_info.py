@@ -34,6 +34,7 @@ options:
   group:
     description:
       - Return only the peers in this group, given by name or id.
+      - A name or id that matches no group fails naming it (an empty group returns an empty list).
     type: str
   connected:
     description:
@@ -136,6 +137,38 @@ peers:
       description: Id of the user who added the peer; empty for peers that joined with a setup key.
       type: str
       sample: ""
+    approval_required:
+      description: Whether the peer waits for an administrator's approval (always V(false) on open-source servers).
+      type: bool
+      sample: false
+    last_login:
+      description: When the peer's user last logged in (zero time for peers that joined with a setup key).
+      type: str
+      sample: "0001-01-01T00:00:00Z"
+    ui_version:
+      description: Version of the peer's desktop UI (empty when it has none).
+      type: str
+      sample: ""
+    kernel_version:
+      description: Kernel version of the peer's machine.
+      type: str
+      sample: 6.1.0-18-amd64
+    serial_number:
+      description: Serial number of the peer's machine (empty when unknown).
+      type: str
+      sample: ""
+    geoname_id:
+      description: GeoNames id of the city the peer connected from (V(0) when unknown).
+      type: int
+      sample: 2925533
+    country_code:
+      description: ISO 3166-1 alpha-2 code of the country the peer connected from (empty when unknown).
+      type: str
+      sample: DE
+    city_name:
+      description: City the peer connected from (empty when unknown).
+      type: str
+      sample: Frankfurt am Main
     groups:
       description: Groups of the peer, each with C(id), C(name) and C(peers_count); never null.
       type: list
@@ -157,7 +190,7 @@ peers:
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    in_any_group, normalise_peer, os_matches, same_hostname,
+    group_matches, in_any_group, normalise_peer, os_matches, peer_groups, same_hostname,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 
@@ -189,8 +222,23 @@ class PeerInfoModule(InfoModule):
             return False
         return params.get('os') is None or os_matches(item.get('os'), params['os'])
 
+    def check_group(self, items):
+        """An unknown (or ambiguous) group fails naming it: a typo must not read as an empty group.
+
+        The group summaries of the peers usually show it; only when no peer is in a group of that name or id
+        is the list of groups read (once) to tell an empty group from an unknown one.
+        """
+        ref = self.params.get('group')
+        if ref is None:
+            return
+        matching = set(ref_id(summary) for item in items for summary in peer_groups(item) if group_matches(summary, ref))
+        if len(matching) != 1:
+            self.resolver.to_id('groups', ref, 'group')
+
     def run(self):
-        items = [item for item in self.fetch() if self.keep(item)]
+        fetched = self.fetch()
+        self.check_group(fetched)
+        items = [item for item in fetched if self.keep(item)]
         if len(items) == 1 and 'accessible_peers' not in items[0]:
             # One peer: read it on its own for its accessible peers.
             try:

@@ -27,6 +27,8 @@ description:
     time that has passed).
   - Options left unset keep the server's value; a revoked key stays revoked unless O(revoked=false)
     or O(replace_invalid=true) is given.
+  - A one-off key enrolls one peer; the server holds V(usage_limit=1) for it, and the module sends and
+    shows that.
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
@@ -80,6 +82,7 @@ options:
       - When the key found is expired, revoked or used up, create a fresh key with the same name (and
         the old key's settings, except where options say otherwise) and revoke the old key if it is not
         revoked yet. The result then holds the new key with its value, and RV(replaced_id).
+      - The diff shows the old key's settings (its name, id and state in the header) and the new key's.
       - Useful to hand out a working key for every enrollment run.
       - Cannot be combined with O(revoked=true).
     type: bool
@@ -138,7 +141,9 @@ setup_key:
   type: dict
   contains:
     id:
-      description: Id of the key, as a string.
+      description:
+        - Id of the key, as a string.
+        - In check mode, a key that would be created has the placeholder C((new setup key <name>)).
       type: str
       sample: "2934723911"
     key:
@@ -157,7 +162,7 @@ setup_key:
       type: str
       sample: reusable
     expires:
-      description: When the key expires.
+      description: When the key expires (in check mode, predicted from O(expires_in) for a key that would be created).
       type: str
       sample: "2024-06-01T10:00:00Z"
     valid:

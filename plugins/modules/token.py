@@ -19,6 +19,10 @@ description:
     for a token found by O(id)) is reported as a warning and changes nothing; O(rotate=true) replaces
     the token explicitly.
   - Users manage their own tokens; admins also manage the tokens of service users.
+  - When the connection is lost after the creation request was sent, the value (which only that answer
+    carries) is lost. The task then fails saying so, with V(changed=true) and RV(token) when a read
+    shows the token was created (or saying that it may exist when that read fails too); run it again
+    with O(rotate=true) to get a value.
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
@@ -100,7 +104,9 @@ token:
   type: dict
   contains:
     id:
-      description: Id of the token.
+      description:
+        - Id of the token.
+        - In check mode, a token that would be created has the placeholder C((new token <name>)).
       type: str
       sample: ch8i54g6lnn4g9hqv7n0
     name:
@@ -108,11 +114,11 @@ token:
       type: str
       sample: pipeline
     expiration_date:
-      description: When the token expires.
+      description: When the token expires (in check mode, predicted from O(expires_in) for a token that would be created).
       type: str
       sample: "2024-08-01T10:00:00Z"
     created_by:
-      description: Id of the user who created the token.
+      description: Id of the user who created the token (not predicted in check mode).
       type: str
       sample: 0b5e4c4e-8c3f-4f8f-9f5b-1f0f4b8c2a11
     created_at:

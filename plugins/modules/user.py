@@ -129,7 +129,10 @@ user:
   type: dict
   contains:
     id:
-      description: Id of the user.
+      description:
+        - Id of the user.
+        - In check mode, a user that would be created has the placeholder C((new user <email>)) for an
+          invited user and C((new user <name>)) for a service user.
       type: str
       sample: 0b5e4c4e-8c3f-4f8f-9f5b-1f0f4b8c2a11
     email:
@@ -174,7 +177,10 @@ user:
       type: str
       sample: "2024-05-01T10:00:00Z"
     permissions:
-      description: Permissions of the user, such as C(dashboard_view).
+      description:
+        - Permissions of the user. C(dashboard_view) is V(full) for admins and owners; for role V(user) it
+          is V(blocked) when the account's C(regular_users_view_blocked) is set, else V(limited).
+        - Not predicted in check mode for a user that would be created.
       type: dict
       sample: {dashboard_view: limited}
 invitation_sent:

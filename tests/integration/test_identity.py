@@ -71,7 +71,7 @@ def test_service_user_lifecycle(emulator, run):
     created = first['bot']['user']
     assert created['is_service_user'] is True and created['role'] == 'user' and created['auto_groups'] == [ops['id']]
     assert first['bot']['diff']['before'] == {}
-    assert first['bot']['diff']['after']['auto_groups'] == [ops['id']]
+    assert first['bot']['diff']['after']['auto_groups'] == ['ops']  # shown by name
     assert writes(emulator) == ['POST /api/users']
 
     # The same task again (the group given by id this time): no change, one list of users and one of groups.
@@ -480,7 +480,7 @@ def test_setup_key_created_revoked_and_durations(emulator, run):
     bodies = [w['body'] for w in emulator.writes() if w['method'] == 'POST']
     assert [b['expires_in'] for b in bodies] == [86400, 604800, 129600, 2592000]
     assert result['week']['setup_key']['usage_limit'] == 1
-    assert bodies[1]['usage_limit'] == 0  # the server makes a one-off key single use
+    assert bodies[1]['usage_limit'] == 1  # what the server holds for a one-off key
 
     bad = [
         ('short', {'name': 'x', 'type': 'reusable', 'expires_in': '12h'},
@@ -574,6 +574,90 @@ def test_setup_key_info_never_shows_values(emulator, run):
         assert key['key'] not in result.stdout
 
 
+def test_setup_key_one_off_diff_shows_what_the_server_holds(emulator, run):
+    task = {'name': 'k', 'nms.overlay.setup_key': {'name': 'k', 'type': 'one-off'}}
+    emulator.clear_log()
+    checked = run([task], check=True, diff=True)
+    real = run([task], diff=True)
+    for result in (checked['k'], real['k']):
+        assert result['diff']['after']['usage_limit'] == 1
+        assert result['setup_key']['usage_limit'] == 1
+        assert 'expires_in' not in result['setup_key']
+    assert emulator.writes()[0]['body']['usage_limit'] == 1
+    assert setup_keys(emulator, 'k')[0]['usage_limit'] == 1
+    # the check-mode key is shaped like the created one: an expiry date, a placeholder id
+    predicted, created = checked['k']['setup_key'], real['k']['setup_key']
+    assert predicted['id'] == '(new setup key k)'
+    assert set(predicted) == set(created) - {'key'}
+    assert abs(seconds_left(predicted) - seconds_left(created)) < 120
+
+
+def test_setup_key_replacement_diff_shows_old_and_new_key(emulator, run):
+    task = {'name': 'key', 'nms.overlay.setup_key': {'name': 'host-1', 'type': 'one-off', 'replace_invalid': True}}
+    old = run([task])['key']['setup_key']
+    emulator.enroll(old['key'], 'host-1')  # used up
+    checked = run([task], check=True, diff=True)
+    replaced = run([task], diff=True)
+    for result in (checked['key'], replaced['key']):
+        diff = result['diff']
+        assert diff['before_header'] == "setup key 'host-1' (id %s, overused, revoked by this task)" % old['id']
+        assert diff['after_header'] == "new setup key 'host-1'"
+        assert diff['before'] == {'name': 'host-1', 'type': 'one-off', 'usage_limit': 1, 'ephemeral': False,
+                                  'auto_groups': []}
+        assert diff['after'] == dict(diff['before'], expires_in=2592000)
+    assert checked['key']['setup_key']['id'] == '(new setup key host-1)'
+    # an old key that is revoked already says so
+    api_ok(emulator, 'PUT', '/api/setup-keys/%s' % replaced['key']['setup_key']['id'],
+           {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
+    again = run([task], check=True, diff=True)
+    header = again['key']['diff']['before_header']
+    assert header.startswith("setup key 'host-1' (id ") and header.endswith(', revoked, already revoked)'), header
+
+
+def test_setup_key_lost_create_answer_is_read_back(emulator, run):
+    emulator.set_faults({'queue': [{'drop': True, 'after': True, 'method': 'POST'}]})
+    emulator.clear_log()
+    result = run([{'name': 'key', 'nms.overlay.setup_key': {'name': 'lost', 'type': 'reusable'}}])
+    assert result.rc == 0, result
+    assert result['key']['changed'] is True
+    keys = setup_keys(emulator, 'lost')
+    assert len(keys) == 1 and result['key']['setup_key']['key'] == keys[0]['key']  # this server shows it in reads
+    assert writes(emulator) == ['POST /api/setup-keys']  # never sent twice
+
+
+def test_token_lost_create_answer(emulator, run):
+    emulator.set_faults({'queue': [{'drop': True, 'after': True, 'method': 'POST'}]})
+    emulator.clear_log()
+    task = {'name': 'token', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'dropped', 'expires_in': 5},
+            'ignore_errors': True}
+    lost = run([task])
+    result = lost['token']
+    assert result['failed'] is True and result['changed'] is True
+    assert 'the connection was lost after the creation request was sent' in result['msg']
+    assert 'rotate: true' in result['msg'] and 'usable plain_token' not in result['msg']
+    tokens = api_ok(emulator, 'GET', '/api/users/owner-user/tokens')
+    made = [t for t in tokens if t['name'] == 'dropped']
+    assert len(made) == 1 and result['token']['id'] == made[0]['id']
+    assert [w for w in writes(emulator) if w.startswith('POST')] == ['POST /api/users/owner-user/tokens']
+    # as told: rotate to get a value
+    rotated = run([{'name': 'rotate', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'dropped',
+                                                            'rotate': True}}])
+    assert rotated['rotate']['plain_token'].startswith('nbp_')
+    assert [t['name'] for t in api_ok(emulator, 'GET', '/api/users/owner-user/tokens')].count('dropped') == 1
+
+
+def test_user_service_user_create_check_mode_id_and_permissions(emulator, run):
+    emulator.clear_log()
+    task = {'name': 'bot', 'nms.overlay.user': {'name': 'perm-bot', 'is_service_user': True, 'role': 'user'}}
+    checked = run([task], check=True)
+    assert checked['bot']['user']['id'] == '(new user perm-bot)'
+    admin = {'name': 'admin', 'nms.overlay.user': {'name': 'adm-bot', 'is_service_user': True, 'role': 'admin'}}
+    created = run([task, admin])
+    read = user_named(emulator, 'perm-bot')['permissions']
+    assert created['bot']['user']['permissions'] == read == {'dashboard_view': 'blocked'}  # new accounts block role user
+    assert created['admin']['user']['permissions'] == {'dashboard_view': 'full'}
+
+
 # -- account ----------------------------------------------------------------------------------------
 def test_account_settings_every_option(emulator, run):
     account = api_ok(emulator, 'GET', '/api/accounts')[0]
@@ -641,7 +725,7 @@ def test_account_settings_check_mode_and_validation(emulator, run):
     ])
     assert bad['short']['msg'].startswith('option peer_login_expiration: must be between 3600 and 15552000 seconds')
     assert bad['long']['msg'].startswith('option peer_login_expiration: must be between')
-    assert bad['empty group']['msg'].startswith('option jwt_allow_groups[0]: String should have at least 1')
+    assert bad['empty group']['msg'].startswith('option jwt_allow_groups[0]: must not be empty')
     assert emulator.requests() == []
 
 

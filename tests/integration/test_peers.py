@@ -204,15 +204,48 @@ def test_login_expiration_of_an_sso_peer(emulator, run):
 
 
 def test_approval_required_is_ignored_by_open_source_servers(emulator, run):
-    peer_id = make_peers(emulator, 'web-1')['web-1']
-    task = {'hostname': 'web-1', 'approval_required': True}
-    result = run([{'name': 'approval', 'nms.overlay.peer': task}, {'name': 'again', 'nms.overlay.peer': task}])
-    assert result.rc == 0, result
-    for name in ('approval', 'again'):
-        assert result[name]['changed'] is False
-        assert any('approval_required=True' in w for w in result[name].get('warnings', [])) or \
-            'approval_required=True' in result.stdout
+    """Open-source servers ignore approval_required: known by reading (the peer and the account), so no run
+    sends a write for it, and check mode predicts the real run."""
+    peer_id = make_peers(emulator, 'a1')['a1']
+    task = {'hostname': 'a1', 'approval_required': True}
+    emulator.clear_log()
+    checked = run([{'name': 'approval', 'nms.overlay.peer': task}], check=True, diff=True)
+    real = run([{'name': 'approval', 'nms.overlay.peer': task}, {'name': 'again', 'nms.overlay.peer': task}], diff=True)
+    assert real.rc == 0, real
+    for result in (checked['approval'], real['approval'], real['again']):
+        assert result['changed'] is False and not (result.get('diff') or {}).get('after'), result.get('diff')
+        assert result['peer']['approval_required'] is False
+        assert any('approval_required=True is not applied' in w for w in result.get('warnings', [])), result
+    assert emulator.writes() == []
+    # per task: the list of peers and one read of the account
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers', 'GET /api/accounts'] * 3
     assert peer_by_id(emulator, peer_id)['approval_required'] is False
+
+    # With another change, only that change is sent and reported.
+    emulator.clear_log()
+    both = run([{'name': 'both', 'nms.overlay.peer': dict(task, ssh_enabled=True)}], diff=True)
+    assert both['both']['changed'] is True
+    assert both['both']['diff'] == {'before': {'ssh_enabled': False}, 'after': {'ssh_enabled': True}}
+    assert [w['body']['approval_required'] for w in emulator.writes()] == [False]
+
+
+def test_peer_info_unknown_group_fails_naming_it(emulator, run):
+    peers = make_peers(emulator, 'web-1')
+    make_group(emulator, 'servers', [peers['web-1']])
+    make_group(emulator, 'empty')
+    emulator.clear_log()
+    result = run([{'name': 'typo', 'nms.overlay.peer_info': {'group': 'nogroup'}, 'ignore_errors': True}])
+    assert result['typo']['failed'] is True
+    assert result['typo']['msg'] == "group: no group with the id or name 'nogroup'"
+    assert [r['path'] for r in emulator.requests()] == ['/api/peers', '/api/groups']
+    emulator.clear_log()
+    found = run([{'name': 'servers', 'nms.overlay.peer_info': {'group': 'servers'}},
+                 {'name': 'empty', 'nms.overlay.peer_info': {'group': 'empty'}}])
+    assert [p['name'] for p in found['servers']['peers']] == ['web-1']
+    assert found['empty']['peers'] == []
+    # a group a peer is in needs no list of groups; an empty one needs one to tell it from a typo
+    assert [r['path'] for r in emulator.requests()] == ['/api/peers', '/api/peers/%s' % peers['web-1'],
+                                                        '/api/peers', '/api/groups']
 
 
 @pytest.mark.parametrize('how', ['all', 'id', 'name', 'hostname', 'group', 'connected', 'disconnected', 'os', 'none'])

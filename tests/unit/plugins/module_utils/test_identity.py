@@ -113,8 +113,8 @@ def model(name):
 
 @pytest.mark.parametrize('name, data, message', [
     ('UserOptions', {'email': 'nope'}, "option email: 'nope' is not an email address"),
-    ('UserOptions', {'name': ''}, 'option name: String should have at least 1 character'),
-    ('UserOptions', {'auto_groups': ['ok', ' ']}, 'option auto_groups[1]: String should have at least 1 character'),
+    ('UserOptions', {'name': ''}, 'option name: must not be empty'),
+    ('UserOptions', {'auto_groups': ['ok', ' ']}, 'option auto_groups[1]: must not be empty'),
     ('TokenOptions', {'expires_in': 0}, 'option expires_in: must be between 1 and 365 days; 0 was given'),
     ('TokenOptions', {'expires_in': 366}, 'option expires_in: must be between 1 and 365 days; 366 was given'),
     ('SetupKeyOptions', {'expires_in': '12h'},
@@ -123,7 +123,7 @@ def model(name):
     ('SetupKeyOptions', {'usage_limit': -2}, 'option usage_limit: must be 0 (unlimited) or a positive number'),
     ('AccountSettingsOptions', {'peer_login_expiration': 59},
      'option peer_login_expiration: must be between 3600 and 15552000 seconds (1 hour to 180 days); 59 was given'),
-    ('AccountSettingsOptions', {'jwt_allow_groups': ['']}, 'option jwt_allow_groups[0]: String should have'),
+    ('AccountSettingsOptions', {'jwt_allow_groups': ['']}, 'option jwt_allow_groups[0]: must not be empty'),
 ])
 def test_models_name_the_option_and_the_rule(name, data, message):
     from ansible_collections.nms.overlay.plugins.module_utils._models import validate
@@ -226,7 +226,7 @@ def test_user_without_role_keeps_the_role():
     result = make(UserModule, client, name='bot', auto_groups=['ops']).run()
     assert result['changed'] is True
     assert client.calls[-1] == ('PUT', '/users/bot-1', {'role': 'admin', 'auto_groups': ['g1'], 'is_blocked': False})
-    assert result['diff'] == {'before': {'auto_groups': []}, 'after': {'auto_groups': ['g1']}}
+    assert result['diff'] == {'before': {'auto_groups': []}, 'after': {'auto_groups': ['ops']}}  # shown by name
     assert result['user']['role'] == 'admin'
 
 
@@ -513,3 +513,141 @@ def test_account_find_needs_exactly_one():
     client = FakeClient({'/accounts': 'ok'})
     with pytest.raises(ApiError, match='the answer is a string where exactly one account was expected'):
         make(AccountSettingsModule, client, jwt_groups_enabled=True).run()
+
+
+# -- review fixes ---------------------------------------------------------------------------------------
+def test_user_check_mode_placeholder_names_the_service_user():
+    client = user_client(OWNER)
+    result = make(UserModule, client, check_mode=True, name='robot', is_service_user=True, role='user').run()
+    assert result['user']['id'] == '(new user robot)'
+    invite = make(UserModule, client, check_mode=True, email='x@example.com', name='X', role='user').run()
+    assert invite['user']['id'] == '(new user x@example.com)'
+    assert client.writes() == []
+
+
+@pytest.mark.parametrize('role, others, blocked, view, reads', [
+    ('admin', [], True, 'full', ['/users']),
+    ('user', [dict(INVITED, permissions={'dashboard_view': 'blocked'})], False, 'blocked', ['/users']),
+    ('user', [], True, 'blocked', ['/users', '/accounts']),
+    ('user', [], False, 'limited', ['/users', '/accounts']),
+])
+def test_user_created_service_user_permissions_are_filled_in(role, others, blocked, view, reads):
+    client = user_client(OWNER, *others)
+    client.routes[('POST', '/users')] = lambda body: dict(body, id='new-user', status='active',
+                                                          permissions={'dashboard_view': ''})
+    client.routes['/accounts'] = [{'id': 'acc', 'settings': {'regular_users_view_blocked': blocked}}]
+    result = make(UserModule, client, name='robot', is_service_user=True, role=role).run()
+    assert result['user']['permissions'] == {'dashboard_view': view}
+    assert [p for m, p, dummy in client.calls if m == 'GET'] == reads
+
+
+def test_token_check_mode_is_shaped_like_the_server_token():
+    client = token_client([])
+    result = make(TokenModule, client, check_mode=True, user='bot', name='new', expires_in=5).run()
+    token = result['token']
+    assert 'expires_in' not in token and token['id'] == '(new token new)'
+    created = identity.parse_time(token['created_at'])
+    assert identity.token_days({'created_at': token['created_at'], 'expiration_date': token['expiration_date']}) == 5
+    assert abs((created - datetime.datetime.now(UTC)).total_seconds()) < 60
+    assert result['diff']['after'] == {'name': 'new', 'expires_in': 5}
+
+
+def lose_the_answer(client, made):
+    def answer(body):
+        client.routes['/users/bot-1/tokens'].append(made)
+        raise ApiError('POST', '/users/bot-1/tokens', None, 'the connection was closed before an answer arrived')
+    return answer
+
+
+def test_token_whose_create_answer_was_lost_reports_the_change_and_how_to_get_a_value():
+    client = token_client([])
+    made = dict(TOKEN, id='t2', name='new')
+    client.routes[('POST', '/users/bot-1/tokens')] = lose_the_answer(client, made)
+    with pytest.raises(TaskError) as caught:
+        make(TokenModule, client, user='bot', name='new', expires_in=5).run()
+    message = str(caught.value)
+    assert 'the connection was lost after the creation request was sent' in message
+    assert "the token 'new' was created (id t2)" in message and 'rotate: true' in message
+    assert 'usable plain_token' not in message
+    assert caught.value.details['changed'] is True and caught.value.details['token']['id'] == 't2'
+    assert client.writes() == [('POST', '/users/bot-1/tokens')]  # never sent twice
+
+
+def test_token_whose_create_answer_and_read_were_lost_may_exist():
+    client = token_client([])
+    client.routes[('POST', '/users/bot-1/tokens')] = failing_first(None, ApiError('POST', '/users/bot-1/tokens', None, 'lost'))
+    reads = []
+
+    def list_then_fail(body):
+        reads.append(body)
+        if len(reads) > 1:  # the read after the lost answer
+            raise ApiError('GET', '/users/bot-1/tokens', None, 'no answer')
+        return []
+    client.routes['/users/bot-1/tokens'] = list_then_fail
+    with pytest.raises(TaskError, match="the token 'new' may exist now.*rotate: true"):
+        make(TokenModule, client, user='bot', name='new', expires_in=5, retries=0).run()
+
+
+def test_token_answer_without_a_value_still_reports_the_created_token():
+    client = token_client([], plain={'a': 'x', 'b': 'y'})
+    with pytest.raises(TaskError) as caught:
+        make(TokenModule, client, user='bot', name='new', expires_in=5).run()
+    assert 'rotate: true' in str(caught.value) and caught.value.details['changed'] is True
+
+
+def test_setup_key_one_off_diff_and_body_show_usage_limit_one():
+    for check_mode in (True, False):
+        client = key_client()
+        result = make(SetupKeyModule, client, check_mode=check_mode, name='k', type='one-off').run()
+        assert result['diff']['after']['usage_limit'] == 1
+        assert result['setup_key']['usage_limit'] == 1
+    assert client.calls[-1][2]['usage_limit'] == 1
+
+
+def test_setup_key_check_mode_is_shaped_like_the_server_key():
+    client = key_client()
+    key = make(SetupKeyModule, client, check_mode=True, name='k', type='reusable', expires_in='2d').run()['setup_key']
+    assert 'expires_in' not in key and key['id'] == '(new setup key k)'
+    assert 2 * 86400 - 60 < (identity.parse_time(key['expires']) - datetime.datetime.now(UTC)).total_seconds() <= 2 * 86400
+    assert (key['used_times'], key['state'], key['valid']) == (0, 'valid', True)
+    updated = make(SetupKeyModule, key_client(setup_key()), check_mode=True, name='servers', revoked=True).run()
+    assert 'expires_in' not in updated['setup_key']
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_setup_key_replacement_diff_names_old_and_new_key(check_mode):
+    used = setup_key(type='one-off', usage_limit=1, used_times=1, valid=False, state='overused')
+    result = make(SetupKeyModule, key_client(used), check_mode=check_mode, name='servers', replace_invalid=True).run()
+    diff = result['diff']
+    assert diff['before_header'] == "setup key 'servers' (id 77, overused, revoked by this task)"
+    assert diff['after_header'] == "new setup key 'servers'"
+    assert diff['before'] == {'name': 'servers', 'type': 'one-off', 'usage_limit': 1, 'ephemeral': False,
+                              'auto_groups': ['g1']}
+    assert diff['after'] == {'name': 'servers', 'type': 'one-off', 'usage_limit': 1, 'ephemeral': False,
+                             'auto_groups': ['g1'], 'expires_in': 2592000}
+    revoked = setup_key(revoked=True, valid=False, state='revoked')
+    again = make(SetupKeyModule, key_client(revoked), check_mode=check_mode, name='servers', replace_invalid=True).run()
+    assert again['diff']['before_header'] == "setup key 'servers' (id 77, revoked, already revoked)"
+
+
+def test_setup_key_whose_create_answer_was_lost_is_read_back_with_its_value():
+    client = key_client()
+    made = setup_key(id=99, key='0C2A3F2E-0000-4000-8000-00000000ABCD', name='k')
+
+    def lose(body):
+        client.routes['/setup-keys'].append(made)
+        raise ApiError('POST', '/setup-keys', None, 'the connection was closed before an answer arrived')
+    client.routes[('POST', '/setup-keys')] = lose
+    module = make(SetupKeyModule, client, name='k', type='reusable')
+    result = module.run()
+    assert result['changed'] is True and result['setup_key']['key'] == made['key'] and module.module.warnings == []
+    masked = setup_key(id=98, key='0C2A3****', name='m')
+    client = key_client()
+
+    def lose_masked(body):
+        client.routes['/setup-keys'].append(masked)
+        raise ApiError('POST', '/setup-keys', None, 'closed')
+    client.routes[('POST', '/setup-keys')] = lose_masked
+    module = make(SetupKeyModule, client, name='m', type='reusable')
+    assert module.run()['changed'] is True
+    assert 'the connection was lost' in module.module.warnings[0] and 'revoke it' in module.module.warnings[0]

@@ -45,6 +45,7 @@ class FakeServer(ShapedReads):
             'g1': {'id': 'g1', 'name': 'servers', 'peers': [{'id': 'p2', 'name': 'db-1'}]},
             'g2': {'id': 'g2', 'name': 'backup', 'peers': None},
         }
+        self.account = {'id': 'acc', 'settings': {'peer_login_expiration': 86400}}  # open source: no extra
         self.calls = []
 
     def render(self, pid):
@@ -59,6 +60,8 @@ class FakeServer(ShapedReads):
             return [self.render(pid) for pid in self.peers]
         if path == '/groups':
             return copy.deepcopy(list(self.groups.values()))
+        if path == '/accounts':
+            return [copy.deepcopy(self.account)]
         pid = path.rsplit('/', 1)[1]
         if pid not in self.peers:
             raise ApiError('GET', path, 404, 'not found')
@@ -72,6 +75,8 @@ class FakeServer(ShapedReads):
             return copy.deepcopy(self.groups[oid])
         self.peers[oid].update(name=body['name'], ssh_enabled=body['ssh_enabled'],
                                login_expiration_enabled=body['login_expiration_enabled'])
+        if self.account['settings'].get('extra', {}).get('peer_approval_enabled'):  # a cloud server applies it
+            self.peers[oid]['approval_required'] = body['approval_required']
         return self.render(oid)
 
     def delete(self, path):
@@ -214,3 +219,41 @@ def test_approval_required_ignored_by_the_server_warns():
     result, shim = run(server, name='web-1', approval_required=True, ssh_enabled=True)
     assert result['changed'] is True
     assert result['diff'] == {'before': {'ssh_enabled': False}, 'after': {'ssh_enabled': True}}
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_approval_required_ignored_is_known_by_reading_and_never_written(check_mode):
+    server = FakeServer()
+    result, shim = run(server, check_mode=check_mode, name='web-1', approval_required=True)
+    assert result['changed'] is False and 'diff' not in result
+    assert server.writes() == []
+    assert [c[1] for c in server.calls] == ['/peers', '/accounts']  # one read of the account, no write
+    assert len(shim.warnings) == 1 and 'approval_required=True is not applied' in shim.warnings[0]
+    # with another change, only that change is sent and reported
+    result, shim = run(server, check_mode=check_mode, name='web-1', approval_required=True, ssh_enabled=True)
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'ssh_enabled': False}, 'after': {'ssh_enabled': True}}
+    assert result['peer']['approval_required'] is False
+    if not check_mode:
+        assert server.writes()[-1][2]['approval_required'] is False
+
+
+def test_approval_required_applied_where_the_account_uses_peer_approval():
+    server = FakeServer()
+    server.account['settings']['extra'] = {'peer_approval_enabled': True}
+    result, shim = run(server, name='web-1', approval_required=True)
+    assert result['changed'] is True and shim.warnings == []
+    assert server.writes() == [('PUT', '/peers/p1', {'name': 'web-1', 'ssh_enabled': False,
+                                                     'login_expiration_enabled': False, 'approval_required': True})]
+    # a pending peer shows the server uses approval: approving it needs no read of the account
+    server.calls = []
+    result, shim = run(server, name='web-1', approval_required=False)
+    assert result['changed'] is True and [c[1] for c in server.calls] == ['/peers', '/peers/p1']
+
+
+def test_approval_required_unknown_to_the_server_is_not_sent():
+    server = FakeServer()
+    del server.peers['p1']['approval_required']
+    result, shim = run(server, name='web-1', approval_required=True)
+    assert result['changed'] is False and server.writes() == [] and [c[1] for c in server.calls] == ['/peers']
+    assert 'is not applied' in shim.warnings[0]
