@@ -16,7 +16,8 @@ description:
   - Connection options come from the file or from the environment (E(NMS_API_URL), E(NMS_API_TOKEN)),
     like for the collection's modules. The token is never printed, also not in error messages.
   - A wrong URL or token fails the inventory with the method, path and status of the failed request;
-    it never yields an empty inventory. Ansible then stops with C(Completely failed to parse inventory
+    it never yields an empty inventory. Nor does a typo in O(include_groups) or O(exclude_groups); a
+    name there that is no group on the server fails the inventory, naming it. Ansible then stops with C(Completely failed to parse inventory
     source), also where its default settings would only warn about a source that cannot be parsed.
   - "As an AWX or Automation Controller inventory source: choose I(Sourced from a Project), point
     I(Inventory file) at the C(.nms.yml) file in the project (for example C(inventory/production.nms.yml)),
@@ -88,6 +89,9 @@ options:
     description:
       - Text put before every Ansible group made from a peer group. Group names are made safe for
         Ansible (characters other than letters, digits and C(_) become C(_)).
+      - When several peer groups become the same Ansible group (for example C(web-servers) and
+        C(web servers) both become C(web_servers)), that Ansible group holds the peers of all of them and
+        a warning names the peer groups.
     type: str
     default: ''
   include_all_group:
@@ -119,11 +123,14 @@ options:
   include_groups:
     description:
       - Only peers in at least one of these peer groups (names or ids) become hosts. Unset keeps every peer.
+      - A name or id that is no group on the server (a typo) fails the inventory, naming it. A group that
+        exists but holds no peer is no error.
     type: list
     elements: str
   exclude_groups:
     description:
       - Peers in any of these peer groups (names or ids) do not become hosts.
+      - A name or id that is no group on the server fails the inventory, naming it, as for O(include_groups).
     type: list
     elements: str
 notes:
@@ -131,6 +138,9 @@ notes:
     a list of group summaries with C(id) and C(name), never null.
   - Peer data is chosen by the machines that join (names, hostnames, operating system texts), so host
     variables made from it are marked unsafe and never templated.
+  - The plugin sends one request (the list of peers). Only when a name or id in O(include_groups) or
+    O(exclude_groups) is in no peer's groups does it also read the list of groups, to tell a group
+    without peers from a name that is no group.
   - With O(cache=true), a second run within O(cache_timeout) sends no request to the server. Run
     C(ansible-inventory --flush-cache) to read fresh data.
 seealso:
@@ -180,7 +190,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import (
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    ALL_GROUP, NO_ADDRESS, in_any_group, normalise_peer, peer_groups,
+    ALL_GROUP, NO_ADDRESS, group_matches, in_any_group, normalise_peer, peer_groups,
 )
 
 
@@ -221,17 +231,20 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         except TaskError as exc:  # a connection option that cannot work, named in the message
             return fail('nms.overlay.peers: %s' % exc)
 
-    def fetch_peers(self):
+    def fetch(self, path, what):
         client = self._client()
         try:
-            peers = client.get_list('/peers')
+            items = client.get_list(path)
         except ApiError as exc:
             error = str(exc)
         else:
             error = None
         if error is not None:
-            fail('nms.overlay.peers: cannot read the peers from %s: %s' % (client.root, error))
-        return peers
+            fail('nms.overlay.peers: cannot read the %s from %s: %s' % (what, client.root, error))
+        return items
+
+    def fetch_peers(self):
+        return self.fetch('/peers', 'peers')
 
     def cache_key(self, path):
         # The file alone does not fix the server or the account: URL and token may come from the
@@ -240,8 +253,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         server = hashlib.sha256(identity.encode('utf-8')).hexdigest()[:12]
         return '%s_%s' % (self.get_cache_key(path), server)
 
-    def peers(self, path, cache):
-        key = self.cache_key(path)
+    def cached(self, key, cache, read):
         use_cache = self.get_option('cache') and cache
         update_cache = self.get_option('cache') and not cache
         if use_cache:
@@ -249,10 +261,33 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 return self._cache[key]
             except KeyError:
                 update_cache = True
-        peers = self.fetch_peers()
+        items = read()
         if update_cache:
-            self._cache[key] = peers
-        return peers
+            self._cache[key] = items
+        return items
+
+    def peers(self, path, cache):
+        return self.cached(self.cache_key(path), cache, self.fetch_peers)
+
+    def groups(self, path, cache):
+        return self.cached(self.cache_key(path) + '_groups', cache, lambda: self.fetch('/groups', 'groups'))
+
+    def check_group_filters(self, peers, path, cache):
+        """Fail naming every include_groups / exclude_groups entry that is no group on the server.
+
+        The groups of the peers answer for most names without a request; only names found in no peer's
+        groups need the list of groups (a group may exist and hold no peer).
+        """
+        wanted = [(option, ref) for option in ('include_groups', 'exclude_groups') for ref in self.get_option(option) or []]
+        seen = [summary for peer in peers for summary in peer_groups(peer)]
+        unknown = [(option, ref) for option, ref in wanted if not any(group_matches(summary, ref) for summary in seen)]
+        if not unknown:
+            return
+        groups = [group for group in self.groups(path, cache) or [] if isinstance(group, dict)]
+        unknown = [(option, ref) for option, ref in unknown if not any(group_matches(group, ref) for group in groups)]
+        if unknown:
+            fail('nms.overlay.peers: %s' % '; '.join(
+                "%s: no group '%s' (by name or id) on the server" % item for item in unknown))
 
     # -- building -----------------------------------------------------------------------------------------
     def keep(self, peer):
@@ -275,22 +310,41 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         taken.add(name)
         return name
 
-    def group_names(self, peer):
+    def group_names(self, peer, origins=None):
+        """The Ansible groups of a peer. ``origins`` maps each Ansible group made so far to the peer groups
+        it came from (id -> name); a second peer group that becomes the same Ansible group is warned about once."""
         names = []
         for summary in peer_groups(peer):
             name = summary.get('name') or ref_id(summary)
             if name == ALL_GROUP and not self.get_option('include_all_group'):
                 continue
-            names.append(to_safe_group_name('%s%s' % (self.get_option('group_prefix') or '', name), force=True, silent=True))
+            safe = to_safe_group_name('%s%s' % (self.get_option('group_prefix') or '', name), force=True, silent=True)
+            if origins is not None:
+                self.note_origin(origins, safe, ref_id(summary) or name, name)
+            names.append(safe)
         return names
+
+    def note_origin(self, origins, safe, group_id, name):
+        sources = origins.setdefault(safe, {})
+        if group_id in sources:
+            return
+        if sources:
+            first_id, first_name = next(iter(sources.items()))
+            if first_name == name:
+                both = "'%s' (id %s) and '%s' (id %s)" % (first_name, first_id, name, group_id)
+            else:
+                both = "'%s' and '%s'" % (first_name, name)
+            self.display.warning("nms.overlay.peers: the peer groups %s both become the Ansible group '%s', which "
+                                 "holds the peers of both" % (both, safe))
+        sources[group_id] = name
 
     def address(self, peer):
         value = peer.get(self.get_option('ansible_host_source'))
         return None if value in NO_ADDRESS else str(value).split('/', 1)[0]
 
-    def add_peer(self, peer, taken, prefix, fields):
+    def add_peer(self, peer, taken, prefix, fields, origins=None):
         host = self.inventory.add_host(self.host_name(peer, taken))
-        for group in self.group_names(peer):
+        for group in self.group_names(peer, origins):
             self.inventory.add_group(group)
             self.inventory.add_child(group, host)
         # Peer data comes from the server (names and hostnames are chosen by the machines): never template it.
@@ -322,7 +376,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         fields = self.get_option('peer_fields')
         fields = None if fields is None else frozenset(fields)
         taken = set()
+        origins = {}
         peers = sorted((peer for peer in self.peers(path, cache) if isinstance(peer, dict)), key=ref_id)
+        self.check_group_filters(peers, path, cache)
         for peer in peers:
             if self.keep(peer):
-                self.construct(self.add_peer(peer, taken, prefix, fields), strict)
+                self.construct(self.add_peer(peer, taken, prefix, fields, origins), strict)

@@ -125,7 +125,12 @@ events:
       type: str
       sample: chacbco6lnnbn6cg5s90
     meta:
-      description: Details of the event (key-value strings); never null.
+      description:
+        - Details of the event; never null.
+        - Every value is a string, as open-source servers send them; values that other servers send as other
+          JSON types are turned into the same text. Booleans become V(true) or V(false), numbers their decimal
+          text (V(3), V(1.5)), null becomes V(<nil>), a list its items in brackets separated by spaces
+          (V([a b])), an object C(map[key:value ...]).
       type: dict
       sample: {name: web-1, fqdn: web-1.netbird.selfhosted, ip: 100.64.0.10}
 log_size:
@@ -192,11 +197,31 @@ def _id_order(value):
         return -1
 
 
+def meta_text(value):
+    """A meta value as the text open-source servers send (Go's %v): the same strings from every server."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return '<nil>'
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return '[%s]' % ' '.join(meta_text(item) for item in value)
+    if isinstance(value, dict):
+        return 'map[%s]' % ' '.join('%s:%s' % (key, meta_text(value[key])) for key in sorted(value, key=str))
+    return str(value)
+
+
 def normalise_event(event):
     event = dict(event)
     if event.get('id') is not None:
         event['id'] = str(event['id'])
-    event['meta'] = event.get('meta') or {}
+    meta = event.get('meta') or {}
+    event['meta'] = dict((str(key), meta_text(value)) for key, value in meta.items()) if isinstance(meta, dict) else {}
     return event
 
 

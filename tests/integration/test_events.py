@@ -159,3 +159,21 @@ def test_examples_run_unchanged(emulator, run):
     result = run(examples_of('event_info') + examples_of('location_info'))
     assert result.rc == 0, result
     assert not result.failed
+
+
+def test_meta_values_are_strings_in_both_dialects(emulator, run):
+    """The seed dialect sends JSON booleans in meta, the netbird one Go's text: the module returns text."""
+    status, robot = emulator.api('POST', '/api/users', {
+        'name': 'robot', 'role': 'admin', 'is_service_user': True, 'auto_groups': []})
+    assert status == 200, robot
+    status, token = emulator.api('POST', '/api/users/%s/tokens' % robot['id'], {'name': 'ci', 'expires_in': 30})
+    assert status == 200, token
+    sent = [e for e in api_events(emulator) if e['activity_code'] == 'personal.access.token.create']
+    assert len(sent) == 1
+    if emulator.dialect == 'seed':
+        assert sent[0]['meta']['is_service_user'] is True  # what made the module's answer depend on the dialect
+    events = run_events(run, activity_code=['personal.access.token.create'])
+    assert len(events) == 1
+    meta = events[0]['meta']
+    assert meta['is_service_user'] == 'true' and meta['name'] == 'ci' and meta['user_name'] == 'robot'
+    assert all(isinstance(value, str) for event in run_events(run) for value in event['meta'].values())

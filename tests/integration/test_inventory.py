@@ -156,6 +156,57 @@ def test_options_filters_compose_and_keyed_groups(emulator, tmp_path, collection
     assert sorted(only.hostvars) == ['web-1']
 
 
+def test_unknown_filter_group_fails_naming_it(emulator, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    make_group(emulator, 'servers', [peers['web-1'], peers['db-1']])
+    db = make_group(emulator, 'db', [peers['db-1']])
+    make_group(emulator, 'empty', [])
+    base = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'}
+    emulator.clear_log()
+    typo = inventory(tmp_path, collections_dir, dict(base, include_groups=['nosuchgroup']), env=connection(emulator))
+    assert typo.rc != 0 and typo.data is None, typo.output
+    assert "nms.overlay.peers: include_groups: no group 'nosuchgroup' (by name or id) on the server" in typo.output
+    assert 'Completely failed to parse inventory source' in typo.output
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers', 'GET /api/groups']
+    assert emulator.token not in typo.output
+
+    excluded = inventory(tmp_path, collections_dir, dict(base, include_groups=['servers'], exclude_groups=['dbprod']),
+                         env=connection(emulator))
+    assert excluded.rc != 0 and excluded.data is None
+    assert "exclude_groups: no group 'dbprod' (by name or id) on the server" in excluded.output
+
+    # a group that exists but holds no peer is no typo: an empty inventory, read with one more request
+    emulator.clear_log()
+    empty = inventory(tmp_path, collections_dir, dict(base, include_groups=['empty']), env=connection(emulator))
+    assert empty.rc == 0, empty.output
+    assert empty.data['_meta']['hostvars'] == {}
+    assert len(emulator.requests()) == 2
+    # names found in the peers' groups need no more than the one request
+    emulator.clear_log()
+    known = inventory(tmp_path, collections_dir, dict(base, include_groups=['servers'], exclude_groups=[db['id']]),
+                      env=connection(emulator))
+    assert known.rc == 0, known.output
+    assert sorted(known.hostvars) == ['web-1']
+    assert [r['path'] for r in emulator.requests()] == ['/api/peers']
+
+
+def test_peer_groups_with_the_same_ansible_name_warn(emulator, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web-1', 'web-2')
+    make_group(emulator, 'web-servers', [peers['web-1']])
+    make_group(emulator, 'web servers', [peers['web-2']])
+    make_group(emulator, 'web_servers', [peers['web-1'], peers['web-2']])
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'},
+                    env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert inv.hosts_of('web_servers') == ['web-1', 'web-2']
+    text = ' '.join(inv.stderr.split())  # the warning may be wrapped
+    warnings = [line for line in text.split('[WARNING]: ')[1:] if 'both become the Ansible group' in line]
+    assert len(warnings) == 2, inv.stderr
+    mentioned = ' '.join(warnings)
+    for name in ("'web-servers'", "'web servers'", "'web_servers'"):
+        assert name in mentioned, inv.stderr
+
+
 def test_peer_fields_keeps_only_the_named_host_variables(emulator, tmp_path, collections_dir):
     peers = make_peers(emulator, 'web-1', 'db-1')
     make_group(emulator, 'servers', [peers['web-1'], peers['db-1']])

@@ -136,10 +136,13 @@ def test_invalid_item_names_the_option(emulator, run):
 def test_prune_removes_only_described_kinds(emulator, run):
     assert run([state_task(DESCRIPTION)]).rc == 0
     stray, ns = stray_group_in_use(emulator)
-    # while the nameserver group uses the stray group, pruning groups fails with the server's reason
+    # while the nameserver group uses the stray group, pruning groups is refused before any write
+    emulator.clear_log()
     blocked = run([state_task({'groups': DESCRIPTION['groups']}, prune=True)])
-    assert blocked['network']['failed'] is True
+    assert blocked['network']['failed'] is True and blocked['network']['changed'] is False
     assert 'groups (stray)' in blocked['network']['msg'], blocked['network']['msg']
+    assert 'stray-ns' in blocked['network']['msg'], blocked['network']['msg']
+    assert writes(emulator) == []
 
     # only groups are described: the stray group goes (once the nameserver group that uses it no longer
     # does), the stray nameserver group is not touched, All stays
@@ -158,25 +161,6 @@ def test_prune_removes_only_described_kinds(emulator, run):
     assert 'stray-ns' in names(emulator, '/api/dns/nameservers')
     again = run([state_task(groups_only, prune=True)])
     assert again['network']['changed'] is False
-
-
-def test_failure_part_way_reports_what_was_changed(emulator, run):
-    stray, dummy = stray_group_in_use(emulator)
-    keys = {'setup_keys': [{'name': 'ci', 'type': 'reusable', 'expires_in': 86400}]}
-    # the new group and key are created, then pruning the stray group fails: the server says it is in use
-    result = run([state_task(dict(keys, groups=[{'name': 'new'}]), prune=True)])
-    failed = result['network']
-    assert failed['failed'] is True and failed['changed'] is True
-    assert 'groups (stray)' in failed['msg'], failed['msg']
-    assert failed['method'] == 'DELETE' and failed['path'] == '/groups/' + stray['id']
-    assert isinstance(failed['status'], int) and 400 <= failed['status'] < 500, failed
-    assert [(c['kind'], c['name'], c['action']) for c in failed['changes']] == [
-        ('groups', 'new', 'created'), ('setup_keys', 'ci', 'created')]
-    # a failure result is printed in full, so the created key's value is not in it
-    key_value = [k for k in emulator.api('GET', '/api/setup-keys')[1] if k['name'] == 'ci'][0]['key']
-    assert all('key' not in change for change in failed['changes'])
-    assert key_value not in result.stdout
-    assert failed['summary']['groups']['created'] == 1
 
 
 def test_prune_refuses_an_empty_description(emulator, run):
@@ -324,6 +308,9 @@ def test_enroll_check_mode_writes_nothing(emulator, run, tmp_path):
     assert 'web' not in [g['name'] for g in peers_by_name(emulator)['web-1']['groups']]
     assert 'web-2' not in peers_by_name(emulator)
     assert ENROLL + 'Report that this host would join again' in preview
+    # the missing peer is expected, not a failure: nothing red, nothing rescued
+    assert 'fatal:' not in preview.stdout and 'rescued=1' not in preview.stdout, preview.stdout
+    assert [r['failed'] for r in preview.all(ENROLL + "Set the peer's name and groups")] == [False, False]
 
 
 def test_enroll_rejoins_a_deleted_peer(emulator, run, tmp_path):
@@ -339,6 +326,8 @@ def test_enroll_rejoins_a_deleted_peer(emulator, run, tmp_path):
 
     again = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
     assert again.rc == 0, again.stdout
+    # the missing peer is expected, not a failure: nothing red, nothing rescued
+    assert 'fatal:' not in again.stdout and 'rescued=1' not in again.stdout, again.stdout
     after = peers_by_name(emulator)
     assert sorted(after) == ['web-1', 'web-2']
     assert after['web-1']['id'] != before['web-1']['id'] and after['web-2']['id'] == before['web-2']['id']
@@ -422,6 +411,15 @@ def test_enroll_adds_an_extra_group(emulator, run, tmp_path):
     assert again.rc == 0 and recap_changed(again) == {'web-1': 0}, again.stdout
     assert writes(emulator) == []
 
+    # any other failure of the peer task still fails the host, with the module's message, and joins nobody again
+    inventory = enroll_inventory(tmp_path, ['web-1'], enroll_groups=['nosuchgroup'])
+    bad = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert bad.rc != 0, bad.stdout
+    failed = bad[ENROLL + "Set the peer's name and groups"]
+    assert failed['failed'] is True and 'nosuchgroup' in failed['msg'], failed['msg']
+    assert ENROLL + 'Leave the network, the server no longer knows this peer' not in bad
+    assert writes(emulator) == []
+
 
 def test_audit_report(emulator, run, tmp_path):
     assert emulator.api('POST', '/api/groups', {'name': 'audited'})[0] == 200
@@ -462,6 +460,31 @@ def test_offboard_user(emulator, run):
     assert again.rc == 0, again.stdout
     assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
     assert writes(emulator) == []
+
+
+def test_offboard_an_unknown_user_fails_before_any_write(emulator, run):
+    emulator.add_user('alice@example.com', role='admin')
+    status, robot = emulator.api('POST', '/api/users', {
+        'name': 'robot', 'role': 'user', 'is_service_user': True, 'auto_groups': []})
+    assert status == 200, robot
+    emulator.clear_log()
+    for name in ('alcie@example.com', 'no-such-robot'):
+        result = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': name})
+        assert result.rc != 0, result.stdout
+        failed = result['Check that exactly one user is meant']
+        assert failed['failed'] is True
+        assert failed['msg'] == 'no user %s (by email or name); nothing was changed' % name, failed['msg']
+        assert 'Block the user' not in result
+    assert writes(emulator) == []
+
+    # the email matches whatever its case, and a service user is found by its name
+    mixed = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'Alice@Example.com'})
+    assert mixed.rc == 0, mixed.stdout
+    by_name = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'robot'})
+    assert by_name.rc == 0, by_name.stdout
+    users = {u['id']: u for u in emulator.api('GET', '/api/users')[1]}
+    assert users[robot['id']]['is_blocked'] is True
+    assert [u['is_blocked'] for u in users.values() if u['email'] == 'alice@example.com'] == [True]
 
 
 def test_network_role_preview_and_prune(emulator, run):

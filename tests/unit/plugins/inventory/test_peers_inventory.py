@@ -71,3 +71,58 @@ def test_addresses():
 def test_filters(options, kept):
     assert plugin(**options).keep(PEER) is kept
     assert plugin(connected_only=True).keep(dict(PEER, connected=False)) is False
+
+
+def test_peer_groups_that_become_the_same_ansible_group_warn_once():
+    inv = plugin()
+    origins = {}
+    other = dict(PEER, id='p2', groups=[{'id': 'g3', 'name': 'web-servers'}, {'id': 'g1', 'name': 'web servers'}])
+    assert inv.group_names(PEER, origins) == ['All', 'web_servers', 'db_prod']
+    assert inv.display.warnings == []
+    assert inv.group_names(other, origins) == ['web_servers', 'web_servers']
+    assert inv.group_names(dict(other, id='p3'), origins) == ['web_servers', 'web_servers']
+    assert inv.display.warnings == [
+        "nms.overlay.peers: the peer groups 'web servers' and 'web-servers' both become the Ansible group "
+        "'web_servers', which holds the peers of both"]
+    # two groups with the same name are told apart by their ids
+    twin = plugin()
+    twin.group_names(dict(PEER, groups=[{'id': 'a', 'name': 'x'}, {'id': 'b', 'name': 'x'}]), {})
+    assert twin.display.warnings == ["nms.overlay.peers: the peer groups 'x' (id a) and 'x' (id b) both become the "
+                                     "Ansible group 'x', which holds the peers of both"]
+
+
+class Fetching:
+    """The plugin with canned peer and group lists instead of a server."""
+
+    def __init__(self, groups, **options):
+        self.inv = plugin(cache=False, **options)
+        self.reads = []
+        self.groups = groups
+        self.inv.cache_key = lambda path: 'key'
+
+        def fetch(path, what):
+            self.reads.append(path)
+            return self.groups
+
+        self.inv.fetch = fetch
+
+
+def test_unknown_filter_groups_fail_naming_them(monkeypatch):
+    from ansible import constants
+    from ansible.errors import AnsibleParserError
+
+    monkeypatch.setattr(constants, 'INVENTORY_ANY_UNPARSED_IS_FAILED', False)
+
+    known = Fetching([{'id': 'g1', 'name': 'web servers'}, {'id': 'g9', 'name': 'empty'}],
+                     include_groups=['web servers', 'g2'], exclude_groups=['empty'])
+    known.inv.check_group_filters([PEER], 'inv.nms.yml', True)
+    assert known.reads == ['/groups']  # 'empty' is in no peer's groups: only the group list can tell
+    seen = Fetching([], include_groups=['db-prod', 'All'], exclude_groups=['g1'])
+    seen.inv.check_group_filters([PEER], 'inv.nms.yml', True)
+    assert seen.reads == []  # every name is a group of a peer: no request
+    typo = Fetching([{'id': 'g1', 'name': 'web servers'}], include_groups=['nosuchgroup', 'web servers'],
+                    exclude_groups=['dbprod'])
+    with pytest.raises(AnsibleParserError) as error:
+        typo.inv.check_group_filters([PEER], 'inv.nms.yml', True)
+    assert str(error.value) == ("nms.overlay.peers: include_groups: no group 'nosuchgroup' (by name or id) on the server; "
+                                "exclude_groups: no group 'dbprod' (by name or id) on the server")

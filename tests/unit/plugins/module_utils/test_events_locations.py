@@ -84,6 +84,18 @@ def test_events_newest_first_with_string_ids_and_meta():
     assert result[-1]['meta'] == {}
 
 
+def test_meta_values_are_strings_whatever_the_server_sends():
+    meta = {'is_service_user': True, 'off': False, 'count': 3, 'ratio': 1.5, 'whole': 2.0, 'none': None,
+            'list': ['a', 1, True], 'map': {'b': 1, 'a': 'x'}, 'text': 'web-1', 'when': '2026-01-10T08:00:00Z'}
+    sent = [dict(EVENTS[0], meta=meta), dict(EVENTS[1], meta={'is_service_user': 'true', 'count': '3'})]
+    result = make(EventInfoModule, {'/events': sent}).run()['events']
+    assert result[1]['meta'] == {
+        'is_service_user': 'true', 'off': 'false', 'count': '3', 'ratio': '1.5', 'whole': '2', 'none': '<nil>',
+        'list': '[a 1 true]', 'map': 'map[a:x b:1]', 'text': 'web-1', 'when': '2026-01-10T08:00:00Z'}
+    assert result[0]['meta'] == {'is_service_user': 'true', 'count': '3'}  # strings stay as they are
+    assert all(isinstance(value, str) for event in result for value in event['meta'].values())
+
+
 def test_event_filters():
     assert events(activity_code=['group.add']) == ['1']
     assert events(activity_code=['peer.*', 'group.add']) == ['3', '1']
