@@ -45,6 +45,17 @@ options:
       - Return only the peers whose operating system contains this text, ignoring case. For example
         V(linux) matches C(Linux 6.1) and V(ubuntu 22) matches C(Ubuntu 22.04).
     type: str
+  fields:
+    description:
+      - Return only these fields of each peer, for example V(id), V(name), V(ip), V(groups). C(id) is
+        always returned. Unset returns every field.
+      - With thousands of peers, fewer fields make the task noticeably faster, because Ansible handles
+        every value of the result.
+      - A field the server does not send for a peer is left out of that peer. C(accessible_peers) is read
+        (one more request) only for a single peer, and only when this option is unset or names it.
+    type: list
+    elements: str
+    version_added: 0.1.0
 seealso:
   - module: nms.overlay.peer
   - plugin: nms.overlay.peers
@@ -68,6 +79,11 @@ EXAMPLES = r'''
     hostname: web-1
   register: web
 
+- name: List the name and overlay address of every peer, and nothing else
+  nms.overlay.peer_info:
+    fields: [name, ip]
+  register: addresses
+
 - name: Show who web-1 can reach
   ansible.builtin.debug:
     msg: "{{ web.peers[0].accessible_peers | map(attribute='name') | list }}"
@@ -76,7 +92,7 @@ EXAMPLES = r'''
 
 RETURN = r'''
 peers:
-  description: The peers found, also when filtered to one. Empty when nothing matches.
+  description: The peers found, also when filtered to one. Empty when nothing matches. With O(fields), only those fields and C(id).
   returned: always
   type: list
   elements: dict
@@ -207,6 +223,7 @@ class PeerInfoModule(InfoModule):
         group=dict(type='str'),
         connected=dict(type='bool'),
         os=dict(type='str'),
+        fields=dict(type='list', elements='str'),
     )
     mutually_exclusive = ()
 
@@ -239,7 +256,8 @@ class PeerInfoModule(InfoModule):
         fetched = self.fetch()
         self.check_group(fetched)
         items = [item for item in fetched if self.keep(item)]
-        if len(items) == 1 and 'accessible_peers' not in items[0]:
+        fields = self.params.get('fields')
+        if len(items) == 1 and 'accessible_peers' not in items[0] and (fields is None or 'accessible_peers' in fields):
             # One peer: read it on its own for its accessible peers.
             try:
                 items = [self.client.get_object('%s/%s' % (self.path, ref_id(items[0])))]
@@ -247,7 +265,11 @@ class PeerInfoModule(InfoModule):
                 if exc.status != 404:  # deleted in between: nothing to return
                     raise
                 items = []
-        return {'changed': False, self.plural: [normalise_peer(item) for item in items]}
+        peers = [normalise_peer(item) for item in items]
+        if fields is not None:
+            wanted = set(fields) | {'id'}
+            peers = [{key: value for key, value in peer.items() if key in wanted} for peer in peers]
+        return {'changed': False, self.plural: peers}
 
 
 def main():

@@ -282,6 +282,27 @@ def test_peer_info_filters(emulator, run, how):
         assert len(emulator.requests()) == 1
 
 
+def test_peer_info_fields_keep_only_the_named_fields(emulator, run):
+    peers = make_peers(emulator, 'web-1', 'db-1')
+    emulator.clear_log()
+    result = run([
+        {'name': 'few', 'nms.overlay.peer_info': {'fields': ['name', 'ip', 'no_such_field']}},
+        {'name': 'one', 'nms.overlay.peer_info': {'name': 'web-1', 'fields': ['groups']}},
+        {'name': 'reach', 'nms.overlay.peer_info': {'name': 'web-1', 'fields': ['accessible_peers']}},
+    ])
+    assert result.rc == 0, result
+    few = sorted(result['few']['peers'], key=lambda peer: peer['name'])
+    assert [sorted(peer) for peer in few] == [['id', 'ip', 'name'], ['id', 'ip', 'name']]
+    assert [(peer['id'], peer['name']) for peer in few] == sorted(
+        [(peers['db-1'], 'db-1'), (peers['web-1'], 'web-1')], key=lambda pair: pair[1])
+    one = result['one']['peers']
+    assert [sorted(peer) for peer in one] == [['groups', 'id']] and isinstance(one[0]['groups'], list)
+    assert sorted(result['reach']['peers'][0]) == ['accessible_peers', 'id']
+    # one list each; only the task that asks for accessible_peers reads the single peer
+    assert [r['path'] for r in emulator.requests()] == [
+        '/api/peers', '/api/peers', '/api/peers', '/api/peers/%s' % peers['web-1']]
+
+
 def test_examples_run_unchanged(emulator, run):
     """Every task of the peer and peer_info EXAMPLES runs against the emulator as written."""
     make_peers(emulator, 'old-build-host')
