@@ -28,7 +28,7 @@ DEMO_DIALECT ?= netbird
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
-	@echo "make test         unit + integration + reliability + sanity + lint + docs (what CI runs: .ci/run)"
+	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo (what CI runs: .ci/run)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
 	@echo "make unit         pytest tests/unit"
 	@echo "make integration  pytest tests/integration (ansible-playbook against the emulator, both dialects)"
@@ -42,7 +42,7 @@ help:
 	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
-test: unit integration reliability sanity lint docs
+test: unit integration reliability sanity lint docs demo
 	@echo "make test: all checks passed"
 
 # --- virtualenv --------------------------------------------------------------------------------
