@@ -16,7 +16,7 @@ import copy
 
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
-from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, flatten, id_list, id_set, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, flatten, id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
@@ -328,7 +328,9 @@ def posture_check_result(check):
 
 def policies_using(policies, check_id):
     """The policies whose source_posture_checks hold this posture check id."""
-    return [policy for policy in policies or [] if check_id in id_list(policy.get('source_posture_checks'))]
+    # imported here: only a deletion asks
+    from ansible_collections.nms.overlay.plugins.module_utils._usage import referrers
+    return [policy for policy, dummy_what, dummy_key, dummy_where in referrers('posture_checks', check_id, {'policies': policies})]
 
 
 # -- options models (pydantic, imported lazily) ------------------------------------------------------

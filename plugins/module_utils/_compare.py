@@ -72,3 +72,13 @@ def unwrap_items(data):
     if isinstance(data, dict) and isinstance(data.get('items'), dict):
         return data['items']
     return data
+
+
+def the_account(data):
+    """The one account in an answer of GET /accounts (a list of one, or one object, wrapped in items or not),
+    or None when the answer holds no single account."""
+    data = unwrap_items(data)
+    accounts = [data] if isinstance(data, dict) else data
+    if isinstance(accounts, list) and len(accounts) == 1 and isinstance(accounts[0], dict):
+        return accounts[0]
+    return None

@@ -8,9 +8,6 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-from ansible_collections.nms.overlay.plugins.module_utils._usage import (
-    UsageResolver, current_sources, in_use_message, users_of,
-)
 
 ALL_GROUP = 'All'
 
@@ -33,17 +30,13 @@ class GroupModule(ResourceModule):
     # whether a delete first checks what uses the group (network_state checks that itself, before its first write)
     check_usage = True
 
-    @property
-    def resolver(self):
-        if self._resolver is None:
-            self._resolver = UsageResolver(self.client)
-        return self._resolver
-
     def before_write(self, current_obj, state):
         if current_obj and current_obj.get('name') == ALL_GROUP:
             raise TaskError('the All group holds every peer and cannot be changed or deleted')
         if state is None and current_obj is not None and self.check_usage:
-            # also in check mode, and also for a route's peer_groups, which the server does not check
+            # also in check mode, and also for a route's peer_groups, which the server does not check;
+            # imported here, so that a task that deletes nothing does not load it
+            from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, in_use_message, users_of
             users = users_of(self.kind, ref_id(current_obj), current_sources(self.kind, self.resolver))
             if users:
                 raise TaskError(in_use_message(self.what, current_obj, users))

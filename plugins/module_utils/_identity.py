@@ -14,7 +14,7 @@ import datetime
 import re
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, the_account, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
@@ -327,10 +327,9 @@ class UserModule(ResourceModule):
             if other.get('role') == 'user' and view in ('limited', 'blocked'):
                 return view
         try:
-            accounts = unwrap_items(self.client.get('/accounts'))
+            account = the_account(self.client.get('/accounts'))
         except ApiError:
             return ''
-        account = accounts[0] if isinstance(accounts, list) and accounts else accounts
         settings = account.get('settings') if isinstance(account, dict) else None
         if not isinstance(settings, dict):
             return ''
@@ -728,11 +727,11 @@ class AccountSettingsModule(ResourceModule):
 
     def find(self):
         data = unwrap_items(self.client.get(self.path))
-        accounts = [data] if isinstance(data, dict) else data  # a lone object is read as the one account
-        if not isinstance(accounts, list) or len(accounts) != 1 or not isinstance(accounts[0], dict):
-            what = 'a list of %d items' % len(accounts) if isinstance(accounts, list) else describe_shape(accounts)
+        account = the_account(data)
+        if account is None:
+            what = 'a list of %d items' % len(data) if isinstance(data, list) else describe_shape(data)
             raise ApiError('GET', self.path, 200, 'the answer is %s where exactly one account was expected' % what)
-        return accounts[0]
+        return account
 
     def from_server(self, obj):
         settings = dict(obj.get('settings') or {})

@@ -20,27 +20,14 @@ from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GRO
 from ansible_collections.nms.overlay.plugins.module_utils._identity import (
     AccountSettingsModule, SetupKeyModule, UserModule, setup_key_valid,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, Resolver, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec
 from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._usage import (
-    DNS_SETTINGS, UsageResolver, current_sources, dns_settings_of, referring_kinds, users_of,
+    DNS_SETTINGS, DNS_SETTINGS_PATH, current_sources, referring_kinds, users_of,
 )
-
-
-class NetworkDnsSettingsModule(DnsSettingsModule):
-    """The DNS settings, read once per run: the check of group deletions reads them too."""
-
-    def find(self):
-        return dns_settings_of(self.resolver)
-
-    def update(self, obj, desired):
-        result = super().update(obj, desired)
-        if isinstance(self.resolver, UsageResolver):
-            self.resolver.dns_settings = result[self.result_key]  # as they are now (or would be, in check mode)
-        return result
 
 
 # The description's keys, in the order they are applied: a kind only refers to kinds before it.
@@ -50,7 +37,7 @@ KINDS = (
     ('policies', PolicyModule),
     ('routes', RouteModule),
     ('nameserver_groups', NameserverGroupModule),
-    ('dns_settings', NetworkDnsSettingsModule),
+    ('dns_settings', DnsSettingsModule),
     ('setup_keys', SetupKeyModule),
     ('users', UserModule),
     ('account_settings', AccountSettingsModule),
@@ -97,7 +84,7 @@ def _label(cls, params):
     return '?'
 
 
-class _PlanResolver(UsageResolver):
+class _PlanResolver(Resolver):
     """The run's lists (read once, shared), plus a placeholder for each group or posture check the
     description creates, so that the state a run leaves can be worked out before its first write."""
 
@@ -120,25 +107,8 @@ class _PlanResolver(UsageResolver):
             self._items[kind] = items
         return self._items[kind]
 
-    def read_dns_settings(self):
-        return self.main.read_dns_settings()
-
-
-_PLANNERS = {}
-
-
-def planner(cls):
-    """cls, finding by id in the shared list rather than with a GET (planning reads nothing twice)."""
-    if cls not in _PLANNERS:
-        class Planner(cls):
-            def get_by_id(self, item_id):
-                if not self.kind:
-                    return super().get_by_id(item_id)
-                return next((item for item in self.list_items() if ref_id(item) == str(item_id)), None)
-
-        Planner.__name__ = 'Planned' + cls.__name__
-        _PLANNERS[cls] = Planner
-    return _PLANNERS[cls]
+    def settings(self, path):
+        return self.main.settings(path)
 
 
 def item_spec(cls):
@@ -164,12 +134,6 @@ class NetworkStateModule(NmsModule):
         self.entries = []
         self.report = Report()
         self.verified = set()  # (kind, id) of deletions checked before the first write
-
-    @property
-    def resolver(self):
-        if self._resolver is None:
-            self._resolver = UsageResolver(self.client)
-        return self._resolver
 
     # -- reading the description ---------------------------------------------------------------------
     def described_kinds(self):
@@ -307,8 +271,8 @@ class NetworkStateModule(NmsModule):
     def plan(self, entry, plan, find_only=False):
         """(the server object an entry describes or None, the objects it leaves on the server), without a request
         beyond the lists the run reads anyway."""
-        cls = type(entry.resource)
-        resource = planner(cls)(module=_TaskModule(entry.resource.params, True, lambda message: None))
+        resource = type(entry.resource)(module=_TaskModule(entry.resource.params, True, lambda message: None))
+        resource.list_only = True  # by id in the list the run read, not with a GET
         resource._client = self.client  # pylint: disable=protected-access
         resource._resolver = plan  # pylint: disable=protected-access
         try:
@@ -341,7 +305,7 @@ class NetworkStateModule(NmsModule):
         for source in referring_kinds(kind):
             entries = [entry for entry in self.entries if entry.kind == source]
             if source == DNS_SETTINGS:
-                sources[source] = self.plan(entries[0], plan)[1] if entries else [dns_settings_of(self.resolver)]
+                sources[source] = self.plan(entries[0], plan)[1] if entries else [self.resolver.settings(DNS_SETTINGS_PATH)]
                 continue
             objs, seen = [], set()
             for entry in entries:
@@ -400,7 +364,8 @@ class NetworkStateModule(NmsModule):
                 continue
             params = dict(item_spec_defaults(cls), id=ref_id(obj), state='absent', **connection)
             entry = _Entry(kind, None, _label(cls, obj), None)
-            entry.resource = self.resource(planner(cls), params, entry)  # found in the list just read, not read again
+            entry.resource = self.resource(cls, params, entry)
+            entry.resource.list_only = True  # found in the list just read, not read again
             if isinstance(entry.resource, GroupModule) and (kind, ref_id(obj)) in self.verified:
                 entry.resource.check_usage = False  # checked before the first write, against the state now reached
             report.add(entry, self.apply(entry, entry.resource.run), pruned=True)

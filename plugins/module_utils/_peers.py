@@ -7,7 +7,7 @@ peer_info and the peers inventory plugin."""
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
-from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
@@ -184,14 +184,12 @@ class PeerModule(ResourceModule):
         if obj.get('approval_required'):
             return False
         try:
-            accounts = self.client.get('/accounts')
+            account = the_account(self.client.get('/accounts'))
         except ApiError as exc:
             if exc.status in (401, 403, 404):
                 return False  # cannot tell: send it, and report what the server kept
             raise
-        accounts = unwrap_items(accounts)
-        account = accounts[0] if isinstance(accounts, list) and accounts else accounts
-        if not isinstance(account, dict):
+        if account is None:
             return False
         extra = (account.get('settings') or {}).get('extra') or {}
         return not extra.get('peer_approval_enabled')

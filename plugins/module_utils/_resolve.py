@@ -78,6 +78,7 @@ class Resolver:
     def __init__(self, client):
         self.client = client
         self._items = {}
+        self._settings = {}
 
     def seed(self, kind, items):
         """Reuse a list the caller already fetched, saving a request."""
@@ -122,6 +123,16 @@ class Resolver:
             raise ResolveError("%s: no %s with the id or %s %s" % (
                 option, what, ' or '.join(fields), ', '.join("'%s'" % u for u in unknown)))
         return ids
+
+    def settings(self, path):
+        """A singleton object such as the DNS settings, read at most once per task like the lists."""
+        if path not in self._settings:
+            self._settings[path] = self.client.get_object(path)
+        return self._settings[path]
+
+    def keep_settings(self, path, obj):
+        """Keep a singleton as a write left it (or would leave it, in check mode), for later reads of the task."""
+        self._settings[path] = obj
 
     def cached(self, kind):
         """The list of a kind if this task has read it already (or was given it), else None: never a request."""

@@ -366,7 +366,9 @@ class ResourceModule(NmsModule):
         return result
 
     def remember(self, obj):
-        """Keep the shared list current after a write, so later tasks of one run resolve it."""
+        """Keep the shared list (or singleton) current after a write, so later tasks of one run resolve it."""
+        if self.singleton and isinstance(obj, dict):
+            self.resolver.keep_settings(self.path, obj)
         if self.kind and isinstance(obj, dict) and obj.get('id') is not None:
             self.resolver.replace(self.kind, obj)
 
@@ -397,7 +399,7 @@ class ResourceModule(NmsModule):
 
     def find(self):
         if self.singleton:
-            return self.client.get_object(self.path)
+            return self.resolver.settings(self.path)
         if self.params.get('id'):
             return self.get_by_id(self.params['id'])
         return self.only_one([item for item in self.list_items() if self.matches(item)])
@@ -626,6 +628,8 @@ class ResourceModule(NmsModule):
         if self.module.check_mode:
             predicted = dict(obj)
             predicted.update(body)
+            if self.singleton:
+                self.resolver.keep_settings(self.path, predicted)
             result[self.result_key] = self.to_result(predicted)
             return result
         updated = self.client.put(self.update_path(obj), body)

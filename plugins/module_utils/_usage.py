@@ -11,8 +11,7 @@ check mode) and network_state (before its first write) use this table to refuse 
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, unwrap_items
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 
 DNS_SETTINGS = 'dns_settings'
 DNS_SETTINGS_PATH = '/dns/settings'
@@ -56,8 +55,9 @@ def _describe(what, name_key, obj):
     return "%s '%s'" % (what, name)
 
 
-def users_of(kind, item_id, sources):
-    """Who refers to the ``kind`` resource ``item_id``, as texts like "route 'lan' (peer_groups)".
+def referrers(kind, item_id, sources):
+    """The objects that refer to the ``kind`` resource ``item_id``, each as (object, what it is, its name key,
+    the options that hold the reference).
 
     ``sources`` maps each referring kind to the objects to look at (server shape: ids or summaries with an id).
     """
@@ -70,8 +70,14 @@ def users_of(kind, item_id, sources):
             references = options(obj) if callable(options) else {option: id_list(obj.get(option)) for option in options}
             where = [option for option, ids in references.items() if item_id in ids]
             if where:
-                found.append('%s (%s)' % (_describe(what, name_key, obj), ', '.join(where)))
+                found.append((obj, what, name_key, where))
     return found
+
+
+def users_of(kind, item_id, sources):
+    """Who refers to the ``kind`` resource ``item_id``, as texts like "route 'lan' (peer_groups)"."""
+    return ['%s (%s)' % (_describe(what, name_key, obj), ', '.join(where))
+            for obj, what, name_key, where in referrers(kind, item_id, sources)]
 
 
 def in_use_message(what, obj, users):
@@ -79,29 +85,9 @@ def in_use_message(what, obj, users):
         what, obj.get('name'), ref_id(obj), ', '.join(users))
 
 
-class UsageResolver(Resolver):
-    """A resolver that also reads the DNS settings once per task (they refer to groups)."""
-
-    def __init__(self, client):
-        super().__init__(client)
-        self.dns_settings = None
-
-    def read_dns_settings(self):
-        if self.dns_settings is None:
-            self.dns_settings = unwrap_items(self.client.get_object(DNS_SETTINGS_PATH))
-        return self.dns_settings
-
-
-def dns_settings_of(resolver):
-    """The DNS settings, read once when the resolver can keep them."""
-    if isinstance(resolver, UsageResolver):
-        return resolver.read_dns_settings()
-    return unwrap_items(resolver.client.get_object(DNS_SETTINGS_PATH))
-
-
 def current_sources(kind, resolver):
     """The server's objects that can refer to a ``kind`` resource (one list per kind, shared with the task)."""
     sources = {}
     for source in referring_kinds(kind):
-        sources[source] = [dns_settings_of(resolver)] if source == DNS_SETTINGS else resolver.items(source)
+        sources[source] = [resolver.settings(DNS_SETTINGS_PATH)] if source == DNS_SETTINGS else resolver.items(source)
     return sources

@@ -144,3 +144,27 @@ def test_pydantic_errors_read_as_short_rules():
                               "option items[0].kind: must be 'udp' or 'tcp'; option items[0].extra: is not a known option; "
                               "option items[1]: must be a dictionary")
     assert 'should' not in str(err.value) and 'after validation' not in str(err.value)
+
+
+def test_a_singleton_is_read_once_per_task_and_kept_as_a_write_leaves_it():
+    client = ListingClient({'/dns/settings': {'items': {'disabled_management_groups': ['g1']}}})
+    resolver = Resolver(client)
+    assert resolver.settings('/dns/settings') == {'disabled_management_groups': ['g1']}
+    assert resolver.settings('/dns/settings') == {'disabled_management_groups': ['g1']}
+    assert client.gets == ['/dns/settings']
+    resolver.keep_settings('/dns/settings', {'disabled_management_groups': []})
+    assert resolver.settings('/dns/settings') == {'disabled_management_groups': []}
+    assert client.gets == ['/dns/settings']
+
+
+@pytest.mark.parametrize('answer, expected', [
+    ([{'id': 'a1'}], {'id': 'a1'}),
+    ({'id': 'a1'}, {'id': 'a1'}),
+    ({'items': {'id': 'a1'}}, {'id': 'a1'}),
+    ([], None),
+    ([{'id': 'a1'}, {'id': 'a2'}], None),
+    (['a1'], None),
+    (None, None),
+])
+def test_the_account_is_the_single_account_of_the_answer(answer, expected):
+    assert cmp.the_account(answer) == expected
