@@ -4,6 +4,25 @@
 
 from __future__ import annotations
 
+# The attributes every module has; each fragment below adds its check mode and diff.
+_SHARED = r'''
+  action:
+    description: >-
+      Has an action plugin. When the task runs on the controller with the controller's own Python
+      (C(hosts: localhost) or C(delegate_to: localhost)), the module runs inside the controller's task
+      worker instead of a new process, which saves most of a task's cost. Set the variable
+      C(nms_overlay_in_process) to C(false) to always run it as a process.
+    support: full
+    details: >-
+      Another connection or interpreter, C(become), C(async) and C(ANSIBLE_KEEP_REMOTE_FILES) run the
+      module as a process, as usual.
+  action_group:
+    description: Use C(group/nms.overlay.all) in C(module_defaults) to set the connection options.
+    support: full
+    membership:
+      - nms.overlay.all
+'''
+
 
 class ModuleDocFragment:
     """Attributes of the collection's modules."""
@@ -16,13 +35,7 @@ attributes:
     support: full
   diff_mode:
     description: Returns the managed fields before and after the change when run with C(--diff).
-    support: full
-  action_group:
-    description: Use C(group/nms.overlay.all) in C(module_defaults) to set the connection options.
-    support: full
-    membership:
-      - nms.overlay.all
-'''
+    support: full''' + _SHARED
 
     # Info modules: read only.
     INFO_MODULE = r'''
@@ -33,10 +46,4 @@ attributes:
     details: This is an information module; it never changes anything.
   diff_mode:
     description: Nothing changes, so there is no diff.
-    support: N/A
-  action_group:
-    description: Use C(group/nms.overlay.all) in C(module_defaults) to set the connection options.
-    support: full
-    membership:
-      - nms.overlay.all
-'''
+    support: N/A''' + _SHARED

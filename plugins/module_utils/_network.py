@@ -129,6 +129,11 @@ class NetworkStateModule(NmsModule):
     # descriptions of setup keys, not key values (validate-modules suspects any option named like a key)
     argument_spec['setup_keys']['no_log'] = False
 
+    @classmethod
+    def preload(cls):
+        for dummy_kind, resource_cls in KINDS:
+            resource_cls.preload()
+
     def __init__(self, module=None):
         super().__init__(module)
         self.entries = []

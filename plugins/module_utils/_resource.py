@@ -239,6 +239,13 @@ class NmsModule:
         self.module.fail_json(msg=message, **extra)
 
     @classmethod
+    def preload(cls):
+        """Import now what a run imports lazily (a pydantic model): a process that runs many tasks pays it once."""
+        model = getattr(cls, 'model', None)
+        if model is not None:
+            model()
+
+    @classmethod
     def main(cls):
         instance = cls()
         try:

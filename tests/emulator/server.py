@@ -228,6 +228,9 @@ class RequestHandler(BaseHTTPRequestHandler):
     """Speaks HTTP/1.1 with keep-alive; every answer carries a Content-Length."""
 
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as Go's net/http (the real servers) sets it: headers and body are two writes, and
+    # with Nagle's algorithm every answer on a kept-alive connection waited 40 ms for a delayed ACK
+    disable_nagle_algorithm = True
     server: EmulatorServer
 
     def log_message(self, format: str, *args: Any) -> None:  # pylint: disable=redefined-builtin

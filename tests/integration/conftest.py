@@ -22,6 +22,10 @@ Fixtures (see docs/dev/interfaces.md):
     the API token never shows, a setup key or token value only in the output of the task that
     created it, and no secret is in a request URL. A leak fails the test, naming the secret's
     kind and where it showed, never the secret.
+    How modules run follows the dialect, so every test covers both ways: against ``seed`` the play
+    sets ``nms_overlay_in_process: false`` (each module runs as a process, as on a remote host);
+    against ``netbird`` modules run in the controller's worker (the default for local tasks, see
+    plugins/plugin_utils/_in_process.py). A test's own ``extra_vars`` can override it.
 """
 
 from __future__ import annotations
@@ -368,6 +372,8 @@ def run(request, tmp_path, collections_dir):
             verbosity = DEFAULT_VERBOSITY
         if verbosity:
             cmd.append("-" + "v" * int(verbosity))
+        if "emulator" in request.fixturenames and request.getfixturevalue("emulator").dialect == "seed":
+            cmd.extend(["-e", "nms_overlay_in_process=false"])
         if extra_vars:
             vars_file = workdir / "extra_vars.json"
             vars_file.write_text(json.dumps(extra_vars), encoding="utf-8")

@@ -21,6 +21,9 @@ ANSIBLE_KEYS = frozenset((
     "task", "action", "host", "outcome", "unreachable", "attempts", "retries",
     "item", "ansible_loop_var", "ansible_index_var", "ansible_loop", "failed_when_result", "changed_when_result",
 ))
+# Keys that Ansible's async wrapper and async_status add to the result of an async task.
+ASYNC_KEYS = frozenset(("ansible_job_id", "started", "finished", "results_file",
+                        "stdout", "stdout_lines", "stderr", "stderr_lines"))
 
 _RETURN = {}
 
@@ -78,8 +81,9 @@ def violations(record, module=None):
                 for problem in violations(dict(item, task=record.get("task")), module)]
     docs = documented_returns(module)
     problems = []
+    ansible_keys = ANSIBLE_KEYS | ASYNC_KEYS if "ansible_job_id" in record else ANSIBLE_KEYS
     returned = {key: value for key, value in record.items()
-                if key not in ANSIBLE_KEYS and not key.startswith("_ansible")}
+                if key not in ansible_keys and not key.startswith("_ansible")}
     _check_mapping("", returned, docs, problems)
     for key, doc in docs.items():
         if _is_always(doc or {}) and key not in record:

@@ -65,3 +65,9 @@ def test_failed_skipped_censored_and_foreign_results_are_not_checked():
 
 def test_keys_that_ansible_adds_are_not_the_modules():
     assert return_contract.violations(group_result(failed_when_result=False, attempts=1)) == []
+
+
+def test_async_keys_are_ansibles_only_in_an_async_result():
+    async_keys = dict(ansible_job_id='j1', started=1, finished=1, results_file='/tmp/j1', stdout='', stdout_lines=[])
+    assert return_contract.violations(group_result(**async_keys)) == []
+    assert return_contract.violations(group_result(stdout='')) == ["group (task 't'): stdout is returned but not documented"]

@@ -1,0 +1,77 @@
+# -*- coding: utf-8 -*-
+"""Where modules run: in the controller's task worker for local tasks, as a process otherwise.
+
+Both ways must give the same result, requests and secrecy. Which way a task took is read from the
+-vvv line the action plugin prints.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+IN_PROCESS = 'nms.overlay.group runs in the controller process'
+AS_PROCESS = 'nms.overlay.group runs as a module process: '
+
+
+def group_task(name='in-process', **extra):
+    return dict({'name': name, 'nms.overlay.group': {'name': name}, 'register': 'out'}, **extra)
+
+
+@pytest.mark.parametrize('in_process', [True, False])
+def test_both_ways_give_the_same_result_and_requests(emulator, run, in_process):
+    emulator.clear_log()
+    created = run([group_task()], diff=True, verbosity=3, extra_vars={'nms_overlay_in_process': in_process})
+    assert created.rc == 0, created
+    assert (IN_PROCESS in created.stdout) is in_process
+    assert (AS_PROCESS + 'nms_overlay_in_process is false' in created.stdout) is not in_process
+    result = created['in-process']
+    assert result['changed'] is True and result['group']['name'] == 'in-process'
+    assert result['diff'] == {'before': {}, 'after': {'name': 'in-process', 'peers': []}}
+    assert [w['method'] + ' ' + w['path'] for w in emulator.writes()] == ['POST /api/groups']
+
+    emulator.clear_log()
+    again = run([group_task()], check=True, extra_vars={'nms_overlay_in_process': in_process})
+    assert again.rc == 0, again
+    assert again['in-process']['changed'] is False
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/groups']
+
+
+def test_task_environment_reaches_the_module_and_ends_with_the_task(emulator, run):
+    """The token only in one task's environment: that task works, the next one has no token."""
+    tasks = [group_task(environment={'NMS_API_TOKEN': '{{ token }}'}),
+             dict(group_task(name='no-token'), ignore_errors=True)]
+    result = run(tasks, verbosity=3, env={'NMS_API_TOKEN': None},
+                 extra_vars={'nms_overlay_in_process': True, 'token': emulator.token})
+    assert IN_PROCESS in result.stdout
+    assert result['in-process']['changed'] is True
+    assert result['no-token']['failed'] is True
+    assert result['no-token']['msg'] == 'missing required arguments: api_token'
+
+
+def test_module_failure_in_process_names_the_server_answer(emulator, run):
+    result = run([{'name': 'bad', 'nms.overlay.group': {'name': 'x', 'api_token': 'wrong-token'}, 'ignore_errors': True}],
+                 extra_vars={'nms_overlay_in_process': True})
+    failure = result['bad']
+    assert failure['failed'] is True
+    assert failure['status'] == 401 and failure['method'] == 'GET' and failure['path'] == '/groups'
+    assert 'wrong-token' not in result.stdout
+
+
+def test_async_task_runs_as_a_process(emulator, run, tmp_path):
+    result = run([group_task(**{'async': 30, 'poll': 1})], verbosity=3, extra_vars={'nms_overlay_in_process': True},
+                 env={'ANSIBLE_ASYNC_DIR': str(tmp_path / 'async')})
+    assert result.rc == 0, result
+    assert AS_PROCESS + 'the task is async' in result.stdout
+    assert result['in-process']['changed'] is True
+    assert [w['method'] + ' ' + w['path'] for w in emulator.writes()] == ['POST /api/groups']
+
+
+def test_delegated_to_localhost_runs_in_process(emulator, run):
+    """A play over remote hosts whose API task is delegated to the controller."""
+    inventory = {'hosts.yml': {'all': {'hosts': {'web-1': {'ansible_connection': 'ssh', 'ansible_host': '192.0.2.10'}}}}}
+    task = dict(group_task(), delegate_to='localhost', run_once=True)
+    result = run([task], hosts='all', inventory=inventory, verbosity=3,
+                 play={'connection': 'ssh'}, extra_vars={'nms_overlay_in_process': True})
+    assert result.rc == 0, result
+    assert IN_PROCESS in result.stdout
+    assert result['in-process']['changed'] is True
