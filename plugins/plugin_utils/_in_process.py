@@ -142,6 +142,12 @@ def encoded_arguments(module_args):
     return json.dumps(payload, cls=get_module_encoder(PROFILE, Direction.CONTROLLER_TO_MODULE)).encode()
 
 
+def masked(text, secrets):
+    for secret in secrets:
+        text = text.replace(str(secret), '********')
+    return text
+
+
 def run_main(import_path, module_args, environment):
     """Run a module's main() with these arguments and environment; return its output and exit code."""
     saved_environment = dict(os.environ)
@@ -157,10 +163,12 @@ def run_main(import_path, module_args, environment):
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
     except Exception as exc:  # pylint: disable=broad-exception-caught
-        # what a crashing module process reports, with the traceback
+        # what a crashing module process reports, with the traceback, but never the API token
         code = 1
-        output = io.StringIO(json.dumps({'failed': True, 'msg': 'MODULE FAILURE: %s: %s' % (type(exc).__name__, exc),
-                                         'exception': traceback.format_exc()}))
+        secrets = [value for value in (module_args.get('api_token'), os.environ.get('NMS_API_TOKEN')) if value]
+        output = io.StringIO(json.dumps({'failed': True,
+                                         'msg': masked('MODULE FAILURE: %s: %s' % (type(exc).__name__, exc), secrets),
+                                         'exception': masked(traceback.format_exc(), secrets)}))
     finally:
         basic._ANSIBLE_ARGS = None  # pylint: disable=protected-access
         os.environ.clear()

@@ -27,13 +27,14 @@ def fake_module(monkeypatch):
 
     def main():
         ansible = basic.AnsibleModule(argument_spec=dict(do=dict(type='str', default='ok'),
-                                                         secret=dict(type='str', no_log=True)),
+                                                         secret=dict(type='str', no_log=True),
+                                                         api_token=dict(type='str', no_log=True)),
                                       supports_check_mode=True)
         do = ansible.params['do']
         if do == 'fail':
             ansible.fail_json(msg='it failed')
         if do == 'crash':
-            raise RuntimeError('boom')
+            raise RuntimeError('boom with %s' % ansible.params['secret'])
         if do == 'exit-none':
             sys.exit()
         ansible.exit_json(changed=False, env=os.environ.get('NMS_FAKE_ENV'), check=ansible.check_mode,
@@ -78,12 +79,13 @@ def test_run_main_reports_fail_json_with_exit_code_1(fake_module):
 
 
 def test_run_main_turns_a_crash_into_a_failed_result_with_the_traceback(fake_module):
-    output, code = run_main(fake_module, {'do': 'crash'}, {})
+    output, code = run_main(fake_module, {'do': 'crash', 'secret': 'tok-123', 'api_token': 'tok-123'}, {})
     result = result_of(output)
     assert code == 1
     assert result['failed'] is True
-    assert result['msg'] == 'MODULE FAILURE: RuntimeError: boom'
-    assert 'Traceback' in result['exception'] and "raise RuntimeError('boom')" in result['exception']
+    assert result['msg'] == 'MODULE FAILURE: RuntimeError: boom with ********'
+    assert 'Traceback' in result['exception'] and "raise RuntimeError('boom with %s'" in result['exception']
+    assert 'tok-123' not in output
 
 
 def test_run_main_treats_a_bare_exit_as_success(fake_module):
