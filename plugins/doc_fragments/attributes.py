@@ -4,8 +4,12 @@
 
 from __future__ import annotations
 
-# The attributes every module has; each fragment below adds its check mode and diff.
-_SHARED = r'''
+
+class ModuleDocFragment:
+    """Attributes of the collection's modules: every module has these, plus RESOURCE or INFO_MODULE."""
+
+    DOCUMENTATION = r'''
+attributes:
   action:
     description: >-
       Has an action plugin. When the task runs on the controller with the controller's own Python
@@ -23,19 +27,16 @@ _SHARED = r'''
       - nms.overlay.all
 '''
 
-
-class ModuleDocFragment:
-    """Attributes of the collection's modules."""
-
     # Resource modules: full check mode and diff.
-    DOCUMENTATION = r'''
+    RESOURCE = r'''
 attributes:
   check_mode:
     description: Can run in check mode and return the changes it would make, without sending any write.
     support: full
   diff_mode:
     description: Returns the managed fields before and after the change when run with C(--diff).
-    support: full''' + _SHARED
+    support: full
+'''
 
     # Info modules: read only.
     INFO_MODULE = r'''
@@ -46,4 +47,5 @@ attributes:
     details: This is an information module; it never changes anything.
   diff_mode:
     description: Nothing changes, so there is no diff.
-    support: N/A''' + _SHARED
+    support: N/A
+'''

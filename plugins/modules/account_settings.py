@@ -22,6 +22,7 @@ author:
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes
+  - nms.overlay.attributes.resource
 options:
   peer_login_expiration_enabled:
     description:

@@ -20,6 +20,7 @@ author:
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes
+  - nms.overlay.attributes.resource
 options:
   disabled_management_groups:
     description:

@@ -24,6 +24,7 @@ author:
 extends_documentation_fragment:
   - nms.overlay.connection
   - nms.overlay.attributes
+  - nms.overlay.attributes.resource
 options:
   id:
     description:

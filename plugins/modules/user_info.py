@@ -17,6 +17,7 @@ author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
   - nms.overlay.connection
+  - nms.overlay.attributes
   - nms.overlay.attributes.info_module
 options:
   id:
