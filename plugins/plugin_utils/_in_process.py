@@ -113,11 +113,12 @@ class InProcessAction(ActionBase):
 
     def run_in_process(self, task_vars):
         module_args = dict(self._task.args)
-        self._update_module_args(self.module_name, module_args, task_vars)
+        # the name as the task wrote it, as in a module process (messages, syslog)
+        self._update_module_args(self._task.action, module_args, task_vars)
         environment = {}
         self._compute_environment_string(environment)
-        output, code = run_main(module_import_path(self.module_name), module_args, environment)
-        raw = {'rc': code, 'stdout': output, 'stderr': ''}
+        output, errors, code = run_main(module_import_path(self.module_name), module_args, environment)
+        raw = {'rc': code, 'stdout': output, 'stderr': errors}
         if 'profile' in inspect.signature(self._parse_returned_data).parameters:
             data = self._parse_returned_data(raw, PROFILE)
         else:  # before ansible-core 2.19
@@ -149,19 +150,23 @@ def masked(text, secrets):
 
 
 def run_main(import_path, module_args, environment):
-    """Run a module's main() with these arguments and environment; return its output and exit code."""
+    """Run a module's main() with these arguments and environment; return its stdout, stderr and exit code."""
     saved_environment = dict(os.environ)
     os.environ.update({str(name): str(value) for name, value in environment.items()})
     basic._ANSIBLE_ARGS = encoded_arguments(module_args)  # pylint: disable=protected-access
     if hasattr(basic, '_ANSIBLE_PROFILE'):
         basic._ANSIBLE_PROFILE = PROFILE  # pylint: disable=protected-access
-    output = io.StringIO()
+    output, errors = io.StringIO(), io.StringIO()
     code = 0
     try:
-        with contextlib.redirect_stdout(output):
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(errors):
             importlib.import_module(import_path).main()
     except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
+        if exit_.code is None or isinstance(exit_.code, int):
+            code = exit_.code or 0
+        else:  # sys.exit('text'): Python prints the text to stderr and exits with 1
+            code = 1
+            errors.write('%s\n' % exit_.code)
     except Exception as exc:  # pylint: disable=broad-exception-caught
         # what a crashing module process reports, with the traceback, but never the API token
         code = 1
@@ -173,4 +178,4 @@ def run_main(import_path, module_args, environment):
         basic._ANSIBLE_ARGS = None  # pylint: disable=protected-access
         os.environ.clear()
         os.environ.update(saved_environment)
-    return output.getvalue(), code
+    return output.getvalue(), errors.getvalue(), code

@@ -75,3 +75,11 @@ def test_delegated_to_localhost_runs_in_process(emulator, run):
     assert result.rc == 0, result
     assert IN_PROCESS in result.stdout
     assert result['in-process']['changed'] is True
+
+
+def test_a_bad_option_names_the_module_as_the_task_wrote_it(emulator, run):
+    """Both ways (seed: a process, netbird: in process) name the module the same, and send nothing."""
+    emulator.clear_log()
+    result = run([{'name': 'bad', 'nms.overlay.group': {'name': 'x', 'bogus': 1}, 'ignore_errors': True}])
+    assert result['bad']['msg'].startswith('Unsupported parameters for (nms.overlay.group) module: bogus.')
+    assert emulator.requests() == []

@@ -37,6 +37,10 @@ def fake_module(monkeypatch):
             raise RuntimeError('boom with %s' % ansible.params['secret'])
         if do == 'exit-none':
             sys.exit()
+        if do == 'exit-text':
+            sys.exit('a plain exit message')
+        if do == 'stderr':
+            sys.stderr.write('noise on stderr\n')
         ansible.exit_json(changed=False, env=os.environ.get('NMS_FAKE_ENV'), check=ansible.check_mode,
                           echo=ansible.params['secret'])
 
@@ -50,14 +54,14 @@ def result_of(output):
 
 
 def test_run_main_returns_the_result_and_exit_code(fake_module):
-    output, code = run_main(fake_module, {'_ansible_check_mode': True}, {})
+    output, dummy_errors, code = run_main(fake_module, {'_ansible_check_mode': True}, {})
     result = result_of(output)
     assert code == 0
     assert result['changed'] is False and result['check'] is True
 
 
 def test_run_main_masks_no_log_values_like_a_module_process(fake_module):
-    output, dummy_code = run_main(fake_module, {'secret': 'hunter2-value'}, {})
+    output, dummy_errors, dummy_code = run_main(fake_module, {'secret': 'hunter2-value'}, {})
     assert 'hunter2-value' not in output
     assert result_of(output)['echo'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
 
@@ -65,7 +69,7 @@ def test_run_main_masks_no_log_values_like_a_module_process(fake_module):
 def test_run_main_applies_the_task_environment_and_restores_it(fake_module, monkeypatch):
     monkeypatch.setenv('NMS_FAKE_ENV', 'before')
     monkeypatch.delenv('NMS_FAKE_NEW', raising=False)
-    output, dummy_code = run_main(fake_module, {}, {'NMS_FAKE_ENV': 'from-task', 'NMS_FAKE_NEW': 'task only'})
+    output, dummy_errors, dummy_code = run_main(fake_module, {}, {'NMS_FAKE_ENV': 'from-task', 'NMS_FAKE_NEW': 'task only'})
     assert result_of(output)['env'] == 'from-task'
     assert os.environ['NMS_FAKE_ENV'] == 'before'
     assert 'NMS_FAKE_NEW' not in os.environ
@@ -73,13 +77,13 @@ def test_run_main_applies_the_task_environment_and_restores_it(fake_module, monk
 
 
 def test_run_main_reports_fail_json_with_exit_code_1(fake_module):
-    output, code = run_main(fake_module, {'do': 'fail'}, {})
+    output, dummy_errors, code = run_main(fake_module, {'do': 'fail'}, {})
     assert code == 1
     assert result_of(output)['failed'] is True and result_of(output)['msg'] == 'it failed'
 
 
 def test_run_main_turns_a_crash_into_a_failed_result_with_the_traceback(fake_module):
-    output, code = run_main(fake_module, {'do': 'crash', 'secret': 'tok-123', 'api_token': 'tok-123'}, {})
+    output, dummy_errors, code = run_main(fake_module, {'do': 'crash', 'secret': 'tok-123', 'api_token': 'tok-123'}, {})
     result = result_of(output)
     assert code == 1
     assert result['failed'] is True
@@ -89,8 +93,16 @@ def test_run_main_turns_a_crash_into_a_failed_result_with_the_traceback(fake_mod
 
 
 def test_run_main_treats_a_bare_exit_as_success(fake_module):
-    dummy_output, code = run_main(fake_module, {'do': 'exit-none'}, {})
+    dummy_output, dummy_errors, code = run_main(fake_module, {'do': 'exit-none'}, {})
     assert code == 0
+
+
+def test_run_main_keeps_stderr_and_the_text_of_sys_exit_like_a_process(fake_module):
+    output, errors, code = run_main(fake_module, {'do': 'stderr'}, {})
+    assert code == 0 and result_of(output)['changed'] is False
+    assert errors == 'noise on stderr\n'
+    output, errors, code = run_main(fake_module, {'do': 'exit-text'}, {})
+    assert (output, errors, code) == ('', 'a plain exit message\n', 1)
 
 
 def test_same_path_compares_paths_as_written(tmp_path):
