@@ -28,6 +28,7 @@ from ansible import constants as C
 from ansible.module_utils import basic
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
+from ansible.plugins.action.normal import ActionModule as NormalAction
 from ansible.utils.display import Display
 from ansible.utils.vars import merge_hash
 from ansible.vars.clean import remove_internal_keys
@@ -39,7 +40,8 @@ except ImportError:
 
 SWITCH = 'nms_overlay_in_process'
 PROFILE = 'legacy'  # the profile of every module without metadata, so the same as a module process
-LOCAL_CONNECTIONS = ('local', 'ansible.builtin.local', 'ansible.legacy.local')
+# ansible-core 2.19 parses a result in a serialization profile; earlier versions take no profile
+PARSER_TAKES_PROFILE = 'profile' in inspect.signature(ActionBase._parse_returned_data).parameters
 
 display = Display()
 
@@ -64,32 +66,27 @@ def action_for(module_name):
     return type('ActionModule', (InProcessAction,), {'module_name': module_name})
 
 
-class InProcessAction(ActionBase):
-    """Runs ``module_name`` in this process when that is where it would run anyway; else as a module."""
+class InProcessAction(NormalAction):
+    """Runs ``module_name`` in this process when that is where it would run anyway; else as the
+    ``normal`` action plugin of ansible-core runs every module: as a process."""
 
-    _supports_check_mode = True
-    _supports_async = True
     module_name = None
 
     def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
         task_vars = task_vars if task_vars is not None else {}
         reason = self.why_not_in_process(task_vars)
         if reason:
             display.vvv('nms.overlay.%s runs as a module process: %s' % (self.module_name, reason))
-            wrap_async = self._task.async_val and not self._connection.has_native_async
-            result = merge_hash(result, self._execute_module(task_vars=task_vars, wrap_async=wrap_async))
-            if not wrap_async:
-                self._remove_tmp_path(self._connection._shell.tmpdir)
-            return result
+            return super().run(tmp, task_vars)
         display.vvv('nms.overlay.%s runs in the controller process' % self.module_name)
+        result = ActionBase.run(self, tmp, task_vars)  # the checks every action makes, without running the module
         return merge_hash(result, self.run_in_process(task_vars))
 
     def why_not_in_process(self, task_vars):
         """Why the module must run as a process (a short reason), or '' when it may run here."""
         if not boolean(self._templar.template(task_vars.get(SWITCH, True)), strict=False):
             return '%s is false' % SWITCH
-        if self._connection.transport not in LOCAL_CONNECTIONS:
+        if self._connection.transport != 'local':
             return 'the connection is %s, not local' % self._connection.transport
         if self._play_context.become:
             return 'become is set'
@@ -119,10 +116,7 @@ class InProcessAction(ActionBase):
         self._compute_environment_string(environment)
         output, errors, code = run_main(module_import_path(self.module_name), module_args, environment)
         raw = {'rc': code, 'stdout': output, 'stderr': errors}
-        if 'profile' in inspect.signature(self._parse_returned_data).parameters:
-            data = self._parse_returned_data(raw, PROFILE)
-        else:  # before ansible-core 2.19
-            data = self._parse_returned_data(raw)
+        data = self._parse_returned_data(raw, PROFILE) if PARSER_TAKES_PROFILE else self._parse_returned_data(raw)
         remove_internal_keys(data)
         return data
 

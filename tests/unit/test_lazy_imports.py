@@ -1,0 +1,33 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""pydantic is imported only where options are validated (issue 9): checked in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from ansible_collections.nms.overlay.plugins.module_utils import _resource
+
+COLLECTIONS_ROOT = _resource.__file__.split('/ansible_collections/', maxsplit=1)[0]
+
+PROBE = '''
+import json, sys
+sys.path.insert(0, %r)
+from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
+from ansible_collections.nms.overlay.plugins.inventory import peers
+seen = {}
+for name in ('group', 'group_info', 'peer_info', 'policy_info', 'event_info', 'policy'):
+    action_for(name)  # what the controller does when it loads the action plugin
+    seen[name] = 'pydantic' in sys.modules
+print(json.dumps(seen))
+''' % COLLECTIONS_ROOT
+
+
+def test_pydantic_is_loaded_only_by_a_module_that_validates_options():
+    output = subprocess.run([sys.executable, '-c', PROBE], capture_output=True, text=True, check=True).stdout
+    seen = json.loads(output.splitlines()[-1])
+    # the inventory plugin, group and the info modules leave it alone; policy's preload loads its model
+    assert seen == {'group': False, 'group_info': False, 'peer_info': False, 'policy_info': False,
+                    'event_info': False, 'policy': True}
