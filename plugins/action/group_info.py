@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.modules.group_info import GroupInfoModule
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 
-ActionModule = action_for('group_info')
+ActionModule = action_for(GroupInfoModule)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.modules.location_info import LocationInfoModule
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 
-ActionModule = action_for('location_info')
+ActionModule = action_for(LocationInfoModule)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.modules.nameserver_group import NameserverGroupModule
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 
-ActionModule = action_for('nameserver_group')
+ActionModule = action_for(NameserverGroupModule)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.modules.nameserver_group_info import NameserverGroupInfoModule
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 
-ActionModule = action_for('nameserver_group_info')
+ActionModule = action_for(NameserverGroupInfoModule)

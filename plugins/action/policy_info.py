@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.modules.policy_info import PolicyInfoModule
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 
-ActionModule = action_for('policy_info')
+ActionModule = action_for(PolicyInfoModule)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.modules.posture_check_info import PostureCheckInfoModule
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 
-ActionModule = action_for('posture_check_info')
+ActionModule = action_for(PostureCheckInfoModule)

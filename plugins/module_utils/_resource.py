@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 
-from ansible.module_utils import basic
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
 
@@ -168,8 +167,48 @@ class ReferenceNames:
         return sorted((self.show(kind, value) for value in values), key=str)
 
 
+class TaskContext:
+    """What the engine needs of the running task when it runs in the controller's worker (the action plugin
+    makes one per task): the validated options, check mode, diff, no_log, and the warnings it gives.
+
+    In a module process, AnsibleModule plays this part; both have ``params``, ``check_mode``, ``no_log``
+    and ``warn``.
+    """
+
+    def __init__(self, params, check_mode=False, diff=False, no_log=False):
+        self.params = params
+        self.check_mode = check_mode
+        self.diff = diff
+        self.no_log = no_log
+        self.warnings = []
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+def no_log_values(spec, params):
+    """The values of the options marked no_log (suboptions too), as AnsibleModule masks them in results."""
+    found = set()
+    for name, option in spec.items():
+        value = params.get(name) if isinstance(params, dict) else None
+        if value in (None, ''):
+            continue
+        if option.get('no_log'):
+            found.add(str(value))
+        sub_spec = option.get('options')
+        if sub_spec:
+            for item in value if isinstance(value, list) else [value]:
+                found |= no_log_values(sub_spec, item)
+    return found
+
+
 class NmsModule:
-    """What resource and info modules share: the AnsibleModule, the client and error reporting."""
+    """What resource and info modules share: the running task, the client and error reporting.
+
+    ``module`` is the running task: an AnsibleModule in a module process, a TaskContext in the
+    controller's worker (plugins/plugin_utils/_in_process.py). The engine never exits or prints: it
+    returns a result or raises TaskError / ApiError, and ``outcome`` turns either into the task's result.
+    """
 
     argument_spec = {}
     mutually_exclusive = ()
@@ -178,35 +217,22 @@ class NmsModule:
     required_together = ()
 
     def __init__(self, module=None):
-        if module is None:
-            self.refuse_bad_shapes()
-        self.module = module or AnsibleModule(
-            argument_spec=self.full_argument_spec(),
-            supports_check_mode=True,
-            mutually_exclusive=list(self.mutually_exclusive),
-            required_one_of=list(self.required_one_of),
-            required_if=list(self.required_if),
-            required_together=list(self.required_together),
-        )
+        self.module = module if module is not None else self.ansible_module()
         self.params = self.module.params
         self._client = None
         self._resolver = None
         self.warnings = []
 
-    def refuse_bad_shapes(self):
-        """Fail, naming the option, on a non-dictionary given to an option with suboptions (see shape_problem)."""
-        spec = self.full_argument_spec()
-        if not any(option.get('options') for option in spec.values()):
-            return
-        # the documented way for modules to read their raw parameters (a fresh copy on every call)
-        problem = shape_problem(spec, basic._load_params())  # pylint: disable=protected-access
-        if problem:
-            # an AnsibleModule that takes these options as they are, so that it fails with the
-            # connection token masked, naming the option
-            loose = AnsibleModule(argument_spec={name: (dict(type='raw') if option.get('options') else option)
-                                                 for name, option in spec.items()},
-                                  supports_check_mode=True)
-            loose.fail_json(msg=problem)
+    @classmethod
+    def ansible_module(cls):
+        return AnsibleModule(
+            argument_spec=cls.full_argument_spec(),
+            supports_check_mode=True,
+            mutually_exclusive=list(cls.mutually_exclusive),
+            required_one_of=list(cls.required_one_of),
+            required_if=list(cls.required_if),
+            required_together=list(cls.required_together),
+        )
 
     @classmethod
     def full_argument_spec(cls):
@@ -218,7 +244,7 @@ class NmsModule:
     def client(self):
         if self._client is None:
             if not HAS_REQUESTS:
-                self.module.fail_json(msg=missing_required_lib('requests'), exception=REQUESTS_IMPORT_ERROR)
+                raise TaskError(missing_required_lib('requests'), exception=REQUESTS_IMPORT_ERROR)
             params = self.params
             if not params['validate_certs']:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
@@ -236,7 +262,7 @@ class NmsModule:
         self.module.warn(message)
 
     def fail(self, message, **extra):
-        self.module.fail_json(msg=message, **extra)
+        raise TaskError(message, **extra)
 
     @classmethod
     def preload(cls):
@@ -246,15 +272,23 @@ class NmsModule:
             model()
 
     @classmethod
-    def main(cls):
-        instance = cls()
+    def outcome(cls, module):
+        """The task's result: what run() returns, or a failed result naming the problem."""
         try:
-            result = instance.run()
+            return cls(module).run()
         except ApiError as exc:
-            instance.fail(str(exc), status=exc.status, method=exc.method, path=exc.path)
+            return dict(failed=True, msg=str(exc), status=exc.status, method=exc.method, path=exc.path)
         except TaskError as exc:
-            instance.fail(str(exc), **exc.details)
-        instance.module.exit_json(**result)
+            return dict(exc.details, failed=True, msg=str(exc))
+
+    @classmethod
+    def main(cls):
+        """Run as a module process: options from AnsibleModule, the result through exit_json or fail_json."""
+        module = cls.ansible_module()
+        result = cls.outcome(module)
+        if result.pop('failed', False):
+            module.fail_json(**result)
+        module.exit_json(**result)
 
     def run(self):
         raise NotImplementedError

@@ -1,103 +1,108 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Run an nms.overlay module inside the controller's task worker when it would run there anyway.
+"""The action plugin of every nms.overlay module: run the module's engine in the controller's task
+worker when the task would run the module on this machine with this very Python anyway.
 
 Every module talks to the API over HTTP, so its usual host is the controller itself (``hosts:
 localhost`` or ``delegate_to: localhost``). There, starting a Python process, unpacking the module and
-importing ``requests`` and ``pydantic`` again costs more than the task's work. When the task would
-run on this machine, with this very Python, as this user, the action plugin calls the module's
-``main()`` in the worker process that ansible-core forks for the task: the same code, arguments,
-environment and result as in a module process. The worker exits after the task, so nothing it
-changes outlives the task. Anything else (another host or interpreter, become, async, kept remote
-files, or ``nms_overlay_in_process: false``) runs the module as a process, as usual.
+importing ``requests`` and ``pydantic`` again costs more than the task's work. So the action plugin
+validates the task's options itself (ansible-core's ArgumentSpecValidator, the one AnsibleModule
+uses), hands the engine a TaskContext instead of an AnsibleModule, and returns the engine's result
+as a dict. Anything else (another host or interpreter, become, async, kept remote files, or
+``nms_overlay_in_process: false``) runs the module as a process through ``_execute_module``, as
+ansible-core's own ``normal`` action does.
+
+Only what ansible-core documents for action plugins is used: ``ActionBase.run``,
+``_execute_module``, the task, play context, connection and templar an action is given, ``Display``,
+and public functions of ``ansible.module_utils`` (tests/unit/test_public_interfaces.py keeps it so).
+Nothing is kept between tasks or loop items: each run gets a new TaskContext, and the environment
+the task sets is restored when the run ends.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
-import inspect
-import io
-import json
 import os
+import shutil
 import sys
 import traceback
 
 from ansible import constants as C
-from ansible.module_utils import basic
+from ansible.errors import AnsibleActionFail
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+from ansible.module_utils.common.parameters import remove_values
+from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
-from ansible.plugins.action.normal import ActionModule as NormalAction
 from ansible.utils.display import Display
-from ansible.utils.vars import merge_hash
-from ansible.vars.clean import remove_internal_keys
+from ansible.utils.unsafe_proxy import wrap_var
 
-try:  # ansible-core 2.19 and later: arguments and results travel in a serialization profile
-    from ansible.module_utils.common.json import Direction, get_module_encoder
-except ImportError:
-    Direction = get_module_encoder = None
+from ansible_collections.nms.overlay.plugins.module_utils._resource import TaskContext, no_log_values, shape_problem
 
 SWITCH = 'nms_overlay_in_process'
-PROFILE = 'legacy'  # the profile of every module without metadata, so the same as a module process
-# ansible-core 2.19 parses a result in a serialization profile; earlier versions take no profile
-PARSER_TAKES_PROFILE = 'profile' in inspect.signature(ActionBase._parse_returned_data).parameters
 
 display = Display()
 
 
-def module_import_path(name):
-    return 'ansible_collections.nms.overlay.plugins.modules.%s' % name
-
-
-def action_for(module_name):
-    """The action plugin class of one module.
+def action_for(engine):
+    """The action plugin class of the module whose engine class is ``engine`` (an NmsModule).
 
     ansible-core loads an action plugin's class in the main process before it forks the task's
-    worker, so the module and what it would import lazily are loaded here once per playbook, and
-    every worker starts with them.
+    worker, so what the engine imports lazily is loaded here once per playbook, and every worker
+    starts with it.
     """
-    with contextlib.suppress(Exception):  # a module that cannot load fails in its own task, with its own message
-        module = importlib.import_module(module_import_path(module_name))
-        for value in vars(module).values():
-            if isinstance(value, type) and callable(getattr(value, 'preload', None)):
-                value.preload()
-
-    return type('ActionModule', (InProcessAction,), {'module_name': module_name})
+    engine.preload()
+    return type('ActionModule', (InProcessAction,), {'engine': engine})
 
 
-class InProcessAction(NormalAction):
-    """Runs ``module_name`` in this process when that is where it would run anyway; else as the
-    ``normal`` action plugin of ansible-core runs every module: as a process."""
+class InProcessAction(ActionBase):
+    """Runs the module's engine in this process when that is where it would run anyway; else runs the
+    module as a process, as ansible-core's ``normal`` action runs every module."""
 
-    module_name = None
+    engine = None
+    _supports_check_mode = True
+    _supports_async = True
 
     def run(self, tmp=None, task_vars=None):
         task_vars = task_vars if task_vars is not None else {}
-        reason = self.why_not_in_process(task_vars)
-        if reason:
-            display.vvv('nms.overlay.%s runs as a module process: %s' % (self.module_name, reason))
-            return super().run(tmp, task_vars)
-        display.vvv('nms.overlay.%s runs in the controller process' % self.module_name)
-        result = ActionBase.run(self, tmp, task_vars)  # the checks every action makes, without running the module
-        return merge_hash(result, self.run_in_process(task_vars))
+        result = super().run(tmp, task_vars)
+        del tmp  # no effect since ansible-core 2.7
+        problem = shape_problem(self.engine.full_argument_spec(), self._task.args)
+        if problem:
+            # ansible-core's own check of such a value raises a TypeError or shows the token: name the option
+            raise AnsibleActionFail(problem)
+        where, reason = self.where_to_run(task_vars)
+        display.vvv('%s runs %s: %s' % (self._task.action, where, reason))
+        if where == AS_PROCESS:
+            result.update(self._execute_module(module_name=self._task.action, task_vars=task_vars,
+                                               wrap_async=self._task.async_val))
+            return result
+        result.update(self.run_here())
+        # as _execute_module does for a module's result: server data is never a template
+        return wrap_var(result)
 
-    def why_not_in_process(self, task_vars):
-        """Why the module must run as a process (a short reason), or '' when it may run here."""
+    # -- where --------------------------------------------------------------------------------------------
+    def where_to_run(self, task_vars):
+        """(IN_PROCESS or AS_PROCESS, the reason in a few words)."""
         if not boolean(self._templar.template(task_vars.get(SWITCH, True)), strict=False):
-            return '%s is false' % SWITCH
+            return AS_PROCESS, '%s is false' % SWITCH
         if self._connection.transport != 'local':
-            return 'the connection is %s, not local' % self._connection.transport
+            return AS_PROCESS, 'the connection is %s, not local' % self._connection.transport
         if self._play_context.become:
-            return 'become is set'
+            return AS_PROCESS, 'become is set'
         if self._task.async_val:
-            return 'the task is async'
+            return AS_PROCESS, 'the task is async'
         if C.DEFAULT_KEEP_REMOTE_FILES:
-            return 'remote files are kept'
+            return AS_PROCESS, 'remote files are kept'
         interpreter = self.interpreter(task_vars)
-        if not interpreter or not same_path(interpreter, sys.executable):
-            return 'the Python interpreter is %s, not %s' % (interpreter or 'not yet discovered', sys.executable)
-        return ''
+        if not interpreter:
+            return AS_PROCESS, 'the Python interpreter is not yet discovered'
+        if not same_python(interpreter, sys.executable, sys.prefix, sys.base_prefix):
+            return AS_PROCESS, 'the Python interpreter is %s, not this controller\'s %s' % (interpreter, sys.executable)
+        if interpreter == sys.executable:
+            return IN_PROCESS, 'the Python interpreter is this controller\'s'
+        return IN_PROCESS, 'the Python interpreter %s is this controller\'s %s' % (interpreter, sys.executable)
 
     def interpreter(self, task_vars):
         """The Python that would run the module, found as ansible-core finds it (None: not known yet)."""
@@ -108,68 +113,91 @@ class InProcessAction(NormalAction):
             return str(configured)
         return host_vars.get('ansible_facts', {}).get('discovered_interpreter_python')
 
-    def run_in_process(self, task_vars):
-        module_args = dict(self._task.args)
-        # the name as the task wrote it, as in a module process (messages, syslog)
-        self._update_module_args(self._task.action, module_args, task_vars)
-        environment = {}
-        self._compute_environment_string(environment)
-        output, errors, code = run_main(module_import_path(self.module_name), module_args, environment)
-        raw = {'rc': code, 'stdout': output, 'stderr': errors}
-        data = self._parse_returned_data(raw, PROFILE) if PARSER_TAKES_PROFILE else self._parse_returned_data(raw)
-        remove_internal_keys(data)
-        return data
+    # -- in this process ----------------------------------------------------------------------------------
+    def run_here(self):
+        """The engine's result for this task, run in this process with the task's options and environment."""
+        spec = self.engine.full_argument_spec()
+        with task_environment(self.environment()):
+            validation = ArgumentSpecValidator(
+                spec, mutually_exclusive=list(self.engine.mutually_exclusive),
+                required_together=list(self.engine.required_together),
+                required_one_of=list(self.engine.required_one_of),
+                required_if=list(self.engine.required_if),
+            ).validate(self._task.args)
+            params = validation.validated_parameters
+            secrets = no_log_values(spec, params)
+            if validation.error_messages:
+                message = validation.errors.msg
+                if isinstance(validation.errors[0], UnsupportedError):
+                    message = 'Unsupported parameters for (%s) module: %s' % (self._task.action, message)
+                return {'failed': True, 'msg': remove_values(message, secrets)}
+            task = TaskContext(params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
+                               no_log=bool(self._task.no_log))
+            try:
+                result = self.engine.outcome(task)
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                # what a crashing module process reports: the exception and its traceback (secrets masked below)
+                result = {'failed': True, 'msg': 'MODULE FAILURE: %s: %s' % (type(exc).__name__, exc),
+                          'exception': traceback.format_exc()}
+        if task.warnings:
+            result['warnings'] = list(task.warnings)
+        # as AnsibleModule reports it: the options the module ran with, secrets masked
+        result['invocation'] = {'module_args': params}
+        return remove_values(result, secrets)
+
+    def environment(self):
+        """The task's ``environment:`` with its templates rendered (block and play values first)."""
+        layers = self._task.environment
+        final = {}
+        for layer in layers if isinstance(layers, list) else [layers]:
+            if not layer:
+                continue
+            values = self._templar.template(layer)
+            if not isinstance(values, dict):
+                raise AnsibleActionFail('environment must be a dictionary, not %s' % type(values).__name__)
+            final.update(values)
+        return {str(name): str(value) for name, value in final.items()}
 
 
-def same_path(interpreter, executable):
-    """Whether two interpreter paths are the same Python with the same packages.
-
-    Paths are compared as written, not resolved: a virtualenv's python links to the system's, but
-    has other packages.
-    """
-    return os.path.normpath(os.path.abspath(interpreter)) == os.path.normpath(os.path.abspath(executable))
+IN_PROCESS = 'in the controller process'
+AS_PROCESS = 'as a module process'
 
 
-def encoded_arguments(module_args):
-    payload = {'ANSIBLE_MODULE_ARGS': module_args}
-    if get_module_encoder is None:
-        return json.dumps(payload).encode()
-    return json.dumps(payload, cls=get_module_encoder(PROFILE, Direction.CONTROLLER_TO_MODULE)).encode()
-
-
-def masked(text, secrets):
-    for secret in secrets:
-        text = text.replace(str(secret), '********')
-    return text
-
-
-def run_main(import_path, module_args, environment):
-    """Run a module's main() with these arguments and environment; return its stdout, stderr and exit code."""
-    saved_environment = dict(os.environ)
-    os.environ.update({str(name): str(value) for name, value in environment.items()})
-    basic._ANSIBLE_ARGS = encoded_arguments(module_args)  # pylint: disable=protected-access
-    if hasattr(basic, '_ANSIBLE_PROFILE'):
-        basic._ANSIBLE_PROFILE = PROFILE  # pylint: disable=protected-access
-    output, errors = io.StringIO(), io.StringIO()
-    code = 0
+@contextlib.contextmanager
+def task_environment(values):
+    """os.environ with the task's environment added, as a module process would see it, then restored."""
+    saved = dict(os.environ)
+    os.environ.update(values)
     try:
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(errors):
-            importlib.import_module(import_path).main()
-    except SystemExit as exit_:
-        if exit_.code is None or isinstance(exit_.code, int):
-            code = exit_.code or 0
-        else:  # sys.exit('text'): Python prints the text to stderr and exits with 1
-            code = 1
-            errors.write('%s\n' % exit_.code)
-    except Exception as exc:  # pylint: disable=broad-exception-caught
-        # what a crashing module process reports, with the traceback, but never the API token
-        code = 1
-        secrets = [value for value in (module_args.get('api_token'), os.environ.get('NMS_API_TOKEN')) if value]
-        output = io.StringIO(json.dumps({'failed': True,
-                                         'msg': masked('MODULE FAILURE: %s: %s' % (type(exc).__name__, exc), secrets),
-                                         'exception': masked(traceback.format_exc(), secrets)}))
+        yield
     finally:
-        basic._ANSIBLE_ARGS = None  # pylint: disable=protected-access
         os.environ.clear()
-        os.environ.update(saved_environment)
-    return output.getvalue(), errors.getvalue(), code
+        os.environ.update(saved)
+
+
+def python_identity(path):
+    """What makes a Python interpreter path the same Python with the same packages as another.
+
+    The binary (all links followed) and the virtual environment: Python takes its environment from
+    a ``pyvenv.cfg`` beside the path as invoked or one directory up, before following links, so a
+    venv's ``python`` and ``python3`` are one Python, and a link to it from outside the venv is not.
+    """
+    path = os.path.abspath(path)
+    venv = None
+    for folder in (os.path.dirname(path), os.path.dirname(os.path.dirname(path))):
+        if os.path.isfile(os.path.join(folder, 'pyvenv.cfg')):
+            venv = os.path.realpath(folder)
+            break
+    return os.path.realpath(path), venv
+
+
+def same_python(interpreter, executable, prefix, base_prefix):
+    """Whether ``interpreter`` (a path, or a name looked up on PATH) is the running Python: same binary,
+    same virtual environment (``prefix``/``base_prefix`` of the running one, as in ``sys``)."""
+    if not os.path.isabs(interpreter):
+        interpreter = shutil.which(interpreter) or interpreter
+    if not os.path.exists(interpreter):
+        return False
+    binary, venv = python_identity(interpreter)
+    own_venv = os.path.realpath(prefix) if prefix != base_prefix else None
+    return binary == os.path.realpath(executable) and venv == own_venv

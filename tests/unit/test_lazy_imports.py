@@ -13,13 +13,13 @@ from ansible_collections.nms.overlay.plugins.module_utils import _resource
 COLLECTIONS_ROOT = _resource.__file__.split('/ansible_collections/', maxsplit=1)[0]
 
 PROBE = '''
-import json, sys
+import importlib, json, sys
 sys.path.insert(0, %r)
-from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
 from ansible_collections.nms.overlay.plugins.inventory import peers
 seen = {}
 for name in ('group', 'group_info', 'peer_info', 'policy_info', 'event_info', 'policy'):
-    action_for(name)  # what the controller does when it loads the action plugin
+    # what the controller does when it loads the action plugin
+    importlib.import_module('ansible_collections.nms.overlay.plugins.action.' + name)
     seen[name] = 'pydantic' in sys.modules
 print(json.dumps(seen))
 ''' % COLLECTIONS_ROOT

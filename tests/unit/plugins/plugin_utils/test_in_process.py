@@ -1,125 +1,158 @@
 # -*- coding: utf-8 -*-
-"""Unit tests of the in-process runner: when a module may run in the worker, and how it runs there."""
+"""Unit tests of the action plugin: where a module runs, and how its engine runs in the worker."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import types
 from unittest import mock
 
 import pytest
 
-from ansible.module_utils import basic
+from ansible.errors import AnsibleActionFail
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
 from ansible_collections.nms.overlay.plugins.plugin_utils import _in_process
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
-    InProcessAction, action_for, run_main, same_path,
+    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, same_python,
 )
 
-FAKE = 'nms_overlay_fake_module'
 
+class FakeEngine(NmsModule):
+    """An engine whose behaviour the test picks with the option ``do``; it never makes a request."""
 
-@pytest.fixture
-def fake_module(monkeypatch):
-    """A module named FAKE whose behaviour the test picks with the option ``do``."""
-    module = types.ModuleType(FAKE)
+    argument_spec = dict(do=dict(type='str', default='ok'), count=dict(type='int'), secret=dict(type='str', no_log=True),
+                         nested=dict(type='dict', options=dict(key=dict(type='str', no_log=True))))
+    seen = []
 
-    def main():
-        ansible = basic.AnsibleModule(argument_spec=dict(do=dict(type='str', default='ok'),
-                                                         secret=dict(type='str', no_log=True),
-                                                         api_token=dict(type='str', no_log=True)),
-                                      supports_check_mode=True)
-        do = ansible.params['do']
+    def run(self):
+        FakeEngine.seen.append(self.module)
+        do = self.params['do']
+        if do == 'warn':
+            self.warn('a warning of this item only')
         if do == 'fail':
-            ansible.fail_json(msg='it failed')
+            raise TaskError('it failed', hint='details')
         if do == 'crash':
-            raise RuntimeError('boom with %s' % ansible.params['secret'])
-        if do == 'exit-none':
-            sys.exit()
-        if do == 'exit-text':
-            sys.exit('a plain exit message')
-        if do == 'stderr':
-            sys.stderr.write('noise on stderr\n')
-        ansible.exit_json(changed=False, env=os.environ.get('NMS_FAKE_ENV'), check=ansible.check_mode,
-                          echo=ansible.params['secret'])
-
-    module.main = main
-    monkeypatch.setitem(sys.modules, FAKE, module)
-    return FAKE
+            raise RuntimeError('boom with %s' % self.params['secret'])
+        return {'changed': False, 'env': os.environ.get('NMS_FAKE_ENV'), 'check': self.module.check_mode,
+                'diff_mode': self.module.diff, 'echo': self.params['secret'], 'nested': self.params['nested']}
 
 
-def result_of(output):
-    return json.loads(output)
+TOKEN = 'nbp_secret_token_for_tests'
 
 
-def test_run_main_returns_the_result_and_exit_code(fake_module):
-    output, dummy_errors, code = run_main(fake_module, {'_ansible_check_mode': True}, {})
-    result = result_of(output)
-    assert code == 0
-    assert result['changed'] is False and result['check'] is True
+def make_action(args=None, transport='local', become=False, async_val=0, delegate_to=None, check_mode=False,
+                environment=None, action='nms.overlay.fake'):
+    task = mock.MagicMock(async_val=async_val, delegate_to=delegate_to, check_mode=check_mode, diff=False, no_log=False,
+                          environment=environment, action=action,
+                          args=dict({'api_url': 'http://127.0.0.1:9', 'api_token': TOKEN}, **(args or {})))
+    connection = mock.MagicMock(transport=transport)
+    play_context = mock.MagicMock(become=become)
+    templar = mock.MagicMock()
+    templar.template.side_effect = lambda value: value
+    action_class = action_for(FakeEngine)
+    return action_class(task, connection, play_context, loader=mock.MagicMock(), templar=templar,
+                        shared_loader_obj=mock.MagicMock())
 
 
-def test_run_main_masks_no_log_values_like_a_module_process(fake_module):
-    output, dummy_errors, dummy_code = run_main(fake_module, {'secret': 'hunter2-value'}, {})
-    assert 'hunter2-value' not in output
-    assert result_of(output)['echo'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+def test_run_here_returns_the_engine_result_with_the_invocation_masked():
+    result = make_action({'secret': 'hunter2-value', 'nested': {'key': 'nested-secret'}}, check_mode=True).run_here()
+    assert result['changed'] is False and result['check'] is True and result['diff_mode'] is False
+    assert result['echo'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+    assert result['nested'] == {'key': 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'}
+    assert 'hunter2-value' not in repr(result) and 'nested-secret' not in repr(result) and TOKEN not in repr(result)
+    assert result['invocation']['module_args']['do'] == 'ok'
+    assert result['invocation']['module_args']['api_token'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
 
 
-def test_run_main_applies_the_task_environment_and_restores_it(fake_module, monkeypatch):
+def test_nothing_crosses_from_one_run_to_the_next():
+    """A loop runs each item with a new action in the same worker: warnings must not carry over."""
+    first = make_action({'do': 'warn'}).run_here()
+    second = make_action({'do': 'ok'}).run_here()
+    assert first['warnings'] == ['a warning of this item only']
+    assert 'warnings' not in second
+    assert FakeEngine.seen[-1] is not FakeEngine.seen[-2]
+
+
+def test_the_task_environment_applies_during_the_run_and_is_restored(monkeypatch):
     monkeypatch.setenv('NMS_FAKE_ENV', 'before')
     monkeypatch.delenv('NMS_FAKE_NEW', raising=False)
-    output, dummy_errors, dummy_code = run_main(fake_module, {}, {'NMS_FAKE_ENV': 'from-task', 'NMS_FAKE_NEW': 'task only'})
-    assert result_of(output)['env'] == 'from-task'
+    environment = [{'NMS_FAKE_ENV': 'from-play'}, {}, {'NMS_FAKE_ENV': 'from-task', 'NMS_FAKE_NEW': 1}]
+    assert make_action(environment=environment).run_here()['env'] == 'from-task'
     assert os.environ['NMS_FAKE_ENV'] == 'before'
     assert 'NMS_FAKE_NEW' not in os.environ
-    assert basic._ANSIBLE_ARGS is None  # pylint: disable=protected-access
 
 
-def test_run_main_reports_fail_json_with_exit_code_1(fake_module):
-    output, dummy_errors, code = run_main(fake_module, {'do': 'fail'}, {})
-    assert code == 1
-    assert result_of(output)['failed'] is True and result_of(output)['msg'] == 'it failed'
+def test_the_connection_options_fall_back_to_the_task_environment(monkeypatch):
+    monkeypatch.delenv('NMS_API_TOKEN', raising=False)
+    action = make_action(environment=[{'NMS_API_TOKEN': 'from-env-token'}])
+    del action._task.args['api_token']  # pylint: disable=protected-access
+    result = action.run_here()
+    assert 'failed' not in result
+    assert result['invocation']['module_args']['api_token'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
 
 
-def test_run_main_turns_a_crash_into_a_failed_result_with_the_traceback(fake_module):
-    output, dummy_errors, code = run_main(fake_module, {'do': 'crash', 'secret': 'tok-123', 'api_token': 'tok-123'}, {})
-    result = result_of(output)
-    assert code == 1
+def test_a_task_error_is_a_failed_result_with_its_details():
+    result = make_action({'do': 'fail'}).run_here()
+    assert result['failed'] is True and result['msg'] == 'it failed' and result['hint'] == 'details'
+
+
+def test_a_crash_is_a_failed_result_with_the_traceback_and_no_secret():
+    result = make_action({'do': 'crash', 'secret': TOKEN}).run_here()
     assert result['failed'] is True
     assert result['msg'] == 'MODULE FAILURE: RuntimeError: boom with ********'
-    assert 'Traceback' in result['exception'] and "raise RuntimeError('boom with %s'" in result['exception']
-    assert 'tok-123' not in output
+    assert 'Traceback' in result['exception'] and 'RuntimeError' in result['exception']
+    assert TOKEN not in repr(result)
 
 
-def test_run_main_treats_a_bare_exit_as_success(fake_module):
-    dummy_output, dummy_errors, code = run_main(fake_module, {'do': 'exit-none'}, {})
-    assert code == 0
+def test_bad_options_fail_naming_the_module_as_the_task_wrote_it():
+    result = make_action({'bogus': 1}, action='nms.overlay.fake').run_here()
+    assert result['failed'] is True
+    assert result['msg'].startswith('Unsupported parameters for (nms.overlay.fake) module: bogus.')
+    result = make_action({'count': 'many', 'secret': 'many'}).run_here()
+    assert result['failed'] is True and 'count' in result['msg'] and 'many' not in result['msg']
 
 
-def test_run_main_keeps_stderr_and_the_text_of_sys_exit_like_a_process(fake_module):
-    output, errors, code = run_main(fake_module, {'do': 'stderr'}, {})
-    assert code == 0 and result_of(output)['changed'] is False
-    assert errors == 'noise on stderr\n'
-    output, errors, code = run_main(fake_module, {'do': 'exit-text'}, {})
-    assert (output, errors, code) == ('', 'a plain exit message\n', 1)
+def test_a_non_dictionary_for_suboptions_fails_before_anything_runs():
+    action = make_action({'nested': [1, 2]})
+    with mock.patch.object(InProcessAction, 'run_here') as run_here, \
+            mock.patch.object(InProcessAction, '_execute_module') as execute_module:
+        with pytest.raises(AnsibleActionFail, match=r'option nested: must be a dictionary of its suboptions \(key\)'):
+            action.run(task_vars=dict(HERE))
+    run_here.assert_not_called()
+    execute_module.assert_not_called()
 
 
-def test_same_path_compares_paths_as_written(tmp_path):
-    assert same_path(sys.executable, os.path.join(os.path.dirname(sys.executable), '.', os.path.basename(sys.executable)))
-    venv_python = tmp_path / 'python'
-    venv_python.symlink_to(sys.executable)
-    # a virtualenv's python links to the same binary but has other packages
-    assert not same_path(str(venv_python), sys.executable)
+def test_run_takes_one_way_and_marks_the_result_unsafe():
+    with mock.patch.object(InProcessAction, '_execute_module', return_value={'changed': True}) as execute_module:
+        result = make_action().run(task_vars=dict(HERE))
+        execute_module.assert_not_called()
+        assert result['changed'] is False and result['check'] is False
+        result = make_action().run(task_vars=dict(HERE, nms_overlay_in_process=False))
+        execute_module.assert_called_once()
+        assert execute_module.call_args.kwargs['module_name'] == 'nms.overlay.fake'
+        assert result['changed'] is True
 
 
-def test_action_for_preloads_the_module_class(monkeypatch):
+def test_action_for_preloads_the_engine_class(monkeypatch):
     from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule
     preloaded = []
     monkeypatch.setattr(PolicyModule, 'preload', classmethod(preloaded.append))
-    action = action_for('policy')
-    assert action.module_name == 'policy' and issubclass(action, InProcessAction)
+    action = action_for(PolicyModule)
+    assert action.engine is PolicyModule and issubclass(action, InProcessAction)
     assert preloaded == [PolicyModule]
+
+
+def test_every_module_has_an_action_plugin_for_its_engine():
+    import importlib
+    modules_dir = os.path.join(os.path.dirname(_in_process.__file__), '..', 'modules')
+    names = sorted(name[:-3] for name in os.listdir(modules_dir) if name.endswith('.py') and name != '__init__.py')
+    assert len(names) >= 25
+    for name in names:
+        module = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % name)
+        action = importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % name).ActionModule
+        assert issubclass(action, InProcessAction), name
+        assert action.engine is getattr(module, ''.join(part.title() for part in name.split('_')) + 'Module'), name
 
 
 def test_preload_loads_the_options_model_only_where_there_is_one():
@@ -134,43 +167,73 @@ def test_preload_loads_the_options_model_only_where_there_is_one():
     assert loaded == ['model']
 
 
-def make_action(transport='local', become=False, async_val=0, delegate_to=None):
-    task = mock.MagicMock(async_val=async_val, delegate_to=delegate_to, args={})
-    connection = mock.MagicMock(transport=transport)
-    play_context = mock.MagicMock(become=become)
-    templar = mock.MagicMock()
-    templar.template.side_effect = lambda value: value
-    action = InProcessAction(task, connection, play_context, loader=mock.MagicMock(), templar=templar,
-                             shared_loader_obj=mock.MagicMock())
-    action.module_name = 'group'
-    return action
-
-
 HERE = {'ansible_python_interpreter': sys.executable}
 
 
-@pytest.mark.parametrize('action_kw, task_vars, reason', [
-    ({}, HERE, ''),
-    ({}, dict(HERE, nms_overlay_in_process=False), 'nms_overlay_in_process is false'),
-    ({}, dict(HERE, nms_overlay_in_process='no'), 'nms_overlay_in_process is false'),
-    ({'transport': 'ssh'}, HERE, 'the connection is ssh, not local'),
-    ({'become': True}, HERE, 'become is set'),
-    ({'async_val': 30}, HERE, 'the task is async'),
-    ({}, {'ansible_python_interpreter': '/usr/bin/python3-other'}, 'the Python interpreter is /usr/bin/python3-other'),
-    ({}, {'ansible_python_interpreter': 'auto'}, 'the Python interpreter is not yet discovered'),
-    ({}, {'ansible_python_interpreter': 'auto', 'ansible_facts': {'discovered_interpreter_python': sys.executable}}, ''),
+@pytest.mark.parametrize('action_kw, task_vars, where, reason', [
+    ({}, HERE, IN_PROCESS, "the Python interpreter is this controller's"),
+    ({}, dict(HERE, nms_overlay_in_process=False), AS_PROCESS, 'nms_overlay_in_process is false'),
+    ({}, dict(HERE, nms_overlay_in_process='no'), AS_PROCESS, 'nms_overlay_in_process is false'),
+    ({'transport': 'ssh'}, HERE, AS_PROCESS, 'the connection is ssh, not local'),
+    ({'become': True}, HERE, AS_PROCESS, 'become is set'),
+    ({'async_val': 30}, HERE, AS_PROCESS, 'the task is async'),
+    ({}, {'ansible_python_interpreter': '/usr/bin/python3-other'}, AS_PROCESS, 'the Python interpreter is /usr/bin/python3-other'),
+    ({}, {'ansible_python_interpreter': 'auto'}, AS_PROCESS, 'the Python interpreter is not yet discovered'),
+    ({}, {'ansible_python_interpreter': 'auto', 'ansible_facts': {'discovered_interpreter_python': sys.executable}},
+     IN_PROCESS, "the Python interpreter is this controller's"),
     ({'delegate_to': 'api-host'}, dict(HERE, ansible_delegated_vars={'api-host': {'ansible_python_interpreter': '/opt/py'}}),
-     'the Python interpreter is /opt/py'),
-    ({'delegate_to': 'localhost'}, {'ansible_python_interpreter': '/opt/py', 'ansible_delegated_vars': {'localhost': HERE}}, ''),
+     AS_PROCESS, 'the Python interpreter is /opt/py'),
+    ({'delegate_to': 'localhost'}, {'ansible_python_interpreter': '/opt/py', 'ansible_delegated_vars': {'localhost': HERE}},
+     IN_PROCESS, "the Python interpreter is this controller's"),
 ])
-def test_why_not_in_process(action_kw, task_vars, reason):
-    found = make_action(**action_kw).why_not_in_process(task_vars)
-    assert found.startswith(reason) and bool(found) == bool(reason)
+def test_where_to_run(action_kw, task_vars, where, reason):
+    found_where, found_reason = make_action(**action_kw).where_to_run(task_vars)
+    assert found_where == where and found_reason.startswith(reason)
 
 
 def test_kept_remote_files_run_as_a_module_process(monkeypatch):
     monkeypatch.setattr(_in_process.C, 'DEFAULT_KEEP_REMOTE_FILES', True)
-    assert make_action().why_not_in_process(HERE) == 'remote files are kept'
+    assert make_action().where_to_run(HERE) == (AS_PROCESS, 'remote files are kept')
+
+
+def make_venv(root, base_binary):
+    """A directory laid out as `python -m venv` makes it: pyvenv.cfg and bin/python3.x linked to the base."""
+    bin_dir = root / 'bin'
+    bin_dir.mkdir(parents=True)
+    (root / 'pyvenv.cfg').write_text('home = %s\n' % os.path.dirname(base_binary))
+    (bin_dir / 'python3.x').symlink_to(base_binary)
+    (bin_dir / 'python3').symlink_to('python3.x')
+    (bin_dir / 'python').symlink_to('python3.x')
+    return bin_dir
+
+
+def test_same_python_knows_a_venv_under_its_other_names(tmp_path):
+    base = os.path.realpath(sys.executable)
+    bin_dir = make_venv(tmp_path / 'venv', base)
+    venv = str(tmp_path / 'venv')
+    # running on venv/bin/python3, configured venv/bin/python: one interpreter
+    assert same_python(str(bin_dir / 'python'), str(bin_dir / 'python3'), venv, '/base')
+    assert same_python(str(bin_dir / 'python3.x'), str(bin_dir / 'python3'), venv, '/base')
+    assert same_python(str(bin_dir / '..' / 'bin' / 'python'), str(bin_dir / 'python3'), venv, '/base')
+    # the base Python has other packages than the venv, in both directions
+    assert not same_python(base, str(bin_dir / 'python3'), venv, '/base')
+    assert not same_python(str(bin_dir / 'python'), base, '/base', '/base')
+    # a link to the venv's python from outside the venv starts the base Python (no pyvenv.cfg beside it)
+    outside = tmp_path / 'elsewhere'
+    outside.mkdir()
+    (outside / 'py').symlink_to(bin_dir / 'python')
+    assert not same_python(str(outside / 'py'), str(bin_dir / 'python3'), venv, '/base')
+    assert same_python(str(outside / 'py'), base, '/base', '/base')
+    # another venv over the same base is another Python
+    other = make_venv(tmp_path / 'other', base)
+    assert not same_python(str(other / 'python'), str(bin_dir / 'python3'), venv, '/base')
+    assert not same_python(str(tmp_path / 'missing' / 'python'), str(bin_dir / 'python3'), venv, '/base')
+
+
+def test_same_python_looks_a_bare_name_up_on_path(tmp_path, monkeypatch):
+    bin_dir = make_venv(tmp_path / 'venv', os.path.realpath(sys.executable))
+    monkeypatch.setenv('PATH', str(bin_dir))
+    assert same_python('python', str(bin_dir / 'python3'), str(tmp_path / 'venv'), '/base')
 
 
 def test_network_state_preloads_every_kind_it_reconciles(monkeypatch):
