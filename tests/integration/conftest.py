@@ -46,7 +46,6 @@ from tests.integration import return_contract, secrets_scan
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "callback")
 BIN_DIR = os.path.dirname(sys.executable)
-ANSIBLE_PLAYBOOK = os.path.join(BIN_DIR, "ansible-playbook")
 
 DIALECTS = [d.strip() for d in os.environ.get("NMS_EMULATOR_DIALECTS", "seed,netbird").split(",") if d.strip()]
 EMULATOR_START_TIMEOUT = float(os.environ.get("NMS_EMULATOR_START_TIMEOUT", "30"))
@@ -337,7 +336,10 @@ def run(request, tmp_path, collections_dir):
     counter = [0]
 
     def _run(tasks, check=False, diff=False, verbosity=None, env=None, extra_vars=None,
-             inventory=None, hosts="localhost", play=None, timeout=600, playbook=None):
+             inventory=None, hosts="localhost", play=None, timeout=600, playbook=None, python=None):
+        # python= runs another virtualenv's ansible-playbook, with that Python as the interpreter
+        python = python or sys.executable
+        bin_dir = os.path.dirname(python)
         playbook_name = playbook
         counter[0] += 1
         workdir = tmp_path / ("run%d" % counter[0])
@@ -351,7 +353,7 @@ def run(request, tmp_path, collections_dir):
             "hosts": hosts,
             "gather_facts": False,
             "connection": "local",
-            "vars": {"ansible_python_interpreter": sys.executable},
+            "vars": {"ansible_python_interpreter": python},
             "tasks": _load_tasks(tasks),
         }
         if play:
@@ -363,7 +365,7 @@ def run(request, tmp_path, collections_dir):
         results_file = workdir / "results.json"
 
         # playbook= runs a playbook of the collection (e.g. "nms.overlay.build_network") instead
-        cmd = [ANSIBLE_PLAYBOOK, playbook_name or str(playbook)]
+        cmd = [os.path.join(bin_dir, "ansible-playbook"), playbook_name or str(playbook)]
         if check:
             cmd.append("--check")
         if diff:
@@ -404,9 +406,9 @@ def run(request, tmp_path, collections_dir):
             "ANSIBLE_INVENTORY_UNPARSED_WARNING": "False",
             "ANSIBLE_LOCAL_TEMP": str(local_tmp),
             "ANSIBLE_REMOTE_TEMP": str(local_tmp / "remote"),
-            "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
+            "ANSIBLE_PYTHON_INTERPRETER": python,
             "ANSIBLE_RETRY_FILES_ENABLED": "False",
-            "PATH": BIN_DIR + os.pathsep + os.environ.get("PATH", ""),
+            "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
         })
         if "emulator" in request.fixturenames:
             emu = request.getfixturevalue("emulator")

@@ -1,0 +1,171 @@
+# -*- coding: utf-8 -*-
+"""The support matrix: every module on every ansible-core version the collection claims.
+
+In the whole suite this runs on the suite's own ansible-core. ``make matrix`` runs only this file,
+once per other supported ansible-core and Python (``NMS_MATRIX_PYTHONS``: the interpreters of those
+virtualenvs, each with its own ``ansible-playbook``): a play touching every module builds, a re-run is
+``changed=0`` with no write, check mode sends no write, nothing crosses from one loop item to the
+next, and server data is never templated, in the controller's worker and as a module process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+PYTHONS = [path for path in os.environ.get('NMS_MATRIX_PYTHONS', sys.executable).split(os.pathsep) if path]
+
+
+def version_of(python):
+    code = 'import ansible, sys; print("ansible-core %s on Python %d.%d" % ((ansible.__version__,) + sys.version_info[:2]))'
+    return subprocess.run([python, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture(params=PYTHONS, ids=lambda python: version_of(python).replace(' ', '-'))
+def python(request):
+    return request.param
+
+
+# One task per module, each naming what the one before made; every resource module, then every info module.
+EVERY_MODULE = '''
+- name: group
+  nms.overlay.group: {name: smoke-servers, peers: [smoke-peer]}
+- name: posture_check
+  nms.overlay.posture_check: {name: smoke-client, checks: {nb_version_check: {min_version: 0.25.0}}}
+- name: policy
+  nms.overlay.policy:
+    name: smoke-ssh
+    source_posture_checks: [smoke-client]
+    rules: [{name: ssh, protocol: tcp, ports: ["22"], sources: [smoke-servers], destinations: [smoke-servers]}]
+- name: route
+  nms.overlay.route: {network_id: smoke-lan, network: 10.99.0.0/24, peer: smoke-peer, groups: [smoke-servers]}
+- name: nameserver_group
+  nms.overlay.nameserver_group: {name: smoke-dns, nameservers: [{ip: 10.99.0.53}], primary: true, groups: [smoke-servers]}
+- name: dns_settings
+  nms.overlay.dns_settings: {disabled_management_groups: [smoke-servers]}
+- name: setup_key
+  nms.overlay.setup_key: {name: smoke-key, type: reusable, expires_in: 30d, auto_groups: [smoke-servers]}
+- name: user
+  nms.overlay.user: {name: smoke-bot, is_service_user: true, role: user}
+- name: token
+  nms.overlay.token: {user: smoke-bot, name: smoke-token, expires_in: 30}
+- name: account_settings
+  nms.overlay.account_settings: {peer_login_expiration_enabled: true, peer_login_expiration: 48h}
+- name: peer
+  nms.overlay.peer: {name: smoke-peer, ssh_enabled: true}
+- name: network_state
+  nms.overlay.network_state:
+    groups: [{name: smoke-described}]
+    policies:
+      - name: smoke-described
+        rules: [{name: web, protocol: tcp, ports: ["443"], sources: [smoke-described], destinations: [smoke-servers]}]
+- {name: account_info, nms.overlay.account_info: {}}
+- {name: dns_settings_info, nms.overlay.dns_settings_info: {}}
+- {name: event_info, nms.overlay.event_info: {limit: 5}}
+- {name: group_info, nms.overlay.group_info: {name: smoke-servers}}
+- {name: location_info, nms.overlay.location_info: {}}
+- {name: nameserver_group_info, nms.overlay.nameserver_group_info: {name: smoke-dns}}
+- {name: peer_info, nms.overlay.peer_info: {name: smoke-peer}}
+- {name: policy_info, nms.overlay.policy_info: {name: smoke-ssh}}
+- {name: posture_check_info, nms.overlay.posture_check_info: {name: smoke-client}}
+- {name: route_info, nms.overlay.route_info: {network_id: smoke-lan}}
+- {name: setup_key_info, nms.overlay.setup_key_info: {name: smoke-key}}
+- {name: token_info, nms.overlay.token_info: {user: smoke-bot}}
+- {name: user_info, nms.overlay.user_info: {name: smoke-bot}}
+'''
+MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
+                 if name.endswith('.py') and name != '__init__.py')
+
+
+def enroll_peer(emulator):
+    status, key = emulator.api('POST', '/setup-keys', {'name': 'smoke-enroll', 'type': 'one-off', 'expires_in': 86400,
+                                                        'auto_groups': []})
+    assert status == 200, key
+    emulator.enroll(key['key'], 'smoke-peer', name='smoke-peer')
+    emulator.clear_log()
+
+
+@pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'as-process'])
+def test_every_module_builds_settles_and_checks(emulator, run, python, in_process):
+    names = [task['name'] for task in __import__('yaml').safe_load(EVERY_MODULE)]
+    assert names == [task.split('.')[-1] for task in names] and sorted(names) == MODULES, 'a module is missing'
+    enroll_peer(emulator)
+    options = dict(python=python, verbosity=1, extra_vars={'nms_overlay_in_process': in_process})
+
+    built = run(EVERY_MODULE, **options)
+    assert built.rc == 0, built
+    assert not built.failed, built
+    assert {name for name in names if built[name]['changed']} == set(names[:12])
+    assert emulator.writes(), 'the first build wrote nothing'
+
+    emulator.clear_log()
+    again = run(EVERY_MODULE, **options)
+    assert again.rc == 0, again
+    assert [name for name in names if again[name]['changed']] == []
+    assert emulator.writes() == []
+
+    emulator.clear_log()
+    changed_tasks = EVERY_MODULE.replace('min_version: 0.25.0', 'min_version: 0.26.0').replace('"22"', '"2222"')
+    checked = run(changed_tasks, check=True, diff=True, **options)
+    assert checked.rc == 0, checked
+    assert {name for name in names if checked[name]['changed']} == {'posture_check', 'policy'}
+    assert emulator.writes() == []
+
+
+LOOP = '''
+- name: items
+  nms.overlay.group:
+    name: "{{ item.name }}"
+    validate_certs: "{{ item.verify }}"
+  environment: "{{ item.env }}"
+  loop:
+    - {name: loop-first, verify: false, env: {NMS_API_URL: "{{ api_url }}"}}
+    - {name: loop-second, verify: true, env: {}}
+  register: looped
+'''
+
+
+@pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'as-process'])
+def test_nothing_crosses_from_one_loop_item_to_the_next(emulator, run, python, in_process):
+    """The first item has a warning and its own environment; the second has neither."""
+    result = run(LOOP, python=python, verbosity=1, env={'NMS_API_URL': None},
+                 extra_vars={'nms_overlay_in_process': in_process, 'api_url': emulator.url})
+    first, second = result.all('items')[0]['results']
+    assert first['changed'] is True
+    # NMS_API_URL was only in the first item's environment
+    assert result.rc == 2 and second['changed'] is False and 'api_url' in second['msg'], second
+    # the item's warnings: in its recorded result (ansible-core 2.19 and later) or in its line of output (earlier
+    # versions hand the recorder results whose warnings the output callback has already taken)
+    item_lines = {name: ' '.join(line for line in result.stdout.splitlines() if '(item=' in line and name in line)
+                  for name in ('loop-first', 'loop-second')}
+    assert WARNING in str(first.get('warnings')) + item_lines['loop-first']
+    assert WARNING not in str(second.get('warnings')) + item_lines['loop-second']
+
+
+WARNING = 'validate_certs is false: the server certificate is not verified'
+HOSTILE = "{{ lookup('pipe', 'echo TEMPLATED-$((6*7))') }}"
+TEMPLATES = '''
+- name: read
+  nms.overlay.group_info: {}
+  register: found
+- name: keep
+  ansible.builtin.set_fact:
+    hostile_names: "{{ found.groups | map(attribute='name') | select('search', 'lookup') | list }}"
+- name: show
+  ansible.builtin.debug:
+    msg: "{{ hostile_names[0] }}"
+'''
+
+
+@pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'as-process'])
+def test_server_data_is_never_templated(emulator, run, python, in_process):
+    status, body = emulator.api('POST', '/groups', {'name': HOSTILE})
+    assert status == 200, body
+    result = run(TEMPLATES, python=python, verbosity=1, extra_vars={'nms_overlay_in_process': in_process})
+    assert result.rc == 0, result
+    assert 'TEMPLATED-42' not in result.stdout
+    assert HOSTILE in [group['name'] for group in result['read']['groups']]
+    assert result['show']['msg'] == HOSTILE
