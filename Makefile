@@ -1,18 +1,30 @@
 # nms.overlay: build, test and demo targets.  `make help` lists them.
 #
-# Needs only python3 (3.11), pip, git and make: everything else is installed into .venv from
-# requirements-dev.txt (re-created only when that file changes).
+# Needs Python 3.13 (or 3.12), 3.11, pip, git and make: everything else is installed into virtualenvs
+# (re-created only when their requirements file changes). .ci/python.sh finds each Python (PATH or pyenv).
+#
+# Support matrix (README "Requirements"): ansible-core 2.16 to 2.21 on Python 3.11 to 3.13.
+#   .venv         the newest: ansible-core 2.21 on Python 3.13 with all tooling (requirements-dev.txt)
+#   .venv-oldest  the oldest: ansible-core 2.16 on Python 3.11 (requirements-oldest.txt)
+#   .build/matrix/<core>-py<python>  every other supported pair: a smoke run of every module (make matrix)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-print-directory
 
-PYTHON   ?= python3
+NEWEST_PYTHON_VERSION ?= 3.13
+OLDEST_PYTHON_VERSION ?= 3.11
+PYTHON   ?= $(shell .ci/python.sh $(NEWEST_PYTHON_VERSION) 2>/dev/null || .ci/python.sh 3.12)
 VENV     ?= .venv
+REQUIREMENTS ?= requirements-dev.txt
 VPY      := $(abspath $(VENV))/bin/python
 VBIN     := $(abspath $(VENV))/bin
-STAMP    := $(VENV)/.requirements-dev.txt
+STAMP    := $(VENV)/.requirements.txt
+OLDEST_VENV ?= .venv-oldest
+# ansible-core release:Python pairs run by `make matrix` (the two full-suite pairs are not repeated here)
+MATRIX ?= 2.16.19:3.12 2.17.14:3.11 2.17.14:3.12 2.18.19:3.11 2.18.19:3.12 2.18.19:3.13 \
+          2.19.14:3.11 2.19.14:3.12 2.19.14:3.13 2.20.10:3.12 2.20.10:3.13 2.21.5:3.12
 BUILD    := .build
 # ansible-test needs a real .../ansible_collections/nms/overlay directory: see .ci/stage.py
 SANITY_ROOT := $(abspath $(BUILD))/sanity
@@ -24,11 +36,14 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test venv unit integration reliability stress sanity lint docs demo bench build changelog clean
+.PHONY: help test oldest matrix venv unit integration reliability stress sanity lint docs demo bench build changelog clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
-	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo (what CI runs: .ci/run)"
+	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo on the newest ansible-core,"
+	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
+	@echo "make oldest       unit + integration + reliability on ansible-core 2.16 / Python 3.11 ($(OLDEST_VENV))"
+	@echo "make matrix       every module on every other supported ansible-core / Python pair (MATRIX=...)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
 	@echo "make unit         pytest tests/unit"
 	@echo "make integration  pytest tests/integration (ansible-playbook against the emulator, both dialects)"
@@ -42,26 +57,34 @@ help:
 	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
-test: unit integration reliability sanity lint docs demo
-	@echo "make test: all checks passed"
+test:
+	@bash .ci/stages.sh unit integration reliability sanity lint docs demo oldest matrix
 
 # --- virtualenv --------------------------------------------------------------------------------
-# The copy of requirements-dev.txt inside the venv is the stamp: the venv is rebuilt from scratch
+# The copy of the requirements file inside the venv is the stamp: the venv is rebuilt from scratch
 # when the file differs (or the venv's python is broken, e.g. its base interpreter vanished).
 venv:
 	@if [ -x "$(VPY)" ] && "$(VPY)" -c 'import ansible, pytest' >/dev/null 2>&1 \
-	     && cmp -s requirements-dev.txt "$(STAMP)"; then \
-	  echo "venv: $(VENV) is up to date with requirements-dev.txt"; \
+	     && cmp -s $(REQUIREMENTS) "$(STAMP)"; then \
+	  echo "venv: $(VENV) is up to date with $(REQUIREMENTS)"; \
 	else \
 	  start=$$(date +%s); \
 	  echo "venv: creating $(VENV) with $$($(PYTHON) --version 2>&1) ($(PYTHON))"; \
 	  rm -rf "$(VENV)"; \
 	  $(PYTHON) -m venv "$(VENV)"; \
 	  "$(VPY)" -m pip install --disable-pip-version-check --quiet --upgrade pip; \
-	  "$(VPY)" -m pip install --disable-pip-version-check --quiet -r requirements-dev.txt; \
-	  cp requirements-dev.txt "$(STAMP)"; \
+	  "$(VPY)" -m pip install --disable-pip-version-check --quiet -r $(REQUIREMENTS); \
+	  cp $(REQUIREMENTS) "$(STAMP)"; \
 	  echo "venv: installed in $$(( $$(date +%s) - start ))s"; \
 	fi
+
+# The oldest supported pair runs the whole pytest suite (sanity, lint and docs run once, on the newest).
+OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.ci/python.sh $(OLDEST_PYTHON_VERSION))"
+oldest:
+	@$(MAKE) unit integration reliability $(OLDEST) PYTEST_ARGS="-m 'not tooling'"
+
+matrix: venv
+	@PATH="$(VBIN):$$PATH" bash .ci/matrix.sh "$(VPY)" $(MATRIX)
 
 # --- pytest ------------------------------------------------------------------------------------
 # pytest exits 5 when it collected no test: that is a failure here, not a silent pass.

@@ -141,6 +141,7 @@ def test_execution_environment_installs_the_artifact_and_requirements():
     assert load_yaml('meta/execution-environment.yml')['dependencies']['python'] == 'requirements.txt'
 
 
+@pytest.mark.tooling
 def test_ansible_builder_create_makes_a_build_context_offline(built_copy, tmp_path):
     pytest.importorskip('ansible_builder', reason='ansible-builder is not installed (requirements-dev.txt)')
     artifact, _names = built_copy
@@ -166,6 +167,7 @@ def test_ansible_builder_create_makes_a_build_context_offline(built_copy, tmp_pa
 CHANGELOG_TOOL = os.path.join(BIN, 'antsibull-changelog')
 
 
+@pytest.mark.tooling
 def test_changelog_fragments_pass_antsibull_changelog_lint():
     assert os.path.exists(CHANGELOG_TOOL), 'antsibull-changelog is not installed (requirements-dev.txt)'
     result = subprocess.run([CHANGELOG_TOOL, 'lint'], cwd=REPO, capture_output=True, text=True, check=False, timeout=120)
@@ -174,6 +176,7 @@ def test_changelog_fragments_pass_antsibull_changelog_lint():
     assert fragments, 'no changelog fragment'
 
 
+@pytest.mark.tooling
 def test_the_changelog_is_generated_from_the_fragments(tmp_path):
     """What `make changelog` does at release time, in a copy: every module and plugin is in CHANGELOG.rst."""
     copy = tmp_path / 'ansible_collections' / 'nms' / 'overlay'
