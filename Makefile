@@ -151,8 +151,10 @@ demo: venv
 
 # --- benchmark ----------------------------------------------------------------------------------
 BENCH_ARGS ?=
+# also measures the unchanged tasks at S on the oldest ansible-core (.venv-oldest)
 bench: venv
-	"$(VPY)" -m tests.bench.bench $(BENCH_ARGS)
+	@$(MAKE) venv $(OLDEST)
+	"$(VPY)" -m tests.bench.bench --compare-python "$(abspath $(OLDEST_VENV))/bin/python" $(BENCH_ARGS)
 
 # --- packaging ----------------------------------------------------------------------------------
 build: venv

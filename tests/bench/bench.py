@@ -24,7 +24,7 @@ import urllib.request
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.path.dirname(sys.executable)
+BIN = os.path.dirname(sys.executable)  # ansible-inventory of this virtualenv
 CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
 PEER_INFO_FIELDS = ['name', 'ip']
 AS_PROCESS = ' (as a module process)'  # a task with nms_overlay_in_process: false
@@ -72,7 +72,7 @@ class Emulator:
         self.process.wait(timeout=10)
 
 
-def ansible_env(emulator, workdir, record):
+def ansible_env(emulator, workdir, record, python=sys.executable):
     collections = os.path.join(workdir, 'collections')
     link = os.path.join(collections, 'ansible_collections', 'nms', 'overlay')
     if not os.path.exists(link):
@@ -83,14 +83,14 @@ def ansible_env(emulator, workdir, record):
         'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token,
         'NMS_BENCH_EMULATOR': emulator.url, 'NMS_BENCH_FILE': record,
         'ANSIBLE_COLLECTIONS_PATH': collections, 'ANSIBLE_CALLBACK_PLUGINS': CALLBACKS,
-        'ANSIBLE_CALLBACKS_ENABLED': 'benchtimer', 'ANSIBLE_PYTHON_INTERPRETER': sys.executable,
+        'ANSIBLE_CALLBACKS_ENABLED': 'benchtimer', 'ANSIBLE_PYTHON_INTERPRETER': python,
         'ANSIBLE_LOCALHOST_WARNING': 'False', 'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
-        'ANSIBLE_NOCOLOR': '1', 'PATH': BIN + os.pathsep + os.environ.get('PATH', ''),
+        'ANSIBLE_NOCOLOR': '1', 'PATH': os.path.dirname(python) + os.pathsep + os.environ.get('PATH', ''),
     })
     return env
 
 
-def run_playbook(emulator, workdir, tasks=None, playbook=None, extra=()):
+def run_playbook(emulator, workdir, tasks=None, playbook=None, extra=(), python=sys.executable):
     """Wall seconds of one ansible-playbook run and the per-task records of the benchtimer callback."""
     record = os.path.join(workdir, 'record.json')
     if os.path.exists(record):
@@ -101,8 +101,8 @@ def run_playbook(emulator, workdir, tasks=None, playbook=None, extra=()):
             yaml.safe_dump([{'name': 'bench', 'hosts': 'localhost', 'connection': 'local', 'gather_facts': False,
                              'tasks': tasks}], handle, sort_keys=False)
     started = time.perf_counter()
-    proc = subprocess.run([os.path.join(BIN, 'ansible-playbook'), playbook] + list(extra), cwd=workdir,
-                          env=ansible_env(emulator, workdir, record), capture_output=True, text=True, check=False)
+    proc = subprocess.run([os.path.join(os.path.dirname(python), 'ansible-playbook'), playbook] + list(extra), cwd=workdir,
+                          env=ansible_env(emulator, workdir, record, python), capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit('ansible-playbook failed:\n%s\n%s' % (proc.stdout[-4000:], proc.stderr[-2000:]))
@@ -123,6 +123,17 @@ def prepare(emulator):
     return [p['name'] for p in peers]
 
 
+def bench_peer_names(emulator):
+    """The peers of the group prepare() made (for a second measurement of the same account)."""
+    group = [g for g in emulator.call('GET', '/api/groups') if g['name'] == 'bench'][0]
+    return [peer['name'] for peer in group['peers']]
+
+
+def ansible_core_of(python):
+    code = 'import ansible, sys; print("ansible-core %s, Python %d.%d" % ((ansible.__version__,) + sys.version_info[:2]))'
+    return subprocess.run([python, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
+
+
 def unchanged_tasks(peer_names):
     return {
         'ping': {'ansible.builtin.ping': None},
@@ -134,9 +145,9 @@ def unchanged_tasks(peer_names):
     }
 
 
-def measure_unchanged(emulator, workdir, repeats, extra_tasks=None, as_process=False):
+def measure_unchanged(emulator, workdir, repeats, extra_tasks=None, as_process=False, python=sys.executable):
     """Median seconds and requests of each task; as_process adds each resource task run as a module process."""
-    tasks_by_name = unchanged_tasks(prepare(emulator))
+    tasks_by_name = unchanged_tasks(prepare(emulator) if python == sys.executable else bench_peer_names(emulator))
     if as_process:
         tasks_by_name.update({name + AS_PROCESS: dict(task, vars={'nms_overlay_in_process': False})
                               for name, task in list(tasks_by_name.items()) if name != 'ping'})
@@ -145,7 +156,7 @@ def measure_unchanged(emulator, workdir, repeats, extra_tasks=None, as_process=F
     for index in range(repeats):
         for name, body in tasks_by_name.items():
             tasks.append(dict(body, name='%s %d' % (name, index)))
-    dummy_wall, records = run_playbook(emulator, workdir, tasks)
+    dummy_wall, records = run_playbook(emulator, workdir, tasks, python=python)
     figures = {}
     for name in tasks_by_name:
         rows = [r for r in records if r['task'].rsplit(' ', 1)[0] == name]
@@ -263,6 +274,9 @@ def main(argv=None):
     parser.add_argument('--sizes', default='S,M,L,XL')
     parser.add_argument('--repeats', type=int, default=5)
     parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
+    parser.add_argument('--compare-python', action='append', default=[],
+                        help='at size S, measure the unchanged tasks also with the ansible-playbook of the virtualenv '
+                             'of this Python (another ansible-core release)')
     args = parser.parse_args(argv)
     rows, notes = [], []
     with tempfile.TemporaryDirectory(prefix='nms-bench-') as workdir:
@@ -279,11 +293,21 @@ def main(argv=None):
                                     'no_log': True}
                 # at S also as module processes: where a task cannot run in the controller's worker
                 figures = measure_unchanged(emulator, workdir, args.repeats, extra, as_process=size == 'S')
-                ping = figures['ping']['seconds']
+                core = ansible_core_of(sys.executable)
+                for other in args.compare_python if size == 'S' else ():
+                    other_core = ansible_core_of(other)
+                    for name, figure in measure_unchanged(emulator, workdir, args.repeats, python=other).items():
+                        figures['%s [%s]' % (name, other_core)] = figure
                 for name, figure in figures.items():
+                    release = name[name.index(' ['):] if ' [' in name else ''
+                    ping = figures['ping' + release]['seconds']
+                    name = name.replace(release, '')
+                    release = release or ' [%s]' % core
                     ratio = figure['seconds'] / ping
                     target = ''
-                    if size == 'S' and name.replace(AS_PROCESS, '') in ('group', 'policy', 'setup_key'):
+                    if size == 'S' and name in ('group', 'policy', 'setup_key'):
+                        target = '<= 0.25 x ping: ' + verdict(ratio, 0.25)
+                    if size == 'S' and name.replace(AS_PROCESS, '') in ('group', 'policy', 'setup_key') and AS_PROCESS in name:
                         target = '<= 1.25 x ping: ' + verdict(ratio, 1.25)
                     if size == 'L' and name == 'group':
                         target = '<= 1 s: ' + verdict(figure['seconds'], 1.0)
@@ -294,6 +318,8 @@ def main(argv=None):
                              'uri': 'baseline: ansible.builtin.uri GET /api/peers (same data)'}.get(
                                  name, 'unchanged %s task%s' % (name.replace(AS_PROCESS, ''),
                                                                 ', as a module process' if AS_PROCESS in name else ''))
+                    if size == 'S':
+                        label += release
                     rows.append((size, label,
                                  '%.3f' % figure['seconds'], '%g' % figure['requests'], '%.2f' % ratio, target))
                 if size == 'S':
