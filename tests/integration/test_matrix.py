@@ -81,8 +81,8 @@ MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(_
 
 
 def enroll_peer(emulator):
-    status, key = emulator.api('POST', '/setup-keys', {'name': 'smoke-enroll', 'type': 'one-off', 'expires_in': 86400,
-                                                        'auto_groups': []})
+    body = {'name': 'smoke-enroll', 'type': 'one-off', 'expires_in': 86400, 'auto_groups': []}
+    status, key = emulator.api('POST', '/setup-keys', body)
     assert status == 200, key
     emulator.enroll(key['key'], 'smoke-peer', name='smoke-peer')
     emulator.clear_log()

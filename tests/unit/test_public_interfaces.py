@@ -127,7 +127,7 @@ def scan(tree, own):
         if not isinstance(node, ast.Attribute):
             continue
         name = dotted(node)
-        if name and name.split('.')[0] in modules:
+        if name and name.split('.', maxsplit=1)[0] in modules:
             found.append(('write ' if isinstance(node.ctx, ast.Store) else 'attribute ') + name)
         if isinstance(node.value, ast.Name) and node.value.id == 'self' and node.attr.startswith('_') \
                 and not node.attr.startswith('__') and node.attr not in own:
