@@ -14,14 +14,14 @@ options:
     description:
       - Base URL of the management API, for example C(https://nms.example.com) or C(https://nms.example.com/api).
       - A trailing C(/api) is optional.
-      - If not set, the value of the E(NMS_API_URL) environment variable is used. One of them must be set: a task
+      - If not set, the value of the E(NMS_API_URL) environment variable is used. One of them must be set; a task
         without either fails, naming both.
     type: str
   api_token:
     description:
       - Personal access token of the user the module acts as.
       - Sent in the C(Authorization) header and never shown in output or error messages.
-      - If not set, the value of the E(NMS_API_TOKEN) environment variable is used. One of them must be set: a task
+      - If not set, the value of the E(NMS_API_TOKEN) environment variable is used. One of them must be set; a task
         without either fails, naming both.
     type: str
   validate_certs:

@@ -411,10 +411,7 @@ class Client(ShapedReads):
             else:
                 if response.status_code not in RETRY_STATUSES:
                     return self._decode(method, path, shown, response)
-                try:
-                    self._decode(method, path, shown, response)
-                except ApiError as exc:
-                    error = exc
+                error = self._http_error(method, path, shown, response, self._text(response))
                 # A POST that got an answer is never sent again here, not even after a 429: whether and how a
                 # create may be repeated is decided by the engine, which first reads back what exists.
                 repeatable = method in IDEMPOTENT_METHODS
@@ -510,18 +507,25 @@ class Client(ShapedReads):
             text = text.replace(self._token, '********')
         return text
 
-    def _decode(self, method, path, shown, response):
-        status = response.status_code
+    @staticmethod
+    def _text(response):
         # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
         # scanning the whole body, which takes seconds on a list of thousands of peers.
-        text = (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
+        return (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
+
+    def _http_error(self, method, path, shown, response, text):
+        return ApiError(method, path, response.status_code, self._error_message(response, text),
+                        _retry_after_seconds(response), url=shown)
+
+    def _decode(self, method, path, shown, response):
+        status = response.status_code
+        text = self._text(response)
         if 300 <= status < 400:
             raise ApiError(method, path, status, 'the server redirected to %r; redirects are not followed so that '
                                                  'the token is never sent elsewhere (check api_url)'
                            % response.headers.get('Location', ''), url=shown)
         if status >= 400:
-            raise ApiError(method, path, status, self._error_message(response, text), _retry_after_seconds(response),
-                           url=shown)
+            raise self._http_error(method, path, shown, response, text)
         if not text.strip():
             if method == 'GET':
                 raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
