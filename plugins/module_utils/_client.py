@@ -433,7 +433,7 @@ class Client(ShapedReads):
             wait = retry_after
             notice = 'waiting %s s as the server asked (Retry-After), then try %s (retries=%d)' % (
                 _seconds(wait), tries, self.retries)
-        self._notify('%s; %s' % (cause, notice) if cause is not None else notice.capitalize())
+        self._notify('%s; %s' % (cause, notice) if cause is not None else notice[0].upper() + notice[1:])
         self._sleep(wait)
 
     # -- internals --------------------------------------------------------------------------------

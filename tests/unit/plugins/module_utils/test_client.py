@@ -158,11 +158,14 @@ def test_retry_after_is_read_safely_and_capped(value, expected):
 
 
 def test_pause_uses_retry_after_else_backoff():
-    client, dummy, sleeps = make_client([])
+    notices = []
+    client, dummy, sleeps = make_client([], notify=notices.append)
     client.pause(1, 4.0)
     client.pause(3)
     client.pause(10)
     assert sleeps == [4.0, 2.0, 10.0]
+    assert notices[:2] == ['Waiting 4 s as the server asked (Retry-After), then try 2 of 4 (retries=3)',
+                           'Trying again in 2 s (try 4 of 4, retries=3)']
 
 
 def test_post_is_retried_when_the_connection_was_refused():
