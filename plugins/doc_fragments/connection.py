@@ -14,16 +14,16 @@ options:
     description:
       - Base URL of the management API, for example C(https://nms.example.com) or C(https://nms.example.com/api).
       - A trailing C(/api) is optional.
-      - If not set, the value of the E(NMS_API_URL) environment variable is used.
+      - If not set, the value of the E(NMS_API_URL) environment variable is used. One of them must be set; a task
+        without either fails, naming both.
     type: str
-    required: true
   api_token:
     description:
       - Personal access token of the user the module acts as.
       - Sent in the C(Authorization) header and never shown in output or error messages.
-      - If not set, the value of the E(NMS_API_TOKEN) environment variable is used.
+      - If not set, the value of the E(NMS_API_TOKEN) environment variable is used. One of them must be set; a task
+        without either fails, naming both.
     type: str
-    required: true
   validate_certs:
     description:
       - Whether to verify the server's TLS certificate.
@@ -37,7 +37,12 @@ options:
     type: path
   timeout:
     description:
-      - Seconds to wait for each HTTP request before it counts as failed.
+      - Seconds one try of an HTTP request may take as a whole, before it counts as failed and (see O(retries)) may
+        be tried again. It bounds everything from connecting to the last byte of the answer, so a server that
+        sends its answer slowly cannot hold the task longer.
+      - "With retries, one request takes at most O(timeout) x (O(retries) + 1) plus the pauses between the tries:
+        with the defaults 4 x 30 s + 3.5 s of backoff, or up to 4 x 30 s + 3 x 60 s when the server asks for
+        the longest C(Retry-After) waits. A task may send several requests."
     type: float
     default: 30
   retries:
@@ -49,9 +54,14 @@ options:
         received it.
       - A create that failed with HTTP 429, 500, 502, 503, 504 or without an answer is sent again only after a fresh
         read shows that it was not made (if it was, that object is used), so an object is never created twice.
+      - Every retry and every wait shows as a warning naming the failure and the wait, so that a long
+        C(Retry-After) wait is not mistaken for a hang. When the last try fails too, the error counts the tries.
     type: int
     default: 3
 notes:
   - Redirects are never followed, so the token is only ever sent to O(api_url).
+  - A failed request names the method, the full URL (scheme, host, port and path, never the token) and the HTTP
+    status. An HTTP 404 that does not come from the API (no JSON message) means that O(api_url) points at
+    something else, and the message says so.
   - Use C(module_defaults) with the action group C(group/nms.overlay.all) to set the connection options once per play.
 '''

@@ -15,7 +15,7 @@ description:
   - "The inventory file name must end in C(.nms.yml) or C(.nms.yaml) and contain C(plugin: nms.overlay.peers)."
   - Connection options come from the file or from the environment (E(NMS_API_URL), E(NMS_API_TOKEN)),
     like for the collection's modules. The token is never printed, also not in error messages.
-  - A wrong URL or token fails the inventory with the method, path and status of the failed request;
+  - A wrong URL or token fails the inventory with the method, full URL and status of the failed request;
     it never yields an empty inventory. Nor does a typo in O(include_groups) or O(exclude_groups); a
     name there that is no group on the server fails the inventory, naming it. Ansible then stops with C(Completely failed to parse inventory
     source), also where its default settings would only warn about a source that cannot be parsed.
@@ -61,11 +61,17 @@ options:
     description: Path of a PEM file with the CA certificate(s) that signed the server certificate.
     type: path
   timeout:
-    description: Seconds to wait for the HTTP request before it counts as failed.
+    description:
+      - Seconds one try of the HTTP request may take as a whole (connecting, the answer and all of its body)
+        before it counts as failed.
     type: float
     default: 30
   retries:
-    description: How many times the request is retried after a connection error or an HTTP 429, 502, 503 or 504 answer.
+    description:
+      - How many times the request is retried after a connection error, a timeout or an HTTP 429, 502, 503 or
+        504 answer, after a pause of 0.5 s doubling up to 10 s, or the wait the server asks for in C(Retry-After)
+        (at most 60 s). Each retry and wait is shown as a warning.
+      - Reading the peers takes at most O(timeout) x (O(retries) + 1) plus the pauses.
     type: int
     default: 3
   hostname_source:
@@ -217,18 +223,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _client(self):
         if not HAS_REQUESTS:
             fail('the nms.overlay.peers inventory needs the Python library requests')
-        missing = [option for option in ('api_url', 'api_token') if not self.get_option(option)]
-        if missing:
-            fail('nms.overlay.peers: %s not set; set %s in the inventory file or the environment variable%s %s' % (
-                ' and '.join(missing), 'it' if len(missing) == 1 else 'them', 's' if len(missing) > 1 else '',
-                ' and '.join('NMS_' + option.upper() for option in missing)))
         if not self.get_option('validate_certs'):
             self.display.warning('nms.overlay.peers: validate_certs is false: the server certificate is not verified')
         try:
             return Client(self.get_option('api_url'), self.get_option('api_token'),
                           validate_certs=self.get_option('validate_certs'), ca_path=self.get_option('ca_path'),
-                          timeout=self.get_option('timeout'), retries=self.get_option('retries'))
-        except TaskError as exc:  # a connection option that cannot work, named in the message
+                          timeout=self.get_option('timeout'), retries=self.get_option('retries'),
+                          notify=lambda message: self.display.warning('nms.overlay.peers: %s' % message))
+        except TaskError as exc:  # a connection option that cannot work (or is not set), named in the message
             return fail('nms.overlay.peers: %s' % exc)
 
     def fetch(self, path, what):
@@ -240,7 +242,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         else:
             error = None
         if error is not None:
-            fail('nms.overlay.peers: cannot read the %s from %s: %s' % (what, client.root, error))
+            fail('nms.overlay.peers: cannot read the %s: %s' % (what, error))
         return items
 
     def fetch_peers(self):

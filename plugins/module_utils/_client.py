@@ -9,6 +9,9 @@ import json
 import math
 import os
 import re
+import socket
+import ssl
+import threading
 import time
 import traceback
 
@@ -49,20 +52,22 @@ class ConfigError(TaskError):
 
 
 class ApiError(Exception):
-    """A failed API call. The message names method, path and status, never the token."""
+    """A failed API call. The message names method, URL (else the API path) and status, never the token."""
 
-    def __init__(self, method, path, status, message, retry_after=None):
+    def __init__(self, method, path, status, message, retry_after=None, url=None):
         self.method = method
         self.path = path
         self.status = status
         self.message = message
         self.retry_after = retry_after  # seconds the server asked to wait before another call, if it said
+        self.url = url  # the full URL requested, without credentials or query
         super().__init__(str(self))
 
     def __str__(self):
+        where = self.url or self.path
         if self.status is None:
-            return '%s %s failed: %s' % (self.method, self.path, self.message)
-        return '%s %s failed with HTTP %s: %s' % (self.method, self.path, self.status, self.message)
+            return '%s %s failed: %s' % (self.method, where, self.message)
+        return '%s %s failed with HTTP %s: %s' % (self.method, where, self.status, self.message)
 
 
 def api_root(api_url):
@@ -93,9 +98,34 @@ def quote_path(path):
     return '/'.join(segments)
 
 
+def shown_root(root):
+    """scheme://host:port/prefix of an API root, for messages: the port always written, credentials never."""
+    parts = urlsplit(root)
+    host = parts.hostname or ''
+    if ':' in host:
+        host = '[%s]' % host
+    port = parts.port or (443 if parts.scheme == 'https' else 80)
+    return '%s://%s:%d%s' % (parts.scheme, host, port, parts.path)
+
+
+def _check_ca_file(ca_path):
+    """Raise ConfigError when ca_path is a file without a CA certificate in PEM form (a directory is left to OpenSSL)."""
+    if os.path.isdir(ca_path):
+        return
+    try:
+        ssl.create_default_context(cafile=ca_path)
+    except ssl.SSLError:
+        raise ConfigError('option ca_path: %s holds no certificate in PEM form (the file must contain the CA '
+                          'certificate, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----)' % ca_path) from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError('option ca_path: %s cannot be read: %s' % (ca_path, exc)) from None
+
+
 def check_connection_options(api_url, api_token, validate_certs, ca_path, timeout):
     """Raise ConfigError naming the option when a connection option cannot work."""
     url = (api_url or '').strip() if isinstance(api_url, str) else ''
+    if not url:
+        raise ConfigError('option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)')
     try:
         parts = urlsplit(url)
         host = parts.hostname
@@ -109,7 +139,8 @@ def check_connection_options(api_url, api_token, validate_certs, ca_path, timeou
     if parts.query or parts.fragment:
         raise ConfigError('option api_url: the URL must not have a query or a fragment')
     if not isinstance(api_token, str) or not api_token.strip():
-        raise ConfigError('option api_token: it is empty (set api_token or NMS_API_TOKEN)')
+        raise ConfigError('option api_token: it is not set or empty (set api_token or the environment variable '
+                          'NMS_API_TOKEN)')
     if not TOKEN_RE.match(api_token):
         raise ConfigError('option api_token: the token has spaces, control or non-ASCII characters '
                           '(the value is not shown; check for a stray newline or quote)')
@@ -122,20 +153,28 @@ def check_connection_options(api_url, api_token, validate_certs, ca_path, timeou
             raise ConfigError('option ca_path: %s does not exist' % ca_path)
         if not os.access(ca_path, os.R_OK):
             raise ConfigError('option ca_path: %s cannot be read' % ca_path)
+        _check_ca_file(ca_path)
 
 
-_SSL_REASON_RE = re.compile(r"\[SSL(?:: [A-Z_]+)?\] ([^(']+?)\s*(?:\(_ssl\.c|'|$)")
+_SSL_REASON_RE = re.compile(r"\[(?:SSL|X509)(?:: [A-Z0-9_]+)?\] (.+?)\.?\s*(?:\(_ssl\.c:\d+\)|['\"]\)|$)")
 _POOL_RE = re.compile(r"^\w+ConnectionPool\(host=[^)]*\): Max retries exceeded with url: \S+ \(Caused by (.*)\)$", re.S)
+_CLOSED_RE = re.compile(r'Remote end closed connection without response|RemoteDisconnected')
+_RESET_RE = re.compile(r'Connection reset by peer')
 _REASONS = (
-    (re.compile(r'Remote end closed connection without response|RemoteDisconnected'),
-     'the server closed the connection without answering'),
-    (re.compile(r'Connection reset by peer'), 'the server reset the connection'),
+    (_CLOSED_RE, 'the server closed the connection without answering'),
+    (_RESET_RE, 'the server reset the connection'),
     (re.compile(r'Connection refused'), 'connection refused (is api_url right and the server running?)'),
     (re.compile(r'Name or service not known|Temporary failure in name resolution|nodename nor servname'),
      'the host name of api_url does not resolve'),
     (re.compile(r'Connection aborted'), 'the connection was aborted'),
 )
 _INCOMPLETE_RE = re.compile(r'IncompleteRead\((\d+) bytes read, (\d+) more expected\)')
+# what OpenSSL says when the other end answers a TLS handshake with something else (plain http)
+_NOT_TLS_RE = re.compile(r'WRONG_VERSION_NUMBER|wrong version number|record layer failure|packet length too long|'
+                         r'unknown protocol|http request', re.IGNORECASE)
+_MISMATCH_RE = re.compile(r"""(?:Hostname|IP address) mismatch, certificate is not valid for ['"]([^'"]*)['"]""")
+# what Go's and nginx's TLS servers answer to a plain http request
+_WANTS_HTTPS_RE = re.compile(r'HTTPS server|HTTPS port', re.IGNORECASE)
 
 
 def _transport_reason(exc):
@@ -160,6 +199,11 @@ def describe_shape(data):
     return {dict: 'an object', str: 'a string', bool: 'a boolean', type(None): 'null'}.get(type(data), 'a number')
 
 
+def _seconds(value):
+    """A number of seconds as a person writes it: 2, 0.5, 28.7."""
+    return '%g' % round(value, 1)
+
+
 class _BodyError(Exception):
     """The status line and headers arrived, the body did not (cut off, reset or too slow)."""
 
@@ -167,6 +211,64 @@ class _BodyError(Exception):
         super().__init__(str(cause))
         self.response = response
         self.cause = cause
+
+
+class _DeadlineError(Exception):
+    """The request did not end within the timeout; ``response`` is set when the status line and headers had arrived."""
+
+    def __init__(self, response):
+        super().__init__('deadline')
+        self.response = response
+
+
+class _Exchange:
+    """One request and the reading of its answer, in a thread of its own, so that the caller can stop
+    waiting at a deadline: the read timeout of the socket only bounds each read, and a server that sends
+    a byte now and then would otherwise hold the task as long as it likes."""
+
+    def __init__(self, session, method, url, kwargs):
+        self.response = None  # set once the status line and headers have arrived
+        self._call = (session, method, url, kwargs)
+        self._outcome = None
+        self._done = threading.Event()
+        threading.Thread(target=self._run, name='nms.overlay request', daemon=True).start()
+
+    def _run(self):
+        session, method, url, kwargs = self._call
+        try:
+            self.response = session.request(method, url, **kwargs)
+            try:
+                self.response.content  # pylint: disable=pointless-statement
+            except Exception as exc:  # pylint: disable=broad-except
+                if not Client._is_transport_error(exc):
+                    raise
+                self.response.close()
+                raise _BodyError(self.response, exc) from None
+            self._outcome = (self.response, None)
+        except BaseException as exc:  # pylint: disable=broad-except  # handed to the waiting caller
+            self._outcome = (None, exc)
+        finally:
+            self._done.set()
+
+    def wait(self, seconds):
+        """The response with its body read; raises what the request raised, or _DeadlineError after seconds."""
+        if not self._done.wait(seconds):
+            self._abandon()
+            raise _DeadlineError(self.response)
+        response, error = self._outcome
+        if error is not None:
+            raise error
+        return response
+
+    def _abandon(self):
+        """Shut the connection, so that the thread stops reading (best effort; it is a daemon either way)."""
+        connection = getattr(getattr(self.response, 'raw', None), 'connection', None)
+        sock = getattr(connection, 'sock', None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 def _retry_after_seconds(response, now=time.time):
@@ -189,7 +291,15 @@ def _retry_after_seconds(response, now=time.time):
 class ShapedReads:
     """Reads whose answer must have a shape (a list of objects, one object), on top of ``get``.
 
-    A wrong shape fails with method, path and what arrived, rather than breaking later code."""
+    A wrong shape fails with method, URL and what arrived, rather than breaking later code."""
+
+    def url_for(self, path):
+        """The full URL of an API path, for messages (None where there is no server, as in tests)."""
+        return None
+
+    def answer_error(self, method, path, message):
+        """The ApiError for a success answer (HTTP 200) that is not what the call needs."""
+        return ApiError(method, path, 200, message, url=self.url_for(path))
 
     def get_list(self, path, query=None):
         """A GET whose answer must be a list of objects (null is an empty list)."""
@@ -197,9 +307,10 @@ class ShapedReads:
         if data is None:
             return []
         if not isinstance(data, list):
-            raise ApiError('GET', path, 200, 'the answer is %s where a list of objects was expected' % describe_shape(data))
+            raise self.answer_error('GET', path, 'the answer is %s where a list of objects was expected'
+                                    % describe_shape(data))
         if not all(isinstance(item, dict) for item in data):
-            raise ApiError('GET', path, 200, 'the answer is a list, but not of objects')
+            raise self.answer_error('GET', path, 'the answer is a list, but not of objects')
         return data
 
     def get_object(self, path, query=None):
@@ -208,19 +319,25 @@ class ShapedReads:
         if isinstance(data, dict) and isinstance(data.get('items'), dict):
             data = data['items']
         if not isinstance(data, dict):
-            raise ApiError('GET', path, 200, 'the answer is %s where an object was expected' % describe_shape(data))
+            raise self.answer_error('GET', path, 'the answer is %s where an object was expected' % describe_shape(data))
         return data
 
 
 class Client(ShapedReads):
-    """Talks to {api_url}/api with a personal access token."""
+    """Talks to {api_url}/api with a personal access token.
+
+    ``timeout`` bounds each try of a request as a whole (connect, send, answer and body); a request makes
+    at most ``retries`` + 1 tries, with a pause between them. ``notify`` (a function taking a message) is
+    told of every retry and wait, which would otherwise look like a hang."""
 
     def __init__(self, api_url, api_token, validate_certs=True, ca_path=None, timeout=30.0,
-                 retries=3, backoff=0.5, sleep=time.sleep, session=None):
+                 retries=3, backoff=0.5, sleep=time.sleep, session=None, notify=None):
         if not HAS_REQUESTS:
             raise RuntimeError('the requests library is required')
         check_connection_options(api_url, api_token, validate_certs, ca_path, timeout)
         self.root = api_root(api_url)
+        self.shown_root = shown_root(self.root)
+        self.scheme = urlsplit(self.root).scheme
         self._token = api_token
         self.timeout = timeout
         try:
@@ -229,6 +346,8 @@ class Client(ShapedReads):
             raise ConfigError('option retries: %r is not a whole number' % (retries,)) from None
         self.backoff = backoff
         self._sleep = sleep
+        self._notify = notify or (lambda message: None)
+        self.validate_certs = bool(validate_certs)
         self.request_count = 0
         self.session = session or requests.Session()
         self.session.headers.update({
@@ -263,38 +382,59 @@ class Client(ShapedReads):
     def delete(self, path):
         return self.request('DELETE', path)
 
+    def url_for(self, path):
+        return '%s/api%s' % (self.shown_root, quote_path(path))
+
     def request(self, method, path, body=None, query=None):
         """Send one call, retrying where that is safe, and return the decoded JSON ({} when empty)."""
         url = '%s/api%s' % (self.root, quote_path(path))
+        shown = self.url_for(path)
         attempt = 0
         while True:
             attempt += 1
-            wait = None
             try:
                 response = self._send(method, url, body, query)
-            except _BodyError as exc:
-                # The server answered (and so acted on the call): only an idempotent call may repeat.
-                if attempt > self.retries or method not in IDEMPOTENT_METHODS:
-                    raise ApiError(method, path, exc.response.status_code, self._describe_body_error(exc)) from None
+            except (_BodyError, _DeadlineError) as exc:
+                if exc.response is None:  # no answer at all within the timeout
+                    error = ApiError(method, path, None, 'no answer within the timeout of %s s'
+                                     % _seconds(self.timeout), url=shown)
+                    repeatable = method in IDEMPOTENT_METHODS
+                else:
+                    error = ApiError(method, path, exc.response.status_code, self._describe_body_error(exc), url=shown)
+                    # The server answered (and so acted on the call): only an idempotent call may repeat.
+                    repeatable = method in IDEMPOTENT_METHODS
             except Exception as exc:  # requests raises many kinds; classify below
                 if not self._is_transport_error(exc):
                     raise
-                if attempt > self.retries or not self._may_retry_transport(method, exc):
-                    raise ApiError(method, path, None, self._describe_transport(exc)) from None
+                error = ApiError(method, path, None, self._describe_transport(exc), url=shown)
+                repeatable = self._may_retry_transport(method, exc)
             else:
+                if response.status_code not in RETRY_STATUSES:
+                    return self._decode(method, path, shown, response)
+                error = self._http_error(method, path, shown, response, self._text(response))
                 # A POST that got an answer is never sent again here, not even after a 429: whether and how a
                 # create may be repeated is decided by the engine, which first reads back what exists.
-                if response.status_code in RETRY_STATUSES and attempt <= self.retries and method in IDEMPOTENT_METHODS:
-                    wait = _retry_after_seconds(response)
-                else:
-                    return self._decode(method, path, response)
-            self.pause(attempt, wait)
+                repeatable = method in IDEMPOTENT_METHODS
+            if not repeatable or attempt > self.retries:
+                if attempt > 1 or repeatable:
+                    error.message += ' (%s, retries=%d)' % ('1 try' if attempt == 1 else '%d tries' % attempt,
+                                                            self.retries)
+                raise error
+            self.pause(attempt, error.retry_after, cause=error)
 
-    def pause(self, attempt, retry_after=None):
-        """Wait before attempt number attempt + 1: what the server asked for, else an exponential backoff."""
+    def pause(self, attempt, retry_after=None, cause=None):
+        """Wait before attempt number attempt + 1: what the server asked for, else an exponential backoff.
+        The wait and its cause (an ApiError) are told to notify first, so that it never looks like a hang."""
+        tries = '%d of %d' % (attempt + 1, self.retries + 1)
         if retry_after is None:
-            retry_after = min(self.backoff * (2 ** (attempt - 1)), MAX_BACKOFF)
-        self._sleep(retry_after)
+            wait = min(self.backoff * (2 ** (attempt - 1)), MAX_BACKOFF)
+            notice = 'trying again in %s s (try %s, retries=%d)' % (_seconds(wait), tries, self.retries)
+        else:
+            wait = retry_after
+            notice = 'waiting %s s as the server asked (Retry-After), then try %s (retries=%d)' % (
+                _seconds(wait), tries, self.retries)
+        self._notify('%s; %s' % (cause, notice) if cause is not None else notice[0].upper() + notice[1:])
+        self._sleep(wait)
 
     # -- internals --------------------------------------------------------------------------------
     def _send(self, method, url, body, query):
@@ -305,16 +445,8 @@ class Client(ShapedReads):
         if body is not None:
             kwargs['data'] = json.dumps(body)
             kwargs['headers'] = {'Content-Type': 'application/json'}
-        response = self.session.request(method, url, **kwargs)
-        # Read the body here, so that a body cut short is told apart from a call that got no answer.
-        try:
-            response.content  # pylint: disable=pointless-statement
-        except Exception as exc:  # pylint: disable=broad-except
-            if not self._is_transport_error(exc):
-                raise
-            response.close()
-            raise _BodyError(response, exc) from None
-        return response
+        # The body is read there too, so that a body cut short is told apart from a call that got no answer.
+        return _Exchange(self.session, method, url, kwargs).wait(self.timeout)
 
     @staticmethod
     def _is_transport_error(exc):
@@ -333,19 +465,37 @@ class Client(ShapedReads):
 
     def _describe_transport(self, exc):
         if isinstance(exc, req_exc.SSLError):
-            reason = 'TLS error (%s); set ca_path to the CA that signed the server certificate, ' \
-                     'or validate_certs=false to skip verification' % self._scrub(_transport_reason(exc))
+            reason = self._describe_tls(exc)
         elif isinstance(exc, req_exc.Timeout):
-            reason = 'no answer within the timeout of %s seconds' % self.timeout
+            reason = 'no answer within the timeout of %s s' % _seconds(self.timeout)
         elif isinstance(exc, req_exc.ConnectionError):
             reason = 'connection failed: %s' % self._scrub(_transport_reason(exc))
+            if self.scheme == 'http' and (_CLOSED_RE.search(str(exc)) or _RESET_RE.search(str(exc))):
+                reason += ' (if the server speaks https, use an https:// URL in api_url)'
         else:
             reason = self._scrub(_transport_reason(exc))
         return reason
 
+    def _describe_tls(self, exc):
+        """A TLS failure in words that point at its cause: the URL's host, the CA, or a server without TLS."""
+        text = str(exc)
+        mismatch = _MISMATCH_RE.search(text)
+        if mismatch:
+            return ('TLS error: the server certificate is not valid for %s, the host in api_url; use a host name '
+                    '(or address) the certificate was issued for (ca_path does not change this)'
+                    % self._scrub(mismatch.group(1)))
+        if _NOT_TLS_RE.search(text):
+            return ('TLS error: the server at %s does not speak TLS (%s); if it serves plain http, use an http:// '
+                    'URL in api_url' % (self.shown_root, self._scrub(_transport_reason(exc))))
+        reason = 'TLS error (%s)' % self._scrub(_transport_reason(exc))
+        if 'CERTIFICATE_VERIFY_FAILED' in text and self.validate_certs:
+            reason += '; set ca_path to the CA that signed the server certificate, or validate_certs=false to ' \
+                      'skip verification'
+        return reason
+
     def _describe_body_error(self, exc):
-        if isinstance(exc.cause, req_exc.Timeout):
-            return 'the answer did not arrive within the timeout of %s seconds' % self.timeout
+        if isinstance(exc, _DeadlineError) or isinstance(exc.cause, req_exc.Timeout):
+            return 'the answer did not arrive in full within the timeout of %s s' % _seconds(self.timeout)
         found = _INCOMPLETE_RE.search(str(exc.cause))
         if found:
             got, more = int(found.group(1)), int(found.group(2))
@@ -357,41 +507,57 @@ class Client(ShapedReads):
             text = text.replace(self._token, '********')
         return text
 
-    def _decode(self, method, path, response):
-        status = response.status_code
+    @staticmethod
+    def _text(response):
         # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
         # scanning the whole body, which takes seconds on a list of thousands of peers.
-        text = (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
+        return (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
+
+    def _http_error(self, method, path, shown, response, text):
+        return ApiError(method, path, response.status_code, self._error_message(response, text),
+                        _retry_after_seconds(response), url=shown)
+
+    def _decode(self, method, path, shown, response):
+        status = response.status_code
+        text = self._text(response)
         if 300 <= status < 400:
             raise ApiError(method, path, status, 'the server redirected to %r; redirects are not followed so that '
                                                  'the token is never sent elsewhere (check api_url)'
-                           % response.headers.get('Location', ''))
+                           % response.headers.get('Location', ''), url=shown)
         if status >= 400:
-            raise ApiError(method, path, status, self._error_message(response, text), _retry_after_seconds(response))
+            raise self._http_error(method, path, shown, response, text)
         if not text.strip():
             if method == 'GET':
-                raise ApiError(method, path, status, 'the answer is empty where JSON was expected')
+                raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
             return {}
         try:
             return json.loads(text)
         except ValueError:
             raise ApiError(method, path, status, 'the answer is not valid JSON: %s'
-                           % self._scrub(_snippet(text))) from None
+                           % self._scrub(_snippet(text)), url=shown) from None
 
     def _error_message(self, response, text):
         try:
             data = json.loads(text)
         except ValueError:
             data = None
-        if isinstance(data, dict) and data.get('message'):
+        from_api = isinstance(data, dict) and data.get('message')
+        if from_api:
             message = str(data['message'])
         elif text.strip():
             message = _snippet(text)
         else:
             message = response.reason or 'no message'
-        if response.status_code == 403 or (response.status_code == 401 and PERMISSION_RE.search(message)):
+        status = response.status_code
+        if status == 403 or (status == 401 and PERMISSION_RE.search(message)):
             # (a real server answers 401 to a regular user reading setup keys: that is a permission too)
             message = 'forbidden: %s (the token\'s user lacks the permission for this operation)' % message
-        elif response.status_code == 401:
+        elif status == 401:
             message += ' (check api_token)'
+        elif status == 404 and not from_api:
+            # the API answers an unknown id with a JSON message; anything else means the URL is not the API
+            message += ' (there is no API at this URL: check api_url, the server\'s address such as ' \
+                       'https://nms.example.com, with or without /api)'
+        elif status == 400 and self.scheme == 'http' and _WANTS_HTTPS_RE.search(message):
+            message += ' (the server speaks https: use an https:// URL in api_url)'
         return self._scrub(message)

@@ -730,7 +730,7 @@ class AccountSettingsModule(ResourceModule):
         account = the_account(data)
         if account is None:
             what = 'a list of %d items' % len(data) if isinstance(data, list) else describe_shape(data)
-            raise ApiError('GET', self.path, 200, 'the answer is %s where exactly one account was expected' % what)
+            raise self.client.answer_error('GET', self.path, 'the answer is %s where exactly one account was expected' % what)
         return account
 
     def from_server(self, obj):

@@ -35,8 +35,9 @@ def create_may_repeat(exc):
 def connection_argument_spec():
     """The connection options every module takes (documented in nms.overlay.connection)."""
     return dict(
-        api_url=dict(type='str', required=True, fallback=(env_fallback, ['NMS_API_URL'])),
-        api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['NMS_API_TOKEN'])),
+        # not required here: the client names the environment variable when one is missing, as when it is empty
+        api_url=dict(type='str', fallback=(env_fallback, ['NMS_API_URL'])),
+        api_token=dict(type='str', no_log=True, fallback=(env_fallback, ['NMS_API_TOKEN'])),
         validate_certs=dict(type='bool', default=True),
         ca_path=dict(type='path'),
         timeout=dict(type='float', default=30.0),
@@ -249,7 +250,8 @@ class NmsModule:
             if not params['validate_certs']:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
-                                  ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'])
+                                  ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
+                                  notify=self.warn)
         return self._client
 
     @property
@@ -608,7 +610,7 @@ class ResourceModule(NmsModule):
                     return None if exc.status == 409 else found
                 if exc.status == 409 or attempt == attempts:
                     raise
-                self.client.pause(attempt, exc.retry_after)
+                self.client.pause(attempt, exc.retry_after, cause=exc)
                 continue
             return created if isinstance(created, dict) and created else self.read_back_create(created)
         return None  # not reached: the loop returns or raises
@@ -632,9 +634,9 @@ class ResourceModule(NmsModule):
         """The object a create made when the server's success answer did not carry it (empty or not an object)."""
         found = self.find_again()
         if found is None:
-            raise ApiError('POST', self.path, 200, 'the answer is %s, not the created %s, and a read finds no %s with %s'
-                           % ('empty' if answer in ({}, None, '') else describe_shape(answer), self.what, self.what,
-                              self.identity_text()))
+            raise self.client.answer_error('POST', self.path, 'the answer is %s, not the created %s, and a read finds '
+                                           'no %s with %s' % ('empty' if answer in ({}, None, '') else describe_shape(answer),
+                                                              self.what, self.what, self.identity_text()))
         return found
 
     def after_create(self, created, state):

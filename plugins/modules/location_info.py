@@ -152,7 +152,7 @@ class LocationInfoModule(NmsModule):
                                 '(%s); install the database on the server or leave geo-location out' % exc) from None
             raise
         if data is not None and not isinstance(data, shapes):
-            raise ApiError('GET', path, 200, 'the answer is %s where a list was expected' % describe_shape(data))
+            raise self.client.answer_error('GET', path, 'the answer is %s where a list was expected' % describe_shape(data))
         return data
 
     def run(self):

@@ -1,4 +1,4 @@
-"""A throw-away test CA and a server certificate for 127.0.0.1/localhost, made in Python.
+"""A throw-away test CA and a server certificate (by default for 127.0.0.1 and localhost), made in Python.
 
     from tests.emulator.tls import make_test_pki
     pki = make_test_pki(directory)   # {"ca_cert", "ca_key", "server_cert", "server_key"}
@@ -33,14 +33,22 @@ def _name(common_name: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
 
 
+def _alt_name(host: str) -> x509.GeneralName:
+    try:
+        return x509.IPAddress(ipaddress.ip_address(host))
+    except ValueError:
+        return x509.DNSName(host)
+
+
 def _write(path: str, data: bytes, private: bool = False) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o644)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
 
 
-def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int = 2) -> dict[str, str]:
-    """Write a CA and a server certificate (127.0.0.1, localhost) signed by it into ``directory``.
+def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int = 2,
+                  hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> dict[str, str]:
+    """Write a CA and a server certificate for ``hosts`` (addresses or DNS names) signed by it into ``directory``.
 
     Returns the paths of the PEM files: ``ca_cert``, ``ca_key``, ``server_cert``, ``server_key``.
     """
@@ -72,7 +80,7 @@ def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int =
     server_key = _key()
     server_cert = (
         x509.CertificateBuilder()
-        .subject_name(_name("127.0.0.1"))
+        .subject_name(_name(hosts[0]))
         .issuer_name(ca_subject)
         .public_key(server_key.public_key())
         .serial_number(x509.random_serial_number())
@@ -84,8 +92,7 @@ def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int =
             key_agreement=False, key_cert_sign=False, crl_sign=False, encipher_only=False, decipher_only=False),
             critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-        .add_extension(x509.SubjectAlternativeName([
-            x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.SubjectAlternativeName([_alt_name(host) for host in hosts]), critical=False)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(server_key.public_key()), critical=False)
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
         .sign(ca_key, hashes.SHA256())

@@ -105,7 +105,7 @@ def test_event_info_needs_admin_power(emulator, run):
     seeded = emulator.add_user('dev@example.com', role='user', token=True)
     result = run([{'name': 'events', 'nms.overlay.event_info': {}}], env={'NMS_API_TOKEN': seeded['token']})
     assert result['events']['failed'] is True
-    assert result['events']['msg'].startswith('GET /events failed with HTTP 403')
+    assert result['events']['msg'].startswith('GET %s/api/events failed with HTTP 403' % emulator.url)
     assert seeded['token'] not in result.stdout
 
 
@@ -150,7 +150,7 @@ def test_locations_without_geo_database(no_geo_emulator, run):
         assert result[name]['msg'] == (
             'the server has no geo-location database, so it knows no countries or cities (GET %s failed with HTTP 412: '
             'geo location database is not initialized); install the database on the server or leave geo-location out'
-            % path)
+            % (no_geo_emulator.url + '/api' + path))
     assert no_geo_emulator.token not in result.stdout
 
 

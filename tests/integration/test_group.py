@@ -194,7 +194,8 @@ def test_server_errors_are_shown_with_method_path_status_and_message(emulator, r
     result = run([{'name': 'delete', 'nms.overlay.group': {'name': 'refused', 'state': 'absent'}}], verbosity=3)
     assert result['delete']['failed'] is True
     msg = result['delete']['msg']
-    assert msg.startswith('DELETE /groups/%s failed with HTTP 400: the server refuses for its own reason' % group['id']), msg
+    assert msg.startswith('DELETE %s/api/groups/%s failed with HTTP 400: the server refuses for its own reason'
+                          % (emulator.url, group['id'])), msg
     assert result['delete']['status'] == 400 and result['delete']['method'] == 'DELETE'
     assert emulator.token not in result.stdout
 
@@ -291,7 +292,7 @@ def test_check_mode_result_has_peers_as_id_and_name(emulator, run):
 def test_bad_token_fails_clearly(emulator, run):
     result = run([{'name': 'list', 'nms.overlay.group_info': {}}], env={'NMS_API_TOKEN': 'nbp_wrong'})
     assert result['list']['failed'] is True
-    assert result['list']['msg'].startswith('GET /groups failed with HTTP 401')
+    assert result['list']['msg'].startswith('GET %s/api/groups failed with HTTP 401' % emulator.url)
     assert 'nbp_wrong' not in result.stdout
 
 

@@ -45,7 +45,8 @@ def test_task_environment_reaches_the_module_and_ends_with_the_task(emulator, ru
     assert IN_PROCESS in result.stdout
     assert result['in-process']['changed'] is True
     assert result['no-token']['failed'] is True
-    assert result['no-token']['msg'] == 'missing required arguments: api_token'
+    assert result['no-token']['msg'] == ('option api_token: it is not set or empty (set api_token or the environment '
+                                         'variable NMS_API_TOKEN)')
 
 
 def test_module_failure_in_process_names_the_server_answer(emulator, run):

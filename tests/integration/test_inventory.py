@@ -273,7 +273,7 @@ def test_bad_token_fails_clearly_without_printing_it(emulator, tmp_path, collect
                     args=['-vvv'])
     assert inv.rc != 0
     assert inv.data is None
-    assert 'nms.overlay.peers: cannot read the peers from %s: GET /peers failed with HTTP 401' % emulator.url in inv.output
+    assert 'nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 401' % emulator.url in inv.output
     assert 'check api_token' in inv.output
     assert 'Completely failed to parse inventory source' in inv.output
     assert wrong not in inv.output
@@ -284,13 +284,23 @@ def test_bad_url_and_missing_options_fail_clearly(emulator, tmp_path, collection
                                                 'retries': 0, 'timeout': 5},
                     env={'NMS_API_TOKEN': emulator.token})
     assert inv.rc != 0 and inv.data is None
-    assert 'cannot read the peers from http://127.0.0.1:1: GET /peers failed: connection failed' in inv.output
+    assert 'cannot read the peers: GET http://127.0.0.1:1/api/peers failed: connection failed' in inv.output
     assert emulator.token not in inv.output
 
     missing = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers'}, env={'NMS_API_URL': emulator.url})
     assert missing.rc != 0 and missing.data is None
-    assert 'nms.overlay.peers: api_token not set; set it in the inventory file or the environment variable ' \
-           'NMS_API_TOKEN' in missing.output
+    assert 'nms.overlay.peers: option api_token: it is not set or empty (set api_token or the environment variable ' \
+           'NMS_API_TOKEN)' in missing.output
+
+
+def test_a_retry_is_a_warning(emulator, tmp_path, collections_dir):
+    make_peers(emulator, 'web-1')
+    emulator.set_faults({'queue': [{'status': 503}]})
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'retries': 1}, env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert [host.split('.')[0] for host in inv.data['_meta']['hostvars']] == ['web-1']
+    assert 'nms.overlay.peers: GET %s/api/peers failed with HTTP 503: ' % emulator.url in inv.output, inv.output
+    assert 'trying again in 0.5 s (try 2 of 2, retries=1)' in inv.output, inv.output
 
 
 def test_connection_written_in_the_inventory_file(emulator, tmp_path, collections_dir):
@@ -410,7 +420,8 @@ def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
         source = {'plugin': 'nms.overlay.peers', 'retries': 0, 'timeout': 5}
         unknown = inventory(tmp_path, collections_dir, source, env=connection(emu))
         assert unknown.rc != 0 and unknown.data is None
-        assert 'GET /peers failed: TLS error' in unknown.output and 'certificate' in unknown.output, unknown.output
+        assert 'GET %s/api/peers failed: TLS error' % emu.url in unknown.output and 'certificate' in unknown.output, \
+            unknown.output
         trusted = inventory(tmp_path, collections_dir, dict(source, ca_path=pki['ca_cert']), env=connection(emu))
         assert trusted.rc == 0, trusted.output
         assert 'validate_certs is false' not in trusted.output

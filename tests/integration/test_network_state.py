@@ -168,7 +168,8 @@ def test_a_server_refusal_part_way_reports_what_was_changed_without_the_key_valu
     result = run([state_task(groups=[{'name': 'new'}], setup_keys=[key], prune=True)])
     failed = result['network']
     assert failed['failed'] is True and failed['changed'] is True
-    assert failed['msg'] == 'groups (stray): DELETE /groups/%s failed with HTTP 400: refused' % stray, failed['msg']
+    assert failed['msg'] == 'groups (stray): DELETE %s/api/groups/%s failed with HTTP 400: refused' % (emulator.url, stray), \
+        failed['msg']
     assert failed['method'] == 'DELETE' and failed['status'] == 400
     assert [(c['kind'], c['name'], c['action']) for c in failed['changes']] == [
         ('groups', 'new', 'created'), ('setup_keys', 'ci', 'created')]

@@ -17,8 +17,11 @@ import io
 import json
 import os
 import re
+import socket
+import ssl
 import subprocess
 import sys
+import threading
 import time
 import traceback
 import urllib.error
@@ -29,8 +32,9 @@ import yaml
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODULE_PACKAGE = "ansible_collections.nms.overlay.plugins.modules"
 STRESS = os.environ.get("NMS_STRESS", "").strip().lower() not in ("", "0", "false", "no")
-# an API failure as the client words it; network_state prefixes the resource ("groups[0] (office): ...")
-API_ERROR_RE = re.compile(r"(?:^|: )(GET|POST|PUT|DELETE|PATCH) (/\S*) failed( with HTTP (\d{3}))?: \S")
+# an API failure as the client words it, "GET https://host:port/api/groups failed ..." (group 2: the API path);
+# network_state prefixes the resource ("groups[0] (office): ...")
+API_ERROR_RE = re.compile(r"(?:^|: )(GET|POST|PUT|DELETE|PATCH) https?://[^/\s]+(?:/\S*?)?/api(/\S*) failed( with HTTP (\d{3}))?: \S")
 WRITE_METHODS = ("POST", "PUT", "DELETE", "PATCH")
 FIGURES = {}  # test -> {item: text}; printed at the end of the session (see conftest.py)
 
@@ -143,6 +147,73 @@ class Emulator:
 
     def state(self):
         return self.control("GET", "/_emulator/state")
+
+
+class RawServer:
+    """A hostile HTTP(S) server on 127.0.0.1 for one test: ``answer(conn, request_bytes)`` writes what it likes.
+
+    With ``cert``/``key`` it speaks TLS. Used as a context manager; ``.port``, ``.requests`` (how many
+    arrived). Each connection gets a thread, so a slow answer never blocks the next connection.
+    """
+
+    def __init__(self, answer, cert=None, key=None):
+        self.answer = answer
+        self.requests = 0
+        self.context = None
+        if cert:
+            self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.context.load_cert_chain(cert, key)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self._closed = False
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._closed = True
+        self.listener.close()
+
+    def _accept(self):
+        while not self._closed:
+            try:
+                conn, dummy = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        try:
+            if self.context is not None:
+                conn = self.context.wrap_socket(conn, server_side=True)
+            conn.settimeout(10)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+            self.requests += 1
+            self.answer(conn, data)
+        except OSError:
+            pass
+        finally:
+            try:
+                conn.close()
+            except OSError:
+                pass
+
+
+def drip_answer(body, interval):
+    """An answer whose status line and headers come at once and whose body comes one byte every ``interval`` s."""
+    def answer(conn, dummy):
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
+        for byte in body:
+            time.sleep(interval)
+            conn.sendall(bytes([byte]))
+    return answer
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ the wrong shape (a string where a list or an object belongs), no answer within t
 dropped connection. For every module (its first EXAMPLES task that
 sends a request) the fault hits its first request; for the group module also its POST. Asserted:
 a failure (never a traceback, never a success built on garbage) whose message starts with
-``METHOD /path failed``, names the HTTP status when there was one, says what was wrong, and
+``METHOD URL failed`` (the full URL, issue 18), names the HTTP status when there was one, says what was wrong, and
 carries neither the token nor raw HTML.
 """
 
@@ -67,7 +67,7 @@ def check_failure(name, args, result, log, kind, emu, position=0):
     assert len(log) > position and log[position].get("fault"), "the fault was not used: " + context
     first = log[position]
     match = API_ERROR_RE.search(msg)
-    assert match, "the message does not say 'METHOD /path failed': " + context
+    assert match, "the message does not say 'METHOD URL failed': " + context
     assert (match.group(1), match.group(2)) == (first["method"], first["path"][len("/api"):]), \
         "the message names another call than the faulted one: " + context
     if status is None:

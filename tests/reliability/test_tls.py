@@ -2,6 +2,10 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Issue 10, item 6: over HTTPS with a test CA, ca_path works, no CA fails clearly, validate_certs=false warns.
 
+Issue 18, item 11: TLS failures point at their real cause: a certificate for another name (the URL's
+host, not ca_path), a ca_path without a certificate, an https URL on a plain-http server, an http URL
+on a TLS server.
+
 The emulator serves HTTPS with a certificate for 127.0.0.1 signed by a throw-away CA, made in
 Python by tests/emulator/tls.py (the ``cryptography`` package, a dependency of ansible-core; no
 openssl CLI needed). group_info and group run in-process against it. Nothing here skips: a missing
@@ -18,7 +22,7 @@ import pytest
 
 from tests.emulator import tls
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import FIGURES, Emulator, assert_clean_end, describe, run_module
+from tests.reliability.harness import FIGURES, Emulator, RawServer, assert_clean_end, describe, run_module
 from tests.reliability.secrets import assert_no_secrets
 
 
@@ -27,7 +31,8 @@ def pki(tmp_path_factory):
     base = tmp_path_factory.mktemp("pki")
     good = tls.make_test_pki(str(base / "good"))
     other = tls.make_test_pki(str(base / "other"), name="some other CA")
-    return {"good": good, "other": other}
+    elsewhere = tls.make_test_pki(str(base / "elsewhere"), name="a CA of another host", hosts=("nms.example.com",))
+    return {"good": good, "other": other, "elsewhere": elsewhere}
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +80,7 @@ def test_unknown_ca_fails_clearly_without_retrying(https, pki, ca):
     assert_clean_end("group_info", args, result)
     assert result.get("failed"), describe(result)
     msg = result["msg"]
-    assert msg.startswith("GET /groups failed: TLS error"), describe(result)
+    assert msg.startswith("GET %s/api/groups failed: TLS error" % https.url), describe(result)
     assert "certificate" in msg.lower() and "ca_path" in msg and "validate_certs" in msg, describe(result)
     assert https.requests() == [], "nothing may reach the API without a verified certificate"
     assert elapsed < 2.0, "a certificate failure is not retried (took %.1fs with retries=3)" % elapsed
@@ -101,3 +106,61 @@ def test_missing_ca_path_fails_before_any_request(https, tmp_path):
     assert_clean_end("group_info", args, result)
     assert result.get("failed") and "ca_path" in result["msg"] and missing in result["msg"], describe(result)
     assert https.requests() == []
+
+
+def _empty_list(conn, dummy):
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]")
+
+
+def test_a_certificate_for_another_name_names_the_host_not_ca_path(pki):
+    """The CA is right (ca_path), the certificate is for nms.example.com, the URL says 127.0.0.1."""
+    elsewhere = pki["elsewhere"]
+    with RawServer(_empty_list, cert=elsewhere["server_cert"], key=elsewhere["server_key"]) as server:
+        args = dict(api_url="https://127.0.0.1:%d" % server.port, api_token="nbp_" + "0" * 36, timeout=5.0, retries=2,
+                    ca_path=elsewhere["ca_cert"])
+        result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), describe(result)
+    assert result["msg"] == (
+        "GET https://127.0.0.1:%d/api/groups failed: TLS error: the server certificate is not valid for 127.0.0.1, the "
+        "host in api_url; use a host name (or address) the certificate was issued for (ca_path does not change this)"
+        % server.port), describe(result)
+    assert server.requests == 0
+    FIGURES.setdefault("tls", {})["name mismatch"] = result["msg"][:160]
+
+
+def test_a_ca_path_without_a_certificate_says_so_before_any_request(https, tmp_path):
+    not_a_ca = tmp_path / "ca.pem"
+    not_a_ca.write_text("# the CA certificate goes here\n")
+    args = connection_of(https, ca_path=str(not_a_ca))
+    result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), describe(result)
+    assert result["msg"].startswith("option ca_path: %s holds no certificate in PEM form" % not_a_ca), describe(result)
+    assert "SSLError" not in result["msg"]
+    assert https.requests() == []
+
+
+@pytest.mark.parametrize("validate_certs", [True, False])
+def test_https_on_a_plain_http_server_says_it_does_not_speak_tls(emulator, validate_certs):
+    plain = emulator.url.replace("http://", "https://")
+    args = dict(connection_of(emulator, validate_certs=validate_certs, retries=2), api_url=plain)
+    result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), describe(result)
+    msg = result["msg"]
+    assert msg.startswith("GET %s/api/groups failed: TLS error: the server at %s does not speak TLS (" % (plain, plain)), msg
+    assert msg.endswith("if it serves plain http, use an http:// URL in api_url"), msg
+    assert "validate_certs" not in msg and "ca_path" not in msg, msg
+    FIGURES.setdefault("tls", {})["https on http (validate_certs=%s)" % validate_certs] = msg[:160]
+
+
+def test_http_on_a_tls_server_hints_at_https(https):
+    plain = https.url.replace("https://", "http://")
+    args = dict(connection_of(https), api_url=plain)
+    result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), describe(result)
+    assert result["msg"].startswith("GET %s/api/groups failed: connection failed: " % plain), describe(result)
+    assert "use an https:// URL in api_url" in result["msg"], describe(result)
+    FIGURES.setdefault("tls", {})["http on https"] = result["msg"][:160]

@@ -11,6 +11,7 @@ import pytest
 import requests
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, Client, _retry_after_seconds, api_root
+from tests.emulator.tls import make_test_pki
 
 TOKEN = 'nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W'
 
@@ -106,7 +107,7 @@ def test_backoff_grows_and_retries_are_bounded():
     assert len(session.calls) == 4
     assert sleeps == [0.5, 1.0, 2.0]
     assert err.value.status == 503
-    assert str(err.value) == 'DELETE /groups/g1 failed with HTTP 503: down'
+    assert str(err.value) == 'DELETE https://nms.test:443/api/groups/g1 failed with HTTP 503: down (4 tries, retries=3)'
 
 
 def test_connection_error_is_retried_for_get():
@@ -129,7 +130,7 @@ def test_post_is_not_retried_after_a_dropped_connection():
         client.post('/groups', {'name': 'a'})
     assert len(session.calls) == 1
     assert err.value.status is None
-    assert 'POST /groups failed: connection failed' in str(err.value)
+    assert str(err.value) == 'POST https://nms.test:443/api/groups failed: connection failed: the connection was aborted'
 
 
 def test_post_is_not_sent_again_after_429_and_the_error_carries_retry_after():
@@ -157,11 +158,14 @@ def test_retry_after_is_read_safely_and_capped(value, expected):
 
 
 def test_pause_uses_retry_after_else_backoff():
-    client, dummy, sleeps = make_client([])
+    notices = []
+    client, dummy, sleeps = make_client([], notify=notices.append)
     client.pause(1, 4.0)
     client.pause(3)
     client.pause(10)
     assert sleeps == [4.0, 2.0, 10.0]
+    assert notices[:2] == ['Waiting 4 s as the server asked (Retry-After), then try 2 of 4 (retries=3)',
+                           'Trying again in 2 s (try 4 of 4, retries=3)']
 
 
 def test_post_is_retried_when_the_connection_was_refused():
@@ -177,7 +181,7 @@ def test_error_message_has_method_path_status_and_server_message_but_not_the_tok
     with pytest.raises(ApiError) as err:
         client.get('/groups')
     text = str(err.value)
-    assert text.startswith('GET /groups failed with HTTP 401: token ')
+    assert text.startswith('GET https://nms.test:443/api/groups failed with HTTP 401: token ')
     assert TOKEN not in text
     assert 'check api_token' in text
 
@@ -187,7 +191,7 @@ def test_html_error_page_is_summarised():
     client, dummy, dummy2 = make_client([FakeResponse(status=500, text=page, headers={'Content-Type': 'text/html'})])
     with pytest.raises(ApiError) as err:
         client.get('/groups')
-    assert str(err.value) == 'GET /groups failed with HTTP 500: Bad Gateway 502 Bad Gateway'
+    assert str(err.value) == 'GET https://nms.test:443/api/groups failed with HTTP 500: Bad Gateway 502 Bad Gateway'
 
 
 @pytest.mark.parametrize('text', ['not json', '{"id": "g1", "na'])
@@ -197,7 +201,7 @@ def test_invalid_json_on_success_is_a_clear_error(text):
         client.get('/groups')
     assert err.value.status == 200
     assert 'not valid JSON' in str(err.value)
-    assert str(err.value).startswith('GET /groups failed with HTTP 200')
+    assert str(err.value).startswith('GET https://nms.test:443/api/groups failed with HTTP 200')
 
 
 def test_empty_body_is_an_empty_object():
@@ -217,12 +221,15 @@ def test_timeout_message():
     with pytest.raises(ApiError) as err:
         client.get('/groups')
     assert len(session.calls) == 2
-    assert str(err.value) == 'GET /groups failed: no answer within the timeout of 5 seconds'
+    assert str(err.value) == 'GET https://nms.test:443/api/groups failed: no answer within the timeout of 5 s (2 tries, retries=1)'
 
 
-def test_tls_options_set_verify(tmp_path):
-    ca_file = tmp_path / 'ca.pem'
-    ca_file.write_text('-----BEGIN CERTIFICATE-----\n')
+@pytest.fixture(scope='module')
+def ca_file(tmp_path_factory):
+    return make_test_pki(str(tmp_path_factory.mktemp('pki')))['ca_cert']
+
+
+def test_tls_options_set_verify(ca_file):
     client, session, dummy = make_client([], ca_path=str(ca_file))
     assert session.verify == str(ca_file)
     client, session, dummy = make_client([], validate_certs=False)
@@ -270,10 +277,8 @@ def test_ca_path_is_not_checked_when_certificates_are_not_validated():
     assert session.verify is False and client.verify is False
 
 
-def test_verify_goes_with_every_request(tmp_path):
+def test_verify_goes_with_every_request(ca_file):
     """requests lets REQUESTS_CA_BUNDLE win over session.verify; a per-request verify wins over it."""
-    ca_file = tmp_path / 'ca.pem'
-    ca_file.write_text('x')
     for kwargs, expected in ((dict(ca_path=str(ca_file)), str(ca_file)), (dict(validate_certs=False), False), ({}, True)):
         client, session, dummy = make_client([FakeResponse(body=[])], **kwargs)
         client.get('/groups')
@@ -320,7 +325,7 @@ def test_body_cut_off_names_the_status_and_the_size():
     client, session, dummy = make_client([CutResponse(cut, status=200, headers={'Content-Length': '102'})], retries=0)
     with pytest.raises(ApiError) as err:
         client.get('/groups')
-    assert str(err.value) == 'GET /groups failed with HTTP 200: the answer was cut off after 51 of 102 bytes'
+    assert str(err.value) == 'GET https://nms.test:443/api/groups failed with HTTP 200: the answer was cut off after 51 of 102 bytes (1 try, retries=0)'
     assert err.value.status == 200
 
 
@@ -339,14 +344,15 @@ def test_slow_body_is_a_timeout_with_the_status():
                                         timeout=3)
     with pytest.raises(ApiError) as err:
         client.get('/groups')
-    assert str(err.value) == 'GET /groups failed with HTTP 200: the answer did not arrive within the timeout of 3 seconds'
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed with HTTP 200: the answer did not arrive in full within the timeout '
+                              'of 3 s (1 try, retries=0)')
 
 
 def test_empty_body_of_a_read_is_an_error():
     client, dummy, dummy2 = make_client([FakeResponse(status=200, text='  ')])
     with pytest.raises(ApiError) as err:
         client.get('/groups')
-    assert str(err.value) == 'GET /groups failed with HTTP 200: the answer is empty where JSON was expected'
+    assert str(err.value) == 'GET https://nms.test:443/api/groups failed with HTTP 200: the answer is empty where JSON was expected'
 
 
 @pytest.mark.parametrize('status,message', [
@@ -357,7 +363,7 @@ def test_permission_failures_say_forbidden(status, message):
     client, dummy, dummy2 = make_client([FakeResponse(status=status, body={'message': message, 'code': status})])
     with pytest.raises(ApiError) as err:
         client.put('/groups/g1', {'name': 'x'})
-    assert str(err.value) == ('PUT /groups/g1 failed with HTTP %d: forbidden: %s (the token\'s user lacks the permission '
+    assert str(err.value) == ('PUT https://nms.test:443/api/groups/g1 failed with HTTP %d: forbidden: %s (the token\'s user lacks the permission '
                               'for this operation)' % (status, message))
 
 
@@ -370,7 +376,7 @@ def test_tls_failure_is_not_retried_and_is_summarised():
     with pytest.raises(ApiError) as err:
         client.get('/groups')
     assert len(session.calls) == 1 and sleeps == []
-    assert str(err.value) == ('GET /groups failed: TLS error (certificate verify failed: unable to get local issuer '
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed: TLS error (certificate verify failed: unable to get local issuer '
                               'certificate); set ca_path to the CA that signed the server certificate, or '
                               'validate_certs=false to skip verification')
 
@@ -381,13 +387,14 @@ def test_dropped_connection_is_summarised():
     client, dummy, dummy2 = make_client([error], retries=0)
     with pytest.raises(ApiError) as err:
         client.get('/groups')
-    assert str(err.value) == 'GET /groups failed: connection failed: the server closed the connection without answering'
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed: connection failed: the server closed the connection without answering '
+                              '(1 try, retries=0)')
 
 
 @pytest.mark.parametrize('answer, message', [
-    ({'a': 1}, 'GET /groups failed with HTTP 200: the answer is an object where a list of objects was expected'),
-    ('text', 'GET /groups failed with HTTP 200: the answer is a string where a list of objects was expected'),
-    ([{'id': 'g1'}, 'g2'], 'GET /groups failed with HTTP 200: the answer is a list, but not of objects'),
+    ({'a': 1}, 'GET https://nms.test:443/api/groups failed with HTTP 200: the answer is an object where a list of objects was expected'),
+    ('text', 'GET https://nms.test:443/api/groups failed with HTTP 200: the answer is a string where a list of objects was expected'),
+    ([{'id': 'g1'}, 'g2'], 'GET https://nms.test:443/api/groups failed with HTTP 200: the answer is a list, but not of objects'),
 ])
 def test_a_list_of_the_wrong_shape_is_a_clear_error(answer, message):
     client, dummy, dummy2 = make_client([FakeResponse(body=answer)])
@@ -420,3 +427,166 @@ def test_an_answer_without_a_charset_is_read_as_utf8_without_guessing():
     response.encoding = None  # no Content-Type header
     client, _session, _sleeps = make_client([response])
     assert client.get_list('/groups') == [{'name': 'caf\u00e9-\u00fc'}]
+
+
+# -- issue 18: a deadline for the whole request, visible retries, errors that say where and why --------
+
+class SlowResponse(FakeResponse):
+    """Status and headers arrived; the body takes ``seconds`` to come (as from a server that drips it)."""
+
+    def __init__(self, seconds, **kwargs):
+        super().__init__(**kwargs)
+        self.seconds = seconds
+
+    @property
+    def content(self):
+        time.sleep(self.seconds)
+        return self.text.encode('utf-8')
+
+
+def test_timeout_bounds_the_whole_request_body_included():
+    client, dummy, dummy2 = make_client([SlowResponse(3.0, body=[])], retries=0, timeout=0.3)
+    started = time.monotonic()
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert time.monotonic() - started < 1.5
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed with HTTP 200: the answer did not arrive in full '
+                              'within the timeout of 0.3 s (1 try, retries=0)')
+
+
+def test_a_request_without_any_answer_within_the_deadline_names_the_timeout():
+    class Hanging(FakeSession):
+        def request(self, method, url, **kwargs):
+            self.calls.append((method, url, kwargs))
+            time.sleep(3.0)
+            raise requests.exceptions.ReadTimeout('read timed out')
+
+    client = Client('https://nms.test', TOKEN, retries=1, timeout=0.2, sleep=lambda seconds: None, session=Hanging([]))
+    started = time.monotonic()
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert time.monotonic() - started < 1.5
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed: no answer within the timeout of 0.2 s '
+                              '(2 tries, retries=1)')
+
+
+def test_retries_and_waits_are_told_with_their_cause():
+    notices = []
+    client, session, sleeps = make_client([FakeResponse(status=503, body={'message': 'down'}),
+                                           FakeResponse(status=429, headers={'Retry-After': '60'}, reason='Too Many Requests'),
+                                           FakeResponse(body=[])], notify=notices.append)
+    assert client.get('/groups') == []
+    assert sleeps == [0.5, 60.0]
+    assert notices == [
+        'GET https://nms.test:443/api/groups failed with HTTP 503: down; trying again in 0.5 s (try 2 of 4, retries=3)',
+        'GET https://nms.test:443/api/groups failed with HTTP 429: Too Many Requests; waiting 60 s as the server asked '
+        '(Retry-After), then try 3 of 4 (retries=3)',
+    ]
+
+
+def test_the_final_error_counts_the_tries_and_names_retries():
+    client, session, dummy = make_client([requests.exceptions.ConnectionError('Connection refused')] * 3, retries=2)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert len(session.calls) == 3
+    assert str(err.value).endswith('(3 tries, retries=2)')
+    # a failure that is never repeated (a POST that reached the server, an HTTP 400) counts no tries
+    client, dummy, dummy2 = make_client([FakeResponse(status=400, body={'message': 'bad'})])
+    with pytest.raises(ApiError) as err:
+        client.post('/groups', {})
+    assert str(err.value) == 'POST https://nms.test:443/api/groups failed with HTTP 400: bad'
+
+
+def test_the_url_in_errors_has_scheme_host_port_and_prefix_but_no_credentials():
+    session = FakeSession([FakeResponse(status=500, body={'message': 'x'})])
+    client = Client('https://user:secret@[::1]:8443/nms/api', TOKEN, retries=0, session=session)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups/a b')
+    assert str(err.value) == 'GET https://[::1]:8443/nms/api/groups/a%20b failed with HTTP 500: x'
+    assert err.value.url == 'https://[::1]:8443/nms/api/groups/a%20b' and err.value.path == '/groups/a b'
+    assert client.url_for('/peers') == 'https://[::1]:8443/nms/api/peers'
+    assert Client('http://nms.test', TOKEN, session=FakeSession([])).url_for('/peers') == 'http://nms.test:80/api/peers'
+
+
+def test_a_404_that_is_not_from_the_api_hints_at_api_url():
+    client, dummy, dummy2 = make_client([FakeResponse(status=404, text='404 page not found\n', reason='Not Found')])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed with HTTP 404: 404 page not found (there is no '
+                              'API at this URL: check api_url, the server\'s address such as https://nms.example.com, '
+                              'with or without /api)')
+    client, dummy, dummy2 = make_client([FakeResponse(status=404, body={'message': 'group g1 not found', 'code': 404})])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups/g1')
+    assert str(err.value) == 'GET https://nms.test:443/api/groups/g1 failed with HTTP 404: group g1 not found'
+
+
+def _ssl_error(reason):
+    return requests.exceptions.SSLError(
+        "HTTPSConnectionPool(host='127.0.0.1', port=1): Max retries exceeded with url: /api/groups (Caused by "
+        "SSLError(%s))" % reason)
+
+
+def test_a_host_name_mismatch_names_the_host_and_points_at_the_url():
+    error = _ssl_error('''SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: '''
+                       '''Hostname mismatch, certificate is not valid for 'nms.test'. (_ssl.c:1006)")''')
+    client, dummy, dummy2 = make_client([error])
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed: TLS error: the server certificate is not valid '
+                              'for nms.test, the host in api_url; use a host name (or address) the certificate was issued '
+                              'for (ca_path does not change this)')
+
+
+@pytest.mark.parametrize('validate_certs', [True, False])
+def test_https_on_a_plain_http_server_says_it_does_not_speak_tls(validate_certs):
+    error = _ssl_error("SSLError(1, '[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')")
+    client, dummy, dummy2 = make_client([error], validate_certs=validate_certs)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == ('GET https://nms.test:443/api/groups failed: TLS error: the server at https://nms.test:443 '
+                              'does not speak TLS (wrong version number); if it serves plain http, use an http:// URL '
+                              'in api_url')
+
+
+def test_other_tls_errors_never_advise_validate_certs_when_it_is_false():
+    error = _ssl_error("SSLError(1, '[SSL: SSLV3_ALERT_HANDSHAKE_FAILURE] sslv3 alert handshake failure (_ssl.c:1006)')")
+    client, dummy, dummy2 = make_client([error], validate_certs=False)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert str(err.value) == 'GET https://nms.test:443/api/groups failed: TLS error (sslv3 alert handshake failure)'
+
+
+@pytest.mark.parametrize('answer', [
+    requests.exceptions.ConnectionError("('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))"),
+    FakeResponse(status=400, text='Client sent an HTTP request to an HTTPS server.\n', reason='Bad Request'),
+])
+def test_http_on_a_tls_server_hints_at_https(answer):
+    session = FakeSession([answer])
+    client = Client('http://nms.test', TOKEN, retries=0, session=session)
+    with pytest.raises(ApiError) as err:
+        client.get('/groups')
+    assert 'use an https:// URL in api_url' in str(err.value)
+    assert str(err.value).startswith('GET http://nms.test:80/api/groups failed')
+
+
+def test_a_ca_path_without_a_certificate_says_so(tmp_path):
+    for content in ('', 'not a certificate\n'):
+        ca = tmp_path / 'ca.pem'
+        ca.write_text(content)
+        with pytest.raises(ConfigError) as err:
+            Client('https://nms.test', TOKEN, ca_path=str(ca), session=FakeSession([]))
+        assert str(err.value) == ('option ca_path: %s holds no certificate in PEM form (the file must contain the CA '
+                                  'certificate, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----)' % ca)
+
+
+@pytest.mark.parametrize('url, token, expected', [
+    (None, TOKEN, 'option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)'),
+    ('  ', TOKEN, 'option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)'),
+    ('https://nms.test', None,
+     'option api_token: it is not set or empty (set api_token or the environment variable NMS_API_TOKEN)'),
+])
+def test_a_missing_url_or_token_names_its_environment_variable(url, token, expected):
+    with pytest.raises(ConfigError) as err:
+        Client(url, token, session=FakeSession([]))
+    assert str(err.value) == expected

@@ -178,7 +178,7 @@ class FakeClient(ShapedReads):
     def delete(self, path):
         return self._answer('DELETE', path)
 
-    def pause(self, attempt, retry_after=None):
+    def pause(self, attempt, retry_after=None, cause=None):
         self.calls.append(('PAUSE', str(attempt), retry_after))
 
     def writes(self):

@@ -29,9 +29,11 @@ class FakeClient(ShapedReads):
         self.calls = []
         self.conflict_once = False
         self.pauses = []
+        self.pause_causes = []
 
-    def pause(self, attempt, retry_after=None):
+    def pause(self, attempt, retry_after=None, cause=None):
         self.pauses.append((attempt, retry_after))
+        self.pause_causes.append(cause)
 
     def get(self, path, query=None):
         self.calls.append(('GET', path))
@@ -245,6 +247,8 @@ def test_a_create_refused_with_429_waits_as_told_and_is_sent_again_only_after_a_
     assert client.calls == [('GET', '/things'), ('POST', '/things'), ('GET', '/things'), ('POST', '/things'),
                             ('GET', '/things'), ('POST', '/things')]
     assert client.pauses == [(1, 2.0), (2, 2.0)]
+    # the wait is told with its cause (the client turns that into a warning)
+    assert [(cause.method, cause.status) for cause in client.pause_causes] == [('POST', 429), ('POST', 429)]
     assert result['changed'] is True and list(client.things) == ['new']
 
 

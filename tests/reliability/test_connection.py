@@ -1,0 +1,108 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Issue 18, items 7, 14, 15 and 16: the connection under slow and wrong servers, in real HTTP.
+
+* ``timeout`` bounds a whole try, body included: a server that drips its body fails the task near
+  the timeout (it used to hold it until the last byte and then succeed).
+* every failure names the full URL requested; a 404 that is not the API's hints at ``api_url``.
+* retries and Retry-After waits are warnings naming the wait and the cause; the final error counts
+  the tries and names ``retries``.
+* a missing ``api_url`` or ``api_token`` names its environment variable, like an empty one.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.reliability.conftest import connection_of
+from tests.reliability.harness import FIGURES, RawServer, assert_clean_end, describe, drip_answer, run_module
+from tests.reliability.secrets import assert_no_secrets
+
+TOKEN = "nbp_" + "0" * 36
+
+
+def _warnings(result):
+    return [str(w.get("event", {}).get("msg") if isinstance(w, dict) else w) for w in result.get("warnings") or []]
+
+
+def test_timeout_bounds_the_whole_request_of_a_server_that_drips_its_body():
+    """10 bytes, one every 0.5 s (5 s), against timeout 1 and one retry: two tries of 1 s and a pause of 0.5 s."""
+    with RawServer(drip_answer(b"[        ]", 0.5)) as server:
+        args = dict(api_url="http://127.0.0.1:%d" % server.port, api_token=TOKEN, timeout=1, retries=1)
+        started = time.monotonic()
+        result = run_module("group_info", args)
+        elapsed = time.monotonic() - started
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), "a body that took 5 s passed a timeout of 1 s: " + describe(result)
+    assert result["msg"] == ("GET http://127.0.0.1:%d/api/groups failed with HTTP 200: the answer did not arrive in full "
+                             "within the timeout of 1 s (2 tries, retries=1)" % server.port), describe(result)
+    assert server.requests == 2
+    assert elapsed < 4.5, "two tries of timeout=1 took %.1fs" % elapsed
+    FIGURES.setdefault("connection", {})["drip, timeout 1, retries 1"] = "%s (%.1fs)" % (result["msg"][:120], elapsed)
+
+
+def test_retries_and_waits_are_warnings_and_the_error_counts_the_tries(emulator):
+    emulator.set_faults({"queue": [{"status": 503}, {"status": 429, "retry_after": 1}, {"status": 503}]})
+    args = connection_of(emulator, retries=2)
+    started = time.monotonic()
+    result = run_module("group_info", args)
+    elapsed = time.monotonic() - started
+    assert_clean_end("group_info", args, result)
+    url = "%s/api/groups" % emulator.url
+    assert result.get("failed"), describe(result)
+    assert result["msg"].startswith("GET %s failed with HTTP 503: " % url), describe(result)
+    assert result["msg"].endswith(" (3 tries, retries=2)"), describe(result)
+    warnings = _warnings(result)
+    assert len(warnings) == 2, describe(result)
+    assert warnings[0].startswith("GET %s failed with HTTP 503: " % url), warnings
+    assert warnings[0].endswith("; trying again in 0.5 s (try 2 of 3, retries=2)"), warnings
+    assert warnings[1].startswith("GET %s failed with HTTP 429: " % url), warnings
+    assert warnings[1].endswith("; waiting 1 s as the server asked (Retry-After), then try 3 of 3 (retries=2)"), warnings
+    assert 1.5 <= elapsed < 5, elapsed
+    assert [entry["status"] for entry in emulator.requests()] == [503, 429, 503]
+    assert_no_secrets(describe(result), [emulator.token])
+    FIGURES.setdefault("connection", {})["retry warning"] = warnings[1][:160]
+
+
+def test_a_create_sent_again_after_429_warns_of_the_wait(emulator):
+    emulator.set_faults({"queue": [{"delay": 0.01}, {"status": 429, "retry_after": 1}]})  # the list passes, the POST not
+    args = dict(connection_of(emulator, retries=1), name="after-429", peers=[])
+    result = run_module("group", args)
+    assert_clean_end("group", args, result)
+    assert result.get("changed") and not result.get("failed"), describe(result)
+    warnings = _warnings(result)
+    assert any(w.startswith("POST %s/api/groups failed with HTTP 429: " % emulator.url)
+               and "waiting 1 s as the server asked (Retry-After), then try 2 of 2" in w for w in warnings), describe(result)
+    assert [w["method"] for w in emulator.writes()] == ["POST", "POST"]
+
+
+def test_an_api_url_without_the_api_behind_it_names_the_url_and_hints_at_api_url(emulator):
+    wrong = emulator.url + "/dashboard"
+    args = dict(connection_of(emulator), api_url=wrong)
+    result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), describe(result)
+    assert result["msg"] == ("GET %s/api/groups failed with HTTP 404: 404 page not found (there is no API at this URL: "
+                             "check api_url, the server's address such as https://nms.example.com, with or without /api)"
+                             % wrong), describe(result)
+    assert emulator.token not in result["msg"]
+
+
+@pytest.mark.parametrize("option, variable", [("api_url", "NMS_API_URL"), ("api_token", "NMS_API_TOKEN")])
+@pytest.mark.parametrize("how", ["missing", "empty"])
+def test_a_missing_or_empty_url_or_token_names_its_environment_variable(emulator, monkeypatch, option, variable, how):
+    monkeypatch.delenv("NMS_API_URL", raising=False)
+    monkeypatch.delenv("NMS_API_TOKEN", raising=False)
+    args = connection_of(emulator)
+    if how == "missing":
+        del args[option]
+    else:
+        args[option] = ""
+    result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    assert result.get("failed"), describe(result)
+    assert result["msg"] == "option %s: it is not set or empty (set %s or the environment variable %s)" % (
+        option, option, variable), describe(result)
+    assert emulator.requests() == []
