@@ -183,6 +183,7 @@ groups:
 '''
 
 import hashlib
+from collections.abc import Mapping
 
 from ansible import constants as C
 from ansible.errors import AnsibleParserError
@@ -191,24 +192,66 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
-    HAS_REQUESTS, ApiError, Client,
+    HAS_REQUESTS, ApiError, Client, api_root,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    ALL_GROUP, NO_ADDRESS, group_matches, in_any_group, normalise_peer, peer_groups,
+    ALL_GROUP, NO_ADDRESS, describe_peer, group_matches, in_any_group, normalise_peer, peer_groups, peer_shape_problem,
 )
+
+try:  # ansible-core 2.19 and later: strings from a plugin are never templated unless marked trusted
+    from ansible.template import trust_as_template
+except ImportError:  # earlier: every string is templated unless marked unsafe
+    trust_as_template = None
+
+# What a string needs to hold to be a template: a Jinja start string ({{ {% {#}, or the #jinja2: header that
+# redefines them.
+TEMPLATE_MARKS = ('{', '%', '#jinja2:')
+
+# Peer fields are flat or hold summaries; anything nested deeper is not a peer as servers send it.
+MAX_DEPTH = 16
+
+
+class SourceFailed(AnsibleParserError):
+    """This source cannot be read; raised only through fail()."""
+
+
+class TooDeep(ValueError):
+    """A peer field nested deeper than MAX_DEPTH."""
 
 
 def fail(message):
     """Stop the run: a source that cannot be read must never yield an empty inventory.
 
-    With Ansible's default settings a failed inventory source is only a warning, and plays would then
-    silently match no host. Marking the run as "any unparsed source fails" makes Ansible stop with an
-    error after it has shown this message.
+    ansible-core turns every exception of an inventory plugin into a warning, and with its default
+    settings plays would then silently match no host. Marking the run as "any unparsed source fails"
+    makes ansible-core stop with an error after it has shown this message, whatever the user's settings.
     """
     C.INVENTORY_ANY_UNPARSED_IS_FAILED = True
-    raise AnsibleParserError(message)
+    raise SourceFailed(message)
+
+
+def could_be_template(text):
+    return any(mark in text for mark in TEMPLATE_MARKS)
+
+
+def clean(value, depth=0):
+    """A value from the server as a host variable: a string that could be a template is marked unsafe,
+    so that peer data (chosen by the machines that join) is never templated; any other string is a
+    plain string, so that ansible-inventory prints it as it is (AWX imports it as such)."""
+    if isinstance(value, str):
+        if could_be_template(value):
+            return wrap_var(value)
+        return trust_as_template(value) if trust_as_template else value
+    if depth >= MAX_DEPTH and isinstance(value, (dict, list)):
+        raise TooDeep('nested deeper than %d levels' % MAX_DEPTH)
+    if isinstance(value, dict):
+        return {(wrap_var(key) if isinstance(key, str) and could_be_template(key) else key): clean(item, depth + 1)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [clean(item, depth + 1) for item in value]
+    return value
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -269,7 +312,20 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return items
 
     def peers(self, path, cache):
-        return self.cached(self.cache_key(path), cache, self.fetch_peers)
+        """The peers, sorted by id; a peer whose fields have the wrong type fails the source, naming it."""
+        peers = self.cached(self.cache_key(path), cache, self.fetch_peers)
+        if not isinstance(peers, list) or not all(isinstance(peer, dict) for peer in peers):
+            fail('nms.overlay.peers: the cached answer of GET /peers is no list of objects; run ansible-inventory '
+                 '--flush-cache')
+        for peer in peers:
+            problem = peer_shape_problem(peer)
+            if problem:
+                self.fail_peer(peer, *problem)
+        return sorted(peers, key=ref_id)
+
+    def fail_peer(self, peer, field, what):
+        fail('nms.overlay.peers: cannot read the peers from %s: GET /peers: %s: %s is %s'
+             % (api_root(self.get_option('api_url') or ''), describe_peer(peer), field, what))
 
     def groups(self, path, cache):
         return self.cached(self.cache_key(path) + '_groups', cache, lambda: self.fetch('/groups', 'groups'))
@@ -301,16 +357,28 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         exclude = self.get_option('exclude_groups')
         return not (exclude and in_any_group(peer, exclude))
 
-    def host_name(self, peer, taken):
+    def host_name(self, peer, taken, groups=frozenset()):
+        """The peer's host name: never one another peer has, never the name of a group (ansible-core would
+        then take the host for the group). Either way the peer's id is appended and a warning names both."""
         first, second = ('dns_label', 'name') if self.get_option('hostname_source') == 'dns_label' else ('name', 'dns_label')
         name = peer.get(first) or peer.get(second) or ref_id(peer)
-        if name in taken:
-            unique = '%s_%s' % (name, ref_id(peer))
+        if name not in taken and name not in groups:
+            taken.add(name)
+            return name
+        unique = '%s_%s' % (name, ref_id(peer))
+        number = 1
+        while unique in taken or unique in groups:
+            number += 1
+            unique = '%s_%s_%d' % (name, ref_id(peer), number)
+        if name in groups:
+            self.display.warning("nms.overlay.peers: the peer %s is called '%s' like the Ansible group '%s'; a host "
+                                 "is never named like a group, so it is the host '%s'"
+                                 % (ref_id(peer), name, name, unique))
+        else:
             self.display.warning("nms.overlay.peers: several peers are called '%s'; the peer %s is the host '%s'"
                                  % (name, ref_id(peer), unique))
-            name = unique
-        taken.add(name)
-        return name
+        taken.add(unique)
+        return unique
 
     def group_names(self, peer, origins=None):
         """The Ansible groups of a peer. ``origins`` maps each Ansible group made so far to the peer groups
@@ -344,43 +412,89 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         value = peer.get(self.get_option('ansible_host_source'))
         return None if value in NO_ADDRESS else str(value).split('/', 1)[0]
 
-    def add_peer(self, peer, taken, prefix, fields, origins=None):
-        host = self.inventory.add_host(self.host_name(peer, taken))
-        for group in self.group_names(peer, origins):
-            self.inventory.add_group(group)
-            self.inventory.add_child(group, host)
-        # Peer data comes from the server (names and hostnames are chosen by the machines): never template it.
-        for key, value in normalise_peer(peer).items():
-            if fields is None or key in fields:
-                self.inventory.set_variable(host, prefix + key, wrap_var(value))
-        address = self.address(peer)
-        if address:
-            self.inventory.set_variable(host, 'ansible_host', wrap_var(address))
+    def add_peer(self, peer, name, groups, prefix, fields):
+        """Add the peer as the host ``name`` to its Ansible ``groups``; any failure names the peer and the field."""
+        field = 'name'
+        try:
+            host = self.inventory.add_host(wrap_var(name) if could_be_template(name) else name)
+            field = 'groups'
+            for group in groups:
+                self.inventory.add_group(group)
+                self.inventory.add_child(group, host)
+            for key, value in normalise_peer(peer).items():
+                if fields is None or key in fields:
+                    field = key
+                    self.inventory.set_variable(host, prefix + key, clean(value))
+            field = self.get_option('ansible_host_source')
+            address = self.address(peer)
+            if address:
+                self.inventory.set_variable(host, 'ansible_host', clean(address))
+        except SourceFailed:
+            raise
+        except TooDeep as exc:
+            self.fail_peer(peer, field, str(exc))
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            self.fail_peer(peer, field, self.unexpected(exc))
         return host
 
-    def construct(self, host, strict):
+    @staticmethod
+    def unexpected(exc):
+        return 'not usable (%s: %s)' % (type(exc).__name__, exc)
+
+    def construct(self, peer, host, strict):
         compose, groups, keyed_groups = (self.get_option(name) for name in ('compose', 'groups', 'keyed_groups'))
         if not (compose or groups or keyed_groups):
             return  # reading every host's variables only to construct nothing costs seconds at 25,000 hosts
-        hostvars = self.inventory.get_host(host).get_vars()
-        self._set_composite_vars(compose, hostvars, host, strict=strict)
-        self._add_host_to_composed_groups(groups, hostvars, host, strict=strict)
-        self._add_host_to_keyed_groups(keyed_groups, hostvars, host, strict=strict)
+        try:
+            hostvars = self.inventory.get_host(host).get_vars()
+            self._set_composite_vars(compose, hostvars, host, strict=strict)
+            self._add_host_to_composed_groups(groups, hostvars, host, strict=strict)
+            self._add_host_to_keyed_groups(keyed_groups, hostvars, host, strict=strict)
+        except SourceFailed:
+            raise
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            fail('nms.overlay.peers: compose, groups or keyed_groups for the host %s (%s): %s'
+                 % (host, describe_peer(peer), exc))
+
+    def check_options(self, path, config):
+        unknown = sorted(str(key) for key in config if key not in self.option_definitions)
+        if unknown:
+            fail('nms.overlay.peers: %s: unknown option%s %s; the options are %s'
+                 % (path, 's' if len(unknown) > 1 else '', ', '.join(unknown), ', '.join(sorted(self.option_definitions))))
+        if not self.get_option('vars_prefix'):
+            fail('nms.overlay.peers: vars_prefix must not be empty, so that peer fields such as groups do not '
+                 'overwrite Ansible variables')
 
     def parse(self, inventory, loader, path, cache=True):
         super().parse(inventory, loader, path, cache)
-        self._read_config_data(path)
+        try:
+            self.read_source(path, cache)
+        except SourceFailed:
+            raise
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # Whatever else goes wrong fails the source too: an inventory that silently lacks peers is worse.
+            fail('nms.overlay.peers: %s: %s' % (path, exc if isinstance(exc, AnsibleParserError) else self.unexpected(exc)))
+
+    def read_source(self, path, cache):
+        config = self._read_config_data(path)
+        self.check_options(path, config if isinstance(config, Mapping) else {})
         prefix = self.get_option('vars_prefix')
-        if not prefix:
-            fail('nms.overlay.peers: vars_prefix must not be empty, so that peer fields such as groups do not '
-                 'overwrite Ansible variables')
         strict = self.get_option('strict')
         fields = self.get_option('peer_fields')
         fields = None if fields is None else frozenset(fields)
-        taken = set()
-        origins = {}
-        peers = sorted((peer for peer in self.peers(path, cache) if isinstance(peer, dict)), key=ref_id)
+        peers = self.peers(path, cache)
         self.check_group_filters(peers, path, cache)
-        for peer in peers:
-            if self.keep(peer):
-                self.construct(self.add_peer(peer, taken, prefix, fields, origins), strict)
+        origins = {}
+        kept = [(peer, self.group_names(peer, origins)) for peer in peers if self.keep(peer)]
+        # Host names are chosen knowing every group, so that none of them is also a group's name.
+        groups = set(self.inventory.groups).union(*(names for dummy, names in kept))
+        taken = set()
+        hosts = [(peer, self.add_peer(peer, self.host_name(peer, taken, groups), names, prefix, fields))
+                 for peer, names in kept]
+        for peer, host in hosts:
+            self.construct(peer, host, strict)
+        grouped = [(peer, host) for peer, host in hosts if host in self.inventory.groups]
+        if grouped:
+            peer, host = grouped[0]
+            fail("nms.overlay.peers: compose, groups or keyed_groups made the group '%s', which is also the name of the "
+                 "host of %s; change the group's name (for example with a prefix)" % (host, describe_peer(peer)))
