@@ -19,6 +19,12 @@ description:
     it never yields an empty inventory. Nor does a typo in O(include_groups) or O(exclude_groups); a
     name there that is no group on the server fails the inventory, naming it. Ansible then stops with C(Completely failed to parse inventory
     source), also where its default settings would only warn about a source that cannot be parsed.
+  - >-
+    Every other error fails the inventory in the same way, never only a warning: an option in the file
+    that the plugin does not have (a typo such as C(hostname_sourc), named with the list of options), a
+    wrong value of an option (named with the values it accepts), and a server answer the plugin cannot use
+    (a peer field of the wrong type such as C(groups) being a number, or JSON nested too deeply), named
+    with the method, path, the peer and the field.
   - "As an AWX or Automation Controller inventory source: choose I(Sourced from a Project), point
     I(Inventory file) at the C(.nms.yml) file in the project (for example C(inventory/production.nms.yml)),
     and attach a credential of a custom credential type that injects the environment variables
@@ -80,6 +86,11 @@ options:
         (a bare label or a fully qualified name, as the server sends it); V(name) is the peer's name.
       - A peer whose field is empty is named by its other field. When two peers would get the same
         host name, the later one (by id) gets its id appended and a warning is shown.
+      - A host is never named like a group (an Ansible group made from a peer group, C(all), C(ungrouped), or a
+        group of an inventory source read before), because Ansible would take the name for the group, and a play on
+        that group would miss its peers. Such a peer gets its id appended (for example C(web_<id>)) and a warning names
+        the peer and the group. A group made by O(compose), O(groups) or O(keyed_groups) with the name of a host
+        fails the inventory, naming both.
     type: str
     choices: [dns_label, name]
     default: dns_label
@@ -119,6 +130,7 @@ options:
       - With tens of thousands of peers, fewer fields make the inventory noticeably faster, because
         Ansible handles every host variable of every host on each run.
       - C(ansible_host) is set either way. A field the server does not send for a peer is left out.
+      - A field nested deeper than 16 levels of lists and objects fails the inventory, naming the peer and the field.
     type: list
     elements: str
     version_added: 0.1.0
@@ -142,8 +154,12 @@ options:
 notes:
   - The host variables are the peer's fields as the server sends them, under O(vars_prefix); C(groups) is
     a list of group summaries with C(id) and C(name), never null.
-  - Peer data is chosen by the machines that join (names, hostnames, operating system texts), so host
-    variables made from it are marked unsafe and never templated.
+  - >-
+    Peer data is chosen by the machines that join (names, hostnames, operating system texts). Every text
+    that could be a template (it contains C({), C(%) or C(#jinja2:)), in host names and host variables, is
+    marked unsafe and never templated; a peer called C({{ 7 * 6 }}) is the host C({{ 7 * 6 }}).
+    Other values are imported as they are, so C(ansible-inventory --list) prints C(ansible_host) as
+    C("100.64.0.11"), not as C({"__ansible_unsafe": "100.64.0.11"}), and AWX imports plain values.
   - The plugin sends one request (the list of peers). Only when a name or id in O(include_groups) or
     O(exclude_groups) is in no peer's groups does it also read the list of groups, to tell a group
     without peers from a name that is no group.
@@ -186,7 +202,7 @@ import hashlib
 from collections.abc import Mapping
 
 from ansible import constants as C
-from ansible.errors import AnsibleParserError
+from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.inventory.group import to_safe_group_name
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.unsafe_proxy import wrap_var
@@ -473,10 +489,21 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # Whatever else goes wrong fails the source too: an inventory that silently lacks peers is worse.
-            fail('nms.overlay.peers: %s: %s' % (path, exc if isinstance(exc, AnsibleParserError) else self.unexpected(exc)))
+            fail('nms.overlay.peers: %s: %s' % (path, exc if isinstance(exc, AnsibleError) else self.unexpected(exc)))
+
+    def read_config(self, path):
+        try:
+            return self._read_config_data(path)
+        except AnsibleError as exc:
+            # ansible-core names a wrong value of an option but not what the option accepts
+            message = str(exc).rstrip('.')
+            hints = ['%s must be one of %s' % (name, ', '.join(str(choice) for choice in definition['choices']))
+                     for name, definition in sorted(self.option_definitions.items())
+                     if definition.get('choices') and "'%s'" % name in message]
+            fail('nms.overlay.peers: %s: %s' % (path, '; '.join([message] + hints)))
 
     def read_source(self, path, cache):
-        config = self._read_config_data(path)
+        config = self.read_config(path)
         self.check_options(path, config if isinstance(config, Mapping) else {})
         prefix = self.get_option('vars_prefix')
         strict = self.get_option('strict')

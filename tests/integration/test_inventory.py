@@ -574,7 +574,8 @@ def test_unknown_or_bad_options_in_the_file_fail_naming_them(emulator, tmp_path,
                        env=connection(emulator))
     assert choice.rc != 0 and choice.data is None, choice.output
     text = ' '.join(choice.output.split())
-    assert 'hostname_source' in text and 'nam' in text and 'Completely failed to parse inventory source' in text
+    assert "Invalid value 'nam'" in text and 'hostname_source must be one of dns_label, name' in text, text
+    assert 'Completely failed to parse inventory source' in text
 
 
 # -- issue 21: clean values, hostile peer names stay text ----------------------------------------------------

@@ -126,3 +126,87 @@ def test_unknown_filter_groups_fail_naming_them(monkeypatch):
         typo.inv.check_group_filters([PEER], 'inv.nms.yml', True)
     assert str(error.value) == ("nms.overlay.peers: include_groups: no group 'nosuchgroup' (by name or id) on the server; "
                                 "exclude_groups: no group 'dbprod' (by name or id) on the server")
+
+
+def test_a_host_is_never_named_like_a_group():
+    inv = plugin(hostname_source='name')
+    taken = set()
+    groups = {'all', 'ungrouped', 'web', 'web_p1'}
+    assert inv.host_name(dict(PEER, name='web'), taken, groups) == 'web_p1_2'
+    assert inv.host_name(dict(PEER, id='p2', name='all'), taken, groups) == 'all_p2'
+    assert inv.host_name(dict(PEER, id='p3', name='db'), taken, groups) == 'db'
+    assert inv.display.warnings == [
+        "nms.overlay.peers: the peer p1 is called 'web' like the Ansible group 'web'; a host is never named like a "
+        "group, so it is the host 'web_p1_2'",
+        "nms.overlay.peers: the peer p2 is called 'all' like the Ansible group 'all'; a host is never named like a "
+        "group, so it is the host 'all_p2'"]
+
+
+def test_clean_marks_only_what_could_be_a_template():
+    from ansible import template
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe
+    from ansible_collections.nms.overlay.plugins.inventory.peers import MAX_DEPTH, TooDeep, clean
+
+    def is_trusted_as_template(value):  # before ansible-core 2.19: every string not marked unsafe
+        trusted = getattr(template, 'is_trusted_as_template', None)
+        return trusted(value) if trusted else not isinstance(value, AnsibleUnsafe)
+
+    hostile = ["{{ lookup('pipe', 'id') }}", '{% raw %}', '{# x #}', "#jinja2:variable_start_string:'[['\n[[ x ]]", '100%']
+    for text in hostile:
+        assert clean(text) == text and not is_trusted_as_template(clean(text))
+    # anything else is imported as it is (ansible-core 2.19 prints untrusted strings as {"__ansible_unsafe": ...})
+    assert is_trusted_as_template(clean('100.64.0.11'))
+    value = clean({'groups': [{'id': 'g1', 'name': '{{ x }}'}], 'n': 3, 'ok': True, 'none': None})
+    assert value == {'groups': [{'id': 'g1', 'name': '{{ x }}'}], 'n': 3, 'ok': True, 'none': None}
+    assert is_trusted_as_template(value['groups'][0]['id']) and not is_trusted_as_template(value['groups'][0]['name'])
+    deep = 'x'
+    for dummy in range(MAX_DEPTH):
+        deep = [deep]
+    assert clean(deep)
+    with pytest.raises(TooDeep, match='nested deeper than %d levels' % MAX_DEPTH):
+        clean([deep])
+
+
+class Inventory:
+    """What the plugin adds to; ``broken`` names a method that fails as ansible-core might."""
+
+    def __init__(self, broken=None):
+        self.groups = {'all': None, 'ungrouped': None}
+        self.hosts = {}
+        self.broken = broken
+
+    def _maybe_break(self, name):
+        if name == self.broken:
+            raise RuntimeError('%s broke' % name)
+
+    def add_host(self, host):
+        self._maybe_break('add_host')
+        self.hosts.setdefault(host, {})
+        return host
+
+    def add_group(self, group):
+        self._maybe_break('add_group')
+        self.groups.setdefault(group, None)
+        return group
+
+    def add_child(self, group, child):
+        self._maybe_break('add_child')
+
+    def set_variable(self, host, name, value):
+        self._maybe_break('set_variable')
+        self.hosts[host][name] = value
+
+
+@pytest.mark.parametrize('broken, field', [('add_host', 'name'), ('add_child', 'groups'), ('set_variable', 'id')])
+def test_any_error_while_adding_a_peer_fails_naming_peer_and_field(monkeypatch, broken, field):
+    from ansible import constants
+    from ansible.errors import AnsibleParserError
+
+    monkeypatch.setattr(constants, 'INVENTORY_ANY_UNPARSED_IS_FAILED', False)
+    inv = plugin(api_url='https://nms.example.com')
+    inv.inventory = Inventory(broken)
+    with pytest.raises(AnsibleParserError) as error:
+        inv.add_peer(PEER, 'web-1', ['All'], 'nms_', None)
+    assert str(error.value) == ("nms.overlay.peers: cannot read the peers from https://nms.example.com: GET /peers: the "
+                                "peer 'Web 1' (id p1): %s is not usable (RuntimeError: %s broke)" % (field, broken))
+    assert constants.INVENTORY_ANY_UNPARSED_IS_FAILED is True  # ansible-core then fails, whatever its settings
