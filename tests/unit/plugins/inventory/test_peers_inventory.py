@@ -148,8 +148,9 @@ def test_clean_marks_only_what_could_be_a_template():
     from ansible_collections.nms.overlay.plugins.inventory.peers import MAX_DEPTH, TooDeep, clean
 
     def is_trusted_as_template(value):  # before ansible-core 2.19: every string not marked unsafe
-        trusted = getattr(template, 'is_trusted_as_template', None)
-        return trusted(value) if trusted else not isinstance(value, AnsibleUnsafe)
+        if hasattr(template, 'is_trusted_as_template'):
+            return template.is_trusted_as_template(value)
+        return not isinstance(value, AnsibleUnsafe)
 
     hostile = ["{{ lookup('pipe', 'id') }}", '{% raw %}', '{# x #}', "#jinja2:variable_start_string:'[['\n[[ x ]]", '100%']
     for text in hostile:
