@@ -17,8 +17,9 @@ description:
     like for the collection's modules. The token is never printed, also not in error messages.
   - A wrong URL or token fails the inventory with the method, full URL and status of the failed request;
     it never yields an empty inventory. Nor does a typo in O(include_groups) or O(exclude_groups); a
-    name there that is no group on the server fails the inventory, naming it. Ansible then stops with C(Completely failed to parse inventory
-    source), also where its default settings would only warn about a source that cannot be parsed.
+    name there that is no group on the server fails the inventory, naming it. Ansible then stops with that
+    message and exit code 1, whatever its settings for sources that cannot be parsed (by default only a warning,
+    after which plays would match no host).
   - >-
     Every other error fails the inventory in the same way, never only a warning: an option in the file
     that the plugin does not have (a typo such as C(hostname_sourc), named with the list of options), a
@@ -201,10 +202,9 @@ groups:
 import hashlib
 from collections.abc import Mapping
 
-from ansible import constants as C
-from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.inventory.group import to_safe_group_name
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
@@ -229,8 +229,21 @@ TEMPLATE_MARKS = ('{', '%', '#jinja2:')
 MAX_DEPTH = 16
 
 
-class SourceFailed(AnsibleParserError):
-    """This source cannot be read; raised only through fail()."""
+class SourceFailed(SystemExit):
+    """This source cannot be read; raised only through fail().
+
+    ansible-core turns every Exception an inventory plugin raises into a warning, and with its default
+    settings the plays then match no host and the run ends with rc 0. A SystemExit is the one kind of
+    error ansible-core lets through: the run stops with rc 1, whatever the settings, once fail() has
+    shown the message the way ansible-core shows errors.
+    """
+
+    def __init__(self, message):
+        super().__init__(1)
+        self.message = message
+
+    def __str__(self):
+        return self.message
 
 
 class TooDeep(ValueError):
@@ -238,13 +251,8 @@ class TooDeep(ValueError):
 
 
 def fail(message):
-    """Stop the run: a source that cannot be read must never yield an empty inventory.
-
-    ansible-core turns every exception of an inventory plugin into a warning, and with its default
-    settings plays would then silently match no host. Marking the run as "any unparsed source fails"
-    makes ansible-core stop with an error after it has shown this message, whatever the user's settings.
-    """
-    C.INVENTORY_ANY_UNPARSED_IS_FAILED = True
+    """Stop the run: a source that cannot be read must never yield an empty inventory."""
+    Display().error(message)
     raise SourceFailed(message)
 
 
@@ -445,8 +453,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             address = self.address(peer)
             if address:
                 self.inventory.set_variable(host, 'ansible_host', clean(address))
-        except SourceFailed:
-            raise
         except TooDeep as exc:
             self.fail_peer(peer, field, str(exc))
         except Exception as exc:  # pylint: disable=broad-exception-caught
@@ -466,8 +472,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._set_composite_vars(compose, hostvars, host, strict=strict)
             self._add_host_to_composed_groups(groups, hostvars, host, strict=strict)
             self._add_host_to_keyed_groups(keyed_groups, hostvars, host, strict=strict)
-        except SourceFailed:
-            raise
         except Exception as exc:  # pylint: disable=broad-exception-caught
             fail('nms.overlay.peers: compose, groups or keyed_groups for the host %s (%s): %s'
                  % (host, describe_peer(peer), exc))
@@ -485,16 +489,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         super().parse(inventory, loader, path, cache)
         try:
             self.read_source(path, cache)
-        except SourceFailed:
-            raise
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # Whatever else goes wrong fails the source too: an inventory that silently lacks peers is worse.
-            fail('nms.overlay.peers: %s: %s' % (path, exc if isinstance(exc, AnsibleError) else self.unexpected(exc)))
+            fail('nms.overlay.peers: %s: %s' % (path, self.unexpected(exc)))
 
     def read_config(self, path):
         try:
             return self._read_config_data(path)
-        except AnsibleError as exc:
+        except Exception as exc:  # pylint: disable=broad-exception-caught
             # ansible-core names a wrong value of an option but not what the option accepts
             message = str(exc).rstrip('.')
             hints = ['%s must be one of %s' % (name, ', '.join(str(choice) for choice in definition['choices']))

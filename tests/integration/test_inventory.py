@@ -82,6 +82,13 @@ def inventory(tmp_path, collections_dir, source, env=None, args=()):
     return Inventory(proc)
 
 
+def assert_stopped(inv):
+    """The source stopped the run: rc 1, nothing listed, no traceback, whatever ansible-core's settings for
+    sources it cannot parse (by default only a warning, and plays that match no host)."""
+    assert inv.rc == 1 and inv.data is None, inv.output
+    assert 'Traceback' not in inv.output and 'Failed to parse' not in inv.output, inv.output
+
+
 def connection(emulator):
     return {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token}
 
@@ -168,7 +175,7 @@ def test_unknown_filter_group_fails_naming_it(emulator, tmp_path, collections_di
     typo = inventory(tmp_path, collections_dir, dict(base, include_groups=['nosuchgroup']), env=connection(emulator))
     assert typo.rc != 0 and typo.data is None, typo.output
     assert "nms.overlay.peers: include_groups: no group 'nosuchgroup' (by name or id) on the server" in typo.output
-    assert 'Completely failed to parse inventory source' in typo.output
+    assert_stopped(typo)
     assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers', 'GET /api/groups']
     assert emulator.token not in typo.output
 
@@ -277,7 +284,7 @@ def test_bad_token_fails_clearly_without_printing_it(emulator, tmp_path, collect
     assert inv.data is None
     assert 'nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 401' % emulator.url in inv.output
     assert 'check api_token' in inv.output
-    assert 'Completely failed to parse inventory source' in inv.output
+    assert_stopped(inv)
     assert wrong not in inv.output
 
 
@@ -498,7 +505,7 @@ def test_a_group_made_by_keyed_groups_with_a_host_name_fails(emulator, tmp_path,
         'keyed_groups': [{'key': 'nms_hostname', 'prefix': ''}]}, env=connection(emulator))
     assert inv.rc != 0 and inv.data is None, inv.output
     text = ' '.join(inv.output.split())
-    assert 'Completely failed to parse inventory source' in text
+    assert_stopped(inv)
     assert re.search(r"nms\.overlay\.peers: compose, groups or keyed_groups .*'(web|db)'", text), text
     assert any("the peer '%s' (id %s)" % (name, pid) in text for name, pid in peers.items()), text
 
@@ -535,7 +542,7 @@ def test_wrong_typed_peer_fields_fail_naming_peer_and_field(emulator, tmp_path, 
     peer_text = "the peer 'db' (id %s)" % peers['db'] if field != 'name' else 'the peer with id %s' % peers['db']
     assert 'nms.overlay.peers: cannot read the peers from %s: GET /peers: %s: %s' % (emulator.url, peer_text, what) \
         in text, text
-    assert 'Completely failed to parse inventory source' in text
+    assert_stopped(inv)
     assert 'Traceback' not in text and 'TypeError' not in text and 'RecursionError' not in text
     assert [r['path'] for r in emulator.requests()] == ['/api/peers']
 
@@ -548,7 +555,7 @@ def test_json_nested_too_deeply_fails_the_source(emulator, run, tmp_path, collec
     text = ' '.join(inv.output.split())
     assert ('nms.overlay.peers: cannot read the peers from %s: GET /peers failed with HTTP 200: the answer is JSON '
             'nested too deeply to read' % emulator.url) in text, text
-    assert 'Completely failed to parse inventory source' in text
+    assert_stopped(inv)
 
     # ansible-playbook stops too, before any play: plays never run on an inventory that lost its peers
     serve_peers_once(emulator, wrong('groups', 3))
@@ -568,14 +575,14 @@ def test_unknown_or_bad_options_in_the_file_fail_naming_them(emulator, tmp_path,
     text = ' '.join(typo.output.split())
     assert re.search(r'nms\.overlay\.peers: \S+inv0\.nms\.yml: unknown option hostname_sourc; the options are '
                      r'[a-z_, ]*\bhostname_source\b', text), text
-    assert 'Completely failed to parse inventory source' in text
+    assert_stopped(typo)
 
     choice = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_source': 'nam'},
                        env=connection(emulator))
     assert choice.rc != 0 and choice.data is None, choice.output
     text = ' '.join(choice.output.split())
     assert "Invalid value 'nam'" in text and 'hostname_source must be one of dns_label, name' in text, text
-    assert 'Completely failed to parse inventory source' in text
+    assert_stopped(choice)
 
 
 # -- issue 21: clean values, hostile peer names stay text ----------------------------------------------------
@@ -593,7 +600,7 @@ def test_values_are_plain_and_hostile_names_stay_text(emulator, run, tmp_path, c
     assert inv.rc == 0, inv.output
     raw = inv.raw['_meta']['hostvars']
     assert sorted(raw) == sorted([HOSTILE, 'web-1'])
-    assert sorted(inv.raw['servers']['hosts']) == sorted([HOSTILE, 'web-1'])
+    assert inv.hosts_of('servers') == sorted([HOSTILE, 'web-1'])  # (before 2.19 the hostile name shows as unsafe)
     # Values that cannot be templates are plain strings (what AWX imports) ...
     web = raw['web-1']
     assert web['ansible_host'] == peer(emulator, peers['web-1'])['ip']
