@@ -200,6 +200,7 @@ groups:
 '''
 
 import hashlib
+import re
 from collections.abc import Mapping
 
 from ansible.inventory.group import to_safe_group_name
@@ -208,7 +209,7 @@ from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
-    HAS_REQUESTS, ApiError, Client, api_root,
+    HAS_REQUESTS, ApiError, Client, api_root, shown_root,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -252,7 +253,7 @@ class TooDeep(ValueError):
 
 def fail(message):
     """Stop the run: a source that cannot be read must never yield an empty inventory."""
-    Display().error(message)
+    Display().error(message, wrap_text=False)  # one line, so that log searches find it
     raise SourceFailed(message)
 
 
@@ -348,8 +349,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return sorted(peers, key=ref_id)
 
     def fail_peer(self, peer, field, what):
-        fail('nms.overlay.peers: cannot read the peers from %s: GET /peers: %s: %s is %s'
-             % (api_root(self.get_option('api_url') or ''), describe_peer(peer), field, what))
+        """Fail on a peer of the answer (fresh or cached) that the plugin cannot use, as on a bad answer."""
+        url = '%s/api/peers' % shown_root(api_root(self.get_option('api_url')))
+        error = ApiError('GET', '/peers', 200, '%s: %s is %s' % (describe_peer(peer), field, what), url=url)
+        fail('nms.overlay.peers: cannot read the peers: %s' % error)
 
     def groups(self, path, cache):
         return self.cached(self.cache_key(path) + '_groups', cache, lambda: self.fetch('/groups', 'groups'))
@@ -501,7 +504,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             message = str(exc).rstrip('.')
             hints = ['%s must be one of %s' % (name, ', '.join(str(choice) for choice in definition['choices']))
                      for name, definition in sorted(self.option_definitions.items())
-                     if definition.get('choices') and "'%s'" % name in message]
+                     if definition.get('choices') and re.search(r'\b%s\b' % name, message)]
             fail('nms.overlay.peers: %s: %s' % (path, '; '.join([message] + hints)))
 
     def read_source(self, path, cache):

@@ -199,8 +199,8 @@ def test_any_error_while_adding_a_peer_fails_naming_peer_and_field(capsys, broke
     inv.inventory = Inventory(broken)
     with pytest.raises(SourceFailed) as error:
         inv.add_peer(PEER, 'web-1', ['All'], 'nms_', None)
-    message = ("nms.overlay.peers: cannot read the peers from https://nms.example.com: GET /peers: the peer 'Web 1' "
-               "(id p1): %s is not usable (RuntimeError: %s broke)" % (field, broken))
+    message = ("nms.overlay.peers: cannot read the peers: GET https://nms.example.com:443/api/peers failed with HTTP 200: "
+               "the peer 'Web 1' (id p1): %s is not usable (RuntimeError: %s broke)" % (field, broken))
     assert str(error.value) == message
     # a SystemExit with code 1, which ansible-core does not turn into a warning, after the message was shown
     assert isinstance(error.value, SystemExit) and error.value.code == 1
