@@ -25,7 +25,7 @@ description:
     that the plugin does not have (a typo such as C(hostname_sourc), named with the list of options), a
     wrong value of an option (named with the values it accepts), and a server answer the plugin cannot use
     (a peer field of the wrong type such as C(groups) being a number, or JSON nested too deeply), named
-    with the method, path, the peer and the field.
+    with the method, full URL, the peer and the field.
   - "As an AWX or Automation Controller inventory source: choose I(Sourced from a Project), point
     I(Inventory file) at the C(.nms.yml) file in the project (for example C(inventory/production.nms.yml)),
     and attach a credential of a custom credential type that injects the environment variables
