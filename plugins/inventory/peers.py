@@ -17,8 +17,15 @@ description:
     like for the collection's modules. The token is never printed, also not in error messages.
   - A wrong URL or token fails the inventory with the method, full URL and status of the failed request;
     it never yields an empty inventory. Nor does a typo in O(include_groups) or O(exclude_groups); a
-    name there that is no group on the server fails the inventory, naming it. Ansible then stops with C(Completely failed to parse inventory
-    source), also where its default settings would only warn about a source that cannot be parsed.
+    name there that is no group on the server fails the inventory, naming it. Ansible then stops with that
+    message and exit code 1, whatever its settings for sources that cannot be parsed (by default only a warning,
+    after which plays would match no host).
+  - >-
+    Every other error fails the inventory in the same way, never only a warning: an option in the file
+    that the plugin does not have (a typo such as C(hostname_sourc), named with the list of options), a
+    wrong value of an option (named with the values it accepts), and a server answer the plugin cannot use
+    (a peer field of the wrong type such as C(groups) being a number, or JSON nested too deeply), named
+    with the method, full URL, the peer and the field.
   - "As an AWX or Automation Controller inventory source: choose I(Sourced from a Project), point
     I(Inventory file) at the C(.nms.yml) file in the project (for example C(inventory/production.nms.yml)),
     and attach a credential of a custom credential type that injects the environment variables
@@ -80,6 +87,11 @@ options:
         (a bare label or a fully qualified name, as the server sends it); V(name) is the peer's name.
       - A peer whose field is empty is named by its other field. When two peers would get the same
         host name, the later one (by id) gets its id appended and a warning is shown.
+      - A host is never named like a group (an Ansible group made from a peer group, C(all), C(ungrouped), or a
+        group of an inventory source read before), because Ansible would take the name for the group, and a play on
+        that group would miss its peers. Such a peer gets its id appended (for example C(web_<id>)) and a warning names
+        the peer and the group. A group made by O(compose), O(groups) or O(keyed_groups) with the name of a host
+        fails the inventory, naming both.
     type: str
     choices: [dns_label, name]
     default: dns_label
@@ -119,6 +131,7 @@ options:
       - With tens of thousands of peers, fewer fields make the inventory noticeably faster, because
         Ansible handles every host variable of every host on each run.
       - C(ansible_host) is set either way. A field the server does not send for a peer is left out.
+      - A field nested deeper than 16 levels of lists and objects fails the inventory, naming the peer and the field.
     type: list
     elements: str
     version_added: 0.1.0
@@ -142,8 +155,12 @@ options:
 notes:
   - The host variables are the peer's fields as the server sends them, under O(vars_prefix); C(groups) is
     a list of group summaries with C(id) and C(name), never null.
-  - Peer data is chosen by the machines that join (names, hostnames, operating system texts), so host
-    variables made from it are marked unsafe and never templated.
+  - >-
+    Peer data is chosen by the machines that join (names, hostnames, operating system texts). Every text
+    that could be a template (it contains C({), C(%) or C(#jinja2:)), in host names and host variables, is
+    marked unsafe and never templated; a peer called C({{ 7 * 6 }}) is the host C({{ 7 * 6 }}).
+    Other values are imported as they are, so C(ansible-inventory --list) prints C(ansible_host) as
+    C("100.64.0.11"), not as C({"__ansible_unsafe": "100.64.0.11"}), and AWX imports plain values.
   - The plugin sends one request (the list of peers). Only when a name or id in O(include_groups) or
     O(exclude_groups) is in no peer's groups does it also read the list of groups, to tell a group
     without peers from a name that is no group.
@@ -183,32 +200,83 @@ groups:
 '''
 
 import hashlib
+import re
+from collections.abc import Mapping
 
-from ansible import constants as C
-from ansible.errors import AnsibleParserError
 from ansible.inventory.group import to_safe_group_name
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
-    HAS_REQUESTS, ApiError, Client,
+    HAS_REQUESTS, ApiError, Client, api_root, shown_root,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    ALL_GROUP, NO_ADDRESS, group_matches, in_any_group, normalise_peer, peer_groups,
+    ALL_GROUP, NO_ADDRESS, describe_peer, group_matches, in_any_group, normalise_peer, peer_groups, peer_shape_problem,
 )
+
+try:  # ansible-core 2.19 and later: strings from a plugin are never templated unless marked trusted
+    from ansible.template import trust_as_template
+except ImportError:  # earlier: every string is templated unless marked unsafe
+    trust_as_template = None
+
+# What a string needs to hold to be a template: a Jinja start string ({{ {% {#}, or the #jinja2: header that
+# redefines them.
+TEMPLATE_MARKS = ('{', '%', '#jinja2:')
+
+# Peer fields are flat or hold summaries; anything nested deeper is not a peer as servers send it.
+MAX_DEPTH = 16
+
+
+class SourceFailed(SystemExit):
+    """This source cannot be read; raised only through fail().
+
+    ansible-core turns every Exception an inventory plugin raises into a warning, and with its default
+    settings the plays then match no host and the run ends with rc 0. A SystemExit is the one kind of
+    error ansible-core lets through: the run stops with rc 1, whatever the settings, once fail() has
+    shown the message the way ansible-core shows errors.
+    """
+
+    def __init__(self, message):
+        super().__init__(1)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+class TooDeep(ValueError):
+    """A peer field nested deeper than MAX_DEPTH."""
 
 
 def fail(message):
-    """Stop the run: a source that cannot be read must never yield an empty inventory.
+    """Stop the run: a source that cannot be read must never yield an empty inventory."""
+    Display().error(message, wrap_text=False)  # one line, so that log searches find it
+    raise SourceFailed(message)
 
-    With Ansible's default settings a failed inventory source is only a warning, and plays would then
-    silently match no host. Marking the run as "any unparsed source fails" makes Ansible stop with an
-    error after it has shown this message.
-    """
-    C.INVENTORY_ANY_UNPARSED_IS_FAILED = True
-    raise AnsibleParserError(message)
+
+def could_be_template(text):
+    return any(mark in text for mark in TEMPLATE_MARKS)
+
+
+def clean(value, depth=0):
+    """A value from the server as a host variable: a string that could be a template is marked unsafe,
+    so that peer data (chosen by the machines that join) is never templated; any other string is a
+    plain string, so that ansible-inventory prints it as it is (AWX imports it as such)."""
+    if isinstance(value, str):
+        if could_be_template(value):
+            return wrap_var(value)
+        return trust_as_template(value) if trust_as_template else value
+    if depth >= MAX_DEPTH and isinstance(value, (dict, list)):
+        raise TooDeep('nested deeper than %d levels' % MAX_DEPTH)
+    if isinstance(value, dict):
+        return {(wrap_var(key) if isinstance(key, str) and could_be_template(key) else key): clean(item, depth + 1)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [clean(item, depth + 1) for item in value]
+    return value
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -269,7 +337,22 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return items
 
     def peers(self, path, cache):
-        return self.cached(self.cache_key(path), cache, self.fetch_peers)
+        """The peers, sorted by id; a peer whose fields have the wrong type fails the source, naming it."""
+        peers = self.cached(self.cache_key(path), cache, self.fetch_peers)
+        if not isinstance(peers, list) or not all(isinstance(peer, dict) for peer in peers):
+            fail('nms.overlay.peers: the cached answer of GET /peers is no list of objects; run ansible-inventory '
+                 '--flush-cache')
+        for peer in peers:
+            problem = peer_shape_problem(peer)
+            if problem:
+                self.fail_peer(peer, *problem)
+        return sorted(peers, key=ref_id)
+
+    def fail_peer(self, peer, field, what):
+        """Fail on a peer of the answer (fresh or cached) that the plugin cannot use, as on a bad answer."""
+        url = '%s/api/peers' % shown_root(api_root(self.get_option('api_url')))
+        error = ApiError('GET', '/peers', 200, '%s: %s is %s' % (describe_peer(peer), field, what), url=url)
+        fail('nms.overlay.peers: cannot read the peers: %s' % error)
 
     def groups(self, path, cache):
         return self.cached(self.cache_key(path) + '_groups', cache, lambda: self.fetch('/groups', 'groups'))
@@ -301,16 +384,28 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         exclude = self.get_option('exclude_groups')
         return not (exclude and in_any_group(peer, exclude))
 
-    def host_name(self, peer, taken):
+    def host_name(self, peer, taken, groups=frozenset()):
+        """The peer's host name: never one another peer has, never the name of a group (ansible-core would
+        then take the host for the group). Either way the peer's id is appended and a warning names both."""
         first, second = ('dns_label', 'name') if self.get_option('hostname_source') == 'dns_label' else ('name', 'dns_label')
         name = peer.get(first) or peer.get(second) or ref_id(peer)
-        if name in taken:
-            unique = '%s_%s' % (name, ref_id(peer))
+        if name not in taken and name not in groups:
+            taken.add(name)
+            return name
+        unique = '%s_%s' % (name, ref_id(peer))
+        number = 1
+        while unique in taken or unique in groups:
+            number += 1
+            unique = '%s_%s_%d' % (name, ref_id(peer), number)
+        if name in groups:
+            self.display.warning("nms.overlay.peers: the peer %s is called '%s' like the Ansible group '%s'; a host "
+                                 "is never named like a group, so it is the host '%s'"
+                                 % (ref_id(peer), name, name, unique))
+        else:
             self.display.warning("nms.overlay.peers: several peers are called '%s'; the peer %s is the host '%s'"
                                  % (name, ref_id(peer), unique))
-            name = unique
-        taken.add(name)
-        return name
+        taken.add(unique)
+        return unique
 
     def group_names(self, peer, origins=None):
         """The Ansible groups of a peer. ``origins`` maps each Ansible group made so far to the peer groups
@@ -344,43 +439,94 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         value = peer.get(self.get_option('ansible_host_source'))
         return None if value in NO_ADDRESS else str(value).split('/', 1)[0]
 
-    def add_peer(self, peer, taken, prefix, fields, origins=None):
-        host = self.inventory.add_host(self.host_name(peer, taken))
-        for group in self.group_names(peer, origins):
-            self.inventory.add_group(group)
-            self.inventory.add_child(group, host)
-        # Peer data comes from the server (names and hostnames are chosen by the machines): never template it.
-        for key, value in normalise_peer(peer).items():
-            if fields is None or key in fields:
-                self.inventory.set_variable(host, prefix + key, wrap_var(value))
-        address = self.address(peer)
-        if address:
-            self.inventory.set_variable(host, 'ansible_host', wrap_var(address))
+    def add_peer(self, peer, name, groups, prefix, fields):
+        """Add the peer as the host ``name`` to its Ansible ``groups``; any failure names the peer and the field."""
+        field = 'name'
+        try:
+            host = self.inventory.add_host(wrap_var(name) if could_be_template(name) else name)
+            field = 'groups'
+            for group in groups:
+                self.inventory.add_group(group)
+                self.inventory.add_child(group, host)
+            for key, value in normalise_peer(peer).items():
+                if fields is None or key in fields:
+                    field = key
+                    self.inventory.set_variable(host, prefix + key, clean(value))
+            field = self.get_option('ansible_host_source')
+            address = self.address(peer)
+            if address:
+                self.inventory.set_variable(host, 'ansible_host', clean(address))
+        except TooDeep as exc:
+            self.fail_peer(peer, field, str(exc))
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            self.fail_peer(peer, field, self.unexpected(exc))
         return host
 
-    def construct(self, host, strict):
+    @staticmethod
+    def unexpected(exc):
+        return 'not usable (%s: %s)' % (type(exc).__name__, exc)
+
+    def construct(self, peer, host, strict):
         compose, groups, keyed_groups = (self.get_option(name) for name in ('compose', 'groups', 'keyed_groups'))
         if not (compose or groups or keyed_groups):
             return  # reading every host's variables only to construct nothing costs seconds at 25,000 hosts
-        hostvars = self.inventory.get_host(host).get_vars()
-        self._set_composite_vars(compose, hostvars, host, strict=strict)
-        self._add_host_to_composed_groups(groups, hostvars, host, strict=strict)
-        self._add_host_to_keyed_groups(keyed_groups, hostvars, host, strict=strict)
+        try:
+            hostvars = self.inventory.get_host(host).get_vars()
+            self._set_composite_vars(compose, hostvars, host, strict=strict)
+            self._add_host_to_composed_groups(groups, hostvars, host, strict=strict)
+            self._add_host_to_keyed_groups(keyed_groups, hostvars, host, strict=strict)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            fail('nms.overlay.peers: compose, groups or keyed_groups for the host %s (%s): %s'
+                 % (host, describe_peer(peer), exc))
+
+    def check_options(self, path, config):
+        unknown = sorted(str(key) for key in config if key not in self.option_definitions)
+        if unknown:
+            fail('nms.overlay.peers: %s: unknown option%s %s; the options are %s'
+                 % (path, 's' if len(unknown) > 1 else '', ', '.join(unknown), ', '.join(sorted(self.option_definitions))))
+        if not self.get_option('vars_prefix'):
+            fail('nms.overlay.peers: vars_prefix must not be empty, so that peer fields such as groups do not '
+                 'overwrite Ansible variables')
 
     def parse(self, inventory, loader, path, cache=True):
         super().parse(inventory, loader, path, cache)
-        self._read_config_data(path)
+        try:
+            self.read_source(path, cache)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # Whatever else goes wrong fails the source too: an inventory that silently lacks peers is worse.
+            fail('nms.overlay.peers: %s: %s' % (path, self.unexpected(exc)))
+
+    def read_config(self, path):
+        try:
+            return self._read_config_data(path)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # ansible-core names a wrong value of an option but not what the option accepts
+            message = str(exc).rstrip('.')
+            hints = ['%s must be one of %s' % (name, ', '.join(str(choice) for choice in definition['choices']))
+                     for name, definition in sorted(self.option_definitions.items())
+                     if definition.get('choices') and re.search(r'\b%s\b' % name, message)]
+            fail('nms.overlay.peers: %s: %s' % (path, '; '.join([message] + hints)))
+
+    def read_source(self, path, cache):
+        config = self.read_config(path)
+        self.check_options(path, config if isinstance(config, Mapping) else {})
         prefix = self.get_option('vars_prefix')
-        if not prefix:
-            fail('nms.overlay.peers: vars_prefix must not be empty, so that peer fields such as groups do not '
-                 'overwrite Ansible variables')
         strict = self.get_option('strict')
         fields = self.get_option('peer_fields')
         fields = None if fields is None else frozenset(fields)
-        taken = set()
-        origins = {}
-        peers = sorted((peer for peer in self.peers(path, cache) if isinstance(peer, dict)), key=ref_id)
+        peers = self.peers(path, cache)
         self.check_group_filters(peers, path, cache)
-        for peer in peers:
-            if self.keep(peer):
-                self.construct(self.add_peer(peer, taken, prefix, fields, origins), strict)
+        origins = {}
+        kept = [(peer, self.group_names(peer, origins)) for peer in peers if self.keep(peer)]
+        # Host names are chosen knowing every group, so that none of them is also a group's name.
+        groups = set(self.inventory.groups).union(*(names for dummy, names in kept))
+        taken = set()
+        hosts = [(peer, self.add_peer(peer, self.host_name(peer, taken, groups), names, prefix, fields))
+                 for peer, names in kept]
+        for peer, host in hosts:
+            self.construct(peer, host, strict)
+        grouped = [(peer, host) for peer, host in hosts if host in self.inventory.groups]
+        if grouped:
+            peer, host = grouped[0]
+            fail("nms.overlay.peers: compose, groups or keyed_groups made the group '%s', which is also the name of the "
+                 "host of %s; change the group's name (for example with a prefix)" % (host, describe_peer(peer)))

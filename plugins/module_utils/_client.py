@@ -535,11 +535,13 @@ class Client(ShapedReads):
         except ValueError:
             raise ApiError(method, path, status, 'the answer is not valid JSON: %s'
                            % self._scrub(_snippet(text)), url=shown) from None
+        except RecursionError:  # the parser gives up on arrays or objects nested thousands deep
+            raise ApiError(method, path, status, 'the answer is JSON nested too deeply to read', url=shown) from None
 
     def _error_message(self, response, text):
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         from_api = isinstance(data, dict) and data.get('message')
         if from_api:

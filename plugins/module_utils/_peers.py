@@ -6,7 +6,7 @@ peer_info and the peers inventory plugin."""
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
@@ -33,6 +33,44 @@ def normalise_peer(peer):
     if 'accessible_peers' in peer:
         peer['accessible_peers'] = list(peer.get('accessible_peers') or [])
     return peer
+
+
+def is_id(value):
+    """Whether a value can be an id: a string or a number (servers send either), never a boolean."""
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+def describe_peer(peer):
+    """How a message names a peer: by name (when it is text) and id, whatever else is wrong with it."""
+    name = peer.get('name')
+    ident = ref_id(peer) if is_id(peer.get('id')) else None
+    if isinstance(name, str) and name:
+        return "the peer '%s'%s" % (name, ' (id %s)' % ident if ident else '')
+    return 'the peer with id %s' % ident if ident else 'a peer without an id'
+
+
+def peer_shape_problem(peer):
+    """The first field of a peer (from a server's answer) whose type code relies on is wrong, as
+    (field, what is wrong), or None. Other fields may hold any JSON."""
+    if not is_id(peer.get('id')):
+        return 'id', '%s where a string was expected' % describe_shape(peer.get('id'))
+    for field in ('name', 'dns_label', 'hostname', 'ip', 'connection_ip'):
+        if not isinstance(peer.get(field), (str, type(None))):
+            return field, '%s where a string was expected' % describe_shape(peer.get(field))
+    if not isinstance(peer.get('connected'), (bool, type(None))):
+        return 'connected', '%s where a boolean was expected' % describe_shape(peer.get('connected'))
+    groups = peer.get('groups')
+    if groups is not None and not isinstance(groups, list):
+        return 'groups', '%s where a list of group objects was expected' % describe_shape(groups)
+    for index, summary in enumerate(groups or []):
+        field = 'groups[%d]' % index
+        if not isinstance(summary, dict):
+            return field, '%s where a group object was expected' % describe_shape(summary)
+        if not is_id(summary.get('id')):
+            return field + '.id', '%s where a string was expected' % describe_shape(summary.get('id'))
+        if not isinstance(summary.get('name'), (str, type(None))):
+            return field + '.name', '%s where a string was expected' % describe_shape(summary.get('name'))
+    return None
 
 
 def group_matches(summary, ref):

@@ -6,10 +6,12 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 
 import jinja2
+import pytest
 import yaml
 
 from tests.integration.test_group import make_peers
@@ -78,6 +80,13 @@ def inventory(tmp_path, collections_dir, source, env=None, args=()):
     proc = subprocess.run([ANSIBLE_INVENTORY, '-i', source, '--list'] + list(args), cwd=str(tmp_path), env=run_env,
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, check=False)
     return Inventory(proc)
+
+
+def assert_stopped(inv):
+    """The source stopped the run: rc 1, nothing listed, no traceback, whatever ansible-core's settings for
+    sources it cannot parse (by default only a warning, and plays that match no host)."""
+    assert inv.rc == 1 and inv.data is None, inv.output
+    assert 'Traceback' not in inv.output and 'Failed to parse' not in inv.output, inv.output
 
 
 def connection(emulator):
@@ -166,7 +175,7 @@ def test_unknown_filter_group_fails_naming_it(emulator, tmp_path, collections_di
     typo = inventory(tmp_path, collections_dir, dict(base, include_groups=['nosuchgroup']), env=connection(emulator))
     assert typo.rc != 0 and typo.data is None, typo.output
     assert "nms.overlay.peers: include_groups: no group 'nosuchgroup' (by name or id) on the server" in typo.output
-    assert 'Completely failed to parse inventory source' in typo.output
+    assert_stopped(typo)
     assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers', 'GET /api/groups']
     assert emulator.token not in typo.output
 
@@ -275,7 +284,7 @@ def test_bad_token_fails_clearly_without_printing_it(emulator, tmp_path, collect
     assert inv.data is None
     assert 'nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 401' % emulator.url in inv.output
     assert 'check api_token' in inv.output
-    assert 'Completely failed to parse inventory source' in inv.output
+    assert_stopped(inv)
     assert wrong not in inv.output
 
 
@@ -433,3 +442,182 @@ def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
             assert emu.token not in result.output
     finally:
         stop_emulator(emu.process)
+
+
+# -- issue 18: a host is never a group; every error fails the source ---------------------------------------
+def serve_peers_once(emulator, change):
+    """The next GET /api/peers answers the current peers as ``change(peers)`` returns them (a server
+    answer the emulator would not make by itself)."""
+    status, peers = emulator.api('GET', '/api/peers')
+    assert status == 200
+    body = change(peers)
+    emulator.set_faults({'queue': [{'method': 'GET', 'status': 200, 'content_type': 'application/json',
+                                    'body': body if isinstance(body, str) else json.dumps(body)}]})
+    emulator.clear_log()
+
+
+def bare_labels(peers):
+    """What a server with an empty DNS domain sends: the bare label, like the seed dialect."""
+    for item in peers:
+        item['dns_label'] = item['dns_label'].split('.', 1)[0]
+    return peers
+
+
+def warnings_of(inv):
+    return [' '.join(line.split()) for line in inv.stderr.split('[WARNING]: ')[1:]]
+
+
+@pytest.mark.parametrize('hostname_source', ['name', 'dns_label'])
+def test_a_host_is_never_named_like_a_group(emulator, run, tmp_path, collections_dir, hostname_source):
+    """A peer called like a group it is not in (web), and one called like its own group (db): both hosts
+    get their id appended, and a play on a group runs on exactly its members."""
+    peers = make_peers(emulator, 'web', 'app', 'db')
+    make_group(emulator, 'web', [peers['app']])
+    make_group(emulator, 'db', [peers['db']])
+    source = {'plugin': 'nms.overlay.peers', 'hostname_source': hostname_source}
+    if hostname_source == 'dns_label' and emulator.dialect == 'netbird':
+        serve_peers_once(emulator, bare_labels)  # else the labels are FQDNs, which no group is called
+    inv = inventory(tmp_path, collections_dir, source, env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    web, db = 'web_%s' % peers['web'], 'db_%s' % peers['db']
+    assert sorted(inv.hostvars) == sorted(['app', db, web])
+    assert inv.hosts_of('web') == ['app']
+    assert inv.hosts_of('db') == [db]
+    assert inv.hosts_of('All') == sorted(['app', db, web])
+    assert inv.data['web'].get('children') is None and inv.data['All'].get('children') is None
+    assert inv.hostvars[web]['nms_id'] == peers['web']
+    for name, host in (('web', web), ('db', db)):
+        assert ("nms.overlay.peers: the peer %s is called '%s' like the Ansible group '%s'; a host is never named "
+                "like a group, so it is the host '%s'" % (peers[name], name, name, host)) in warnings_of(inv), inv.stderr
+
+    if hostname_source == 'dns_label' and emulator.dialect == 'netbird':
+        serve_peers_once(emulator, bare_labels)
+    result = run([{'name': 'where', 'ansible.builtin.debug': {'msg': '{{ inventory_hostname }}'}}],
+                 hosts='web:db', play={'connection': 'local'}, inventory={'peers.nms.yml': source})
+    assert result.rc == 0, result
+    assert sorted(r['msg'] for r in result.all('where')) == sorted(['app', db])
+
+
+def test_a_group_made_by_keyed_groups_with_a_host_name_fails(emulator, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web', 'db')
+    inv = inventory(tmp_path, collections_dir, {
+        'plugin': 'nms.overlay.peers', 'hostname_source': 'name', 'leading_separator': False,
+        'keyed_groups': [{'key': 'nms_hostname', 'prefix': ''}]}, env=connection(emulator))
+    assert inv.rc != 0 and inv.data is None, inv.output
+    text = ' '.join(inv.output.split())
+    assert_stopped(inv)
+    assert re.search(r"nms\.overlay\.peers: compose, groups or keyed_groups .*'(web|db)'", text), text
+    assert any("the peer '%s' (id %s)" % (name, pid) in text for name, pid in peers.items()), text
+
+
+def wrong(field, value):
+    def change(peers):
+        target = next(item for item in peers if item['hostname'] == 'db')
+        target[field] = value
+        return peers
+    return change
+
+
+def nested(depth):
+    value = 'bottom'
+    for dummy in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize('field, value, what', [
+    ('groups', 3, 'groups is a number where a list of group objects was expected'),
+    ('groups', [5], 'groups[0] is a number where a group object was expected'),
+    ('name', 5, 'name is a number where a string was expected'),
+    ('dns_label', [], 'dns_label is a list where a string was expected'),
+    ('connected', 'yes', 'connected is a string where a boolean was expected'),
+    ('os', nested(40), 'os is nested deeper than 16 levels'),
+])
+def test_wrong_typed_peer_fields_fail_naming_peer_and_field(emulator, tmp_path, collections_dir, field, value, what):
+    peers = make_peers(emulator, 'web', 'db')
+    serve_peers_once(emulator, wrong(field, value))
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers'}, env=connection(emulator))
+    assert inv.rc != 0 and inv.data is None, inv.output
+    text = ' '.join(inv.output.split())
+    peer_text = "the peer 'db' (id %s)" % peers['db'] if field != 'name' else 'the peer with id %s' % peers['db']
+    assert 'nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 200: %s: %s' \
+        % (emulator.url, peer_text, what) in text, text
+    assert_stopped(inv)
+    assert 'Traceback' not in text and 'TypeError' not in text and 'RecursionError' not in text
+    assert [r['path'] for r in emulator.requests()] == ['/api/peers']
+
+
+def test_json_nested_too_deeply_fails_the_source(emulator, run, tmp_path, collections_dir):
+    make_peers(emulator, 'web', 'db')
+    serve_peers_once(emulator, lambda peers: '[' * 50000 + ']' * 50000)
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers'}, env=connection(emulator))
+    assert inv.rc != 0 and inv.data is None, inv.output
+    text = ' '.join(inv.output.split())
+    assert ('nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 200: the answer is JSON '
+            'nested too deeply to read' % emulator.url) in text, text
+    assert_stopped(inv)
+
+    # ansible-playbook stops too, before any play: plays never run on an inventory that lost its peers
+    serve_peers_once(emulator, wrong('groups', 3))
+    result = run([{'name': 'where', 'ansible.builtin.debug': {'msg': '{{ inventory_hostname }}'}}],
+                 hosts='all', play={'connection': 'local'},
+                 inventory={'peers.nms.yml': {'plugin': 'nms.overlay.peers'}})
+    assert result.rc != 0, result
+    assert result.results == []
+    assert 'groups is a number where a list of group objects was expected' in ' '.join(result.stdout.split())
+
+
+def test_unknown_or_bad_options_in_the_file_fail_naming_them(emulator, tmp_path, collections_dir):
+    make_peers(emulator, 'web')
+    typo = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_sourc': 'name'},
+                     env=connection(emulator))
+    assert typo.rc != 0 and typo.data is None, typo.output
+    text = ' '.join(typo.output.split())
+    assert re.search(r'nms\.overlay\.peers: \S+inv0\.nms\.yml: unknown option hostname_sourc; the options are '
+                     r'[a-z_, ]*\bhostname_source\b', typo.output), typo.output
+    assert_stopped(typo)
+
+    choice = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_source': 'nam'},
+                       env=connection(emulator))
+    assert choice.rc != 0 and choice.data is None, choice.output
+    text = ' '.join(choice.output.split())
+    assert 'Invalid value' in text and 'nam' in text and 'hostname_source must be one of dns_label, name' in text, text
+    assert_stopped(choice)
+
+
+# -- issue 21: clean values, hostile peer names stay text ----------------------------------------------------
+HOSTILE = "{{ lookup('pipe', 'id') }}"
+
+
+def test_values_are_plain_and_hostile_names_stay_text(emulator, run, tmp_path, collections_dir):
+    peers = make_peers(emulator, 'web-1')
+    status, evil = emulator.control('POST', '/_emulator/peers', {'peers': [{'hostname': 'evil', 'name': HOSTILE}]},
+                                    expect_ok=False)
+    assert status == 200, evil
+    make_group(emulator, 'servers', [peers['web-1'], evil[0]['id']])
+    source = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'}
+    inv = inventory(tmp_path, collections_dir, source, env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    raw = inv.raw['_meta']['hostvars']
+    assert sorted(raw) == sorted([HOSTILE, 'web-1'])
+    assert inv.hosts_of('servers') == sorted([HOSTILE, 'web-1'])  # (before 2.19 the hostile name shows as unsafe)
+    # Values that cannot be templates are plain strings (what AWX imports) ...
+    web = raw['web-1']
+    assert web['ansible_host'] == peer(emulator, peers['web-1'])['ip']
+    assert web['nms_name'] == 'web-1' and web['nms_id'] == peers['web-1']
+    assert web['nms_groups'] == plain(web['nms_groups'])
+    assert '__ansible_unsafe' not in json.dumps(web)
+    # ... the hostile name is marked unsafe, and never run
+    assert raw[HOSTILE]['nms_name'] == {'__ansible_unsafe': HOSTILE}
+    assert isinstance(raw[HOSTILE]['ansible_host'], str)
+    assert 'uid=' not in inv.output
+
+    result = run([{'name': 'where', 'ansible.builtin.debug': {
+        'msg': '{{ inventory_hostname }}|{{ nms_name }}|{{ hostvars[inventory_hostname].nms_name }}|{{ ansible_host }}'}}],
+        hosts='servers', play={'connection': 'local'}, inventory={'peers.nms.yml': source})
+    assert result.rc == 0, result
+    messages = sorted(r['msg'] for r in result.all('where'))
+    evil_ip = peer(emulator, evil[0]['id'])['ip']
+    web_ip = peer(emulator, peers['web-1'])['ip']
+    assert messages == sorted(['%s|%s|%s|%s' % (HOSTILE, HOSTILE, HOSTILE, evil_ip), 'web-1|web-1|web-1|%s' % web_ip])
+    assert 'uid=' not in result.stdout

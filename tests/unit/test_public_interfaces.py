@@ -36,6 +36,7 @@ IMPORTS = {
     'ansible.plugins.inventory.BaseInventoryPlugin',
     'ansible.plugins.inventory.Cacheable',
     'ansible.plugins.inventory.Constructable',
+    'ansible.template.trust_as_template',                   # 2.19+ (import guarded): inventory values that are no templates
     'ansible.utils.display.Display',
     'ansible.utils.unsafe_proxy.wrap_var',                  # results of server data are never templates
 }
@@ -44,11 +45,10 @@ IMPORTS = {
 MODULE_ATTRIBUTES = {
     'C.config.get_config_value',
     'C.DEFAULT_KEEP_REMOTE_FILES',
-    'C.INVENTORY_ANY_UNPARSED_IS_FAILED',
 }
 
-# writes to ansible-core's module globals (to be emptied: the inventory's fail-the-run switch, issue 18 point 2)
-WRITES = {'C.INVENTORY_ANY_UNPARSED_IS_FAILED'}
+# writes to ansible-core's module globals: none (a failed inventory source stops the run with a SystemExit)
+WRITES = set()
 
 # the private members of ansible-core's base classes that their documentation gives plugin authors
 BASE_MEMBERS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.inventory.peers import InventoryModule
+from ansible_collections.nms.overlay.plugins.inventory.peers import InventoryModule, SourceFailed
 
 PEER = {'id': 'p1', 'name': 'Web 1', 'dns_label': 'web-1.netbird.selfhosted', 'ip': '100.64.0.10',
         'connection_ip': '<nil>', 'connected': True,
@@ -107,12 +107,7 @@ class Fetching:
         self.inv.fetch = fetch
 
 
-def test_unknown_filter_groups_fail_naming_them(monkeypatch):
-    from ansible import constants
-    from ansible.errors import AnsibleParserError
-
-    monkeypatch.setattr(constants, 'INVENTORY_ANY_UNPARSED_IS_FAILED', False)
-
+def test_unknown_filter_groups_fail_naming_them():
     known = Fetching([{'id': 'g1', 'name': 'web servers'}, {'id': 'g9', 'name': 'empty'}],
                      include_groups=['web servers', 'g2'], exclude_groups=['empty'])
     known.inv.check_group_filters([PEER], 'inv.nms.yml', True)
@@ -122,7 +117,91 @@ def test_unknown_filter_groups_fail_naming_them(monkeypatch):
     assert seen.reads == []  # every name is a group of a peer: no request
     typo = Fetching([{'id': 'g1', 'name': 'web servers'}], include_groups=['nosuchgroup', 'web servers'],
                     exclude_groups=['dbprod'])
-    with pytest.raises(AnsibleParserError) as error:
+    with pytest.raises(SourceFailed) as error:
         typo.inv.check_group_filters([PEER], 'inv.nms.yml', True)
     assert str(error.value) == ("nms.overlay.peers: include_groups: no group 'nosuchgroup' (by name or id) on the server; "
                                 "exclude_groups: no group 'dbprod' (by name or id) on the server")
+
+
+def test_a_host_is_never_named_like_a_group():
+    inv = plugin(hostname_source='name')
+    taken = set()
+    groups = {'all', 'ungrouped', 'web', 'web_p1'}
+    assert inv.host_name(dict(PEER, name='web'), taken, groups) == 'web_p1_2'
+    assert inv.host_name(dict(PEER, id='p2', name='all'), taken, groups) == 'all_p2'
+    assert inv.host_name(dict(PEER, id='p3', name='db'), taken, groups) == 'db'
+    assert inv.display.warnings == [
+        "nms.overlay.peers: the peer p1 is called 'web' like the Ansible group 'web'; a host is never named like a "
+        "group, so it is the host 'web_p1_2'",
+        "nms.overlay.peers: the peer p2 is called 'all' like the Ansible group 'all'; a host is never named like a "
+        "group, so it is the host 'all_p2'"]
+
+
+def test_clean_marks_only_what_could_be_a_template():
+    from ansible import template
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe
+    from ansible_collections.nms.overlay.plugins.inventory.peers import MAX_DEPTH, TooDeep, clean
+
+    def is_trusted_as_template(value):  # before ansible-core 2.19: every string not marked unsafe
+        if hasattr(template, 'is_trusted_as_template'):
+            return template.is_trusted_as_template(value)
+        return not isinstance(value, AnsibleUnsafe)
+
+    hostile = ["{{ lookup('pipe', 'id') }}", '{% raw %}', '{# x #}', "#jinja2:variable_start_string:'[['\n[[ x ]]", '100%']
+    for text in hostile:
+        assert clean(text) == text and not is_trusted_as_template(clean(text))
+    # anything else is imported as it is (ansible-core 2.19 prints untrusted strings as {"__ansible_unsafe": ...})
+    assert is_trusted_as_template(clean('100.64.0.11'))
+    value = clean({'groups': [{'id': 'g1', 'name': '{{ x }}'}], 'n': 3, 'ok': True, 'none': None})
+    assert value == {'groups': [{'id': 'g1', 'name': '{{ x }}'}], 'n': 3, 'ok': True, 'none': None}
+    assert is_trusted_as_template(value['groups'][0]['id']) and not is_trusted_as_template(value['groups'][0]['name'])
+    deep = 'x'
+    for dummy in range(MAX_DEPTH):
+        deep = [deep]
+    assert clean(deep)
+    with pytest.raises(TooDeep, match='nested deeper than %d levels' % MAX_DEPTH):
+        clean([deep])
+
+
+class Inventory:
+    """What the plugin adds to; ``broken`` names a method that fails as ansible-core might."""
+
+    def __init__(self, broken=None):
+        self.groups = {'all': None, 'ungrouped': None}
+        self.hosts = {}
+        self.broken = broken
+
+    def _maybe_break(self, name):
+        if name == self.broken:
+            raise RuntimeError('%s broke' % name)
+
+    def add_host(self, host):
+        self._maybe_break('add_host')
+        self.hosts.setdefault(host, {})
+        return host
+
+    def add_group(self, group):
+        self._maybe_break('add_group')
+        self.groups.setdefault(group, None)
+        return group
+
+    def add_child(self, group, child):
+        self._maybe_break('add_child')
+
+    def set_variable(self, host, name, value):
+        self._maybe_break('set_variable')
+        self.hosts[host][name] = value
+
+
+@pytest.mark.parametrize('broken, field', [('add_host', 'name'), ('add_child', 'groups'), ('set_variable', 'id')])
+def test_any_error_while_adding_a_peer_fails_naming_peer_and_field(capsys, broken, field):
+    inv = plugin(api_url='https://nms.example.com')
+    inv.inventory = Inventory(broken)
+    with pytest.raises(SourceFailed) as error:
+        inv.add_peer(PEER, 'web-1', ['All'], 'nms_', None)
+    message = ("nms.overlay.peers: cannot read the peers: GET https://nms.example.com:443/api/peers failed with HTTP 200: "
+               "the peer 'Web 1' (id p1): %s is not usable (RuntimeError: %s broke)" % (field, broken))
+    assert str(error.value) == message
+    # a SystemExit with code 1, which ansible-core does not turn into a warning, after the message was shown
+    assert isinstance(error.value, SystemExit) and error.value.code == 1
+    assert message in ' '.join(capsys.readouterr().err.split())

@@ -204,6 +204,17 @@ def test_invalid_json_on_success_is_a_clear_error(text):
     assert str(err.value).startswith('GET https://nms.test:443/api/groups failed with HTTP 200')
 
 
+def test_json_nested_too_deeply_is_an_api_error_not_a_recursion_error():
+    deep = '[' * 100000 + ']' * 100000
+    client, dummy, dummy2 = make_client([FakeResponse(status=200, text=deep), FakeResponse(status=400, text=deep)])
+    with pytest.raises(ApiError) as err:
+        client.get('/peers')
+    assert str(err.value) == 'GET https://nms.test:443/api/peers failed with HTTP 200: the answer is JSON nested too deeply to read'
+    with pytest.raises(ApiError) as err:  # an error answer too
+        client.get('/peers')
+    assert str(err.value).startswith('GET https://nms.test:443/api/peers failed with HTTP 400: [[[')
+
+
 def test_empty_body_is_an_empty_object():
     client, dummy, dummy2 = make_client([FakeResponse(status=200, text='')])
     assert client.delete('/groups/g1') == {}

@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    PeerModule, bare_ip, in_any_group, normalise_peer, os_matches, same_hostname,
+    PeerModule, bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
 
 
@@ -107,6 +107,34 @@ def test_helpers():
     assert in_any_group(data, ['servers']) and in_any_group(data, ['g1']) and not in_any_group(data, ['x'])
     assert normalise_peer({'groups': None, 'accessible_peers': None}) == {'groups': [], 'accessible_peers': []}
     assert 'accessible_peers' not in normalise_peer({'groups': None})
+
+
+SERVER_PEER = {'id': 'p1', 'name': 'web', 'dns_label': 'web.netbird.selfhosted', 'hostname': 'web', 'ip': '100.64.0.1',
+               'connection_ip': '<nil>', 'connected': True, 'groups': [{'id': 'g1', 'name': 'All'}], 'os': 'linux'}
+
+
+@pytest.mark.parametrize('change, problem', [
+    ({}, None),
+    ({'groups': None, 'name': None, 'connected': None, 'id': 7, 'os': {'deep': [1, 2]}}, None),
+    ({'groups': 3}, ('groups', 'a number where a list of group objects was expected')),
+    ({'groups': ['x']}, ('groups[0]', 'a string where a group object was expected')),
+    ({'groups': [{'id': True, 'name': 'x'}]}, ('groups[0].id', 'a boolean where a string was expected')),
+    ({'groups': [{'id': 'g', 'name': ['x']}]}, ('groups[0].name', 'a list where a string was expected')),
+    ({'name': 5}, ('name', 'a number where a string was expected')),
+    ({'dns_label': []}, ('dns_label', 'a list where a string was expected')),
+    ({'ip': {}}, ('ip', 'an object where a string was expected')),
+    ({'connected': 'yes'}, ('connected', 'a string where a boolean was expected')),
+    ({'id': None}, ('id', 'null where a string was expected')),
+])
+def test_peer_shape_problem_names_the_first_wrong_field(change, problem):
+    assert peer_shape_problem(dict(SERVER_PEER, **change)) == problem
+
+
+def test_describe_peer_names_it_whatever_is_wrong():
+    assert describe_peer(SERVER_PEER) == "the peer 'web' (id p1)"
+    assert describe_peer(dict(SERVER_PEER, name=5)) == 'the peer with id p1'
+    assert describe_peer(dict(SERVER_PEER, id=[])) == "the peer 'web'"
+    assert describe_peer({}) == 'a peer without an id'
 
 
 def test_update_by_hostname_sends_the_whole_peer():
