@@ -29,7 +29,7 @@ import sys
 import traceback
 
 from ansible import constants as C
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
@@ -78,7 +78,7 @@ class InProcessAction(ActionBase):
             result.update(self._execute_module(module_name=self._task.action, task_vars=task_vars,
                                                wrap_async=self._task.async_val))
             return result
-        result.update(self.run_here())
+        result.update(self.run_here(task_vars))
         # as _execute_module does for a module's result: server data is never a template
         return wrap_var(result)
 
@@ -114,7 +114,7 @@ class InProcessAction(ActionBase):
         return host_vars.get('ansible_facts', {}).get('discovered_interpreter_python')
 
     # -- in this process ----------------------------------------------------------------------------------
-    def run_here(self):
+    def run_here(self, task_vars=None):
         """The engine's result for this task, run in this process with the task's options and environment."""
         spec = self.engine.full_argument_spec()
         with task_environment(self.environment()):
@@ -141,8 +141,9 @@ class InProcessAction(ActionBase):
                           'exception': traceback.format_exc()}
         if task.warnings:
             result['warnings'] = list(task.warnings)
-        # as AnsibleModule reports it: the options the module ran with, secrets masked
-        result['invocation'] = {'module_args': params}
+        if injects_invocation(task_vars or {}):
+            # as AnsibleModule reports it: the options the module ran with, secrets masked
+            result['invocation'] = {'module_args': params}
         return remove_values(result, secrets)
 
     def environment(self):
@@ -161,6 +162,15 @@ class InProcessAction(ActionBase):
 
 IN_PROCESS = 'in the controller process'
 AS_PROCESS = 'as a module process'
+
+
+def injects_invocation(task_vars):
+    """Whether a module's result shows its arguments: from ansible-core 2.21 only when the INJECT_INVOCATION
+    setting is on, before that always."""
+    try:
+        return bool(C.config.get_config_value('INJECT_INVOCATION', variables=task_vars))
+    except AnsibleError:  # a release without the setting
+        return True
 
 
 @contextlib.contextmanager

@@ -76,7 +76,8 @@ def test_no_secret_in_verbose_output(emulator, run):
             'state': 'absent', 'confirm_account_id': account_id}, 'check_mode': True},
         {'name': 'user delete', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'state': 'absent'}},
     ]
-    result = run(tasks, diff=True, verbosity=4)
+    # ansible-core 2.21 shows a module's arguments only with INJECT_INVOCATION (earlier ones ignore the variable)
+    result = run(tasks, diff=True, verbosity=4, env={'ANSIBLE_INJECT_INVOCATION': 'true'})
     assert result.rc == 0, result
     assert result['use the old token']['failed'] is True  # rotated away
     assert result['use the new token']['users'][0]['name'] == 'ci-bot'

@@ -22,6 +22,7 @@ PLUGINS = os.path.join(REPO_ROOT, 'plugins')
 IMPORTS = {
     'ansible.constants',                                    # config values: C.config.get_config_value
     'ansible.errors.AnsibleActionFail',
+    'ansible.errors.AnsibleError',
     'ansible.errors.AnsibleParserError',
     'ansible.inventory.group.to_safe_group_name',           # documented for constructed group names
     'ansible.module_utils.basic.AnsibleModule',

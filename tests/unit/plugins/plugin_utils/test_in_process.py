@@ -55,7 +55,8 @@ def make_action(args=None, transport='local', become=False, async_val=0, delegat
                         shared_loader_obj=mock.MagicMock())
 
 
-def test_run_here_returns_the_engine_result_with_the_invocation_masked():
+def test_run_here_returns_the_engine_result_with_the_invocation_masked(monkeypatch):
+    monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'true')  # ansible-core 2.21 shows arguments only when asked
     result = make_action({'secret': 'hunter2-value', 'nested': {'key': 'nested-secret'}}, check_mode=True).run_here()
     assert result['changed'] is False and result['check'] is True and result['diff_mode'] is False
     assert result['echo'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
@@ -63,6 +64,16 @@ def test_run_here_returns_the_engine_result_with_the_invocation_masked():
     assert 'hunter2-value' not in repr(result) and 'nested-secret' not in repr(result) and TOKEN not in repr(result)
     assert result['invocation']['module_args']['do'] == 'ok'
     assert result['invocation']['module_args']['api_token'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+
+
+def test_the_invocation_follows_inject_invocation_where_ansible_core_has_it(monkeypatch):
+    monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'false')
+    try:
+        setting = _in_process.C.config.get_config_value('INJECT_INVOCATION')
+    except _in_process.AnsibleError:
+        setting = None  # before ansible-core 2.21 a module always shows its arguments
+    result = make_action().run_here({})
+    assert ('invocation' in result) is (setting is None)
 
 
 def test_nothing_crosses_from_one_run_to_the_next():
@@ -85,6 +96,7 @@ def test_the_task_environment_applies_during_the_run_and_is_restored(monkeypatch
 
 def test_the_connection_options_fall_back_to_the_task_environment(monkeypatch):
     monkeypatch.delenv('NMS_API_TOKEN', raising=False)
+    monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'true')
     action = make_action(environment=[{'NMS_API_TOKEN': 'from-env-token'}])
     del action._task.args['api_token']  # pylint: disable=protected-access
     result = action.run_here()
