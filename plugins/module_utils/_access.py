@@ -376,6 +376,9 @@ class PolicyModule(ResourceModule):
     what = 'policy'
     kind = 'policies'
     result_key = 'policy'
+    # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
+    # left out: servers force it to the policy id
+    item_fields = dict(rules=(RULE_FIELDS + ('id',), 'name'))
     model = staticmethod(_policy_model)
     fields = dict(
         name=Field(),
@@ -518,6 +521,11 @@ class PostureCheckModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'checks')
+
+    @property
+    def item_fields(self):
+        # checks the module does not know (today's process_check) are kept, unless the task replaces them all
+        return {} if self.params.get('checks_mode') == 'replace' else dict(checks=(CHECK_NAMES, None))
 
     def merge_desired(self, current, desired):
         if 'checks' in desired and self.params.get('checks_mode') != 'replace':

@@ -215,6 +215,7 @@ class UserModule(ResourceModule):
     kind = 'users'
     result_key = 'user'
     natural_key = 'email'
+    read_only = ('id', 'status', 'last_login', 'is_current', 'issued', 'permissions')
     list_only = True       # the API has no GET /users/{id}
     required_on_create = ()
     model = staticmethod(_options_model('UserOptions'))
@@ -282,7 +283,7 @@ class UserModule(ResourceModule):
     def after_create(self, created, state):
         if state.get('is_blocked') and isinstance(created, dict) and not created.get('is_blocked'):
             # the create request has no is_blocked: block in a second call
-            body = self.request_body(state, created)
+            body = self.update_body(state, created)
             updated = self.client.put('%s/%s' % (self.path, ref_id(created)), body)
             return updated if isinstance(updated, dict) and updated else dict(created, **body)
         return created
@@ -500,6 +501,7 @@ class SetupKeyModule(ResourceModule):
     what = 'setup key'
     kind = 'setup_keys'
     result_key = 'setup_key'
+    read_only = ('id', SETUP_KEY_SECRET, 'expires', 'valid', 'used_times', 'last_used', 'state', 'updated_at')
     required_on_create = ('name', 'type')
     model = staticmethod(_options_model('SetupKeyOptions'))
     fields = dict(
@@ -629,7 +631,7 @@ class SetupKeyModule(ResourceModule):
             self._revealed = ref_id(created)
             if state.get('revoked') and not created.get('revoked'):
                 # the API ignores revoked on create: revoke in a second call
-                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.request_body(state, created))
+                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.update_body(state, created))
                 if isinstance(updated, dict) and updated:
                     return dict(updated, key=created.get('key'))
         return created
@@ -676,7 +678,7 @@ class SetupKeyModule(ResourceModule):
         self._revealed = ref_id(created)
         self.remember(created)
         if not old.get('revoked'):
-            revoked = self.client.put('%s/%s' % (self.path, old_id), self.request_body(dict(current, revoked=True), old))
+            revoked = self.client.put('%s/%s' % (self.path, old_id), self.update_body(dict(current, revoked=True), old))
             if isinstance(revoked, dict) and revoked:
                 self.remember(revoked)
         result[self.result_key] = self.to_result(created)

@@ -27,6 +27,52 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS,
 MISSING = object()
 
 
+def kept_fields(obj, body, managed, read_only=(), item_fields=None):
+    """An update body that keeps what the task does not manage: every field of the server object ``obj``
+    that is not ``managed`` (the module's fields, which ``body`` carries in the request's shape or leaves out
+    on purpose) and not ``read_only`` (answer-only fields), unchanged, then ``body``.
+
+    PUT replaces the whole object on today's servers, which reset every field a body leaves out (a route's
+    keep_route, a group's resources, a peer's inactivity_expiration_enabled). ``item_fields`` ({field:
+    (known keys, match key)}) does the same inside lists of objects (a policy's rules): each item of the body
+    keeps the unknown keys of the server item it continues (the one with the same match key, else the one at
+    its position) and inside objects ({field: (known keys, None)}): their unknown members are kept.
+    """
+    if not isinstance(obj, dict):
+        return body
+    merged = {key: copy.deepcopy(value) for key, value in obj.items() if key not in managed and key not in read_only}
+    merged.update(body)
+    for name, (known, match) in (item_fields or {}).items():
+        old, new = obj.get(name), merged.get(name)
+        if isinstance(old, dict) and isinstance(new, dict):
+            merged[name] = dict({k: copy.deepcopy(v) for k, v in old.items() if k not in known}, **new)
+        elif isinstance(old, list) and isinstance(new, list):
+            merged[name] = _continued_items(old, new, known, match)
+    return merged
+
+
+def _continued_items(old_items, new_items, known, match):
+    """The items of a body, each with the unknown keys of the server item it continues: the one server item with
+    the same match key, else the server item at its position that no other item continues."""
+    olds = [old if isinstance(old, dict) else {} for old in old_items]
+    bases = []
+    for item in new_items:
+        same = [index for index, old in enumerate(olds) if match and isinstance(item, dict) and old.get(match) == item.get(match)]
+        bases.append(same[0] if len(same) == 1 else None)
+    claimed = set(base for base in bases if base is not None)
+    result = []
+    for index, item in enumerate(new_items):
+        base = bases[index]
+        if base is None and index < len(olds) and index not in claimed and not (
+                match and isinstance(item, dict) and any(old.get(match) == item.get(match) for old in olds)):
+            base = index
+        if base is None or not isinstance(item, dict):
+            result.append(item)
+            continue
+        result.append(dict({k: copy.deepcopy(v) for k, v in olds[base].items() if k not in known}, **item))
+    return result
+
+
 def create_may_repeat(exc):
     """Whether a failed create may be sent again once a read proves it absent: the server did not act on it
     (429, too many requests) or it is unknown whether it did (no answer, a gateway or server error)."""
@@ -281,6 +327,8 @@ class ResourceModule(NmsModule):
     unique_natural_key = None  # whether no two objects may share the natural key; None: as _resolve.UNIQUE_NAMES says
     states = ('present', 'absent')
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
+    read_only = ('id',)      # fields of the server's answers that are no request fields (left out of update bodies)
+    item_fields = {}         # {field: (known keys, match key)}: unknown keys kept inside lists or objects (see kept_fields)
 
     @classmethod
     def full_argument_spec(cls):
@@ -358,6 +406,16 @@ class ResourceModule(NmsModule):
     def request_body(self, state, current_obj):
         """The JSON body of a POST or PUT for the complete state (current merged with desired)."""
         return dict(state)
+
+    def update_body(self, state, current_obj):
+        """The body of a PUT: the module's request body over every field of the server object it does not manage
+        (see kept_fields), so that an update never resets what the task did not ask to change."""
+        body = self.request_body(state, current_obj)
+        return kept_fields(self.server_fields(current_obj), body, self.fields, self.read_only, self.item_fields)
+
+    def server_fields(self, obj):
+        """The server object whose fields an update keeps (a module whose object is wrapped unwraps it)."""
+        return obj
 
     def before_write(self, current_obj, state):
         """Last check of the merged state before a write; raise TaskError to refuse it."""
@@ -631,7 +689,7 @@ class ResourceModule(NmsModule):
         result['changed'] = True
         result['diff'] = dict(before={k: current.get(k) for k in changed_keys},
                               after={k: desired[k] for k in changed_keys})
-        body = self.request_body(state, obj)
+        body = self.update_body(state, obj)
         if self.module.check_mode:
             predicted = dict(obj)
             predicted.update(body)
