@@ -110,6 +110,10 @@ class _PlanResolver(Resolver):
     def settings(self, path):
         return self.main.settings(path)
 
+    @property
+    def server(self):
+        return self.main.server
+
 
 def item_spec(cls):
     """The options one described resource takes: its module's, without the connection options."""
@@ -213,6 +217,14 @@ class NetworkStateModule(NmsModule):
                 entry.resource.validate_options()
             except TaskError as exc:
                 problems.append('%s: %s' % (entry.where, exc))
+        if problems:
+            raise TaskError('nothing was changed: ' + '; '.join(problems))
+        for entry in self.entries:
+            if entry.index is None or entry.resource.params.get('state') != 'absent':
+                try:
+                    entry.resource.check_server_accepts()
+                except TaskError as exc:
+                    problems.append('%s: %s' % (entry.where, exc))
         if problems:
             raise TaskError('nothing was changed: ' + '; '.join(problems))
         declared = self.declared_names()

@@ -364,6 +364,16 @@ class ResourceModule(NmsModule):
         from ansible_collections.nms.overlay.plugins.module_utils._models import validate
         validate(self.model(), data)
 
+    def check_server_accepts(self):
+        """Refuse, before any write, options this server cannot take (a module asks ``self.resolver.server``, which
+        costs one request per task, only when its options depend on it). network_state calls it for every described
+        resource before its first write."""
+
+    def same(self, name, current, desired):
+        """Whether a field's normalised server value already is the desired one (a hook for answers that show a
+        stored value differently)."""
+        return current == desired
+
     def matches(self, item):
         return item.get(self.natural_key) == self.params.get(self.natural_key)
 
@@ -478,6 +488,8 @@ class ResourceModule(NmsModule):
     # -- the lifecycle ---------------------------------------------------------------------------------
     def run(self):
         self.validate_options()
+        if self.singleton or self.params.get('state') != 'absent':
+            self.check_server_accepts()
         obj = self.find()
         if not self.singleton and self.params.get('state') == 'absent':
             result = self.ensure_absent(obj)
@@ -677,7 +689,7 @@ class ResourceModule(NmsModule):
                 self.warn('%s cannot change after the %s is created: the existing value %r is kept, not %r; '
                           'replace the %s to change it' % (name, self.what, current.get(name), desired[name], self.what))
             del desired[name]
-        changed_keys = [name for name in desired if current.get(name) != desired[name]]
+        changed_keys = [name for name in desired if not self.same(name, current.get(name), desired[name])]
         result = {'changed': False, self.result_key: self.to_result(obj)}
         if not changed_keys:
             return result
