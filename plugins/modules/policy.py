@@ -64,8 +64,8 @@ options:
         no default.
       - Several rules depend on the server. A v0.27 server stores them all but leaves a source group out of a
         later rule's answer when an earlier rule of the policy lists it; the module compares with that in mind, so a
-        re-run sends no write. Today's servers keep only the first rule of a policy (they give every rule one id):
-        there several rules are refused before any write. One rule per policy works everywhere.
+        re-run sends no write. Today's servers keep only the first rule of a policy (they give every rule one id),
+        so there several rules are refused before any write. One rule per policy works everywhere.
       - Updating a policy that has several rules needs O(rules) (all of them), because the server's answer may
         not show every source group of its later rules.
     type: list
