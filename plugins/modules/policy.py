@@ -66,8 +66,8 @@ options:
         later rule's answer when an earlier rule of the policy lists it; the module compares with that in mind, so a
         re-run sends no write. Today's servers keep only the first rule of a policy (they give every rule one id),
         so there several rules are refused before any write. One rule per policy works everywhere.
-      - Updating a policy that has several rules needs O(rules) (all of them), because the server's answer may
-        not show every source group of its later rules.
+      - When the server answers a later rule without sources, an update of the policy needs that rule's
+        O(rules[].sources), because sending the rule back as answered could drop a source group the server stores.
     type: list
     elements: dict
     suboptions:
