@@ -299,13 +299,28 @@ class UserModule(ResourceModule):
                     is_blocked=bool(state.get('is_blocked')))
 
     def before_write(self, current_obj, state):
-        if current_obj is None or state is not None:
+        if current_obj is None:
+            return
+        if state is not None:
+            self.check_role_change(current_obj, state.get('role'))
             return
         if current_obj.get('role') == 'owner':
             raise TaskError('the user %s is the account owner and cannot be deleted; transfer the ownership first'
                             % self.identity_text())
         if current_obj.get('is_current'):
             raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
+
+    def check_role_change(self, current_obj, role):
+        """Refuse, before any write, the role changes servers refuse whatever the caller's permissions."""
+        if role in (None, current_obj.get('role')):
+            return
+        if current_obj.get('is_current'):
+            raise TaskError("option role: the user %s is the one this task acts as, and nobody can change their own role "
+                            "(servers refuse it, for the owner too: \"admins can't change their role\"); to hand the "
+                            "ownership over, give another user the role owner" % self.identity_text())
+        if role == 'owner' and current_obj.get('is_service_user'):
+            raise TaskError("option role: the user %s is a service user, and a service user cannot be the owner (servers "
+                            "refuse it: \"can't update a service user with owner role\")" % self.identity_text())
 
     def to_result(self, obj):
         result = super().to_result(obj)
@@ -637,9 +652,22 @@ class SetupKeyModule(ResourceModule):
         return created
 
     def ensure_absent(self, obj):
+        """Delete the key where the server can (today's servers); on a v0.27 server, which cannot, revoke it and clear
+        its auto groups (a group that any key lists, a revoked one too, cannot be deleted)."""
         if obj is None:
             return {'changed': False, self.result_key: {}}
-        return self.update(obj, {'revoked': True})
+        if self.can_delete(obj):
+            return super().ensure_absent(obj)
+        result = self.update(obj, {'revoked': True, 'auto_groups': []})
+        result['revoked_only'] = True
+        return result
+
+    def can_delete(self, obj):
+        """Whether the server deletes setup keys: today's servers do (their key ids are not numbers, v0.27's are), so
+        the key's own answer tells, without a request."""
+        current = not str(ref_id(obj)).isdigit()
+        self.resolver.server.learn(current)
+        return current
 
     def ensure_present(self, obj):
         if obj is not None and self.params.get('replace_invalid') and not setup_key_valid(obj):

@@ -487,6 +487,14 @@ class ResourceModule(NmsModule):
 
     # -- the lifecycle ---------------------------------------------------------------------------------
     def run(self):
+        try:
+            return self.reconcile()
+        except ApiError as exc:
+            # a 403 that states a rule about the request is no missing permission: say the rule
+            from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
+            raise explain_forbidden(exc) from None
+
+    def reconcile(self):
         self.validate_options()
         if self.singleton or self.params.get('state') != 'absent':
             self.check_server_accepts()

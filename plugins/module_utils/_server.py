@@ -50,3 +50,29 @@ class ServerInfo:
         if not self.current:
             return 'this server (%s: it has no GET /api/instance/version)' % LEGACY
         return 'this server (%s)' % (self._version or 'a current release')
+
+
+# 403 answers whose text is a rule about the request's target, not about the caller's permissions: (words of the
+# server's message, v0.27 and today's wording alike) -> the rule
+TARGET_RULES = (
+    ("can't change their role", "nobody can change their own role, the account owner included; to hand the ownership "
+                                "over, give another user the role owner"),
+    ("can't update a service user with owner role", 'a service user cannot be the owner'),
+    ("can't block or unblock themselves", 'nobody can block or unblock themselves'),
+    ('unable to delete a user with owner role', 'the owner cannot be deleted; transfer the ownership first'),
+)
+PERMISSION_HINT = " (the token's user lacks the permission for this operation)"
+
+
+def explain_forbidden(exc):
+    """An ApiError whose 403 text is a rule about the request (not the caller's permissions) with that rule in place of
+    the permission hint; any other error unchanged."""
+    if getattr(exc, 'status', None) != 403:
+        return exc
+    message = str(exc.message)
+    for words, rule in TARGET_RULES:
+        if words in message.lower():
+            text = message[:-len(PERMISSION_HINT)] if message.endswith(PERMISSION_HINT) else message
+            return ApiError(exc.method, exc.path, exc.status, '%s (the server refuses this whatever the permissions: %s)'
+                            % (text, rule), retry_after=exc.retry_after)
+    return exc
