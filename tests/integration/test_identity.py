@@ -209,9 +209,14 @@ def test_user_created_blocked_and_seeded_admin_stays_admin(emulator, run):
 def test_user_refusals_fail_before_any_write(emulator, run):
     service_user(emulator, 'twin')
     service_user(emulator, 'twin')
+    service_user(emulator, 'bot')
     admin = emulator.add_user('adm@example.com', name='Adm', role='admin', token=True)
     emulator.clear_log()
     tasks = [
+        # rules about the target, which servers answer with 403 whatever the caller's permissions
+        ('own role', {'email': 'owner@example.com', 'role': 'admin'}, 'is the one this task acts as, and nobody can change '
+                                                                      'their own role'),
+        ('service owner', {'name': 'bot', 'is_service_user': True, 'role': 'owner'}, 'a service user cannot be the owner'),
         ('owner', {'email': 'owner@example.com', 'state': 'absent'}, 'is the account owner and cannot be deleted'),
         ('new owner', {'name': 'x', 'is_service_user': True, 'role': 'owner'}, 'a new user cannot be the owner'),
         ('no role', {'name': 'x', 'is_service_user': True}, 'option role is required'),
