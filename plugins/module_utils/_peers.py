@@ -40,6 +40,14 @@ def normalise_peer(peer):
     return peer
 
 
+def with_accessible_peers(client, peer):
+    """A single peer's answer with its accessible peers: v0.27 puts them in the answer, today's servers answer them
+    apart (GET /peers/{id}/accessible-peers), read only when the answer lacks them."""
+    if not isinstance(peer, dict) or 'accessible_peers' in peer or ref_id(peer) in (None, ''):
+        return peer
+    return dict(peer, accessible_peers=client.get_list('/peers/%s/accessible-peers' % ref_id(peer)))
+
+
 def group_matches(summary, ref):
     """Whether a group summary (or group) is the group named or with the id ``ref``."""
     ref = str(ref)
