@@ -795,3 +795,14 @@ def test_examples_run_unchanged(emulator, run, tmp_path):
     assert gone.rc == 0, gone
     assert emulator.api('GET', '/api/accounts')[0] == 401
     assert tmp_path
+
+
+def test_an_invite_without_an_identity_provider_fails_with_the_servers_reason(emulator, run):
+    emulator.control('POST', '/_emulator/config', {'idp': False})  # a self-hosted server without one (netbird's default)
+    emulator.clear_log()
+    result = run([{'name': 'invite', 'ignore_errors': True, 'nms.overlay.user': {
+        'email': 'alice@example.com', 'name': 'Alice', 'role': 'user'}}])
+    assert result['invite']['failed'] is True
+    assert result['invite']['msg'] == 'POST /users failed with HTTP 412: idp manager must be enabled to send user invites'
+    assert result['invite']['status'] == 412 and result['invite']['changed'] is False
+    assert [u['email'] for u in emulator.api('GET', '/api/users')[1] if u['email'] == 'alice@example.com'] == []
