@@ -53,6 +53,30 @@ def port_set(values):
     return sorted(set(port_text(v) for v in (values or [])), key=_port_order)
 
 
+def is_range(port):
+    return '-' in str(port)
+
+
+def range_text(value):
+    """A server's port range ({start, end}) as the option writes it: '8000-8100' ('80' when start is end)."""
+    if not isinstance(value, dict):
+        return str(value)
+    start, end = value.get('start'), value.get('end')
+    return str(start) if start == end or end is None else '%s-%s' % (start, end)
+
+
+def split_ranges(ports):
+    """(single ports, [{start, end}]) for a current server, which takes ranges in a rule's port_ranges."""
+    singles, ranges = [], []
+    for port in ports or []:
+        if is_range(port):
+            start, end = port.split('-', 1)
+            ranges.append({'start': int(start), 'end': int(end)})
+        else:
+            singles.append(port)
+    return singles, ranges
+
+
 def rule_from_server(rule):
     """A server rule (summaries or ids, null lists, no ports) in the request shape, normalised.
 
@@ -66,7 +90,7 @@ def rule_from_server(rule):
         action=rule.get('action'),
         bidirectional=bool(rule.get('bidirectional')),
         protocol=rule.get('protocol'),
-        ports=port_set(rule.get('ports')),
+        ports=port_set(list(rule.get('ports') or []) + [range_text(r) for r in rule.get('port_ranges') or []]),
         sources=id_set(rule.get('sources')),
         destinations=id_set(rule.get('destinations')),
     )
@@ -159,9 +183,36 @@ def predicted_rules(rules, server_rules, policy_id):
     return predicted
 
 
-def rule_body(rule):
-    """A normalised rule as the request wants it: ports and groups as lists, no id."""
-    return {key: copy.deepcopy(rule[key]) for key in RULE_FIELDS}
+def rule_body(rule, ranges_apart=False):
+    """A normalised rule as the request wants it: ports and groups as lists, no id; with ``ranges_apart`` (a current
+    server) port ranges go in port_ranges ([{start, end}]) and ports holds single ports only."""
+    body = {key: copy.deepcopy(rule[key]) for key in RULE_FIELDS}
+    if ranges_apart:
+        body['ports'], body['port_ranges'] = split_ranges(body['ports'])
+    return body
+
+
+def as_answered(rules):
+    """Rules as a v0.27 server answers them: a group an earlier rule of the policy lists in its sources is left out of
+    the later rules' sources (a per-answer cache of the server; the store keeps them)."""
+    seen, shown = set(), []
+    for rule in rules or []:
+        rule = dict(rule)
+        sources = id_set(rule.get('sources'))
+        rule['sources'] = [group for group in sources if group not in seen]
+        seen.update(sources)
+        shown.append(rule)
+    return shown
+
+
+def answered_with_ranges(policy):
+    """Whether a policy answer has a rule with port_ranges: only current servers send them."""
+    return isinstance(policy, dict) and any(isinstance(rule, dict) and rule.get('port_ranges') for rule in policy.get('rules') or [])
+
+
+def rule_ranges(rules):
+    """(index, port) of every port range in rules (options or merged state)."""
+    return [(index, port) for index, rule in enumerate(rules or []) for port in (rule.get('ports') or []) if is_range(port)]
 
 
 # -- results with names -------------------------------------------------------------------------------
@@ -358,14 +409,14 @@ RULE_OPTIONS = dict(
 )
 
 
-def policy_body(state):
+def policy_body(state, ranges_apart=False):
     """The complete POST or PUT body; source_posture_checks always sent (omitting it clears them)."""
     return dict(
         name=state.get('name'),
         description=state.get('description') or '',
         enabled=bool(state.get('enabled')),
         source_posture_checks=list(state.get('source_posture_checks') or []),
-        rules=[rule_body(rule) for rule in state.get('rules') or []],
+        rules=[rule_body(rule, ranges_apart) for rule in state.get('rules') or []],
     )
 
 
@@ -376,6 +427,9 @@ class PolicyModule(ResourceModule):
     what = 'policy'
     kind = 'policies'
     result_key = 'policy'
+    # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
+    # left out: servers force it to the policy id
+    item_fields = dict(rules=(RULE_FIELDS + ('id', 'port_ranges'), 'name'))
     model = staticmethod(_policy_model)
     fields = dict(
         name=Field(),
@@ -409,10 +463,37 @@ class PolicyModule(ResourceModule):
                 for value in rule.get(side) or []:
                     yield 'groups', value, 'rules[%d].%s' % (index, side)
 
+    def check_server_accepts(self):
+        """Port ranges and several rules depend on the server: asked once per task, only when the options have them."""
+        rules = self.params.get('rules') or []
+        ranges = rule_ranges(rules)
+        if not ranges and len(rules) < 2:
+            return
+        server = self.resolver.server
+        if any(answered_with_ranges(policy) for policy in self.resolver.items(self.kind)):
+            server.learn(True)  # the list this task reads anyway shows it: no request to ask
+        if ranges and not server.current:
+            raise TaskError('; '.join(
+                "option rules[%d].ports: '%s' is a port range, and %s takes single ports only (each in 1..65535); "
+                "list the ports one by one" % (index, port, server.describe()) for index, port in ranges))
+        if len(rules) > 1 and server.current:
+            raise TaskError('option rules: %s keeps only the first rule of a policy (it gives every rule of a policy the '
+                            'same id), so a policy with %d rules would never match; describe one policy per rule'
+                            % (server.describe(), len(rules)))
+
     def find(self):
         obj = super().find()
         self.server_rules = rules_from_server(obj.get('rules')) if isinstance(obj, dict) else []
+        if answered_with_ranges(obj):
+            self.resolver.server.learn(True)
         return obj
+
+    def same(self, name, current, desired):
+        if name == 'rules' and current != desired:
+            # v0.27 leaves a source group out of a later rule's answer when an earlier rule lists it: the stored
+            # rules are the desired ones when the answer is what the server shows for them
+            return current == as_answered(desired)
+        return current == desired
 
     def _ids(self, kind, values, option, problems):
         try:
@@ -445,11 +526,22 @@ class PolicyModule(ResourceModule):
         return wanted
 
     def before_write(self, current_obj, state):
-        if state is not None:
-            check_rules(state['rules'])
+        if state is None:
+            return
+        check_rules(state['rules'])
+        if current_obj is None:
+            return
+        given = self.params.get('rules')
+        for index, rule in enumerate(state['rules']):
+            if index and not rule['sources'] and (given is None or given[index].get('sources') is None):
+                # sent back as answered, the rule would lose in the store what the answer left out
+                raise TaskError("option rules[%d].sources is required to update the policy '%s': the server answers its "
+                                "rule '%s' without sources (a v0.27 server leaves out of a later rule the source groups "
+                                "an earlier rule lists); give the rule's sources" % (index, current_obj.get('name'), rule['name']))
 
     def request_body(self, state, current_obj):
-        return policy_body(state)
+        ranges_apart = bool(rule_ranges(state.get('rules'))) and self.resolver.server.current
+        return policy_body(state, ranges_apart)
 
     def to_result(self, obj):
         return policy_result(obj, NameLookup(self.resolver))
@@ -518,6 +610,11 @@ class PostureCheckModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'checks')
+
+    @property
+    def item_fields(self):
+        # checks the module does not know (today's process_check) are kept, unless the task replaces them all
+        return {} if self.params.get('checks_mode') == 'replace' else dict(checks=(CHECK_NAMES, None))
 
     def merge_desired(self, current, desired):
         if 'checks' in desired and self.params.get('checks_mode') != 'replace':

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule, kept_fields
 
 ALL_GROUP = 'All'
+
+
+def group_body(group, peer_ids):
+    """The PUT body that sets a group's peers and keeps everything else it has (today's resources)."""
+    return kept_fields(group, dict(name=group.get('name'), peers=list(peer_ids)), GroupModule.fields, GroupModule.read_only)
 
 
 class GroupModule(ResourceModule):
@@ -17,6 +22,7 @@ class GroupModule(ResourceModule):
     what = 'group'
     kind = 'groups'
     result_key = 'group'
+    read_only = ('id', 'peers_count', 'issued')
     # name and peers are checked by the engine (not blank): nothing here needs a pydantic model
     fields = dict(
         name=Field(),

@@ -215,6 +215,7 @@ class UserModule(ResourceModule):
     kind = 'users'
     result_key = 'user'
     natural_key = 'email'
+    read_only = ('id', 'status', 'last_login', 'is_current', 'issued', 'permissions')
     list_only = True       # the API has no GET /users/{id}
     required_on_create = ()
     model = staticmethod(_options_model('UserOptions'))
@@ -282,7 +283,7 @@ class UserModule(ResourceModule):
     def after_create(self, created, state):
         if state.get('is_blocked') and isinstance(created, dict) and not created.get('is_blocked'):
             # the create request has no is_blocked: block in a second call
-            body = self.request_body(state, created)
+            body = self.update_body(state, created)
             updated = self.client.put('%s/%s' % (self.path, ref_id(created)), body)
             return updated if isinstance(updated, dict) and updated else dict(created, **body)
         return created
@@ -298,13 +299,28 @@ class UserModule(ResourceModule):
                     is_blocked=bool(state.get('is_blocked')))
 
     def before_write(self, current_obj, state):
-        if current_obj is None or state is not None:
+        if current_obj is None:
+            return
+        if state is not None:
+            self.check_role_change(current_obj, state.get('role'))
             return
         if current_obj.get('role') == 'owner':
             raise TaskError('the user %s is the account owner and cannot be deleted; transfer the ownership first'
                             % self.identity_text())
         if current_obj.get('is_current'):
             raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
+
+    def check_role_change(self, current_obj, role):
+        """Refuse, before any write, the role changes servers refuse whatever the caller's permissions."""
+        if role in (None, current_obj.get('role')):
+            return
+        if current_obj.get('is_current'):
+            raise TaskError("option role: the user %s is the one this task acts as, and nobody can change their own role "
+                            "(servers refuse it, for the owner too: \"admins can't change their role\"); to hand the "
+                            "ownership over, give another user the role owner" % self.identity_text())
+        if role == 'owner' and current_obj.get('is_service_user'):
+            raise TaskError("option role: the user %s is a service user, and a service user cannot be the owner (servers "
+                            "refuse it: \"can't update a service user with owner role\")" % self.identity_text())
 
     def to_result(self, obj):
         result = super().to_result(obj)
@@ -500,6 +516,7 @@ class SetupKeyModule(ResourceModule):
     what = 'setup key'
     kind = 'setup_keys'
     result_key = 'setup_key'
+    read_only = ('id', SETUP_KEY_SECRET, 'expires', 'valid', 'used_times', 'last_used', 'state', 'updated_at')
     required_on_create = ('name', 'type')
     model = staticmethod(_options_model('SetupKeyOptions'))
     fields = dict(
@@ -629,15 +646,28 @@ class SetupKeyModule(ResourceModule):
             self._revealed = ref_id(created)
             if state.get('revoked') and not created.get('revoked'):
                 # the API ignores revoked on create: revoke in a second call
-                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.request_body(state, created))
+                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.update_body(state, created))
                 if isinstance(updated, dict) and updated:
                     return dict(updated, key=created.get('key'))
         return created
 
     def ensure_absent(self, obj):
+        """Delete the key where the server can (today's servers); on a v0.27 server, which cannot, revoke it and clear
+        its auto groups (a group that any key lists, a revoked one too, cannot be deleted)."""
         if obj is None:
             return {'changed': False, self.result_key: {}}
-        return self.update(obj, {'revoked': True})
+        if self.can_delete(obj):
+            return super().ensure_absent(obj)
+        result = self.update(obj, {'revoked': True, 'auto_groups': []})
+        result['revoked_only'] = True
+        return result
+
+    def can_delete(self, obj):
+        """Whether the server deletes setup keys: today's servers do (their key ids are not numbers, v0.27's are), so
+        the key's own answer tells, without a request."""
+        current = not str(ref_id(obj)).isdigit()
+        self.resolver.server.learn(current)
+        return current
 
     def ensure_present(self, obj):
         if obj is not None and self.params.get('replace_invalid') and not setup_key_valid(obj):
@@ -676,7 +706,7 @@ class SetupKeyModule(ResourceModule):
         self._revealed = ref_id(created)
         self.remember(created)
         if not old.get('revoked'):
-            revoked = self.client.put('%s/%s' % (self.path, old_id), self.request_body(dict(current, revoked=True), old))
+            revoked = self.client.put('%s/%s' % (self.path, old_id), self.update_body(dict(current, revoked=True), old))
             if isinstance(revoked, dict) and revoked:
                 self.remember(revoked)
         result[self.result_key] = self.to_result(created)

@@ -110,6 +110,14 @@ class _PlanResolver(Resolver):
     def settings(self, path):
         return self.main.settings(path)
 
+    @property
+    def server(self):
+        return self.main.server
+
+
+def is_absent(entry):
+    return entry.index is not None and entry.resource.params.get('state') == 'absent'
+
 
 def item_spec(cls):
     """The options one described resource takes: its module's, without the connection options."""
@@ -215,8 +223,18 @@ class NetworkStateModule(NmsModule):
                 problems.append('%s: %s' % (entry.where, exc))
         if problems:
             raise TaskError('nothing was changed: ' + '; '.join(problems))
+        for entry in self.entries:
+            if entry.index is None or entry.resource.params.get('state') != 'absent':
+                try:
+                    entry.resource.check_server_accepts()
+                except TaskError as exc:
+                    problems.append('%s: %s' % (entry.where, exc))
+        if problems:
+            raise TaskError('nothing was changed: ' + '; '.join(problems))
         declared = self.declared_names()
         for entry in self.entries:
+            if is_absent(entry):
+                continue  # deleted or already gone: what it referred to does not matter (as in its own module)
             try:
                 references = list(entry.resource.references())
             except TaskError as exc:
@@ -254,8 +272,9 @@ class NetworkStateModule(NmsModule):
             if obj is not None:
                 matched.setdefault(entry.kind, set()).add(ref_id(obj))
                 if entry in absent:
-                    # deleted while its kind is applied, before the kinds after it change: today's users count
-                    doomed.append((entry.where, entry.kind, obj, False))
+                    # deleted after every described resource is applied, in reverse dependency order: what the run
+                    # leaves counts (a route or policy described absent no longer uses it)
+                    doomed.append((entry.where, entry.kind, obj, True))
         for kind in pruned:
             for obj in self.resolver.items(kind):
                 if ref_id(obj) not in matched.get(kind, ()) and not self.protected(kind, obj):
@@ -269,9 +288,10 @@ class NetworkStateModule(NmsModule):
                 blocked.append('%s (id %s) is used by %s' % (where, ref_id(obj), ', '.join(users)))
             self.verified.add((kind, ref_id(obj)))
         if blocked:
-            raise TaskError('nothing was changed: %s would fail, because %s; change or remove what uses %s, or describe it '
-                            'too' % ('this deletion' if len(blocked) == 1 else 'these deletions', '; '.join(blocked),
-                                     'it' if len(blocked) == 1 else 'them'))
+            raise TaskError('nothing was changed: %s would fail, because %s; remove the reference from what uses %s (on the '
+                            'server, or in the description), or describe that with state: absent too' % (
+                                'this deletion' if len(blocked) == 1 else 'these deletions', '; '.join(blocked),
+                                'it' if len(blocked) == 1 else 'them'))
 
     def plan(self, entry, plan, find_only=False):
         """(the server object an entry describes or None, the objects it leaves on the server), without a request
@@ -286,8 +306,8 @@ class NetworkStateModule(NmsModule):
                 return obj, None
             params = resource.params
             if not resource.singleton and params.get('state') == 'absent':
-                # a setup key is revoked, not deleted: it still counts
-                return obj, [obj] if obj is not None and entry.kind == 'setup_keys' else []
+                # a setup key a v0.27 server cannot delete stays, revoked and without auto groups
+                return obj, [dict(obj, auto_groups=[])] if obj is not None and entry.kind == 'setup_keys' else []
             desired = resource.desired()
             if obj is None:
                 return None, [desired]
@@ -322,8 +342,8 @@ class NetworkStateModule(NmsModule):
             for obj in self.resolver.items(source):
                 if ref_id(obj) in seen:
                     continue
-                if pruned and source != 'setup_keys' and not self.protected(source, obj):
-                    continue
+                if pruned and not self.protected(source, obj):
+                    continue  # deleted, or (a setup key) revoked without auto groups
                 objs.append(obj)
             sources[source] = objs
         return sources
@@ -341,15 +361,20 @@ class NetworkStateModule(NmsModule):
         report = self.report
         kept = {}
         for entry in self.entries:
+            if is_absent(entry):
+                continue
             result = self.apply(entry, entry.resource.run)
             report.add(entry, result)
             obj = result.get(entry.resource.result_key) or {}
             if isinstance(obj, dict) and obj.get('id') is not None:
                 kept.setdefault(entry.kind, set()).add(ref_id(obj))
-        if self.params['prune']:
-            for kind, cls in reversed(self.described_kinds()):
-                if kind not in SINGLETONS:
-                    self.prune(kind, cls, kept.get(kind, set()), report)
+        # Deletions last, in reverse dependency order (a route before the groups it uses, setup keys before their
+        # auto groups), so one description with every item absent tears a whole network down.
+        for kind, cls in reversed(self.described_kinds()):
+            for entry in [e for e in self.entries if e.kind == kind and is_absent(e)]:
+                report.add(entry, self.apply(entry, entry.resource.run))
+            if self.params['prune'] and kind not in SINGLETONS:
+                self.prune(kind, cls, kept.get(kind, set()), report)
         return report.result()
 
     def apply(self, entry, action):
@@ -383,7 +408,7 @@ class NetworkStateModule(NmsModule):
         if kind == 'users':
             return bool(obj.get('is_current')) or obj.get('role') == 'owner'
         if kind == 'setup_keys':
-            return bool(obj.get('revoked'))
+            return bool(obj.get('revoked')) and not obj.get('auto_groups')  # revoked and holding no group: nothing left to do
         return False
 
 
@@ -401,6 +426,8 @@ class Report:
 
     def add(self, entry, result, pruned=False):
         counts = self.summary.setdefault(entry.kind, dict(created=0, updated=0, deleted=0, unchanged=0))
+        if entry.kind == 'setup_keys':
+            counts.setdefault('revoked', 0)
         if not result.get('changed'):
             counts['unchanged'] += 1
             return
@@ -408,6 +435,8 @@ class Report:
         before, after = diff.get('before'), diff.get('after')
         if not before:
             action = 'created'
+        elif result.get('revoked_only'):
+            action = 'revoked'  # a v0.27 server cannot delete setup keys
         elif not after or (entry.resource.params.get('state') == 'absent'):
             action = 'deleted'
         else:

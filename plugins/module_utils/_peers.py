@@ -18,6 +18,11 @@ NO_ADDRESS = ('', '<nil>', None)
 
 # The fields a PUT /peers/{id} carries; the server replaces all of them.
 PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
+# Fields of a peer's answer that are no request fields; a PUT keeps every other field the server sent
+# (today's servers reset inactivity_expiration_enabled when a body leaves it out).
+PEER_ANSWER_FIELDS = ('id', 'ip', 'connection_ip', 'connected', 'last_seen', 'os', 'kernel_version', 'geoname_id', 'version',
+                      'groups', 'user_id', 'hostname', 'ui_version', 'dns_label', 'login_expired', 'last_login', 'country_code',
+                      'city_name', 'serial_number', 'accessible_peers', 'accessible_peers_count')
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -73,6 +78,14 @@ def peer_shape_problem(peer):
     return None
 
 
+def with_accessible_peers(client, peer):
+    """A single peer's answer with its accessible peers: v0.27 puts them in the answer, today's servers answer them
+    apart (GET /peers/{id}/accessible-peers), read only when the answer lacks them."""
+    if not isinstance(peer, dict) or 'accessible_peers' in peer or ref_id(peer) in (None, ''):
+        return peer
+    return dict(peer, accessible_peers=client.get_list('/peers/%s/accessible-peers' % ref_id(peer)))
+
+
 def group_matches(summary, ref):
     """Whether a group summary (or group) is the group named or with the id ``ref``."""
     ref = str(ref)
@@ -116,6 +129,7 @@ class PeerModule(ResourceModule):
     what = 'peer'
     kind = 'peers'
     result_key = 'peer'
+    read_only = PEER_ANSWER_FIELDS
     model = staticmethod(_options_model)
     fields = dict(
         name=Field(),
@@ -285,7 +299,9 @@ class PeerModule(ResourceModule):
             group = groups[gid]
             members = id_list(group.get('peers'))
             members = members + [peer_id] if gid in add else [member for member in members if member != peer_id]
-            updated = self.client.put('/groups/%s' % gid, {'name': group.get('name'), 'peers': members})
+            # imported here: only a task that regroups a peer needs it
+            from ansible_collections.nms.overlay.plugins.module_utils._groups import group_body
+            updated = self.client.put('/groups/%s' % gid, group_body(group, members))
             if isinstance(updated, dict) and updated.get('id') is not None:
                 self.resolver.replace('groups', updated)
         peer = self.client.get_object('/peers/%s' % peer_id)

@@ -79,6 +79,15 @@ class Resolver:
         self.client = client
         self._items = {}
         self._settings = {}
+        self._server = None
+
+    @property
+    def server(self):
+        """What the server is (ServerInfo), shared like the lists: asked at most once per task, and only when needed."""
+        if self._server is None:
+            from ansible_collections.nms.overlay.plugins.module_utils._server import ServerInfo
+            self._server = ServerInfo(self.client)
+        return self._server
 
     def seed(self, kind, items):
         """Reuse a list the caller already fetched, saving a request."""

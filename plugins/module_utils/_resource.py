@@ -26,6 +26,52 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS,
 MISSING = object()
 
 
+def kept_fields(obj, body, managed, read_only=(), item_fields=None):
+    """An update body that keeps what the task does not manage: every field of the server object ``obj``
+    that is not ``managed`` (the module's fields, which ``body`` carries in the request's shape or leaves out
+    on purpose) and not ``read_only`` (answer-only fields), unchanged, then ``body``.
+
+    PUT replaces the whole object on today's servers, which reset every field a body leaves out (a route's
+    keep_route, a group's resources, a peer's inactivity_expiration_enabled). ``item_fields`` ({field:
+    (known keys, match key)}) does the same inside lists of objects (a policy's rules): each item of the body
+    keeps the unknown keys of the server item it continues (the one with the same match key, else the one at
+    its position) and inside objects ({field: (known keys, None)}): their unknown members are kept.
+    """
+    if not isinstance(obj, dict):
+        return body
+    merged = {key: copy.deepcopy(value) for key, value in obj.items() if key not in managed and key not in read_only}
+    merged.update(body)
+    for name, (known, match) in (item_fields or {}).items():
+        old, new = obj.get(name), merged.get(name)
+        if isinstance(old, dict) and isinstance(new, dict):
+            merged[name] = dict({k: copy.deepcopy(v) for k, v in old.items() if k not in known}, **new)
+        elif isinstance(old, list) and isinstance(new, list):
+            merged[name] = _continued_items(old, new, known, match)
+    return merged
+
+
+def _continued_items(old_items, new_items, known, match):
+    """The items of a body, each with the unknown keys of the server item it continues: the one server item with
+    the same match key, else the server item at its position that no other item continues."""
+    olds = [old if isinstance(old, dict) else {} for old in old_items]
+    bases = []
+    for item in new_items:
+        same = [index for index, old in enumerate(olds) if match and isinstance(item, dict) and old.get(match) == item.get(match)]
+        bases.append(same[0] if len(same) == 1 else None)
+    claimed = set(base for base in bases if base is not None)
+    result = []
+    for index, item in enumerate(new_items):
+        base = bases[index]
+        if base is None and index < len(olds) and index not in claimed and not (
+                match and isinstance(item, dict) and any(old.get(match) == item.get(match) for old in olds)):
+            base = index
+        if base is None or not isinstance(item, dict):
+            result.append(item)
+            continue
+        result.append(dict({k: copy.deepcopy(v) for k, v in olds[base].items() if k not in known}, **item))
+    return result
+
+
 def create_may_repeat(exc):
     """Whether a failed create may be sent again once a read proves it absent: the server did not act on it
     (429, too many requests) or it is unknown whether it did (no answer, a gateway or server error)."""
@@ -317,6 +363,8 @@ class ResourceModule(NmsModule):
     unique_natural_key = None  # whether no two objects may share the natural key; None: as _resolve.UNIQUE_NAMES says
     states = ('present', 'absent')
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
+    read_only = ('id',)      # fields of the server's answers that are no request fields (left out of update bodies)
+    item_fields = {}         # {field: (known keys, match key)}: unknown keys kept inside lists or objects (see kept_fields)
 
     @classmethod
     def full_argument_spec(cls):
@@ -351,6 +399,16 @@ class ResourceModule(NmsModule):
         data = {name: self.params[name] for name in self.fields if self.params.get(name) is not None}
         from ansible_collections.nms.overlay.plugins.module_utils._models import validate
         validate(self.model(), data)
+
+    def check_server_accepts(self):
+        """Refuse, before any write, options this server cannot take (a module asks ``self.resolver.server``, which
+        costs one request per task, only when its options depend on it). network_state calls it for every described
+        resource before its first write."""
+
+    def same(self, name, current, desired):
+        """Whether a field's normalised server value already is the desired one (a hook for answers that show a
+        stored value differently)."""
+        return current == desired
 
     def matches(self, item):
         return item.get(self.natural_key) == self.params.get(self.natural_key)
@@ -394,6 +452,16 @@ class ResourceModule(NmsModule):
     def request_body(self, state, current_obj):
         """The JSON body of a POST or PUT for the complete state (current merged with desired)."""
         return dict(state)
+
+    def update_body(self, state, current_obj):
+        """The body of a PUT: the module's request body over every field of the server object it does not manage
+        (see kept_fields), so that an update never resets what the task did not ask to change."""
+        body = self.request_body(state, current_obj)
+        return kept_fields(self.server_fields(current_obj), body, self.fields, self.read_only, self.item_fields)
+
+    def server_fields(self, obj):
+        """The server object whose fields an update keeps (a module whose object is wrapped unwraps it)."""
+        return obj
 
     def before_write(self, current_obj, state):
         """Last check of the merged state before a write; raise TaskError to refuse it."""
@@ -455,7 +523,17 @@ class ResourceModule(NmsModule):
 
     # -- the lifecycle ---------------------------------------------------------------------------------
     def run(self):
+        try:
+            return self.reconcile()
+        except ApiError as exc:
+            # a 403 that states a rule about the request is no missing permission: say the rule
+            from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
+            raise explain_forbidden(exc) from None
+
+    def reconcile(self):
         self.validate_options()
+        if self.singleton or self.params.get('state') != 'absent':
+            self.check_server_accepts()
         obj = self.find()
         if not self.singleton and self.params.get('state') == 'absent':
             result = self.ensure_absent(obj)
@@ -655,7 +733,7 @@ class ResourceModule(NmsModule):
                 self.warn('%s cannot change after the %s is created: the existing value %r is kept, not %r; '
                           'replace the %s to change it' % (name, self.what, current.get(name), desired[name], self.what))
             del desired[name]
-        changed_keys = [name for name in desired if current.get(name) != desired[name]]
+        changed_keys = [name for name in desired if not self.same(name, current.get(name), desired[name])]
         result = {'changed': False, self.result_key: self.to_result(obj)}
         if not changed_keys:
             return result
@@ -667,7 +745,7 @@ class ResourceModule(NmsModule):
         result['changed'] = True
         result['diff'] = dict(before={k: current.get(k) for k in changed_keys},
                               after={k: desired[k] for k in changed_keys})
-        body = self.request_body(state, obj)
+        body = self.update_body(state, obj)
         if self.module.check_mode:
             predicted = dict(obj)
             predicted.update(body)

@@ -167,6 +167,7 @@ class RouteModule(ResourceModule):
     kind = 'routes'
     result_key = 'route'
     natural_key = 'network_id'
+    read_only = ('id', 'network_type')
     model = staticmethod(_route_model)
     required_on_create = ('network_id', 'network', 'groups')
     fields = dict(
@@ -345,6 +346,7 @@ class DnsSettingsModule(ResourceModule):
     what = 'DNS settings'
     result_key = 'dns_settings'
     singleton = True
+    read_only = ()
     model = staticmethod(_dns_settings_model)
     required_on_create = ()
     fields = dict(
@@ -353,6 +355,9 @@ class DnsSettingsModule(ResourceModule):
     argument_spec = dict(
         disabled_management_groups=dict(type='list', elements='str'),
     )
+
+    def server_fields(self, obj):
+        return unwrap_items(obj)
 
     def to_result(self, obj):
         # GET wraps the settings in items (spec) or not (deployed servers); PUT answers them plainly.

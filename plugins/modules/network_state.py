@@ -78,20 +78,23 @@ options:
       - Also remove resources of the described kinds that the description does not name.
       - Only the kinds given in the description are pruned; a kind that is left out is not touched.
       - Groups are deleted except the C(All) group and groups issued by an identity provider or an integration;
-        setup keys are revoked (the API cannot delete them); users are deleted except owners and the calling user.
+        setup keys are deleted, or on a v0.27 server (which cannot delete them) revoked with their auto groups cleared
+        (revoked keys without auto groups are left alone); users are deleted except owners and the calling user.
       - Refused when the description is empty.
       - Before the first write (also in check mode), the task fails and changes nothing when it would delete a group or
         a posture check that something would still use once the run is done, whether a described resource (as the
-        description leaves it) or a resource that stays on the server (for example a setup key, which pruning revokes
-        but cannot delete, a user or the DNS settings when their kind is not described, or a route's peer groups, which
+        description leaves it) or a resource that stays on the server (for example a revoked setup key that still lists
+        the group, a user or the DNS settings when their kind is not described, or a route's peer groups, which
         the server itself does not check). The message lists each blocked deletion and what uses it.
-      - A group or posture check described with O(nms.overlay.group#module:state=absent) is checked the same way,
-        against what uses it when the task starts, since it is deleted before the kinds after it change.
+      - A group or posture check described with O(nms.overlay.group#module:state=absent) is checked the same way.
     type: bool
     default: false
 notes:
-  - Pruning happens after every described resource was applied, in reverse dependency order, so a policy that no
-    longer exists does not keep a pruned group in use.
+  - Deletions (items described with C(state=absent), and pruning) happen after every other described resource was
+    applied, in reverse dependency order (account settings and users first, groups last), so one description
+    with every item C(state=absent) removes a whole network in one run, and a policy or route deleted in the same
+    run does not keep a group in use. References of an item described absent are not resolved, so running the
+    same teardown again changes nothing.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
 seealso:
   - module: nms.overlay.group
@@ -148,7 +151,9 @@ changes:
       type: str
       sample: servers
     action:
-      description: What happened to it.
+      description:
+        - What happened to it, V(created), V(updated), V(deleted), or V(revoked) for a setup key that a v0.27 server
+          cannot delete (revoked, its auto groups cleared).
       type: str
       sample: created
     pruned:
@@ -173,7 +178,9 @@ changes:
       pruned: false
       id: ch8i4ug6lnn4g9hqv7m0
 summary:
-  description: For each described kind, how many resources were created, updated, deleted and left unchanged.
+  description:
+    - For each described kind, how many resources were created, updated, deleted and left unchanged; setup keys also
+      count the keys only revoked (C(revoked)).
   returned: always
   type: dict
   sample:

@@ -12,7 +12,8 @@ version_added: 0.1.0
 description:
   - Returns all peers, or the peers that pass every filter given.
   - When the result is one peer (by O(id), or filters that leave exactly one), that peer is read on its
-    own and also carries C(accessible_peers), the peers it can reach by policy.
+    own and also carries C(accessible_peers), the peers it can reach by policy. Today's servers answer those
+    apart (C(GET /api/peers/{id}/accessible-peers)), which is then read too.
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
@@ -207,7 +208,7 @@ peers:
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    group_matches, in_any_group, normalise_peer, os_matches, peer_groups, same_hostname,
+    group_matches, in_any_group, normalise_peer, os_matches, peer_groups, same_hostname, with_accessible_peers,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 
@@ -261,7 +262,7 @@ class PeerInfoModule(InfoModule):
         if len(items) == 1 and 'accessible_peers' not in items[0] and (fields is None or 'accessible_peers' in fields):
             # One peer: read it on its own for its accessible peers.
             try:
-                items = [self.client.get_object('%s/%s' % (self.path, ref_id(items[0])))]
+                items = [with_accessible_peers(self.client, self.client.get_object('%s/%s' % (self.path, ref_id(items[0]))))]
             except ApiError as exc:
                 if exc.status != 404:  # deleted in between: nothing to return
                     raise

@@ -62,8 +62,12 @@ options:
       - A rule option left unset keeps the value of the server rule with the same O(rules[].name) (when
         exactly one exists). For a new rule the defaults below apply; sources and destinations have
         no default.
-      - Deployed servers store only one rule per policy reliably (rule ids collide), and list a group
-        only once per policy response; one rule per policy is the safe choice.
+      - Several rules depend on the server. A v0.27 server stores them all but leaves a source group out of a
+        later rule's answer when an earlier rule of the policy lists it; the module compares with that in mind, so a
+        re-run sends no write. Today's servers keep only the first rule of a policy (they give every rule one id),
+        so there several rules are refused before any write. One rule per policy works everywhere.
+      - When the server answers a later rule without sources, an update of the policy needs that rule's
+        O(rules[].sources), because sending the rule back as answered could drop a source group the server stores.
     type: list
     elements: dict
     suboptions:
@@ -100,6 +104,10 @@ options:
       ports:
         description:
           - Ports (V(443)) or port ranges (V(8000-8100)), each within 1..65535. Order does not matter.
+          - Port ranges need a current server (one that has C(GET /api/instance/version)); they are sent there
+            in the rule's C(port_ranges). A v0.27 server takes single ports only, so a range fails before any write,
+            naming the option. The module asks the server what it is (one request per task) only when a rule has a
+            range or the policy several rules.
           - Only with protocol V(tcp) or V(udp). V([]) removes every port. A new rule has none when unset.
         type: list
         elements: str
@@ -144,7 +152,7 @@ EXAMPLES = r'''
       nb_version_check:
         min_version: 0.25.0
 
-- name: Let developers reach the web servers on HTTPS and a port range
+- name: Let developers reach the web servers on HTTPS and 8080
   nms.overlay.policy:
     name: developers-to-web
     description: Developers reach the web servers
@@ -153,7 +161,7 @@ EXAMPLES = r'''
         protocol: tcp
         ports:
           - "443"
-          - 8000-8100
+          - "8080"
         sources:
           - developers
         destinations:

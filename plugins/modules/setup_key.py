@@ -91,8 +91,11 @@ options:
   state:
     description:
       - V(present) creates or updates the key.
-      - V(absent) revokes the key, because the API cannot delete setup keys. A revoked key keeps
-        its name, so it still counts for the name lookup described above.
+      - V(absent) deletes the key where the server can (today's servers). A v0.27 server cannot delete setup
+        keys, so there the key is revoked and its auto groups are cleared (the server refuses to delete a group
+        that any key lists, a revoked key too); RV(revoked_only) then says so. Which server it is, the key's id
+        tells (v0.27 gives numeric ids), so no request is added. A revoked key keeps its name, so it still counts
+        for the name lookup described above; a revoked key without auto groups is left as it is.
     type: str
     choices: [present, absent]
     default: present
@@ -203,6 +206,13 @@ setup_key:
       description: When the key was last changed.
       type: str
       sample: "2024-05-01T10:00:00Z"
+revoked_only:
+  description:
+    - V(true) when O(state=absent) found the key on a server that cannot delete setup keys (v0.27), so the key
+      was revoked and its auto groups cleared (or already was) instead of deleted.
+  returned: when O(state=absent) found a key the server cannot delete
+  type: bool
+  sample: true
 replaced_id:
   description: Id of the key that O(replace_invalid) replaced (and revoked if it was not revoked yet).
   returned: when a key was replaced

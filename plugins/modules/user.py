@@ -53,6 +53,8 @@ options:
       - Role of the user. Required to create a user; left unset, an existing user's role is kept.
       - V(owner) cannot be given to a new user. Giving V(owner) to an existing user transfers the
         ownership when the caller is the owner (the caller becomes V(admin)).
+      - Servers refuse, whatever the caller's permissions, a change of the caller's own role (the owner's too) and
+        V(owner) for a service user; the module refuses both before any write, naming the rule.
     type: str
     choices: [owner, admin, user]
   auto_groups:

@@ -22,7 +22,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--faults", default="", help="rate=0.2,kinds=503+429+drop+slow+500,seed=7,retry_after=1,slow=3.0")
     parser.add_argument("--seed-size", choices=sorted(SEED_SIZES), default=None)
     parser.add_argument("--seed", type=int, default=1, help="RNG seed for ids and generated values")
-    parser.add_argument("--no-idp", action="store_true", help="no identity provider: user invites fail with 412")
+    idp = parser.add_mutually_exclusive_group()
+    idp.add_argument("--idp", dest="idp", action="store_true", default=None,
+                     help="an identity provider (the default of the seed dialect): user invites work")
+    idp.add_argument("--no-idp", dest="idp", action="store_false",
+                     help="no identity provider (the default of the netbird dialect, as a self-hosted server without "
+                          "one): user invites fail with 412")
     parser.add_argument("--no-geo", action="store_true", help="no geo database: locations and geo checks fail with 412")
     parser.add_argument("--tls-cert", default=None)
     parser.add_argument("--tls-key", default=None)
@@ -35,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         print("--tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     try:
-        app = App(args.token, dialect=args.dialect, seed_size=args.seed_size, idp=not args.no_idp,
+        app = App(args.token, dialect=args.dialect, seed_size=args.seed_size, idp=args.idp,
                   geo=not args.no_geo, seed=args.seed)
         if args.faults:
             app.faults.configure(parse_cli(args.faults))

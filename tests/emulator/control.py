@@ -28,6 +28,11 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
     if key == ("POST", "/_emulator/reset"):
         app.reset()
         return 200, {}
+    if key == ("POST", "/_emulator/config"):
+        with app.state.lock:  # until the next reset, which restores the startup configuration
+            if isinstance(body, dict) and "idp" in body:
+                app.state.idp = bool(body["idp"])
+            return 200, {"idp": app.state.idp}
     if key == ("GET", "/_emulator/faults"):
         with app.state.lock:
             return 200, app.faults.describe()
@@ -67,7 +72,7 @@ def enroll(app: App, body: dict[str, Any]) -> Any:
     hostname = str(body.get("hostname") or "")
     if not hostname:
         raise ApiError(422, "hostname is required")
-    fields = {name: body.get(name) for name in ("os", "version", "kernel_version", "name", "serial_number",
+    fields = {name: body.get(name) for name in ("os", "goos", "version", "kernel_version", "name", "serial_number",
                                                 "ui_version", "connection_ip", "country_code", "city_name",
                                                 "geoname_id")}
     user_id = body.get("user_id")

@@ -179,7 +179,12 @@ class Renderer:
     # policies and posture checks -------------------------------------------------
     def policy(self, policy: Record) -> Record:
         rules = []
+        listed: set[str] = set()  # v0.27's per-answer cache: a source group an earlier rule listed is left out
         for rule in policy["rules"]:
+            sources = rule["sources"]
+            if self.dialect.netbird:
+                sources = [gid for gid in sources if gid not in listed]
+                listed.update(rule["sources"])
             item: Record = {
                 "id": policy["id"],
                 "name": rule["name"],
@@ -188,7 +193,7 @@ class Renderer:
                 "action": rule["action"],
                 "bidirectional": rule["bidirectional"],
                 "protocol": rule["protocol"],
-                "sources": self.group_summaries(rule["sources"]),
+                "sources": self.group_summaries(sources),
                 "destinations": self.group_summaries(rule["destinations"]),
             }
             if rule["ports"] or not self.dialect.netbird:

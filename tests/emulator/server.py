@@ -53,14 +53,15 @@ def error_reply(error: ApiError) -> Reply:
 class App:
     """The emulator: one account's state, the dialect, faults and the request log."""
 
-    def __init__(self, token: str, dialect: str = "seed", seed_size: str | None = None, idp: bool = True,
+    def __init__(self, token: str, dialect: str = "seed", seed_size: str | None = None, idp: bool | None = None,
                  geo: bool = True, seed: int = 1) -> None:
         if not is_well_formed(token):
             raise ValueError("--token must be a well-formed personal access token")
         self.token = token
         self.dialect = Dialect(dialect)
         self.seed_size = seed_size
-        self.idp = idp
+        # a self-hosted v0.27 server has no identity provider unless one is configured; the spec's has one
+        self.idp = (not self.dialect.netbird) if idp is None else idp
         self.geo = geo
         self.seed = seed
         self.faults = Faults()

@@ -76,6 +76,17 @@ ACTIVITIES = {
 MAX_EVENTS = 10000
 
 
+def agent_os(os_text: str) -> str:
+    """The agent's own OS (Go's GOOS), which the agent reports beside the free-text `os` ("Debian GNU/Linux 12"):
+    what a server judges a routing peer by."""
+    text = str(os_text or "").lower()
+    for goos, words in (("windows", ("windows",)), ("darwin", ("darwin", "mac")), ("android", ("android",)),
+                        ("ios", ("ios", "iphone", "ipad")), ("freebsd", ("freebsd",))):
+        if any(word in text for word in words):
+            return goos
+    return "linux"
+
+
 class State:
     """All resources of the single account. Callers hold `lock` around any access."""
 
@@ -212,6 +223,8 @@ class State:
         for key, value in fields.items():
             if value is not None:
                 peer[key] = value
+        if not fields.get("goos"):
+            peer["goos"] = agent_os(peer["os"])
         self.peers[peer["id"]] = peer
         all_group = self.all_group()
         if all_group is not None:

@@ -206,7 +206,8 @@ def start_emulator(dialect, workdir, token=None, extra_args=(), timeout=EMULATOR
     token = token or _make_token()
     stdout_path = os.path.join(workdir, "emulator-%s.out" % dialect)
     stderr_path = os.path.join(workdir, "emulator-%s.err" % dialect)
-    cmd = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", token, "--dialect", dialect]
+    # with an identity provider in both dialects (invites work); a test takes it away with POST /_emulator/config
+    cmd = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", token, "--dialect", dialect, "--idp"]
     cmd.extend(extra_args)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:

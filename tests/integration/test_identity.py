@@ -209,9 +209,14 @@ def test_user_created_blocked_and_seeded_admin_stays_admin(emulator, run):
 def test_user_refusals_fail_before_any_write(emulator, run):
     service_user(emulator, 'twin')
     service_user(emulator, 'twin')
+    service_user(emulator, 'bot')
     admin = emulator.add_user('adm@example.com', name='Adm', role='admin', token=True)
     emulator.clear_log()
     tasks = [
+        # rules about the target, which servers answer with 403 whatever the caller's permissions
+        ('own role', {'email': 'owner@example.com', 'role': 'admin'}, 'is the one this task acts as, and nobody can change '
+                                                                      'their own role'),
+        ('service owner', {'name': 'bot', 'is_service_user': True, 'role': 'owner'}, 'a service user cannot be the owner'),
         ('owner', {'email': 'owner@example.com', 'state': 'absent'}, 'is the account owner and cannot be deleted'),
         ('new owner', {'name': 'x', 'is_service_user': True, 'role': 'owner'}, 'a new user cannot be the owner'),
         ('no role', {'name': 'x', 'is_service_user': True}, 'option role is required'),
@@ -790,3 +795,14 @@ def test_examples_run_unchanged(emulator, run, tmp_path):
     assert gone.rc == 0, gone
     assert emulator.api('GET', '/api/accounts')[0] == 401
     assert tmp_path
+
+
+def test_an_invite_without_an_identity_provider_fails_with_the_servers_reason(emulator, run):
+    emulator.control('POST', '/_emulator/config', {'idp': False})  # a self-hosted server without one (netbird's default)
+    emulator.clear_log()
+    result = run([{'name': 'invite', 'ignore_errors': True, 'nms.overlay.user': {
+        'email': 'alice@example.com', 'name': 'Alice', 'role': 'user'}}])
+    assert result['invite']['failed'] is True
+    assert result['invite']['msg'] == 'POST /users failed with HTTP 412: idp manager must be enabled to send user invites'
+    assert result['invite']['status'] == 412 and result['invite']['changed'] is False
+    assert [u['email'] for u in emulator.api('GET', '/api/users')[1] if u['email'] == 'alice@example.com'] == []

@@ -506,3 +506,90 @@ def test_network_role_preview_and_prune(emulator, run):
     assert names(emulator, '/api/groups') == ['All', 'developers', 'servers']
     # the seeded Default policy is not described, so pruning policies removes it
     assert names(emulator, '/api/policies') == ['ssh']
+
+
+# -- teardown: what a description built, one description with every item absent removes ---------------------
+def teardown_of(description):
+    """The description with every item state: absent (the settings, which are not things to delete, left out)."""
+    return {kind: [dict(item, state='absent') for item in items] for kind, items in description.items()
+            if isinstance(items, list)}
+
+
+def example_network():
+    import yaml  # the example the collection ships, as its playbook holds it
+    with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
+        return yaml.safe_load(handle)[0]['vars']['nms_example_network']
+
+
+def assert_torn_down(emulator, seeded_policies=('Default',)):
+    assert names(emulator, '/api/groups') == ['All']
+    assert names(emulator, '/api/policies') == sorted(seeded_policies)
+    assert names(emulator, '/api/routes', key='network_id') == []
+    assert names(emulator, '/api/dns/nameservers') == []
+    assert names(emulator, '/api/posture-checks') == []
+    assert 'automation' not in [u['name'] for u in emulator.api('GET', '/api/users')[1]]
+    # a v0.27 server cannot delete setup keys: each is revoked and lists no group (a group a key lists cannot go)
+    keys = emulator.api('GET', '/api/setup-keys')[1]
+    assert keys and all(key['revoked'] and not key['auto_groups'] for key in keys), keys
+
+
+def test_one_description_with_everything_absent_tears_the_network_down_and_again_changes_nothing(emulator, run):
+    assert run([state_task(DESCRIPTION)]).rc == 0
+    emulator.clear_log()
+    down = run([state_task(teardown_of(DESCRIPTION))])
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator)
+    # in reverse dependency order: what uses a group goes before the group
+    order = [w.split('/')[2] for w in writes(emulator)]
+    assert order == ['users', 'setup-keys', 'dns', 'routes', 'policies', 'posture-checks', 'groups', 'groups', 'groups'], order
+    actions = {(c['kind'], c['action']) for c in down['network']['changes']}
+    assert ('setup_keys', 'revoked') in actions and ('groups', 'deleted') in actions
+    assert down['network']['summary']['setup_keys']['revoked'] == 1
+    emulator.clear_log()
+    again = run([state_task(teardown_of(DESCRIPTION))])
+    assert again.rc == 0, again.stdout
+    assert again['network']['changed'] is False, again['network']['changes']
+    assert writes(emulator) == []
+
+
+def test_a_teardown_preview_writes_nothing_and_a_blocked_deletion_names_what_stays(emulator, run):
+    assert run([state_task(DESCRIPTION)]).rc == 0
+    emulator.clear_log()
+    preview = run([state_task(teardown_of(DESCRIPTION))], check=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    # the route stays (not described): deleting its groups is refused before any write, naming the route
+    partial = teardown_of(DESCRIPTION)
+    del partial['routes']
+    blocked = run([state_task(partial)])
+    assert blocked['network']['failed'] is True, blocked.stdout
+    assert "route 'office-lan'" in blocked['network']['msg'] and 'or describe it too' not in blocked['network']['msg']
+    assert writes(emulator) == []
+
+
+def test_the_network_role_with_prune_tears_the_network_down_in_one_run(emulator, run):
+    assert run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}]}).rc == 0
+    role = {'role': 'nms.overlay.network', 'vars': {'network_description': teardown_of(DESCRIPTION), 'network_prune': True}}
+    down = run([], play={'roles': [role]})
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator, seeded_policies=())  # pruning policies removes the seeded Default policy too
+    emulator.clear_log()
+    again = run([], play={'roles': [role]})
+    assert again.rc == 0 and 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
+    assert writes(emulator) == []
+
+
+def test_the_example_network_builds_settles_and_tears_down(emulator, run):
+    assert run([], playbook='nms.overlay.build_network').rc == 0
+    emulator.clear_log()
+    second = run([], playbook='nms.overlay.build_network')
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+    assert writes(emulator) == []
+    teardown = {'nms_network_override': teardown_of(example_network())}
+    down = run([], playbook='nms.overlay.build_network', extra_vars=teardown)
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator)
+    emulator.clear_log()
+    again = run([], playbook='nms.overlay.build_network', extra_vars=teardown)
+    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
+    assert writes(emulator) == []

@@ -52,7 +52,8 @@ def test_prune_of_a_group_a_described_route_uses_fails_before_any_write(emulator
     assert failed['failed'] is True
     assert failed['msg'] == (
         "nothing was changed: this deletion would fail, because groups (b) (id %s) is used by route 'n' (groups); "
-        "change or remove what uses it, or describe it too" % ids['b'])
+        "remove the reference from what uses it (on the server, or in the description), or describe that with state: "
+        "absent too" % ids['b'])
     assert 'changes' not in failed
     assert writes(emulator) == []
     assert sorted(groups(emulator)) == ['All', 'a', 'b', 'c']

@@ -548,3 +548,20 @@ def test_examples_run_unchanged(emulator, run, modules):
     assert not result.failed
     assert len(result.results) == len(tasks)
     assert result.changed  # the examples do something
+
+
+def test_a_routing_peer_counts_as_linux_by_what_its_agent_reports(emulator, run):
+    # real agents report "Debian GNU/Linux 12" as os text; the server judges by the agent's own OS (linux)
+    peers = emulator.add_peers(peers=[{'hostname': 'gw-debian', 'os': 'Debian GNU/Linux 12'},
+                                      {'hostname': 'laptop', 'os': 'Windows 11'}])
+    assert len(peers) == 2
+    make_group(emulator, 'lan')
+    result = run([
+        {'name': 'debian', 'nms.overlay.route': {'network_id': 'lan', 'network': '10.9.0.0/24', 'peer': 'gw-debian',
+                                                 'groups': ['lan']}},
+        {'name': 'windows', 'ignore_errors': True, 'nms.overlay.route': {
+            'network_id': 'lan2', 'network': '10.8.0.0/24', 'peer': 'laptop', 'groups': ['lan']}},
+    ])
+    assert result['debian']['changed'] is True, result['debian'].get('msg')
+    assert result['windows']['failed'] is True
+    assert 'non-linux peers are non supported as network routes' in result['windows']['msg']

@@ -42,7 +42,8 @@ def _route_from_body(ctx: Ctx, route_id: str, creating: bool) -> Record:
             raise ApiError(422, "only peer or peers_group should be provided")
         if not body.has("peer") and not body.has("peer_groups"):
             raise ApiError(422, "either peer or peers_group should be provided")
-    if peer and peer in state.peers and not state.peers[peer]["os"].lower().startswith("linux"):
+    # judged by the OS the agent reports of itself (GoOS), not by the free-text os ("Debian GNU/Linux 12")
+    if peer and peer in state.peers and state.peers[peer]["goos"] != "linux":
         raise ApiError(422, "non-linux peers are non supported as network routes")
     if peer_groups:
         check_group_ids(state, peer_groups)

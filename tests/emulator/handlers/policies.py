@@ -16,10 +16,11 @@ PORT_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 ALL_OR_ICMP_FLOW = "for all or icmp protocol type flow can be only bi-directional"
 
 
-def _port_ok(text: str) -> bool:
-    """`N` or `N-M` with 1 <= N <= M <= 65535 (ranges accepted on purpose, see README)."""
+def _port_ok(text: str, ranges: bool) -> bool:
+    """`N` (v0.27 parses every entry as an integer), or also `N-M` with 1 <= N <= M <= 65535 where the spec's
+    "ports or port ranges" is read literally (the seed dialect)."""
     found = PORT_RANGE.match(text)
-    if not found:
+    if not found or (found.group(2) is not None and not ranges):
         return False
     low = int(found.group(1))
     high = int(found.group(2)) if found.group(2) is not None else low
@@ -35,7 +36,7 @@ def _rule(ctx: Ctx, body: Body) -> Record:
         raise ApiError(422, "unknown action type")
     if protocol not in PROTOCOLS:
         raise ApiError(422, f"unknown protocol type: {protocol}")
-    if not all(_port_ok(port) for port in ports):
+    if not all(_port_ok(port, ranges=not ctx.dialect.netbird) for port in ports):
         raise ApiError(422, "valid port value is in 1..65535 range")
     if protocol in ("all", "icmp"):
         if ports:

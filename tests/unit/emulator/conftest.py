@@ -134,7 +134,7 @@ def stop_emulator(emulator: Emulator) -> None:
 
 @pytest.fixture(scope="module", params=["seed", "netbird"])
 def emulator_process(request: pytest.FixtureRequest) -> Iterator[Emulator]:
-    emulator = start_emulator(request.param)
+    emulator = start_emulator(request.param, "--idp")  # invites work in both; see test_identity_provider_by_dialect
     yield emulator
     stop_emulator(emulator)
 
@@ -148,7 +148,7 @@ def emu(emulator_process: Emulator) -> Emulator:
 
 @pytest.fixture(scope="module")
 def netbird_process() -> Iterator[Emulator]:
-    emulator = start_emulator("netbird")
+    emulator = start_emulator("netbird", "--idp")
     yield emulator
     stop_emulator(emulator)
 

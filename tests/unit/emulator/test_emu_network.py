@@ -155,3 +155,18 @@ def test_dns_settings_shapes_and_updates(emu: Emulator) -> None:
     unknown = emu.call("PUT", "/api/dns/settings", {"disabled_management_groups": ["nope"]})
     assert unknown.status == 422 and unknown.body["message"] == "group id nope not found"
     assert emu.call("GET", "/api/dns/settings/").status == 404  # a trailing slash matches no route
+
+
+def test_a_routing_peer_is_judged_by_the_agents_own_os_not_the_os_text(emu: Emulator) -> None:
+    group = emu.group("lan")
+    debian = _linux_peer(emu, "gw1", os_name="Debian GNU/Linux 12")
+    created = emu.call("POST", "/api/routes", _route_body(peer=debian["id"], groups=[group["id"]]))
+    assert created.status == 200, created
+    laptop = _linux_peer(emu, "laptop", os_name="Windows 11")
+    refused = emu.call("POST", "/api/routes", _route_body(network="10.1.0.0/24", peer=laptop["id"], groups=[group["id"]]))
+    assert refused.status == 422 and refused.body["message"] == "non-linux peers are non supported as network routes"
+    # the agent's report (goos) decides, whatever the text says
+    key = emu.setup_key("odd")
+    odd = emu.enroll(key["key"], "odd", os="Custom distribution", goos="darwin")
+    refused = emu.call("POST", "/api/routes", _route_body(network="10.2.0.0/24", peer=odd["id"], groups=[group["id"]]))
+    assert refused.status == 422

@@ -25,11 +25,11 @@ def policy(rules: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
 def test_policy_crud_forces_rule_ids_and_drops_unknown_groups(emu: Emulator) -> None:
     group = emu.group("web")
     created = emu.ok("POST", "/api/policies", policy([
-        rule([group["id"], "unknown"], [group["id"]], id="ignored", protocol="tcp", ports=["443", "8000-8100"]),
+        rule([group["id"], "unknown"], [group["id"]], id="ignored", protocol="tcp", ports=["443", "8080"]),
     ]))
     assert created["rules"][0]["id"] == created["id"]
     assert [s["id"] for s in created["rules"][0]["sources"]] == [group["id"]]
-    assert created["rules"][0]["ports"] == ["443", "8000-8100"]
+    assert created["rules"][0]["ports"] == ["443", "8080"]
     assert created["source_posture_checks"] == (None if emu.netbird else [])
     summary = created["rules"][0]["destinations"][0]
     assert ("issued" in summary) is (not emu.netbird)
@@ -62,6 +62,30 @@ def test_policy_crud_forces_rule_ids_and_drops_unknown_groups(emu: Emulator) -> 
 def test_policy_validations(emu: Emulator, body: dict[str, Any], message: str) -> None:
     response = emu.call("POST", "/api/policies", body)
     assert response.status == 422 and response.body["message"] == message
+
+
+def test_port_ranges_only_where_the_spec_is_read_literally(emu: Emulator) -> None:
+    response = emu.call("POST", "/api/policies", policy([rule([], [], protocol="tcp", ports=["443", "8000-8100"])]))
+    if emu.netbird:  # v0.27.6 parses every entry as an integer
+        assert response.status == 422 and response.body["message"] == "valid port value is in 1..65535 range"
+    else:
+        assert response.status == 200 and response.body["rules"][0]["ports"] == ["443", "8000-8100"]
+
+
+def test_a_source_group_an_earlier_rule_lists_is_left_out_of_later_rules_in_netbird_answers(emu: Emulator) -> None:
+    web, db = emu.group("web"), emu.group("db")
+    rules = [rule([web["id"]], [db["id"]], name="one"), rule([web["id"], db["id"]], [web["id"]], name="two"),
+             rule([web["id"]], [web["id"]], name="three")]
+    created = emu.ok("POST", "/api/policies", policy(rules))
+    for answer in (created, emu.ok("GET", f"/api/policies/{created['id']}"), emu.ok("GET", "/api/policies")[-1]):
+        shown = [[s["id"] for s in r["sources"] or []] for r in answer["rules"]]
+        if emu.netbird:
+            assert shown == [[web["id"]], [db["id"]], []], shown
+            assert answer["rules"][2]["sources"] is None
+        else:
+            assert shown == [[web["id"]], [web["id"], db["id"]], [web["id"]]], shown
+    # the store keeps them all: destinations are not affected
+    assert [[d["id"] for d in r["destinations"]] for r in created["rules"]] == [[db["id"]], [web["id"]], [web["id"]]]
 
 
 def test_policy_posture_checks_unknown_dropped_omitted_cleared(emu: Emulator) -> None:

@@ -236,6 +236,34 @@ def test_no_geo_and_no_idp_flags() -> None:
         stop_emulator(emulator)
 
 
+INVITE = {"email": "a@b.c", "name": "A", "role": "user", "auto_groups": [], "is_service_user": False}
+
+
+@pytest.mark.parametrize("dialect, extra, invites", [
+    ("netbird", (), False),       # a self-hosted v0.27.6 server has no identity provider unless configured
+    ("netbird", ("--idp",), True),
+    ("seed", (), True),
+    ("seed", ("--no-idp",), False),
+])
+def test_identity_provider_by_dialect(dialect: str, extra: tuple[str, ...], invites: bool) -> None:
+    emulator = start_emulator(dialect, *extra)
+    try:
+        response = emulator.call("POST", "/api/users", INVITE)
+        if invites:
+            assert response.status == 200, response
+        else:
+            assert response.status == 412 and response.body["message"] == "idp manager must be enabled to send user invites"
+        # switched for a test until the next reset
+        assert emulator.control("POST", "config", {"idp": not invites}) == {"idp": not invites}
+        again = emulator.call("POST", "/api/users", dict(INVITE, email="b@b.c"))
+        assert again.status == (200 if not invites else 412)
+        emulator.reset()
+        third = emulator.call("POST", "/api/users", dict(INVITE, email="c@b.c"))
+        assert third.status == (200 if invites else 412)
+    finally:
+        stop_emulator(emulator)
+
+
 def test_tls(tmp_path: Path) -> None:
     pki = make_test_pki(str(tmp_path))
     emulator = start_emulator("seed", "--tls-cert", pki["server_cert"], "--tls-key", pki["server_key"])

@@ -436,3 +436,91 @@ def test_posture_check_rename_onto_another_name_fails_before_any_write(check_mod
     assert str(err.value) == ("option name: cannot rename the posture check 'beta' (id c2) to 'alpha': the posture check "
                               "with id c1 already has that name, and posture check names must be unique")
     assert client.calls == [('GET', '/posture-checks/c2', None), ('GET', '/posture-checks', None)]
+
+
+# -- what the server accepts: port ranges and several rules --------------------------------------------
+VERSION = {'management_current_version': '0.77.1', 'management_update_available': False}
+RANGE_RULE = dict(name='r', sources=['g1'], destinations=['web'], protocol='tcp', ports=['443', '8000-8100'])
+
+
+def test_a_port_range_is_refused_before_any_write_on_a_v027_server():
+    client = FakeClient({'/policies': [POLICY], '/groups': GROUPS})  # no /instance/version: 404
+    with pytest.raises(TaskError) as failure:
+        run_class(PolicyModule, client, name='p', rules=[RANGE_RULE])
+    assert str(failure.value) == (
+        "option rules[0].ports: '8000-8100' is a port range, and this server (v0.27: it has no GET /api/instance/version) "
+        "takes single ports only (each in 1..65535); list the ports one by one")
+    assert client.writes() == [] and client.calls == [('GET', '/policies', None), ('GET', '/instance/version', None)]
+
+
+def test_a_task_without_ranges_or_several_rules_never_asks_what_the_server_is():
+    client = FakeClient({'/policies': [POLICY], '/groups': GROUPS})
+    run_class(PolicyModule, client, name='p', rules=[dict(name='r', sources=['g1'], destinations=['web'], ports=['8080'])])
+    assert ('GET', '/instance/version', None) not in client.calls
+
+
+def test_a_current_server_gets_ranges_in_port_ranges_and_a_rerun_is_unchanged():
+    client = FakeClient({'/policies': [POLICY], '/groups': GROUPS, '/instance/version': VERSION})
+    result = run_class(PolicyModule, client, name='p', rules=[RANGE_RULE])
+    assert result['changed'] is True
+    (dummy_method, dummy_path, body), = client.writes()
+    assert body['rules'][0]['ports'] == ['443'] and body['rules'][0]['port_ranges'] == [{'start': 8000, 'end': 8100}]
+    # the server's answer: singles in ports, the range in port_ranges; the same task again changes nothing
+    stored = dict(POLICY, rules=[dict(POLICY['rules'][0], ports=['443'], port_ranges=[{'start': 8000, 'end': 8100}])])
+    client = FakeClient({'/policies': [stored], '/groups': GROUPS})
+    assert run_class(PolicyModule, client, name='p', rules=[RANGE_RULE])['changed'] is False
+    assert client.writes() == [] and ('GET', '/instance/version', None) not in client.calls  # the answer told
+
+
+def test_rule_from_server_reads_port_ranges():
+    rule = rule_from_server({'ports': ['22'], 'port_ranges': [{'start': 8000, 'end': 8100}, {'start': 80, 'end': 80}]})
+    assert rule['ports'] == ['22', '80', '8000-8100']
+
+
+def test_several_rules_are_refused_before_any_write_on_a_current_server():
+    client = FakeClient({'/policies': [POLICY], '/groups': GROUPS, '/instance/version': VERSION})
+    rules = [dict(name='r', sources=['g1'], destinations=['web']), dict(name='s', sources=['g1'], destinations=['dev'])]
+    with pytest.raises(TaskError) as failure:
+        run_class(PolicyModule, client, name='p', rules=rules)
+    assert str(failure.value).startswith('option rules: this server (0.77.1) keeps only the first rule of a policy')
+    assert client.writes() == []
+
+
+TWO_RULES = [dict(name='r', sources=['g1'], destinations=['web'], protocol='all'),
+             dict(name='s', sources=['g1', 'g2'], destinations=['dev'], protocol='all')]
+
+
+def two_rule_policy(second_sources):
+    def rule(name, sources, destinations):
+        return {'id': 'p1', 'name': name, 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+                'protocol': 'all', 'sources': sources, 'destinations': destinations}
+    return dict(POLICY, rules=[rule('r', [{'id': 'g1'}], [{'id': 'g2'}]), rule('s', second_sources, [{'id': 'g1'}])])
+
+
+@pytest.mark.parametrize('second_sources', [[{'id': 'g2'}], [{'id': 'g1'}, {'id': 'g2'}]], ids=['v0.27 answer', 'full answer'])
+def test_two_rules_sharing_a_source_converge(second_sources):
+    # v0.27 answers the second rule without g1, which the first rule lists: that is the stored policy, no write
+    client = FakeClient({'/policies': [two_rule_policy(second_sources)], '/groups': GROUPS})
+    result = run_class(PolicyModule, client, name='p', rules=TWO_RULES)
+    assert result['changed'] is False and client.writes() == []
+
+
+def test_two_rules_with_a_real_difference_send_every_source():
+    client = FakeClient({'/policies': [two_rule_policy(None)], '/groups': GROUPS})
+    result = run_class(PolicyModule, client, name='p', rules=TWO_RULES)
+    assert result['changed'] is True
+    (dummy_method, dummy_path, body), = client.writes()
+    assert [rule['sources'] for rule in body['rules']] == [['g1'], ['g1', 'g2']]
+
+
+def test_a_later_rule_answered_without_sources_is_not_sent_back_as_answered():
+    client = FakeClient({'/policies': [two_rule_policy(None)], '/groups': GROUPS})
+    with pytest.raises(TaskError) as failure:
+        run_class(PolicyModule, client, name='p', description='changed')
+    assert str(failure.value).startswith("option rules[1].sources is required to update the policy 'p': the server answers "
+                                         "its rule 's' without sources")
+    assert client.writes() == []
+    # with the sources given, it is sent
+    client = FakeClient({'/policies': [two_rule_policy(None)], '/groups': GROUPS})
+    run_class(PolicyModule, client, name='p', description='changed', rules=[dict(name='r'), dict(name='s', sources=['g1', 'g2'])])
+    assert [rule['sources'] for rule in client.writes()[0][2]['rules']] == [['g1'], ['g1', 'g2']]

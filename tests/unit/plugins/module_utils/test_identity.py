@@ -395,17 +395,35 @@ def test_setup_key_create_reveals_once_and_revokes_in_a_second_call():
     assert result['setup_key']['revoked'] is True
 
 
-def test_setup_key_absent_revokes_and_revoked_stays_revoked():
+def test_setup_key_absent_on_v027_revokes_and_clears_the_auto_groups_and_again_changes_nothing():
+    # a numeric id: a v0.27 server, which has no DELETE for setup keys
     client = key_client(setup_key())
     result = make(SetupKeyModule, client, name='servers', state='absent').run()
     assert result['changed'] is True and client.writes() == [('PUT', '/setup-keys/77')]
+    assert result['revoked_only'] is True
+    assert result['diff'] == {'before': {'auto_groups': ['g1'], 'revoked': False}, 'after': {'auto_groups': [], 'revoked': True}}
     body = client.calls[-1][2]
-    assert body['revoked'] is True and 86000 < body['expires_in'] <= 30 * 86400
+    assert body['revoked'] is True and body['auto_groups'] == [] and 86000 < body['expires_in'] <= 30 * 86400
+    # a key revoked earlier that still lists a group: its groups are cleared (they could never be deleted otherwise)
     revoked = setup_key(revoked=True, valid=False, state='revoked')
     client = key_client(revoked)
     assert make(SetupKeyModule, client, name='servers', auto_groups=['ops']).run()['changed'] is False
-    assert make(SetupKeyModule, client, name='servers', state='absent').run()['changed'] is False
     assert client.writes() == []
+    result = make(SetupKeyModule, client, name='servers', state='absent').run()
+    assert result['changed'] is True and client.calls[-1][2]['auto_groups'] == []
+    # revoked without groups: nothing left to do
+    client = key_client(setup_key(revoked=True, valid=False, state='revoked', auto_groups=[]))
+    result = make(SetupKeyModule, client, name='servers', state='absent').run()
+    assert result['changed'] is False and result['revoked_only'] is True and client.writes() == []
+
+
+def test_setup_key_absent_deletes_where_the_server_can():
+    # today's servers give xid ids and have DELETE /setup-keys/{id}
+    key = setup_key(id='d1a2b3c4e5f6g7h8i9j0', key='A616D****')
+    client = FakeClient({'/setup-keys': [key], '/groups': GROUPS})
+    result = make(SetupKeyModule, client, name='servers', state='absent').run()
+    assert result['changed'] is True and 'revoked_only' not in result
+    assert client.writes() == [('DELETE', '/setup-keys/d1a2b3c4e5f6g7h8i9j0')]
 
 
 def test_setup_key_check_mode_predicts_state():
@@ -651,3 +669,51 @@ def test_setup_key_whose_create_answer_was_lost_is_read_back_with_its_value():
     module = make(SetupKeyModule, client, name='m', type='reusable')
     assert module.run()['changed'] is True
     assert 'the connection was lost' in module.module.warnings[0] and 'revoke it' in module.module.warnings[0]
+
+
+# -- role changes the server refuses whatever the caller's permissions --------------------------------------
+def test_the_calling_user_cannot_change_its_own_role_refused_before_any_write():
+    client = FakeClient({'/users': [OWNER, BOT]})
+    with pytest.raises(TaskError) as failure:
+        make(UserModule, client, email='owner@example.com', role='admin').run()
+    assert str(failure.value).startswith("option role: the user email 'owner@example.com' is the one this task acts as, "
+                                         "and nobody can change their own role")
+    assert [c for c in client.calls if c[0] != 'GET'] == []
+    # the same role is no change, and no refusal
+    assert make(UserModule, FakeClient({'/users': [OWNER]}), email='owner@example.com', role='owner').run()['changed'] is False
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_service_user_cannot_become_owner_refused_before_any_write(check_mode):
+    client = FakeClient({'/users': [OWNER, BOT]})
+    with pytest.raises(TaskError) as failure:
+        make(UserModule, client, check_mode=check_mode, name='bot', is_service_user=True, role='owner').run()
+    assert str(failure.value).startswith("option role: the user service user name 'bot' is a service user, and a service "
+                                         "user cannot be the owner")
+    assert [c for c in client.calls if c[0] != 'GET'] == []
+
+
+@pytest.mark.parametrize('message, rule', [
+    ("forbidden: admins can't change their role (the token's user lacks the permission for this operation)",
+     'nobody can change their own role'),
+    ("forbidden: failed to process update for user x: can't update a service user with owner role (the token's user "
+     "lacks the permission for this operation)", 'a service user cannot be the owner'),
+])
+def test_a_403_that_states_a_rule_about_the_request_says_the_rule_not_a_missing_permission(message, rule):
+    client = FakeClient({'/users': [OWNER, dict(BOT, role='user')],
+                         ('PUT', '/users/bot-1'): lambda body: (_ for _ in ()).throw(ApiError('PUT', '/users/bot-1', 403, message))})
+    with pytest.raises(ApiError) as failure:
+        make(UserModule, client, name='bot', is_service_user=True, role='admin').run()
+    text = str(failure.value)
+    assert text.startswith('PUT /users/bot-1 failed with HTTP 403: forbidden: ')
+    assert 'lacks the permission' not in text and rule in text
+    assert failure.value.status == 403 and failure.value.method == 'PUT'
+
+
+def test_a_403_about_the_caller_keeps_the_permission_hint():
+    message = "forbidden: only owners can add owner role to other users (the token's user lacks the permission for this operation)"
+    client = FakeClient({'/users': [OWNER, dict(BOT, is_service_user=False, email='b@example.com')],
+                         ('PUT', '/users/bot-1'): lambda body: (_ for _ in ()).throw(ApiError('PUT', '/users/bot-1', 403, message))})
+    with pytest.raises(ApiError) as failure:
+        make(UserModule, client, email='b@example.com', role='owner').run()
+    assert failure.value.message == message

@@ -285,3 +285,23 @@ def test_approval_required_unknown_to_the_server_is_not_sent():
     result, shim = run(server, name='web-1', approval_required=True)
     assert result['changed'] is False and server.writes() == [] and [c[1] for c in server.calls] == ['/peers']
     assert 'is not applied' in shim.warnings[0]
+
+
+def test_a_single_peer_gets_its_accessible_peers_from_where_the_server_keeps_them():
+    from ansible_collections.nms.overlay.plugins.module_utils._peers import with_accessible_peers
+
+    class Reads(ShapedReads):
+        def __init__(self):
+            self.paths = []
+
+        def get(self, path, query=None):
+            self.paths.append(path)
+            return [{'id': 'p2', 'name': 'db-1'}]
+
+    client = Reads()
+    # v0.27: in the peer's own answer, no request
+    assert with_accessible_peers(client, {'id': 'p1', 'accessible_peers': []}) == {'id': 'p1', 'accessible_peers': []}
+    assert client.paths == []
+    # today's servers: a request of its own
+    assert with_accessible_peers(client, {'id': 'p1'}) == {'id': 'p1', 'accessible_peers': [{'id': 'p2', 'name': 'db-1'}]}
+    assert client.paths == ['/peers/p1/accessible-peers']
