@@ -6,6 +6,9 @@ peer_info and the peers inventory plugin."""
 
 from __future__ import annotations
 
+import random
+import time
+
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -15,6 +18,12 @@ ALL_GROUP = 'All'
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
+
+# A membership write undone by a concurrent writer is made again at most this many times; pauses between
+# tries are random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
+MEMBERSHIP_TRIES = 10
+MEMBERSHIP_BACKOFF = 0.25
+MAX_SETTLE = 3.0
 
 # The fields a PUT /peers/{id} carries; the server replaces all of them.
 PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
@@ -244,12 +253,46 @@ class PeerModule(ResourceModule):
             result[self.result_key]['groups'] = kept
             return
         for gid in sorted(add | remove):
-            group = groups[gid]
-            members = id_list(group.get('peers'))
-            members = members + [peer_id] if gid in add else [member for member in members if member != peer_id]
-            updated = self.client.put('/groups/%s' % gid, {'name': group.get('name'), 'peers': members})
-            if isinstance(updated, dict) and updated.get('id') is not None:
-                self.resolver.replace('groups', updated)
+            self.write_membership(groups[gid], peer_id, gid in add)
         peer = self.client.get_object('/peers/%s' % peer_id)
         self.remember(peer)
         result[self.result_key] = self.to_result(peer)
+
+    def write_membership(self, group, peer_id, member):
+        """Make the peer a member of the group (member=True) or not, and prove it by reading the group back.
+
+        A group's members are written as a whole list, so a client that read the list before this write and
+        writes after it silently undoes it (a lost update). So the list is read fresh before each write and
+        read back after it, once a concurrent writer's read-to-write window has passed (as long as this
+        client's own read and write took); when the read-back contradicts the write, the write is made again
+        on the list read back, after a random pause, at most MEMBERSHIP_TRIES times.
+        """
+        gid = ref_id(group)
+        for attempt in range(1, MEMBERSHIP_TRIES + 1):
+            started = time.monotonic()
+            group = self.client.get_object('/groups/%s' % gid)
+            members = id_list(group.get('peers'))
+            if (peer_id in members) != member:
+                members = members + [peer_id] if member else [m for m in members if m != peer_id]
+                self.client.put('/groups/%s' % gid, membership_body(group, members))
+                self.sleep(min(time.monotonic() - started, MAX_SETTLE))
+                group = self.client.get_object('/groups/%s' % gid)
+            if (peer_id in id_list(group.get('peers'))) == member:
+                if group.get('id') is not None:
+                    self.resolver.replace('groups', group)
+                return group
+            if attempt < MEMBERSHIP_TRIES:
+                self.sleep(random.uniform(0, min(MEMBERSHIP_BACKOFF * 2 ** (attempt - 1), MAX_SETTLE)))
+        raise TaskError("the group '%s' (id %s): %s the peer %s was undone by another client's write of the group's "
+                        "members each of %d times (a concurrent writer); the read-back shows it %s"
+                        % (group.get('name'), gid, 'adding' if member else 'removing', peer_id, MEMBERSHIP_TRIES,
+                           'missing' if member else 'still there'))
+
+    @staticmethod
+    def sleep(seconds):
+        time.sleep(seconds)
+
+
+def membership_body(group, members):
+    """The PUT /groups/{id} body that sets a group's members and keeps its name."""
+    return {'name': group.get('name'), 'peers': members}

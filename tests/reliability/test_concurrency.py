@@ -1,11 +1,15 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Issue 10, item 7: ten forks ensuring one group name at once end with exactly one group.
+"""Issue 10, item 7 and issue 18: ten forks racing on one object end with what each of them asked for.
 
 * ``test_ten_forks_one_group``: real ``ansible-playbook -f 10`` over ten local hosts, each ensuring
   the group ``race-group`` (netbird dialect: a duplicate name is answered 409). Every request is
   slowed by 0.3 s after its answer is computed, so that all ten lists see no group and all ten
   POST. Asserted: no host failed, exactly one group exists, and every 409 was reconciled.
+* ``test_ten_forks_join_one_group`` (issue 18, point 3): ten forks each add their own peer to one group
+  (``peer`` with ``groups_mode: add``, as the ``enroll`` role does), every request slowed so that they
+  all read the member list before any of them writes it. Asserted, in both dialects: the group ends
+  with all ten members, and no fork reported success while its peer was missing.
 * ``test_create_answered_409_is_reconciled``: in-process and deterministic: the module's list is
   answered before someone else creates the group; its POST gets 409; the module reads back and
   reconciles (an update when its options differ), and does not fail.
@@ -35,18 +39,21 @@ def _groups_named(emu, name):
     return [g for g in groups if g["name"] == name]
 
 
-@pytest.mark.stress
-@pytest.mark.parametrize("round_", range(ROUNDS))
-def test_ten_forks_one_group(emulator, tmp_path, round_):
+def run_forks(emu, tmp_path, task, seed=0, slow=0.3):
+    """ansible-playbook -f 10 over ten local hosts racer0..racer9 running ``task`` (YAML lines of one task,
+    indented for a task list; {{ inventory_hostname }} tells the forks apart), every request slowed by
+    ``slow`` seconds after its answer is computed, so that the forks' reads all come before their writes.
+    In the seed dialect the modules run as processes, in netbird in the controller's worker.
+    Returns (output, rc, per-host recap [(ok, changed, unreachable, failed)], seconds)."""
     inventory = tmp_path / "hosts.ini"
+    in_process = "false" if emu.dialect == "seed" else "true"
     inventory.write_text("[racers]\n" + "".join(
-        "racer%d ansible_connection=local ansible_python_interpreter=%s\n" % (i, sys.executable) for i in range(FORKS)))
+        "racer%d ansible_connection=local ansible_python_interpreter=%s nms_overlay_in_process=%s\n"
+        % (i, sys.executable, in_process) for i in range(FORKS)))
     playbook = tmp_path / "race.yml"
-    playbook.write_text(
-        "- hosts: racers\n  gather_facts: false\n  tasks:\n"
-        "    - name: Ensure the race group\n      nms.overlay.group:\n        name: race-group\n")
-    emulator.set_faults({"rate": 1.0, "kinds": ["slow"], "slow": 0.3, "seed": round_})
-    env = dict(os.environ, NMS_API_URL=emulator.url, NMS_API_TOKEN=emulator.token, ANSIBLE_FORKS=str(FORKS),
+    playbook.write_text("- hosts: racers\n  gather_facts: false\n  tasks:\n" + task)
+    emu.set_faults({"rate": 1.0, "kinds": ["slow"], "slow": slow, "seed": seed})
+    env = dict(os.environ, NMS_API_URL=emu.url, NMS_API_TOKEN=emu.token, ANSIBLE_FORKS=str(FORKS),
                ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_NOCOLOR="1", ANSIBLE_RETRY_FILES_ENABLED="False",
                ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_STDOUT_CALLBACK="default")
     started = time.monotonic()
@@ -54,10 +61,18 @@ def test_ten_forks_one_group(emulator, tmp_path, round_):
                            "-f", str(FORKS), str(playbook)], cwd=str(tmp_path), env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     elapsed = time.monotonic() - started
-    emulator.set_faults({})
+    emu.set_faults({})
     output = done.stdout + done.stderr
-    assert done.returncode == 0, output[-5000:]
     recap = re.findall(r"^racer\d+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", output, re.M)
+    return output, done.returncode, recap, elapsed
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_ten_forks_one_group(emulator, tmp_path, round_):
+    output, returncode, recap, elapsed = run_forks(
+        emulator, tmp_path, "    - name: Ensure the race group\n      nms.overlay.group:\n        name: race-group\n", seed=round_)
+    assert returncode == 0, output[-5000:]
     assert len(recap) == FORKS, output[-3000:]
     assert all(failed == "0" and unreachable == "0" for dummy, dummy2, unreachable, failed in recap), output[-3000:]
     changed = sum(int(c) for dummy, c, dummy2, dummy3 in recap)
@@ -73,16 +88,42 @@ def test_ten_forks_one_group(emulator, tmp_path, round_):
             FORKS, len(posts), len(conflicts), changed, elapsed))
 
 
+@pytest.mark.stress
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_ten_forks_join_one_group(any_emulator, tmp_path, round_):
+    emu = any_emulator
+    emu.control("POST", "/_emulator/peers", {"peers": [{"hostname": "racer%d" % i, "os": "linux"} for i in range(FORKS)]})
+    status, group = emu.api("POST", "/groups", {"name": "race-members", "peers": []})
+    assert status == 200, group
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, (
+        "    - name: Join the race group\n      nms.overlay.peer:\n        hostname: '{{ inventory_hostname }}'\n"
+        "        groups: [race-members]\n        groups_mode: add\n"), seed=round_)
+    status, after = emu.api("GET", "/groups/%s" % group["id"])
+    assert status == 200, after
+    members = sorted(p["name"] for p in after["peers"] or [])
+    puts = [r for r in emu.requests() if r["method"] == "PUT"]
+    context = "members %s after %d PUTs\n%s" % (members, len(puts), output[-4000:])
+    assert members == sorted("racer%d" % i for i in range(FORKS)), "lost updates: " + context
+    assert returncode == 0 and len(recap) == FORKS, context
+    assert all(changed == "1" and failed == "0" for dummy, changed, dummy2, failed in recap), context
+    FIGURES.setdefault("concurrency", {})["join one group %s round %d" % (emu.dialect, round_)] = (
+        "%d forks: %d members, %d PUTs, %.1fs" % (FORKS, len(members), len(puts), elapsed))
+
+
 @pytest.mark.parametrize("peers", [[], ["web-1"]])
 def test_create_answered_409_is_reconciled(emulator, peers):
     seed_world(emulator)
     # the list is answered at once (no group yet) and delivered 0.6 s later; meanwhile another
     # client creates the group, so that the module's POST meets a 409 "already exists"
-    emulator.set_faults({"queue": [{"delay": 0.6}]})
+    emulator.set_faults({"queue": [{"delay": 0.6, "method": "GET"}]})
     other = {}
 
     def create_elsewhere():
-        time.sleep(0.2)
+        # once the module's list has been answered (it is delivered later): not after a fixed sleep, which a
+        # loaded machine outruns
+        deadline = time.monotonic() + 30
+        while not any(r["method"] == "GET" for r in emulator.requests()) and time.monotonic() < deadline:
+            time.sleep(0.02)
         other["answer"] = emulator.api("POST", "/groups", {"name": "contested", "peers": []})
 
     thread = threading.Thread(target=create_elsewhere)
