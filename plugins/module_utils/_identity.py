@@ -117,9 +117,12 @@ def iso_time(moment):
     return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
 
 
-def lost_value_message(what, option_hint, answer_lost):
-    """Why a created secret cannot be shown: its create answer was lost or carried no value."""
-    if answer_lost:
+def lost_value_message(what, option_hint, answer_lost, unreadable=None):
+    """Why a created secret cannot be shown: its create answer was lost, could not be read (``unreadable``, the
+    client's error) or carried no value."""
+    if unreadable is not None:
+        how = 'the answer to the creation request (which carries the value) could not be read (%s)' % unreadable.message
+    elif answer_lost:
         how = 'the connection was lost after the creation request was sent, so its answer (which carries the value) never arrived'
     else:
         how = 'the answer to the creation request did not carry the value'
@@ -408,7 +411,8 @@ class TokenModule(ResourceModule):
                 # the answer was lost and the read that should tell whether the token was made failed too
                 raise TaskError(lost_value_message(
                     "the token '%s' may exist now" % body.get('name'), 'check with nms.overlay.token_info; if it '
-                    'exists, run the task again with rotate: true to get a value (that replaces the token)', True)
+                    'exists, run the task again with rotate: true to get a value (that replaces the token)', True,
+                    self.unreadable_answer)
                     + ' (%s)' % exc, status=exc.status, method=exc.method, path=exc.path) from None
             raise
 
@@ -435,7 +439,7 @@ class TokenModule(ResourceModule):
             if self.replacing is not None:
                 self.delete(self.replacing)
             raise TaskError(lost_value_message("the token '%s' was created (id %s)" % (state.get('name'), ref_id(created)),
-                                               hint, self._read_back == 'lost'),
+                                               hint, self._read_back == 'lost', self.unreadable_answer),
                             changed=True, token=token)
         created = created if isinstance(created, dict) else {}
         try:
@@ -527,6 +531,7 @@ class SetupKeyModule(ResourceModule):
         super().__init__(module)
         self._revealed = None
         self._read_back = False   # the created key was found by a read (its create answer was lost or empty)
+        self._value_lost = False  # ... and that read did not show its value
 
     def validate_options(self):
         super().validate_options()
@@ -618,15 +623,19 @@ class SetupKeyModule(ResourceModule):
         self._read_back = False
         created = super().post_once(body)
         value = created.get(SETUP_KEY_SECRET) if isinstance(created, dict) else None
-        if self._read_back and isinstance(created, dict) and (not isinstance(value, str) or len(value) < 36 or '*' in value):
-            # found by a read after a lost or empty create answer, and this server masks values in reads
+        self._value_lost = self._read_back and isinstance(created, dict) and (
+            not isinstance(value, str) or len(value) < 36 or '*' in value)
+        if self._value_lost:
+            # found by a read after a lost, unreadable or empty create answer, and this server masks values in reads
             self.warn(lost_value_message("the setup key '%s' was created (id %s)" % (body.get('name'), ref_id(created)),
-                                         'revoke it (state: absent) and create a new one to get a value', True))
+                                         'revoke it (state: absent) and create a new one to get a value', True,
+                                         self.unreadable_answer))
         return created
 
     def after_create(self, created, state):
         if isinstance(created, dict):
-            self._revealed = ref_id(created)
+            # a masked value read back is no value: the result shows none rather than the mask
+            self._revealed = None if self._value_lost else ref_id(created)
             if state.get('revoked') and not created.get('revoked'):
                 # the API ignores revoked on create: revoke in a second call
                 updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.request_body(state, created))
@@ -673,7 +682,7 @@ class SetupKeyModule(ResourceModule):
             created = self.post_once(body)
         finally:
             self.replacing = None
-        self._revealed = ref_id(created)
+        self._revealed = None if self._value_lost else ref_id(created)
         self.remember(created)
         if not old.get('revoked'):
             revoked = self.client.put('%s/%s' % (self.path, old_id), self.request_body(dict(current, revoked=True), old))

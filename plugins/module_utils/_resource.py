@@ -32,6 +32,12 @@ def create_may_repeat(exc):
     return exc.status is None or exc.status in (429, 500, 502, 503, 504)
 
 
+def answer_unreadable(exc):
+    """Whether a call was answered with success but the answer could not be read (cut off, not JSON): the
+    server acted on it, and what it answered is unknown."""
+    return exc.status is not None and 200 <= exc.status < 300
+
+
 def connection_argument_spec():
     """The connection options every module takes (documented in nms.overlay.connection)."""
     return dict(
@@ -317,6 +323,7 @@ class ResourceModule(NmsModule):
     unique_natural_key = None  # whether no two objects may share the natural key; None: as _resolve.UNIQUE_NAMES says
     states = ('present', 'absent')
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
+    unreadable_answer = None  # the ApiError of a create the server answered with success but unreadably
 
     @classmethod
     def full_argument_spec(cls):
@@ -596,19 +603,26 @@ class ResourceModule(NmsModule):
         """Create, never twice: after a failed create that the server may not have applied (429, 5xx, no
         answer), read the list again; only when the read proves it absent is the create sent again, after
         the wait the server asked for (Retry-After) or a backoff.
+        A success answer that cannot be read (cut off, not JSON) means the server made it: it is read back
+        like a lost answer, never sent again; ``unreadable_answer`` then holds that error (a created secret's
+        value, which only that answer carried, is lost).
         Returns the created object, or None when someone else created it first (HTTP 409)."""
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
+        self.unreadable_answer = None
         for attempt in range(1, attempts + 1):
             try:
                 created = self.client.post(self.path, body)
             except ApiError as exc:
-                if exc.status != 409 and not create_may_repeat(exc):
+                applied = answer_unreadable(exc)
+                if exc.status != 409 and not applied and not create_may_repeat(exc):
                     raise
+                if applied:
+                    self.unreadable_answer = exc
                 found = self.find_again()
                 if found is not None:
                     # 409: someone else made it, reconcile with theirs; otherwise it is ours, made by this create
                     return None if exc.status == 409 else found
-                if exc.status == 409 or attempt == attempts:
+                if exc.status == 409 or applied or attempt == attempts:
                     raise
                 self.client.pause(attempt, exc.retry_after, cause=exc)
                 continue

@@ -19,8 +19,8 @@ description:
     for a token found by O(id)) is reported as a warning and changes nothing; O(rotate=true) replaces
     the token explicitly.
   - Users manage their own tokens; admins also manage the tokens of service users.
-  - When the connection is lost after the creation request was sent, the value (which only that answer
-    carries) is lost. The task then fails saying so, with V(changed=true) and RV(token) when a read
+  - When the connection is lost after the creation request was sent, or its success answer cannot be read
+    (cut off in transfer), the value (which only that answer carries) is lost. The task then fails saying so, with V(changed=true) and RV(token) when a read
     shows the token was created (or saying that it may exist when that read fails too); run it again
     with O(rotate=true) to get a value.
 author:

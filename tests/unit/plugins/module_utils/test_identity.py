@@ -651,3 +651,20 @@ def test_setup_key_whose_create_answer_was_lost_is_read_back_with_its_value():
     module = make(SetupKeyModule, client, name='m', type='reusable')
     assert module.run()['changed'] is True
     assert 'the connection was lost' in module.module.warnings[0] and 'revoke it' in module.module.warnings[0]
+
+
+def test_setup_key_whose_create_answer_was_cut_off_is_read_back_and_the_masked_value_never_shown():
+    """Issue 18, point 4: HTTP 200 with a body cut off is a create with an unknown outcome, not a failure."""
+    masked = setup_key(id=97, key='0C2A3****', name='cut')
+    client = key_client()
+
+    def cut_off(body):
+        client.routes['/setup-keys'].append(masked)
+        raise ApiError('POST', '/setup-keys', 200, 'the answer was cut off after 120 of 240 bytes')
+    client.routes[('POST', '/setup-keys')] = cut_off
+    module = make(SetupKeyModule, client, name='cut', type='reusable')
+    result = module.run()
+    assert result['changed'] is True and result['setup_key']['id'] == '97' and 'key' not in result['setup_key']
+    warning, = module.module.warnings
+    assert 'could not be read (the answer was cut off after 120 of 240 bytes)' in warning and 'revoke it' in warning
+    assert [call[0] for call in client.calls].count('POST') == 1
