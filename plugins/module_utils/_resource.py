@@ -324,6 +324,9 @@ class ResourceModule(NmsModule):
     states = ('present', 'absent')
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
     unreadable_answer = None  # the ApiError of a create the server answered with success but unreadably
+    # the answers to a create that mean "one of that natural key exists already" ({status: words of the message,
+    # or None for any}): the create is then reconciled with the existing object, as another run made it meanwhile
+    exists_answers = {409: None}
 
     @classmethod
     def full_argument_spec(cls):
@@ -606,7 +609,7 @@ class ResourceModule(NmsModule):
         A success answer that cannot be read (cut off, not JSON) means the server made it: it is read back
         like a lost answer, never sent again; ``unreadable_answer`` then holds that error (a created secret's
         value, which only that answer carried, is lost).
-        Returns the created object, or None when someone else created it first (HTTP 409)."""
+        Returns the created object, or None when someone else created it first (an "already exists" answer)."""
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
         self.unreadable_answer = None
         for attempt in range(1, attempts + 1):
@@ -614,20 +617,28 @@ class ResourceModule(NmsModule):
                 created = self.client.post(self.path, body)
             except ApiError as exc:
                 applied = answer_unreadable(exc)
-                if exc.status != 409 and not applied and not create_may_repeat(exc):
+                exists = self.already_exists(exc)
+                if not exists and not applied and not create_may_repeat(exc):
                     raise
                 if applied:
                     self.unreadable_answer = exc
                 found = self.find_again()
                 if found is not None:
-                    # 409: someone else made it, reconcile with theirs; otherwise it is ours, made by this create
-                    return None if exc.status == 409 else found
-                if exc.status == 409 or applied or attempt == attempts:
+                    # "already exists": someone else made it, reconcile with theirs; otherwise it is ours, made by this create
+                    return None if exists else found
+                if exists or applied or attempt == attempts:
                     raise
                 self.client.pause(attempt, exc.retry_after, cause=exc)
                 continue
             return created if isinstance(created, dict) and created else self.read_back_create(created)
         return None  # not reached: the loop returns or raises
+
+    def already_exists(self, exc):
+        """Whether a create's error says that an object of that natural key exists (``exists_answers``)."""
+        if exc.status not in self.exists_answers:
+            return False
+        words = self.exists_answers[exc.status]
+        return words is None or words.lower() in (exc.message or '').lower()
 
     def find_again(self):
         """Find the resource with a fresh read (the cached list may predate a create). While a replacement

@@ -88,6 +88,38 @@ def test_ten_forks_one_group(emulator, tmp_path, round_):
             FORKS, len(posts), len(conflicts), changed, elapsed))
 
 
+NAMED_ONCE = {
+    # module -> (its arguments, the API path to list, a word the server's "already exists" answer has)
+    "posture_check": ("        name: race-check\n        checks:\n          nb_version_check:\n"
+                      "            min_version: 0.25.0\n", "/posture-checks", "unique"),
+    "nameserver_group": ("        name: race-dns\n        nameservers: [{ip: 10.0.0.53}]\n        primary: true\n"
+                         "        groups: [All]\n", "/dns/nameservers", "already exist"),
+}
+
+
+@pytest.mark.parametrize("name", list(NAMED_ONCE))
+def test_ten_forks_one_named_object(any_emulator, tmp_path, name):
+    """Issue 18, point 5: every kind whose names the server keeps unique answers a taken name in its own way
+    (posture checks 412, nameserver groups 422 "already exists"); each is reconciled by reading back, like a
+    group's 409: all ten forks succeed, one object exists, and only the fork whose create won reports a change."""
+    emu = any_emulator
+    args, path, words = NAMED_ONCE[name]
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, "    - name: Ensure it\n      nms.overlay.%s:\n%s"
+                                                   % (name, args))
+    status, items = emu.api("GET", path)
+    made = [item for item in items if item["name"].startswith("race-")]
+    posts = [r for r in emu.requests() if r["method"] == "POST"]
+    refused = [r for r in posts if r["status"] != 200]
+    context = "%d made, POSTs answered %s\n%s" % (len(made), [r["status"] for r in posts], output[-4000:])
+    assert len(made) == 1, context
+    assert returncode == 0 and len(recap) == FORKS, context
+    assert all(failed == "0" for dummy, dummy2, dummy3, failed in recap), context
+    assert sum(int(changed) for dummy, changed, dummy2, dummy3 in recap) == 1, context
+    assert refused, "no create met the server's 'already exists': the race did not happen: " + context
+    FIGURES.setdefault("concurrency", {})["one %s %s" % (name, emu.dialect)] = (
+        "%d forks: 1 object, %d POSTs (%d refused as existing, reconciled), %.1fs" % (FORKS, len(posts), len(refused), elapsed))
+
+
 @pytest.mark.stress
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_ten_forks_join_one_group(any_emulator, tmp_path, round_):
