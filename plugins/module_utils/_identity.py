@@ -254,6 +254,10 @@ class UserModule(ResourceModule):
             return bool(item.get('email')) and item['email'].lower() == email.lower()
         return bool(item.get('is_service_user')) and item.get('name') == self.params.get('name')
 
+    def natural_key_is_unique(self):
+        """Servers refuse a second user of an email (409); service users' names may repeat."""
+        return self.natural_key == 'email' and bool(self.params.get('email'))
+
     def identity_text(self):
         if self.params.get('id'):
             return "id '%s'" % self.params['id']
@@ -452,6 +456,10 @@ class TokenModule(ResourceModule):
                             % (exc, ref_id(token)), changed=True, token=self.to_result(token)) from None
         return created.get('personal_access_token') or {}
 
+    def discard_copy(self, obj):
+        self._plain = None  # the value of a token deleted as a concurrent copy is of no use
+        super().discard_copy(obj)
+
     def create(self, desired):
         result = super().create(desired)
         if self.module.check_mode:
@@ -545,12 +553,14 @@ class SetupKeyModule(ResourceModule):
 
     # -- finding ---------------------------------------------------------------------------------
     def find(self):
-        """By id or name; revoking and replacing set revoked keys of the name aside (they are dead)."""
+        """By id or name; revoked keys of the name are set aside (they are dead: replaced keys, concurrent copies)."""
         params = self.params
-        if params.get('id') or not (params.get('replace_invalid') or params.get('state') == 'absent'):
+        if params.get('id'):
             return super().find()
-        found = [item for item in self.list_items() if self.matches(item)]
-        live = [item for item in found if not item.get('revoked')]
+        live = self.matching_items(live=lambda item: not item.get('revoked'))
+        found = live or [item for item in self.list_items() if self.matches(item)]
+        if not live and not (params.get('replace_invalid') or params.get('state') == 'absent'):
+            return self.only_one(found)  # only revoked keys: which one is meant, the id tells
         valid = [item for item in live if setup_key_valid(item)]
         if len(live) > 1 and len(valid) == 1 and params.get('replace_invalid'):
             # a replacement whose old key was left unrevoked (the run stopped in between): the valid one is it
@@ -642,6 +652,12 @@ class SetupKeyModule(ResourceModule):
                 if isinstance(updated, dict) and updated:
                     return dict(updated, key=created.get('key'))
         return created
+
+    discarded = 'revoked'
+
+    def discard_copy(self, obj):
+        """A concurrent copy is revoked, as state=absent does (the API of v0.27 cannot delete keys)."""
+        self.client.put('%s/%s' % (self.path, ref_id(obj)), self.request_body(dict(self.from_server(obj), revoked=True), obj))
 
     def ensure_absent(self, obj):
         if obj is None:

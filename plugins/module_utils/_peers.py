@@ -12,7 +12,7 @@ import time
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, Field, ResourceModule
 
 ALL_GROUP = 'All'
 
@@ -23,7 +23,6 @@ NO_ADDRESS = ('', '<nil>', None)
 # tries are random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
 MEMBERSHIP_TRIES = 10
 MEMBERSHIP_BACKOFF = 0.25
-MAX_SETTLE = 3.0
 
 # The fields a PUT /peers/{id} carries; the server replaces all of them.
 PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
@@ -287,10 +286,6 @@ class PeerModule(ResourceModule):
                         "members each of %d times (a concurrent writer); the read-back shows it %s"
                         % (group.get('name'), gid, 'adding' if member else 'removing', peer_id, MEMBERSHIP_TRIES,
                            'missing' if member else 'still there'))
-
-    @staticmethod
-    def sleep(seconds):
-        time.sleep(seconds)
 
 
 def membership_body(group, members):

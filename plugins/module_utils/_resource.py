@@ -10,6 +10,7 @@ how to read them; an info module is a subclass of InfoModule. Everything else ha
 from __future__ import annotations
 
 import copy
+import time
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
@@ -24,12 +25,20 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS, UNIQUE_NAMES, Resolver, find_unique, plural
 
 MISSING = object()
+# at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
+MAX_SETTLE = 3.0
 
 
 def create_may_repeat(exc):
     """Whether a failed create may be sent again once a read proves it absent: the server did not act on it
     (429, too many requests) or it is unknown whether it did (no answer, a gateway or server error)."""
     return exc.status is None or exc.status in (429, 500, 502, 503, 504)
+
+
+def id_order(value):
+    """A sort key of ids: numbers by value, before other ids by text (the same order in every run)."""
+    text = str(value)
+    return (0, int(text), '') if text.isdigit() else (1, 0, text)
 
 
 def answer_unreadable(exc):
@@ -455,7 +464,21 @@ class ResourceModule(NmsModule):
             return self.resolver.settings(self.path)
         if self.params.get('id'):
             return self.get_by_id(self.params['id'])
-        return self.only_one([item for item in self.list_items() if self.matches(item)])
+        return self.only_one(self.matching_items())
+
+    def matching_items(self, live=None):
+        """The listed objects that match the natural key (and ``live``, a filter, when given).
+
+        Where the server lets objects share the natural key, several matches may be copies that concurrent runs
+        are converging on one (see converge): the list is read once more after MAX_SETTLE s before they count."""
+        keep = live or (lambda item: True)
+        found = [item for item in self.list_items() if self.matches(item) and keep(item)]
+        if len(found) > 1 and not self.natural_key_is_unique():
+            self.sleep(MAX_SETTLE)
+            if self.kind:
+                self.resolver.forget(self.kind)
+            found = [item for item in self.list_items() if self.matches(item) and keep(item)]
+        return found
 
     def only_one(self, found):
         if len(found) > 1:
@@ -465,6 +488,7 @@ class ResourceModule(NmsModule):
 
     # -- the lifecycle ---------------------------------------------------------------------------------
     def run(self):
+        self.started = time.monotonic()
         self.validate_options()
         obj = self.find()
         if not self.singleton and self.params.get('state') == 'absent':
@@ -598,6 +622,9 @@ class ResourceModule(NmsModule):
         if created is None:
             return self.update(self.find(), desired)
         created = self.after_create(created, state)
+        winner = self.converge(created)
+        if winner is not None:
+            return self.update(winner, desired)
         self.remember(created)
         result[self.result_key] = self.to_result(created)
         return result
@@ -632,6 +659,48 @@ class ResourceModule(NmsModule):
                 continue
             return created if isinstance(created, dict) and created else self.read_back_create(created)
         return None  # not reached: the loop returns or raises
+
+    # -- concurrent creates of a name the server lets several objects share -------------------------------
+    def converge(self, created):
+        """After a create of a kind whose natural key the server does not keep unique, list again: when other runs
+        created the same natural key at the same time, all of them converge on one object, the one with the lowest
+        id. Returns None when the created object is that one; otherwise this run's copy is discarded
+        (``discard_copy``) and the one kept is returned, to be reconciled with the task's options.
+
+        The list is read once a concurrent run's window has likely passed (twice as long as this task took from its
+        start to its create, at most MAX_SETTLE s), so that its create, if any, is in the list too."""
+        if self.natural_key_is_unique() or self.singleton or not isinstance(created, dict) or ref_id(created) in (None, ''):
+            return None
+        self.sleep(min(2 * (time.monotonic() - getattr(self, 'started', time.monotonic())), MAX_SETTLE))
+        if self.kind:
+            self.resolver.forget(self.kind)
+        old = ref_id(self.replacing) if self.replacing is not None else None
+        copies = [item for item in self.list_items() if self.matches(item) and ref_id(item) != old and self.may_replace(item)]
+        if ref_id(created) not in [ref_id(item) for item in copies]:
+            copies.append(created)
+        if len(copies) < 2:
+            return None
+        kept = min(copies, key=lambda item: id_order(ref_id(item)))
+        if ref_id(kept) == ref_id(created):
+            return None
+        self.discard_copy(created)
+        if self.kind:
+            self.resolver.drop(self.kind, ref_id(created))
+        self.warn('another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept '
+                  'and this run\'s copy (id %s) was %s' % (self.what, self.identity_text(),
+                                                           ', '.join(sorted((ref_id(item) for item in copies), key=id_order)),
+                                                           ref_id(kept), ref_id(created), self.discarded))
+        return kept
+
+    discarded = 'deleted'  # what discard_copy does, for the warning
+
+    def discard_copy(self, obj):
+        """Remove this run's own copy of a concurrently created object (a hook: setup keys are revoked)."""
+        self.delete(obj)
+
+    @staticmethod
+    def sleep(seconds):
+        time.sleep(seconds)
 
     def already_exists(self, exc):
         """Whether a create's error says that an object of that natural key exists (``exists_answers``)."""

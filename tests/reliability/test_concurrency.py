@@ -120,6 +120,45 @@ def test_ten_forks_one_named_object(any_emulator, tmp_path, name):
         "%d forks: 1 object, %d POSTs (%d refused as existing, reconciled), %.1fs" % (FORKS, len(posts), len(refused), elapsed))
 
 
+SHARED_NAMES = {
+    # module -> (its arguments, the API path to list, which listed objects count as live copies)
+    "policy": ("        name: race-policy\n        rules:\n          - name: all\n            sources: [All]\n"
+               "            destinations: [All]\n",
+               "/policies", lambda item: item["name"] == "race-policy"),
+    "setup_key": ("        name: race-key\n        type: reusable\n", "/setup-keys",
+                  lambda item: item["name"] == "race-key" and not item["revoked"]),
+    "user": ("        name: race-bot\n        is_service_user: true\n        role: user\n", "/users",
+             lambda item: item["name"] == "race-bot"),
+    "token": ("        user: owner@example.com\n        name: race-token\n        expires_in: 5\n",
+              "/users/owner-user/tokens", lambda item: item["name"] == "race-token"),
+}
+
+
+@pytest.mark.parametrize("name", list(SHARED_NAMES))
+def test_ten_forks_one_object_of_a_shared_name(any_emulator, tmp_path, name):
+    """Issue 18, point 6: servers let several policies, setup keys, service users or tokens share a name, so ten
+    forks ensuring one used to make ten, and every later run failed on the ambiguous name. After its create each
+    fork lists again and all converge on the copy with the lowest id (the others delete, or for setup keys revoke,
+    their own): one live object remains, no fork fails, and a re-run is unchanged."""
+    emu = any_emulator
+    args, path, live = SHARED_NAMES[name]
+    task = "    - name: Ensure it\n      nms.overlay.%s:\n%s" % (name, args)
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, task)
+    status, items = emu.api("GET", path)
+    made = [item for item in items if live(item)]
+    posts = [r for r in emu.requests() if r["method"] == "POST"]
+    context = "%d live copies (ids %s) after %d POSTs\n%s" % (
+        len(made), [item["id"] for item in made], len(posts), output[-4000:])
+    assert len(posts) > 1, "the race did not happen: " + context
+    assert len(made) == 1, context
+    assert returncode == 0 and len(recap) == FORKS and all(failed == "0" for dummy, dummy2, dummy3, failed in recap), context
+    output, returncode, recap, dummy = run_forks(emu, tmp_path, task, slow=0.0)
+    assert returncode == 0 and all(changed == "0" for dummy, changed, dummy2, dummy3 in recap), (
+        "a re-run failed or changed: " + output[-4000:])
+    FIGURES.setdefault("concurrency", {})["one %s of a shared name %s" % (name, emu.dialect)] = (
+        "%d forks: %d POSTs, 1 kept, %.1fs" % (FORKS, len(posts), elapsed))
+
+
 @pytest.mark.stress
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_ten_forks_join_one_group(any_emulator, tmp_path, round_):
