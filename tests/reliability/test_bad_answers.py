@@ -14,6 +14,8 @@ carries neither the token nor raw HTML.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.reliability.conftest import connection_of
@@ -25,6 +27,15 @@ from tests.reliability.secrets import assert_no_secrets
 HTML = "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>"
 TIMEOUT = 0.5
 
+# an object with an id and every field the modules read given a wrong type (what a broken server or a proxy may send)
+HOSTILE = {"id": "x1", "name": 5, "email": 5, "groups": 3, "peers": 7, "rules": "notalist", "auto_groups": 3,
+           "checks": "x", "nameservers": 5, "domains": 5, "settings": "x", "permissions": 4, "role": [],
+           "is_service_user": "yes", "revoked": "no", "type": 1, "network_id": 2, "peer_groups": "x",
+           "ip": 4, "hostname": 8, "enabled": "true", "key": 3, "expires": 1, "source_posture_checks": 1,
+           "initiator_email": 1, "activity_code": 1, "city_name": 3, "country_code": 4, "jwt_allow_groups": 1,
+           "disabled_management_groups": "x", "items": "x"}
+# well-typed at the top, wrong inside: a policy rule whose sources are a number
+NESTED_HOSTILE = {"id": "x2", "name": "p", "rules": [{"name": "r", "sources": 5, "destinations": []}]}
 # kind -> (fault, expected status in the message or None, words the message must contain)
 FAULTS = {
     "http-500": ({"status": 500}, 500, ["injected fault 500"]),
@@ -36,6 +47,16 @@ FAULTS = {
     "cut-transfer": ({"truncated": True}, 200, ["cut off"]),
     "empty-body": ({"status": 200, "body": "", "content_type": "application/json"}, 200, ["empty"]),
     "wrong-shape": ({"status": 200, "body": '"ok"', "content_type": "application/json"}, 200, ["the answer is a string"]),
+    # issue 18, point 9: success answers of the right outer shape whose fields have the wrong types, and JSON
+    # nested deeper than a parser's stack: an API error naming the field, never a TypeError or RecursionError
+    "wrong-types-list": ({"status": 200, "body": json.dumps([HOSTILE]), "content_type": "application/json"}, 200,
+                         ["where", "was expected"]),
+    "wrong-types-object": ({"status": 200, "body": json.dumps(HOSTILE), "content_type": "application/json"}, 200,
+                           ["where", "was expected"]),
+    "nested-rules": ({"status": 200, "body": json.dumps([NESTED_HOSTILE]), "content_type": "application/json"}, 200,
+                     ["where", "was expected"]),
+    "deep-json": ({"status": 200, "body": "[" * 100000 + "]" * 100000, "content_type": "application/json"}, 200,
+                  ["nested too deeply"]),
     "timeout": ({"delay": TIMEOUT * 3}, None, ["timeout"]),
     "dropped": ({"drop": True}, None, ["connection"]),
 }
