@@ -25,7 +25,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._identity import (
     AccountSettingsModule, SetupKeyModule, UserModule, setup_key_valid,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, Resolver, find_unique
-from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec
+from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule,
 )
@@ -184,6 +184,10 @@ class NetworkStateModule(NmsModule):
                 where = kind if index is None else '%s[%s]' % (kind, index)
                 if not isinstance(item, dict):
                     problems.append('%s: must be a dictionary of %s options' % (where, kind))
+                    continue
+                shape = shape_problem(item_spec(cls), item, where + '.')  # as the single modules check first
+                if shape:
+                    problems.append(shape)
                     continue
                 checked = validator.validate(item)
                 if checked.error_messages:

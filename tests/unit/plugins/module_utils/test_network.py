@@ -322,3 +322,19 @@ def test_a_created_key_value_that_cannot_be_kept_is_never_shown(tmp_path):
     result = module.run()
     assert 'key' not in result['changes'][0] and 'it is lost' in module.module.warnings[0]
     assert 'A616097E' not in repr(result) + repr(module.module.warnings)
+
+
+@pytest.mark.parametrize('description, message', [
+    (dict(posture_checks=[{'name': 'c', 'checks': [1]}]),
+     'option posture_checks[0].checks: must be a dictionary of its suboptions'),
+    (dict(policies=[{'name': 'p', 'rules': [['a', 'list']]}]), 'option policies[0].rules[0]: must be a dictionary'),
+    (dict(nameserver_groups=[{'name': 'n', 'nameservers': ['1.1.1.1'], 'groups': ['All']}]),
+     'option nameserver_groups[0].nameservers[0]: must be a dictionary'),
+])
+def test_nested_shapes_are_checked_per_entry_before_any_request(description, message):
+    """Issue 18, point 10: network_state checks each entry as its single module does (no TypeError)."""
+    server = Server()
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, **description)
+    assert 'the network description is invalid, nothing was changed: ' + message in str(failure.value)
+    assert server.calls == []
