@@ -475,8 +475,8 @@ class TokenModule(ResourceModule):
         current = self.from_server(obj)
         for name in ('name', 'expires_in'):
             if name in desired and current.get(name) is not None and current[name] != desired[name]:
-                self.warn('%s cannot change after the token is created: the existing value %r is kept, not %r; '
-                          'use rotate: true to replace the token' % (name, current[name], desired[name]))
+                self.warn('%s cannot change after the token is created: the existing value %s is kept, not %s; '
+                          'use rotate: true to replace the token' % (name, self.shown(current[name]), self.shown(desired[name])))
         return {'changed': False, self.result_key: self.to_result(obj)}
 
     def rotate(self, obj, desired):
@@ -613,8 +613,8 @@ class SetupKeyModule(ResourceModule):
         floor = lifetime_floor(obj)
         if isinstance(wanted, int) and floor is not None and wanted < floor - LIFETIME_SLACK:
             self.warn('expires_in cannot change after the setup key is created: the key expires at %s, later than '
-                      '%d seconds after its creation; the expiry date is kept; replace the key to change it'
-                      % (obj.get('expires'), wanted))
+                      '%s seconds after its creation; the expiry date is kept; replace the key to change it'
+                      % (self.shown(obj.get('expires'), '%s'), self.shown(wanted, '%d')))
         return super().update(obj, desired)
 
     def create(self, desired):
@@ -637,7 +637,7 @@ class SetupKeyModule(ResourceModule):
             not isinstance(value, str) or len(value) < 36 or '*' in value)
         if self._value_lost:
             # found by a read after a lost, unreadable or empty create answer, and this server masks values in reads
-            self.warn(lost_value_message("the setup key '%s' was created (id %s)" % (body.get('name'), ref_id(created)),
+            self.warn(lost_value_message("the setup key %s was created (id %s)" % (self.shown(body.get('name'), "'%s'"), ref_id(created)),
                                          'revoke it (state: absent) and create a new one to get a value', True,
                                          self.unreadable_answer))
         return created

@@ -55,10 +55,11 @@ CONNECTION_OPTIONS = tuple(connection_argument_spec())
 class _TaskModule:
     """What a resource class needs of AnsibleModule, for one described resource."""
 
-    def __init__(self, params, check_mode, warn):
+    def __init__(self, params, check_mode, warn, no_log=False):
         self.params = params
         self.check_mode = check_mode
         self.warn = warn
+        self.no_log = no_log  # the task's: its warnings quote no values
 
     @staticmethod
     def fail_json(msg, **dummy_extra):
@@ -164,7 +165,8 @@ class NetworkStateModule(NmsModule):
             if not path and value:
                 self.warn("setup_keys (%s): the value of the created setup key (id %s) is not returned "
                           "(return_created_secrets=false) and no created_secrets_file was given: it is lost; revoke "
-                          "the key and set created_secrets_file to keep the next one" % (change['name'], change.get('id')))
+                          "the key and set created_secrets_file to keep the next one"
+                          % (self.shown(change['name'], '%s'), change.get('id')))
 
     # -- reading the description ---------------------------------------------------------------------
     def described_kinds(self):
@@ -203,9 +205,12 @@ class NetworkStateModule(NmsModule):
 
     def resource(self, cls, params, entry):
         def warn(message):
-            self.warn('%s: %s' % (entry.where, message))
+            # a task with no_log gets the place of the entry, never its name
+            where = entry.where if not getattr(self.module, 'no_log', False) else (
+                entry.kind if entry.index is None else '%s[%s]' % (entry.kind, entry.index))
+            self.warn('%s: %s' % (where, message))
 
-        resource = cls(module=_TaskModule(params, self.module.check_mode, warn))
+        resource = cls(module=_TaskModule(params, self.module.check_mode, warn, getattr(self.module, 'no_log', False)))
         resource._client = self.client  # pylint: disable=protected-access
         resource._resolver = self.resolver  # pylint: disable=protected-access
         return resource

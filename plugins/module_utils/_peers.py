@@ -165,7 +165,7 @@ class PeerModule(ResourceModule):
             self.warn('approval_required=%s is not applied: the server does not use peer approval (open-source servers '
                       'ignore approval_required; cloud servers apply it only when peer_approval_enabled is set in the '
                       'account settings); the peer keeps approval_required=%s'
-                      % (wanted, bool(obj.get('approval_required'))))
+                      % (self.shown(wanted, '%s'), self.shown(bool(obj.get('approval_required')), '%s')))
             desired = dict(desired)
             del desired['approval_required']
         result = super().update(obj, desired)
@@ -173,7 +173,7 @@ class PeerModule(ResourceModule):
                 and 'approval_required' in desired
                 and bool(result[self.result_key].get('approval_required')) != wanted):
             self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
-                      'cloud servers only)' % wanted)
+                      'cloud servers only)' % self.shown(wanted, '%s'))
             self.report_what_the_server_kept(obj, result)
         if plan is not None:
             self.update_groups(ref_id(obj), plan, result)

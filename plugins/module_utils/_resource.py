@@ -278,6 +278,13 @@ class NmsModule:
     def warn(self, message):
         self.module.warn(message)
 
+    def shown(self, value, form='%r'):
+        """A value for a warning (which Ansible prints even for a task with no_log): quoted as ``form`` says,
+        unless the task has no_log, whose values a warning names by their option only."""
+        if getattr(self.module, 'no_log', False):
+            return '(not shown: no_log)'
+        return form % (value,)
+
     def fail(self, message, **extra):
         raise TaskError(message, **extra)
 
@@ -687,7 +694,7 @@ class ResourceModule(NmsModule):
         if self.kind:
             self.resolver.drop(self.kind, ref_id(created))
         self.warn('another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept '
-                  'and this run\'s copy (id %s) was %s' % (self.what, self.identity_text(),
+                  'and this run\'s copy (id %s) was %s' % (self.what, self.shown(self.identity_text(), '%s'),
                                                            ', '.join(sorted((ref_id(item) for item in copies), key=id_order)),
                                                            ref_id(kept), ref_id(created), self.discarded))
         return kept
@@ -746,8 +753,9 @@ class ResourceModule(NmsModule):
         desired = self.merge_desired(current, dict(desired))
         for name in [n for n in desired if self.fields[n].immutable]:
             if current.get(name) != desired[name]:
-                self.warn('%s cannot change after the %s is created: the existing value %r is kept, not %r; '
-                          'replace the %s to change it' % (name, self.what, current.get(name), desired[name], self.what))
+                self.warn('%s cannot change after the %s is created: the existing value %s is kept, not %s; '
+                          'replace the %s to change it' % (name, self.what, self.shown(current.get(name)),
+                                                           self.shown(desired[name]), self.what))
             del desired[name]
         changed_keys = [name for name in desired if current.get(name) != desired[name]]
         result = {'changed': False, self.result_key: self.to_result(obj)}
