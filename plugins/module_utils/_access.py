@@ -596,6 +596,7 @@ class PostureCheckModule(ResourceModule):
     what = 'posture check'
     kind = 'posture_checks'
     result_key = 'posture_check'
+    exists_answers = {409: None, 412: 'should be unique'}  # servers answer a taken name with 412
     model = staticmethod(_posture_check_model)
     fields = dict(
         name=Field(),

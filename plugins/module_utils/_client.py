@@ -199,6 +199,68 @@ def describe_shape(data):
     return {dict: 'an object', str: 'a string', bool: 'a boolean', type(None): 'null'}.get(type(data), 'a number')
 
 
+# The JSON type of each field the API's answers carry (spec: "Resources and their fields"), for fields whose
+# type is the same wherever they appear; null is accepted for every one (servers send null for empty values).
+# Code that reads an answer relies on these types, so an answer that breaks them fails as an API error here
+# rather than as a TypeError deep in a module.
+_TEXT, _NUMBER, _FLAG, _LIST, _OBJECT = 'a string', 'a number', 'a boolean', 'a list', 'an object'
+ANSWER_FIELDS = dict(
+    {name: _TEXT for name in (
+        'name', 'description', 'email', 'role', 'status', 'issued', 'ip', 'connection_ip', 'os', 'kernel_version',
+        'version', 'user_id', 'hostname', 'ui_version', 'dns_label', 'country_code', 'country_name', 'city_name',
+        'serial_number', 'action', 'protocol', 'network', 'network_id', 'network_type', 'peer', 'type', 'state',
+        'key', 'activity', 'activity_code', 'initiator_id', 'initiator_email', 'initiator_name', 'target_id',
+        'created_by', 'created_at', 'expiration_date', 'expires', 'last_login', 'last_seen', 'last_used',
+        'updated_at', 'timestamp', 'ns_type', 'jwt_groups_claim_name', 'min_version', 'min_kernel_version',
+        'dashboard_view')},
+    **{name: _NUMBER for name in (
+        'peers_count', 'accessible_peers_count', 'geoname_id', 'metric', 'usage_limit', 'used_times', 'expires_in',
+        'port', 'peer_login_expiration')},
+    **{name: _FLAG for name in (
+        'connected', 'ssh_enabled', 'login_expiration_enabled', 'login_expired', 'approval_required', 'enabled',
+        'bidirectional', 'masquerade', 'primary', 'search_domains_enabled', 'revoked', 'valid', 'ephemeral',
+        'is_current', 'is_service_user', 'is_blocked', 'peer_login_expiration_enabled', 'regular_users_view_blocked',
+        'groups_propagation_enabled', 'jwt_groups_enabled', 'peer_approval_enabled')},
+    **{name: _LIST for name in (
+        'groups', 'peers', 'accessible_peers', 'rules', 'sources', 'destinations', 'ports', 'source_posture_checks',
+        'auto_groups', 'peer_groups', 'nameservers', 'domains', 'jwt_allow_groups', 'disabled_management_groups',
+        'locations', 'ranges')},
+    **{name: _OBJECT for name in (
+        'permissions', 'settings', 'extra', 'checks', 'meta', 'nb_version_check', 'os_version_check',
+        'geo_location_check', 'peer_network_range_check', 'personal_access_token', 'android', 'darwin', 'ios',
+        'linux', 'windows')},
+)
+_OPAQUE_FIELDS = frozenset(('meta',))  # free-form members (an event's meta): not looked into
+_JSON_TYPES = {_TEXT: (str,), _NUMBER: (int, float), _FLAG: (bool,), _LIST: (list,), _OBJECT: (dict,)}
+
+
+def field_problem(data):
+    """The first field of an answer whose JSON type is not the one the API gives it, in words, or None.
+
+    Looks into the top-level list or object, the objects of lists, and the members of known fields (a policy's
+    rules and their sources...), without recursion, so that nesting of any depth costs no stack."""
+    pending = [('', data)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, list):
+            pending.extend(('%s[%d]' % (where, index), item) for index, item in reversed(list(enumerate(value)))
+                           if isinstance(item, (dict, list)))
+            continue
+        if not isinstance(value, dict):
+            continue
+        for name, member in value.items():
+            expected = ANSWER_FIELDS.get(name)
+            if expected is None or member is None:
+                continue
+            path = '%s.%s' % (where, name) if where else name
+            kinds = _JSON_TYPES[expected]
+            if not isinstance(member, kinds) or (expected == _NUMBER and isinstance(member, bool)):
+                return 'its field %s is %s where %s was expected' % (path, describe_shape(member), expected)
+            if expected in (_LIST, _OBJECT) and name not in _OPAQUE_FIELDS:
+                pending.append((path, member))
+    return None
+
+
 def _seconds(value):
     """A number of seconds as a person writes it: 2, 0.5, 28.7."""
     return '%g' % round(value, 1)
@@ -531,12 +593,16 @@ class Client(ShapedReads):
                 raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
             return {}
         try:
-            return json.loads(text)
+            data = json.loads(text)
         except ValueError:
             raise ApiError(method, path, status, 'the answer is not valid JSON: %s'
                            % self._scrub(_snippet(text)), url=shown) from None
-        except RecursionError:  # the parser gives up on arrays or objects nested thousands deep
+        except RecursionError:
             raise ApiError(method, path, status, 'the answer is JSON nested too deeply to read', url=shown) from None
+        problem = field_problem(data)
+        if problem:
+            raise ApiError(method, path, status, 'the answer is not what the API sends: %s' % problem, url=shown)
+        return data
 
     def _error_message(self, response, text):
         try:

@@ -117,9 +117,12 @@ def iso_time(moment):
     return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
 
 
-def lost_value_message(what, option_hint, answer_lost):
-    """Why a created secret cannot be shown: its create answer was lost or carried no value."""
-    if answer_lost:
+def lost_value_message(what, option_hint, answer_lost, unreadable=None):
+    """Why a created secret cannot be shown: its create answer was lost, could not be read (``unreadable``, the
+    client's error) or carried no value."""
+    if unreadable is not None:
+        how = 'the answer to the creation request (which carries the value) could not be read (%s)' % unreadable.message
+    elif answer_lost:
         how = 'the connection was lost after the creation request was sent, so its answer (which carries the value) never arrived'
     else:
         how = 'the answer to the creation request did not carry the value'
@@ -251,6 +254,10 @@ class UserModule(ResourceModule):
         if email:
             return bool(item.get('email')) and item['email'].lower() == email.lower()
         return bool(item.get('is_service_user')) and item.get('name') == self.params.get('name')
+
+    def natural_key_is_unique(self):
+        """Servers refuse a second user of an email (409); service users' names may repeat."""
+        return self.natural_key == 'email' and bool(self.params.get('email'))
 
     def identity_text(self):
         if self.params.get('id'):
@@ -424,7 +431,8 @@ class TokenModule(ResourceModule):
                 # the answer was lost and the read that should tell whether the token was made failed too
                 raise TaskError(lost_value_message(
                     "the token '%s' may exist now" % body.get('name'), 'check with nms.overlay.token_info; if it '
-                    'exists, run the task again with rotate: true to get a value (that replaces the token)', True)
+                    'exists, run the task again with rotate: true to get a value (that replaces the token)', True,
+                    self.unreadable_answer)
                     + ' (%s)' % exc, status=exc.status, method=exc.method, path=exc.path) from None
             raise
 
@@ -451,7 +459,7 @@ class TokenModule(ResourceModule):
             if self.replacing is not None:
                 self.delete(self.replacing)
             raise TaskError(lost_value_message("the token '%s' was created (id %s)" % (state.get('name'), ref_id(created)),
-                                               hint, self._read_back == 'lost'),
+                                               hint, self._read_back == 'lost', self.unreadable_answer),
                             changed=True, token=token)
         created = created if isinstance(created, dict) else {}
         try:
@@ -463,6 +471,10 @@ class TokenModule(ResourceModule):
             raise TaskError('%s; the token was created (id %s): run the task again with rotate: true to get a value'
                             % (exc, ref_id(token)), changed=True, token=self.to_result(token)) from None
         return created.get('personal_access_token') or {}
+
+    def discard_copy(self, obj):
+        self._plain = None  # the value of a token deleted as a concurrent copy is of no use
+        super().discard_copy(obj)
 
     def create(self, desired):
         result = super().create(desired)
@@ -479,8 +491,8 @@ class TokenModule(ResourceModule):
         current = self.from_server(obj)
         for name in ('name', 'expires_in'):
             if name in desired and current.get(name) is not None and current[name] != desired[name]:
-                self.warn('%s cannot change after the token is created: the existing value %r is kept, not %r; '
-                          'use rotate: true to replace the token' % (name, current[name], desired[name]))
+                self.warn('%s cannot change after the token is created: the existing value %s is kept, not %s; '
+                          'use rotate: true to replace the token' % (name, self.shown(current[name]), self.shown(desired[name])))
         return {'changed': False, self.result_key: self.to_result(obj)}
 
     def rotate(self, obj, desired):
@@ -544,6 +556,7 @@ class SetupKeyModule(ResourceModule):
         super().__init__(module)
         self._revealed = None
         self._read_back = False   # the created key was found by a read (its create answer was lost or empty)
+        self._value_lost = False  # ... and that read did not show its value
 
     def validate_options(self):
         super().validate_options()
@@ -557,12 +570,14 @@ class SetupKeyModule(ResourceModule):
 
     # -- finding ---------------------------------------------------------------------------------
     def find(self):
-        """By id or name; revoking and replacing set revoked keys of the name aside (they are dead)."""
+        """By id or name; revoked keys of the name are set aside (they are dead: replaced keys, concurrent copies)."""
         params = self.params
-        if params.get('id') or not (params.get('replace_invalid') or params.get('state') == 'absent'):
+        if params.get('id'):
             return super().find()
-        found = [item for item in self.list_items() if self.matches(item)]
-        live = [item for item in found if not item.get('revoked')]
+        live = self.matching_items(live=lambda item: not item.get('revoked'))
+        found = live or [item for item in self.list_items() if self.matches(item)]
+        if not live and not (params.get('replace_invalid') or params.get('state') == 'absent'):
+            return self.only_one(found)  # only revoked keys: which one is meant, the id tells
         valid = [item for item in live if setup_key_valid(item)]
         if len(live) > 1 and len(valid) == 1 and params.get('replace_invalid'):
             # a replacement whose old key was left unrevoked (the run stopped in between): the valid one is it
@@ -615,8 +630,8 @@ class SetupKeyModule(ResourceModule):
         floor = lifetime_floor(obj)
         if isinstance(wanted, int) and floor is not None and wanted < floor - LIFETIME_SLACK:
             self.warn('expires_in cannot change after the setup key is created: the key expires at %s, later than '
-                      '%d seconds after its creation; the expiry date is kept; replace the key to change it'
-                      % (obj.get('expires'), wanted))
+                      '%s seconds after its creation; the expiry date is kept; replace the key to change it'
+                      % (self.shown(obj.get('expires'), '%s'), self.shown(wanted, '%d')))
         return super().update(obj, desired)
 
     def create(self, desired):
@@ -635,21 +650,31 @@ class SetupKeyModule(ResourceModule):
         self._read_back = False
         created = super().post_once(body)
         value = created.get(SETUP_KEY_SECRET) if isinstance(created, dict) else None
-        if self._read_back and isinstance(created, dict) and (not isinstance(value, str) or len(value) < 36 or '*' in value):
-            # found by a read after a lost or empty create answer, and this server masks values in reads
-            self.warn(lost_value_message("the setup key '%s' was created (id %s)" % (body.get('name'), ref_id(created)),
-                                         'revoke it (state: absent) and create a new one to get a value', True))
+        self._value_lost = self._read_back and isinstance(created, dict) and (
+            not isinstance(value, str) or len(value) < 36 or '*' in value)
+        if self._value_lost:
+            # found by a read after a lost, unreadable or empty create answer, and this server masks values in reads
+            self.warn(lost_value_message("the setup key %s was created (id %s)" % (self.shown(body.get('name'), "'%s'"), ref_id(created)),
+                                         'revoke it (state: absent) and create a new one to get a value', True,
+                                         self.unreadable_answer))
         return created
 
     def after_create(self, created, state):
         if isinstance(created, dict):
-            self._revealed = ref_id(created)
+            # a masked value read back is no value: the result shows none rather than the mask
+            self._revealed = None if self._value_lost else ref_id(created)
             if state.get('revoked') and not created.get('revoked'):
                 # the API ignores revoked on create: revoke in a second call
                 updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.update_body(state, created))
                 if isinstance(updated, dict) and updated:
                     return dict(updated, key=created.get('key'))
         return created
+
+    discarded = 'revoked'
+
+    def discard_copy(self, obj):
+        """A concurrent copy is revoked, as state=absent does (the API of v0.27 cannot delete keys)."""
+        self.client.put('%s/%s' % (self.path, ref_id(obj)), self.request_body(dict(self.from_server(obj), revoked=True), obj))
 
     def ensure_absent(self, obj):
         """Delete the key where the server can (today's servers); on a v0.27 server, which cannot, revoke it and clear
@@ -703,7 +728,7 @@ class SetupKeyModule(ResourceModule):
             created = self.post_once(body)
         finally:
             self.replacing = None
-        self._revealed = ref_id(created)
+        self._revealed = None if self._value_lost else ref_id(created)
         self.remember(created)
         if not old.get('revoked'):
             revoked = self.client.put('%s/%s' % (self.path, old_id), self.update_body(dict(current, revoked=True), old))

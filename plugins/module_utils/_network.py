@@ -10,6 +10,10 @@ exists once. All of them share one client and one resolver: every kind is listed
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
+
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule, PostureCheckModule
@@ -21,7 +25,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._identity import (
     AccountSettingsModule, SetupKeyModule, UserModule, setup_key_valid,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, Resolver, find_unique
-from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec
+from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule,
 )
@@ -51,10 +55,11 @@ CONNECTION_OPTIONS = tuple(connection_argument_spec())
 class _TaskModule:
     """What a resource class needs of AnsibleModule, for one described resource."""
 
-    def __init__(self, params, check_mode, warn):
+    def __init__(self, params, check_mode, warn, no_log=False):
         self.params = params
         self.check_mode = check_mode
         self.warn = warn
+        self.no_log = no_log  # the task's: its warnings quote no values
 
     @staticmethod
     def fail_json(msg, **dummy_extra):
@@ -136,6 +141,9 @@ class NetworkStateModule(NmsModule):
     )
     # descriptions of setup keys, not key values (validate-modules suspects any option named like a key)
     argument_spec['setup_keys']['no_log'] = False
+    # where created setup key values go (the file's path and a switch are no secrets themselves)
+    argument_spec['return_created_secrets'] = dict(type='bool', default=True, no_log=False)
+    argument_spec['created_secrets_file'] = dict(type='path', no_log=False)
 
     @classmethod
     def preload(cls):
@@ -145,8 +153,28 @@ class NetworkStateModule(NmsModule):
     def __init__(self, module=None):
         super().__init__(module)
         self.entries = []
-        self.report = Report()
+        self.report = Report(keep_secret=self.keep_secret)
         self.verified = set()  # (kind, id) of deletions checked before the first write
+
+    def keep_secret(self, change):
+        """Where a created setup key's value goes: into created_secrets_file (mode 0600), and into the result only
+        when return_created_secrets is true. Called as each change is recorded, so a run that fails later keeps it."""
+        path = self.params.get('created_secrets_file')
+        if path:
+            try:
+                store_secret(path, change['kind'], change['name'], change.get('id'), change['key'])
+            except (OSError, ValueError) as exc:
+                change.pop('key')
+                raise TaskError("the setup key '%s' was created (id %s), but its value could not be written to "
+                                "created_secrets_file %s (%s), and the value is only ever shown once: revoke that key "
+                                "and run again" % (change['name'], change.get('id'), path, exc)) from None
+        if self.params.get('return_created_secrets') is False:
+            value = change.pop('key')
+            if not path and value:
+                self.warn("setup_keys (%s): the value of the created setup key (id %s) is not returned "
+                          "(return_created_secrets=false) and no created_secrets_file was given: it is lost; revoke "
+                          "the key and set created_secrets_file to keep the next one"
+                          % (self.shown(change['name'], '%s'), change.get('id')))
 
     # -- reading the description ---------------------------------------------------------------------
     def described_kinds(self):
@@ -167,6 +195,10 @@ class NetworkStateModule(NmsModule):
                 if not isinstance(item, dict):
                     problems.append('%s: must be a dictionary of %s options' % (where, kind))
                     continue
+                shape = shape_problem(item_spec(cls), item, where + '.')  # as the single modules check first
+                if shape:
+                    problems.append(shape)
+                    continue
                 checked = validator.validate(item)
                 if checked.error_messages:
                     problems.extend('%s: %s' % (where, message) for message in checked.error_messages)
@@ -181,9 +213,12 @@ class NetworkStateModule(NmsModule):
 
     def resource(self, cls, params, entry):
         def warn(message):
-            self.warn('%s: %s' % (entry.where, message))
+            # a task with no_log gets the place of the entry, never its name
+            where = entry.where if not getattr(self.module, 'no_log', False) else (
+                entry.kind if entry.index is None else '%s[%s]' % (entry.kind, entry.index))
+            self.warn('%s: %s' % (where, message))
 
-        resource = cls(module=_TaskModule(params, self.module.check_mode, warn))
+        resource = cls(module=_TaskModule(params, self.module.check_mode, warn, getattr(self.module, 'no_log', False)))
         resource._client = self.client  # pylint: disable=protected-access
         resource._resolver = self.resolver  # pylint: disable=protected-access
         return resource
@@ -416,10 +451,38 @@ def item_spec_defaults(cls):
     return {name: option.get('default') for name, option in item_spec(cls).items()}
 
 
+def store_secret(path, kind, name, item_id, value):
+    """Add a created secret to a JSON file only its owner can read ({kind: {name: {"id", "key"}}}), keeping what
+    the file holds: written to a new file of mode 0600 beside it, then renamed over it."""
+    data = {}
+    if os.path.lexists(path):
+        if not os.path.isfile(path) or os.path.islink(path):
+            raise ValueError('it is not a regular file')
+        with open(path, encoding='utf-8') as handle:
+            text = handle.read()
+        data = json.loads(text) if text.strip() else {}
+        if not isinstance(data, dict):
+            raise ValueError('it does not hold a JSON object')
+    data.setdefault(kind, {})[name] = {'id': item_id, 'key': value}
+    directory = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix='.nms-secrets-', dir=directory)  # mode 0600
+    try:
+        with os.fdopen(handle, 'w', encoding='utf-8') as out:
+            os.fchmod(out.fileno(), 0o600)
+            json.dump(data, out, indent=2, sort_keys=True)
+            out.write('\n')
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
 class Report:
     """What the run changed: a list of changes, one diff per changed resource, counts per kind."""
 
-    def __init__(self):
+    def __init__(self, keep_secret=None):
+        self.keep_secret = keep_secret  # told of each change that carries a created secret (key)
         self.changes = []
         self.diffs = []
         self.summary = {}
@@ -448,6 +511,8 @@ class Report:
             change['id'] = ref_id(obj)
         if entry.kind == 'setup_keys' and isinstance(obj, dict) and action == 'created' and obj.get('key'):
             change['key'] = obj['key']  # returned once, by the create, like nms.overlay.setup_key does
+            if self.keep_secret is not None:
+                self.keep_secret(change)
         self.changes.append(change)
         header = '%s %s' % (entry.resource.what, entry.label)
         self.diffs.append(dict(before_header=header, after_header=header, before=before or {}, after=after or {}))

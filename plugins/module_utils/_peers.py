@@ -6,15 +6,23 @@ peer_info and the peers inventory plugin."""
 
 from __future__ import annotations
 
+import random
+import time
+
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, Field, ResourceModule
 
 ALL_GROUP = 'All'
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
+
+# A membership write undone by a concurrent writer is made again at most this many times; pauses between
+# tries are random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
+MEMBERSHIP_TRIES = 10
+MEMBERSHIP_BACKOFF = 0.25
 
 # The fields a PUT /peers/{id} carries; the server replaces all of them.
 PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
@@ -209,7 +217,7 @@ class PeerModule(ResourceModule):
             self.warn('approval_required=%s is not applied: the server does not use peer approval (open-source servers '
                       'ignore approval_required; cloud servers apply it only when peer_approval_enabled is set in the '
                       'account settings); the peer keeps approval_required=%s'
-                      % (wanted, bool(obj.get('approval_required'))))
+                      % (self.shown(wanted, '%s'), self.shown(bool(obj.get('approval_required')), '%s')))
             desired = dict(desired)
             del desired['approval_required']
         result = super().update(obj, desired)
@@ -217,7 +225,7 @@ class PeerModule(ResourceModule):
                 and 'approval_required' in desired
                 and bool(result[self.result_key].get('approval_required')) != wanted):
             self.warn('the server did not apply approval_required=%s (open-source servers ignore it; it works on '
-                      'cloud servers only)' % wanted)
+                      'cloud servers only)' % self.shown(wanted, '%s'))
             self.report_what_the_server_kept(obj, result)
         if plan is not None:
             self.update_groups(ref_id(obj), plan, result)
@@ -296,14 +304,41 @@ class PeerModule(ResourceModule):
             result[self.result_key]['groups'] = kept
             return
         for gid in sorted(add | remove):
-            group = groups[gid]
-            members = id_list(group.get('peers'))
-            members = members + [peer_id] if gid in add else [member for member in members if member != peer_id]
-            # imported here: only a task that regroups a peer needs it
-            from ansible_collections.nms.overlay.plugins.module_utils._groups import group_body
-            updated = self.client.put('/groups/%s' % gid, group_body(group, members))
-            if isinstance(updated, dict) and updated.get('id') is not None:
-                self.resolver.replace('groups', updated)
+            self.write_membership(groups[gid], peer_id, gid in add)
         peer = self.client.get_object('/peers/%s' % peer_id)
         self.remember(peer)
         result[self.result_key] = self.to_result(peer)
+
+    def write_membership(self, group, peer_id, member):
+        """Make the peer a member of the group (member=True) or not, and prove it by reading the group back.
+
+        A group's members are written as a whole list, so a client that read the list before this write and
+        writes after it silently undoes it (a lost update). So the list is read fresh before each write and
+        read back after it, once a concurrent writer's read-to-write window has passed (as long as this
+        client's own read and write took); when the read-back contradicts the write, the write is made again
+        on the list read back, after a random pause, at most MEMBERSHIP_TRIES times.
+        """
+        # imported here: only a task that regroups a peer needs it
+        from ansible_collections.nms.overlay.plugins.module_utils._groups import group_body
+        gid = ref_id(group)
+        for attempt in range(1, MEMBERSHIP_TRIES + 1):
+            started = time.monotonic()
+            group = self.client.get_object('/groups/%s' % gid)
+            members = id_list(group.get('peers'))
+            if (peer_id in members) != member:
+                members = members + [peer_id] if member else [m for m in members if m != peer_id]
+                # the whole group as read, with only its members changed (today's servers keep resources there)
+                self.client.put('/groups/%s' % gid, group_body(group, members))
+                self.sleep(min(time.monotonic() - started, MAX_SETTLE))
+                group = self.client.get_object('/groups/%s' % gid)
+            if (peer_id in id_list(group.get('peers'))) == member:
+                if group.get('id') is not None:
+                    self.resolver.replace('groups', group)
+                return group
+            if attempt < MEMBERSHIP_TRIES:
+                self.sleep(random.uniform(0, min(MEMBERSHIP_BACKOFF * 2 ** (attempt - 1), MAX_SETTLE)))
+        raise TaskError("the group '%s' (id %s): %s the peer %s was undone by another client's write of the group's "
+                        "members each of %d times (a concurrent writer); the read-back shows it %s"
+                        % (group.get('name'), gid, 'adding' if member else 'removing', peer_id, MEMBERSHIP_TRIES,
+                           'missing' if member else 'still there'))
+

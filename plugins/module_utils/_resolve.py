@@ -53,11 +53,21 @@ CASELESS_FIELDS = frozenset(('email',))
 
 
 def find_unique(items, value, fields, what, option):
-    """The one item whose id, or else one of fields, equals value; None when nothing matches."""
+    """The one item whose id, or else one of fields, equals value; None when nothing matches.
+
+    A value that is the id of one item and the name (a field) of another names two things: that fails listing
+    both, as an ambiguous name does (never take the first)."""
     value = str(value)
-    for item in items:
-        if ref_id(item) == value:
-            return item
+    by_id = [item for item in items if ref_id(item) == value]
+    if by_id:
+        named = [(field, item) for field in fields for item in items
+                 if item is not by_id[0] and _field_matches(item, field, value)]
+        if named:
+            raise ResolveError("%s: '%s' is the id of the %s %s and the %s of the %s with id %s; rename one of them "
+                               "to tell them apart" % (option, value, what, _shown(by_id[0], fields, value), named[0][0],
+                                                       what if len(named) == 1 else plural(what),
+                                                       ', '.join(sorted(ref_id(item) for dummy, item in named))))
+        return by_id[0]
     for field in fields:
         if field in CASELESS_FIELDS:
             wanted = value.lower()
@@ -70,6 +80,20 @@ def find_unique(items, value, fields, what, option):
             raise ResolveError("%s: the %s '%s' matches %d %s (ids: %s); give the id instead" % (
                 option, field, value, len(matches), plural(what), ', '.join(sorted(ref_id(m) for m in matches))))
     return None
+
+
+def _field_matches(item, field, value):
+    if field in CASELESS_FIELDS:
+        return isinstance(item.get(field), str) and item[field].lower() == value.lower()
+    return item.get(field) == value
+
+
+def _shown(item, fields, value):
+    """An object for a message: its first non-empty field and its id."""
+    for field in fields:
+        if isinstance(item.get(field), str) and item[field]:
+            return "'%s' (id %s)" % (item[field], value)
+    return '(id %s)' % value
 
 
 class Resolver:

@@ -10,6 +10,7 @@ how to read them; an info module is a subclass of InfoModule. Everything else ha
 from __future__ import annotations
 
 import copy
+import time
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
@@ -24,6 +25,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS, UNIQUE_NAMES, Resolver, find_unique, plural
 
 MISSING = object()
+# at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
+MAX_SETTLE = 3.0
 
 
 def kept_fields(obj, body, managed, read_only=(), item_fields=None):
@@ -76,6 +79,18 @@ def create_may_repeat(exc):
     """Whether a failed create may be sent again once a read proves it absent: the server did not act on it
     (429, too many requests) or it is unknown whether it did (no answer, a gateway or server error)."""
     return exc.status is None or exc.status in (429, 500, 502, 503, 504)
+
+
+def id_order(value):
+    """A sort key of ids: numbers by value, before other ids by text (the same order in every run)."""
+    text = str(value)
+    return (0, int(text), '') if text.isdigit() else (1, 0, text)
+
+
+def answer_unreadable(exc):
+    """Whether a call was answered with success but the answer could not be read (cut off, not JSON): the
+    server acted on it, and what it answered is unknown."""
+    return exc.status is not None and 200 <= exc.status < 300
 
 
 def connection_argument_spec():
@@ -309,6 +324,13 @@ class NmsModule:
     def warn(self, message):
         self.module.warn(message)
 
+    def shown(self, value, form='%r'):
+        """A value for a warning (which Ansible prints even for a task with no_log): quoted as ``form`` says,
+        unless the task has no_log, whose values a warning names by their option only."""
+        if getattr(self.module, 'no_log', False):
+            return '(not shown: no_log)'
+        return form % (value,)
+
     def fail(self, message, **extra):
         raise TaskError(message, **extra)
 
@@ -365,6 +387,10 @@ class ResourceModule(NmsModule):
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
     read_only = ('id',)      # fields of the server's answers that are no request fields (left out of update bodies)
     item_fields = {}         # {field: (known keys, match key)}: unknown keys kept inside lists or objects (see kept_fields)
+    unreadable_answer = None  # the ApiError of a create the server answered with success but unreadably
+    # the answers to a create that mean "one of that natural key exists already" ({status: words of the message,
+    # or None for any}): the create is then reconciled with the existing object, as another run made it meanwhile
+    exists_answers = {409: None}
 
     @classmethod
     def full_argument_spec(cls):
@@ -513,7 +539,21 @@ class ResourceModule(NmsModule):
             return self.resolver.settings(self.path)
         if self.params.get('id'):
             return self.get_by_id(self.params['id'])
-        return self.only_one([item for item in self.list_items() if self.matches(item)])
+        return self.only_one(self.matching_items())
+
+    def matching_items(self, live=None):
+        """The listed objects that match the natural key (and ``live``, a filter, when given).
+
+        Where the server lets objects share the natural key, several matches may be copies that concurrent runs
+        are converging on one (see converge): the list is read once more after MAX_SETTLE s before they count."""
+        keep = live or (lambda item: True)
+        found = [item for item in self.list_items() if self.matches(item) and keep(item)]
+        if len(found) > 1 and not self.natural_key_is_unique():
+            self.sleep(MAX_SETTLE)
+            if self.kind:
+                self.resolver.forget(self.kind)
+            found = [item for item in self.list_items() if self.matches(item) and keep(item)]
+        return found
 
     def only_one(self, found):
         if len(found) > 1:
@@ -523,6 +563,7 @@ class ResourceModule(NmsModule):
 
     # -- the lifecycle ---------------------------------------------------------------------------------
     def run(self):
+        self.started = time.monotonic()
         try:
             return self.reconcile()
         except ApiError as exc:
@@ -666,6 +707,9 @@ class ResourceModule(NmsModule):
         if created is None:
             return self.update(self.find(), desired)
         created = self.after_create(created, state)
+        winner = self.converge(created)
+        if winner is not None:
+            return self.update(winner, desired)
         self.remember(created)
         result[self.result_key] = self.to_result(created)
         return result
@@ -674,24 +718,81 @@ class ResourceModule(NmsModule):
         """Create, never twice: after a failed create that the server may not have applied (429, 5xx, no
         answer), read the list again; only when the read proves it absent is the create sent again, after
         the wait the server asked for (Retry-After) or a backoff.
-        Returns the created object, or None when someone else created it first (HTTP 409)."""
+        A success answer that cannot be read (cut off, not JSON) means the server made it: it is read back
+        like a lost answer, never sent again; ``unreadable_answer`` then holds that error (a created secret's
+        value, which only that answer carried, is lost).
+        Returns the created object, or None when someone else created it first (an "already exists" answer)."""
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
+        self.unreadable_answer = None
         for attempt in range(1, attempts + 1):
             try:
                 created = self.client.post(self.path, body)
             except ApiError as exc:
-                if exc.status != 409 and not create_may_repeat(exc):
+                applied = answer_unreadable(exc)
+                exists = self.already_exists(exc)
+                if not exists and not applied and not create_may_repeat(exc):
                     raise
+                if applied:
+                    self.unreadable_answer = exc
                 found = self.find_again()
                 if found is not None:
-                    # 409: someone else made it, reconcile with theirs; otherwise it is ours, made by this create
-                    return None if exc.status == 409 else found
-                if exc.status == 409 or attempt == attempts:
+                    # "already exists": someone else made it, reconcile with theirs; otherwise it is ours, made by this create
+                    return None if exists else found
+                if exists or applied or attempt == attempts:
                     raise
                 self.client.pause(attempt, exc.retry_after, cause=exc)
                 continue
             return created if isinstance(created, dict) and created else self.read_back_create(created)
         return None  # not reached: the loop returns or raises
+
+    # -- concurrent creates of a name the server lets several objects share -------------------------------
+    def converge(self, created):
+        """After a create of a kind whose natural key the server does not keep unique, list again: when other runs
+        created the same natural key at the same time, all of them converge on one object, the one with the lowest
+        id. Returns None when the created object is that one; otherwise this run's copy is discarded
+        (``discard_copy``) and the one kept is returned, to be reconciled with the task's options.
+
+        The list is read once a concurrent run's window has likely passed (twice as long as this task took from its
+        start to its create, at most MAX_SETTLE s), so that its create, if any, is in the list too."""
+        if self.natural_key_is_unique() or self.singleton or not isinstance(created, dict) or ref_id(created) in (None, ''):
+            return None
+        self.sleep(min(2 * (time.monotonic() - getattr(self, 'started', time.monotonic())), MAX_SETTLE))
+        if self.kind:
+            self.resolver.forget(self.kind)
+        old = ref_id(self.replacing) if self.replacing is not None else None
+        copies = [item for item in self.list_items() if self.matches(item) and ref_id(item) != old and self.may_replace(item)]
+        if ref_id(created) not in [ref_id(item) for item in copies]:
+            copies.append(created)
+        if len(copies) < 2:
+            return None
+        kept = min(copies, key=lambda item: id_order(ref_id(item)))
+        if ref_id(kept) == ref_id(created):
+            return None
+        self.discard_copy(created)
+        if self.kind:
+            self.resolver.drop(self.kind, ref_id(created))
+        self.warn('another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept '
+                  'and this run\'s copy (id %s) was %s' % (self.what, self.shown(self.identity_text(), '%s'),
+                                                           ', '.join(sorted((ref_id(item) for item in copies), key=id_order)),
+                                                           ref_id(kept), ref_id(created), self.discarded))
+        return kept
+
+    discarded = 'deleted'  # what discard_copy does, for the warning
+
+    def discard_copy(self, obj):
+        """Remove this run's own copy of a concurrently created object (a hook: setup keys are revoked)."""
+        self.delete(obj)
+
+    @staticmethod
+    def sleep(seconds):
+        time.sleep(seconds)
+
+    def already_exists(self, exc):
+        """Whether a create's error says that an object of that natural key exists (``exists_answers``)."""
+        if exc.status not in self.exists_answers:
+            return False
+        words = self.exists_answers[exc.status]
+        return words is None or words.lower() in (exc.message or '').lower()
 
     def find_again(self):
         """Find the resource with a fresh read (the cached list may predate a create). While a replacement
@@ -730,8 +831,9 @@ class ResourceModule(NmsModule):
         desired = self.merge_desired(current, dict(desired))
         for name in [n for n in desired if self.fields[n].immutable]:
             if current.get(name) != desired[name]:
-                self.warn('%s cannot change after the %s is created: the existing value %r is kept, not %r; '
-                          'replace the %s to change it' % (name, self.what, current.get(name), desired[name], self.what))
+                self.warn('%s cannot change after the %s is created: the existing value %s is kept, not %s; '
+                          'replace the %s to change it' % (name, self.what, self.shown(current.get(name)),
+                                                           self.shown(desired[name]), self.what))
             del desired[name]
         changed_keys = [name for name in desired if not self.same(name, current.get(name), desired[name])]
         result = {'changed': False, self.result_key: self.to_result(obj)}

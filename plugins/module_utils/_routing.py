@@ -285,6 +285,7 @@ class NameserverGroupModule(ResourceModule):
     what = 'nameserver group'
     kind = 'nameserver_groups'
     result_key = 'nameserver_group'
+    exists_answers = {409: None, 422: 'already exist'}  # servers answer a taken name with 422
     model = staticmethod(_nameserver_group_model)
     required_on_create = ('name', 'nameservers', 'groups')
     fields = dict(

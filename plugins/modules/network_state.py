@@ -61,9 +61,28 @@ options:
   setup_keys:
     description:
       - Setup keys, each with the options of M(nms.overlay.setup_key).
-      - A key created by this task has its value in RV(changes[].key), once.
+      - A key created by this task has its value in RV(changes[].key), once, unless
+        O(return_created_secrets=false); O(created_secrets_file) keeps it in a file instead.
     type: list
     elements: dict
+  return_created_secrets:
+    description:
+      - Whether the value of a setup key this task creates is returned in RV(changes[].key).
+      - Task results are printed with C(-v) and kept by AWX in its job events; set V(false) (the
+        P(nms.overlay.network#role) role always does) and give O(created_secrets_file) so that values
+        never show up in output. With V(false) and no O(created_secrets_file), a created value is lost
+        (the task warns).
+    type: bool
+    default: true
+  created_secrets_file:
+    description:
+      - A JSON file, on the host where the module runs, into which the value of each setup key this task
+        creates is written as soon as it is created (also when the run fails later), under
+        C(setup_keys.<name>), an object with C(id) and C(key). Entries already in the file are kept.
+      - The file is written with mode C(0600), readable only by its owner, by writing a new file beside
+        it and renaming it over the old one.
+      - Nothing is written in check mode.
+    type: path
   users:
     description:
       - Users, each with the options of M(nms.overlay.user).
@@ -137,7 +156,8 @@ changes:
     - One entry per resource the task created, updated or deleted (or would, in check mode).
     - When the task fails part-way, the changes it made before the failure, so the run can be completed
       or undone; the failure result then also has C(changed=true). In a failure result (which Ansible prints
-      in full) it never holds a setup key's value; revoke a key that a failed run created.
+      in full) it never holds a setup key's value; revoke a key that a failed run created (unless
+      O(created_secrets_file) kept its value).
   returned: always, and on a failure after a change
   type: list
   elements: dict
@@ -169,7 +189,7 @@ changes:
         - The value of a setup key this task created, in the change that created it; returned only by the task that
           creates it (later runs, reads and diffs never show it), and not in a failure result.
       type: str
-      returned: when the task succeeded and created a setup key (not in check mode)
+      returned: when the task succeeded and created a setup key (not in check mode), unless O(return_created_secrets=false)
       sample: A616097E-FCF0-48FA-9354-CA4A61142761
   sample:
     - kind: groups

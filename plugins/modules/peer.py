@@ -77,7 +77,11 @@ options:
       - Leave it unset to keep the peer's groups.
       - Every name must match exactly one group; an unknown or ambiguous name fails before any write.
       - The module changes membership by updating the groups (each group is sent its full list of
-        peers with this peer added or removed).
+        peers with this peer added or removed). As another client writing the same group at the same
+        time (other forks of the play, the C(enroll) role on many hosts) may undo such a write, the
+        module reads each group before and after its write and writes again when the read shows the
+        change undone, up to 10 times; it then fails naming the group, and never reports a
+        membership that its own read contradicts.
     type: list
     elements: str
   groups_mode:

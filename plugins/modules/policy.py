@@ -128,6 +128,10 @@ options:
     choices: [present, absent]
     default: present
 notes:
+  - The server lets several policies share a name. When tasks on many hosts create the same name at once
+    (a task without C(run_once)), each lists again after its create and all converge on the copy with
+    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
+    getting started guide.
   - Deployed servers silently drop unknown group ids from rules; this module resolves every group
     first, so an unknown name or id fails before the write instead.
 seealso:

@@ -91,6 +91,10 @@ options:
     choices: [present, absent]
     default: present
 notes:
+  - The server lets several routes of one network_id share a name. When tasks on many hosts create the same name at once
+    (a task without C(run_once)), each lists again after its create and all converge on the copy with
+    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
+    getting started guide.
   - The server refuses a route whose routing peer is not a Linux peer, and a route to a network that
     a member of the same O(peer_groups) already routes; its message is shown.
 seealso:

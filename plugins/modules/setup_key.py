@@ -29,6 +29,11 @@ description:
     or O(replace_invalid=true) is given.
   - A one-off key enrolls one peer; the server holds V(usage_limit=1) for it, and the module sends and
     shows that.
+notes:
+  - The server lets several setup keys share a name. When tasks on many hosts create the same name at once
+    (a task without C(run_once)), each lists again after its create and all converge on the copy with
+    the lowest id; the others revoke their own copy and warn. See "Many hosts, one resource" in the
+    getting started guide.
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:

@@ -84,6 +84,10 @@ options:
     choices: [present, absent]
     default: present
 notes:
+  - The server lets several service users share a name. When tasks on many hosts create the same name at once
+    (a task without C(run_once)), each lists again after its create and all converge on the copy with
+    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
+    getting started guide.
   - Inviting regular users needs an identity provider on the server; without one the server refuses
     the invitation (HTTP 412).
 seealso:

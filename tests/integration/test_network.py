@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import stat
 import subprocess
 import sys
 
@@ -187,9 +188,40 @@ def test_network_role_idempotent_and_checked(emulator, run):
     assert 'pruning would delete every resource' in refused.stdout
 
 
+def created_key_values(emulator):
+    """The values of the setup keys on the server (the emulator shows them in reads, as some servers do)."""
+    status, keys = emulator.api('GET', '/api/setup-keys')
+    assert status == 200, keys
+    return {key['name']: key['key'] for key in keys}
+
+
+def test_network_role_never_shows_a_created_key_and_keeps_it_in_a_private_file(emulator, run, tmp_path):
+    """Issue 18, point 8: task results are printed with -v (this play runs at -vvvv) and kept by AWX; the role
+    never shows a created setup key's value, and network_secrets_file keeps it, readable only by its owner."""
+    secrets = tmp_path / 'secrets.json'
+    secrets.write_text('{"setup_keys": {"older": {"id": "1", "key": "kept"}}}')
+    role = {'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION,
+                                                    'network_secrets_file': str(secrets)}}
+    built = run([], play={'roles': [role]})
+    assert built.rc == 0, built.stdout
+    value = created_key_values(emulator)['servers']
+    assert value and value not in built.stdout, 'the created setup key is shown in the output'
+    assert stat.S_IMODE(os.stat(secrets).st_mode) == 0o600
+    stored = json.loads(secrets.read_text())
+    assert stored['setup_keys']['servers']['key'] == value and stored['setup_keys']['older']['key'] == 'kept'
+    # without the file, the value is shown nowhere either, and the task says that it is lost
+    emulator.reset()
+    bare = run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}]})
+    assert bare.rc == 0, bare.stdout
+    value = created_key_values(emulator)['servers']
+    assert value not in bare.stdout
+    assert 'no created_secrets_file was given: it is lost' in bare.stdout
+
+
 def test_build_network_playbook(emulator, run):
     first = run([], playbook='nms.overlay.build_network')
     assert first.rc == 0, first.stdout
+    assert created_key_values(emulator)['servers'] not in first.stdout  # -vvvv: the created key is not shown
     emulator.clear_log()
     preview = run([], playbook='nms.overlay.build_network', check=True)
     assert preview.rc == 0, preview.stdout

@@ -14,6 +14,8 @@ carries neither the token nor raw HTML.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.reliability.conftest import connection_of
@@ -25,6 +27,15 @@ from tests.reliability.secrets import assert_no_secrets
 HTML = "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>"
 TIMEOUT = 0.5
 
+# an object with an id and every field the modules read given a wrong type (what a broken server or a proxy may send)
+HOSTILE = {"id": "x1", "name": 5, "email": 5, "groups": 3, "peers": 7, "rules": "notalist", "auto_groups": 3,
+           "checks": "x", "nameservers": 5, "domains": 5, "settings": "x", "permissions": 4, "role": [],
+           "is_service_user": "yes", "revoked": "no", "type": 1, "network_id": 2, "peer_groups": "x",
+           "ip": 4, "hostname": 8, "enabled": "true", "key": 3, "expires": 1, "source_posture_checks": 1,
+           "initiator_email": 1, "activity_code": 1, "city_name": 3, "country_code": 4, "jwt_allow_groups": 1,
+           "disabled_management_groups": "x", "items": "x"}
+# well-typed at the top, wrong inside: a policy rule whose sources are a number
+NESTED_HOSTILE = {"id": "x2", "name": "p", "rules": [{"name": "r", "sources": 5, "destinations": []}]}
 # kind -> (fault, expected status in the message or None, words the message must contain)
 FAULTS = {
     "http-500": ({"status": 500}, 500, ["injected fault 500"]),
@@ -36,11 +47,22 @@ FAULTS = {
     "cut-transfer": ({"truncated": True}, 200, ["cut off"]),
     "empty-body": ({"status": 200, "body": "", "content_type": "application/json"}, 200, ["empty"]),
     "wrong-shape": ({"status": 200, "body": '"ok"', "content_type": "application/json"}, 200, ["the answer is a string"]),
+    # issue 18, point 9: success answers of the right outer shape whose fields have the wrong types, and JSON
+    # nested deeper than a parser's stack: an API error naming the field, never a TypeError or RecursionError
+    "wrong-types-list": ({"status": 200, "body": json.dumps([HOSTILE]), "content_type": "application/json"}, 200,
+                         ["where", "was expected"]),
+    "wrong-types-object": ({"status": 200, "body": json.dumps(HOSTILE), "content_type": "application/json"}, 200,
+                           ["where", "was expected"]),
+    "nested-rules": ({"status": 200, "body": json.dumps([NESTED_HOSTILE]), "content_type": "application/json"}, 200,
+                     ["where", "was expected"]),
+    "deep-json": ({"status": 200, "body": "[" * 100000 + "]" * 100000, "content_type": "application/json"}, 200,
+                  ["nested too deeply"]),
     "timeout": ({"delay": TIMEOUT * 3}, None, ["timeout"]),
     "dropped": ({"drop": True}, None, ["connection"]),
 }
-# (a POST whose answer is late was applied: the engine reads back and finds it, see the test below)
-POST_FAULTS = ("http-500", "html-page", "not-json", "cut-json", "cut-transfer", "empty-body", "wrong-shape", "dropped")
+# (a POST whose answer is late, or cut off in transfer, was applied: the engine reads back and finds it, see the
+# tests below; the other faults replace the answer of a POST the server never applied)
+POST_FAULTS = ("http-500", "html-page", "not-json", "cut-json", "empty-body", "wrong-shape", "dropped")
 _FIRST = {}
 
 
@@ -137,3 +159,51 @@ def test_create_whose_answer_was_lost_is_read_back_and_reports_a_change(emulator
     assert len([g for g in groups if g["name"] == "new-group"]) == 1, groups
     assert not result.get("failed"), "the read-back found the group, yet the task failed: " + context
     assert result.get("changed") is True, "the run created the group but reports changed=false: " + context
+
+
+CUT_OFF_CREATES = {
+    "group": dict(name="new-group", peers=[]),
+    "setup_key": dict(name="cut-key", type="reusable"),
+    "token": dict(user="owner@example.com", name="cut-token", expires_in=5),
+    "network_state": dict(setup_keys=[dict(name="cut-key", type="reusable")]),
+}
+
+
+@pytest.mark.parametrize("name", list(CUT_OFF_CREATES))
+def test_create_whose_answer_was_cut_off_is_read_back_and_reports_a_change(name, any_emulator):
+    """Issue 18, point 4: the server applies the POST and answers 200, but the body is cut off in transfer. The
+    outcome is known only by reading back: the task reports changed=true (never a second POST), and where the
+    answer carried a secret's value (a token), it says that the value was lost."""
+    emu = any_emulator
+    emu.set_faults({"queue": [{"truncated": True, "method": "POST"}]})
+    args = dict(connection_of(emu, timeout=5.0), **CUT_OFF_CREATES[name])
+    result = run_module(name, args)
+    log = emu.requests()
+    context = "%s\nrequests: %r" % (describe(result), log)
+    assert_clean_end(name, args, result)
+    posts = [e for e in log if e["method"] == "POST"]
+    assert len(posts) == 1 and posts[0]["fault"] == "truncated", "the create was not sent exactly once: " + context
+    assert result.get("changed") is True, "the run created something but reports changed=false: " + context
+    if name == "token":
+        # the value was only in the lost answer: the task fails, changed, and says so
+        assert result.get("failed") and "could not be read" in result["msg"] and "cut off" in result["msg"], context
+        assert "rotate: true" in result["msg"], context
+        status, tokens = emu.api("GET", "/users/owner-user/tokens")
+        assert [t["id"] for t in tokens if t["name"] == "cut-token"] == [result["token"]["id"]], context
+        return
+    assert not result.get("failed"), "the read-back found the object, yet the task failed: " + context
+    if name == "network_state":
+        status, keys = emu.api("GET", "/setup-keys")
+        made = [k for k in keys if k["name"] == "cut-key"]
+        assert len(made) == 1, keys
+        assert [(c["kind"], c["action"], c.get("id")) for c in result["changes"]] == [
+            ("setup_keys", "created", str(made[0]["id"]))], context
+    elif name == "setup_key":
+        status, keys = emu.api("GET", "/setup-keys")
+        made = [k for k in keys if k["name"] == "cut-key"]
+        # this emulator shows values in reads: the read-back found it; a masked one is never shown as the value
+        assert len(made) == 1 and result["setup_key"]["id"] == str(made[0]["id"]), context
+        assert result["setup_key"].get("key") in (None, made[0]["key"]), context
+    else:
+        status, groups = emu.api("GET", "/groups")
+        assert [g["id"] for g in groups if g["name"] == "new-group"] == [result["group"]["id"]], context

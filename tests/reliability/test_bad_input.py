@@ -172,3 +172,23 @@ def test_network_state_option_failures_send_no_request(entries, emulator):
     tally = {}
     outcome = check_example("network_state", emulator, dict(connection_of(emulator), **entries), tally=tally)
     assert outcome == "option-invalid", tally
+
+
+def test_an_id_that_is_another_groups_name_fails_listing_both(any_emulator):
+    """Issue 18, point 12, through the API in both dialects: a group named like another group's id makes that id
+    ambiguous wherever a group is referred to (here a setup key's auto_groups); the task fails before any write."""
+    from tests.reliability.conftest import connection_of
+    from tests.reliability.harness import assert_clean_end, run_module
+    emu = any_emulator
+    status, first = emu.api("POST", "/groups", {"name": "servers", "peers": []})
+    assert status == 200, first
+    status, second = emu.api("POST", "/groups", {"name": str(first["id"]), "peers": []})
+    assert status == 200, second
+    emu.clear_log()
+    args = dict(connection_of(emu), name="k", type="reusable", auto_groups=[str(first["id"])])
+    result = run_module("setup_key", args)
+    assert_clean_end("setup_key", args, result)
+    assert result.get("failed"), result
+    assert "is the id of the group 'servers' (id %s) and the name of the group with id %s" % (
+        first["id"], second["id"]) in result["msg"], result["msg"]
+    assert emu.writes() == []

@@ -1,11 +1,15 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Issue 10, item 7: ten forks ensuring one group name at once end with exactly one group.
+"""Issue 10, item 7 and issue 18: ten forks racing on one object end with what each of them asked for.
 
 * ``test_ten_forks_one_group``: real ``ansible-playbook -f 10`` over ten local hosts, each ensuring
   the group ``race-group`` (netbird dialect: a duplicate name is answered 409). Every request is
   slowed by 0.3 s after its answer is computed, so that all ten lists see no group and all ten
   POST. Asserted: no host failed, exactly one group exists, and every 409 was reconciled.
+* ``test_ten_forks_join_one_group`` (issue 18, point 3): ten forks each add their own peer to one group
+  (``peer`` with ``groups_mode: add``, as the ``enroll`` role does), every request slowed so that they
+  all read the member list before any of them writes it. Asserted, in both dialects: the group ends
+  with all ten members, and no fork reported success while its peer was missing.
 * ``test_create_answered_409_is_reconciled``: in-process and deterministic: the module's list is
   answered before someone else creates the group; its POST gets 409; the module reads back and
   reconciles (an update when its options differ), and does not fail.
@@ -35,18 +39,21 @@ def _groups_named(emu, name):
     return [g for g in groups if g["name"] == name]
 
 
-@pytest.mark.stress
-@pytest.mark.parametrize("round_", range(ROUNDS))
-def test_ten_forks_one_group(emulator, tmp_path, round_):
+def run_forks(emu, tmp_path, task, seed=0, slow=0.3):
+    """ansible-playbook -f 10 over ten local hosts racer0..racer9 running ``task`` (YAML lines of one task,
+    indented for a task list; {{ inventory_hostname }} tells the forks apart), every request slowed by
+    ``slow`` seconds after its answer is computed, so that the forks' reads all come before their writes.
+    In the seed dialect the modules run as processes, in netbird in the controller's worker.
+    Returns (output, rc, per-host recap [(ok, changed, unreachable, failed)], seconds)."""
     inventory = tmp_path / "hosts.ini"
+    in_process = "false" if emu.dialect == "seed" else "true"
     inventory.write_text("[racers]\n" + "".join(
-        "racer%d ansible_connection=local ansible_python_interpreter=%s\n" % (i, sys.executable) for i in range(FORKS)))
+        "racer%d ansible_connection=local ansible_python_interpreter=%s nms_overlay_in_process=%s\n"
+        % (i, sys.executable, in_process) for i in range(FORKS)))
     playbook = tmp_path / "race.yml"
-    playbook.write_text(
-        "- hosts: racers\n  gather_facts: false\n  tasks:\n"
-        "    - name: Ensure the race group\n      nms.overlay.group:\n        name: race-group\n")
-    emulator.set_faults({"rate": 1.0, "kinds": ["slow"], "slow": 0.3, "seed": round_})
-    env = dict(os.environ, NMS_API_URL=emulator.url, NMS_API_TOKEN=emulator.token, ANSIBLE_FORKS=str(FORKS),
+    playbook.write_text("- hosts: racers\n  gather_facts: false\n  tasks:\n" + task)
+    emu.set_faults({"rate": 1.0, "kinds": ["slow"], "slow": slow, "seed": seed})
+    env = dict(os.environ, NMS_API_URL=emu.url, NMS_API_TOKEN=emu.token, ANSIBLE_FORKS=str(FORKS),
                ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_NOCOLOR="1", ANSIBLE_RETRY_FILES_ENABLED="False",
                ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_STDOUT_CALLBACK="default")
     started = time.monotonic()
@@ -54,10 +61,18 @@ def test_ten_forks_one_group(emulator, tmp_path, round_):
                            "-f", str(FORKS), str(playbook)], cwd=str(tmp_path), env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     elapsed = time.monotonic() - started
-    emulator.set_faults({})
+    emu.set_faults({})
     output = done.stdout + done.stderr
-    assert done.returncode == 0, output[-5000:]
     recap = re.findall(r"^racer\d+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", output, re.M)
+    return output, done.returncode, recap, elapsed
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_ten_forks_one_group(emulator, tmp_path, round_):
+    output, returncode, recap, elapsed = run_forks(
+        emulator, tmp_path, "    - name: Ensure the race group\n      nms.overlay.group:\n        name: race-group\n", seed=round_)
+    assert returncode == 0, output[-5000:]
     assert len(recap) == FORKS, output[-3000:]
     assert all(failed == "0" and unreachable == "0" for dummy, dummy2, unreachable, failed in recap), output[-3000:]
     changed = sum(int(c) for dummy, c, dummy2, dummy3 in recap)
@@ -73,16 +88,113 @@ def test_ten_forks_one_group(emulator, tmp_path, round_):
             FORKS, len(posts), len(conflicts), changed, elapsed))
 
 
+NAMED_ONCE = {
+    # module -> (its arguments, the API path to list, a word the server's "already exists" answer has)
+    "posture_check": ("        name: race-check\n        checks:\n          nb_version_check:\n"
+                      "            min_version: 0.25.0\n", "/posture-checks", "unique"),
+    "nameserver_group": ("        name: race-dns\n        nameservers: [{ip: 10.0.0.53}]\n        primary: true\n"
+                         "        groups: [All]\n", "/dns/nameservers", "already exist"),
+}
+
+
+@pytest.mark.parametrize("name", list(NAMED_ONCE))
+def test_ten_forks_one_named_object(any_emulator, tmp_path, name):
+    """Issue 18, point 5: every kind whose names the server keeps unique answers a taken name in its own way
+    (posture checks 412, nameserver groups 422 "already exists"); each is reconciled by reading back, like a
+    group's 409: all ten forks succeed, one object exists, and only the fork whose create won reports a change."""
+    emu = any_emulator
+    args, path, words = NAMED_ONCE[name]
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, "    - name: Ensure it\n      nms.overlay.%s:\n%s"
+                                                   % (name, args))
+    status, items = emu.api("GET", path)
+    made = [item for item in items if item["name"].startswith("race-")]
+    posts = [r for r in emu.requests() if r["method"] == "POST"]
+    refused = [r for r in posts if r["status"] != 200]
+    context = "%d made, POSTs answered %s\n%s" % (len(made), [r["status"] for r in posts], output[-4000:])
+    assert len(made) == 1, context
+    assert returncode == 0 and len(recap) == FORKS, context
+    assert all(failed == "0" for dummy, dummy2, dummy3, failed in recap), context
+    assert sum(int(changed) for dummy, changed, dummy2, dummy3 in recap) == 1, context
+    assert refused, "no create met the server's 'already exists': the race did not happen: " + context
+    FIGURES.setdefault("concurrency", {})["one %s %s" % (name, emu.dialect)] = (
+        "%d forks: 1 object, %d POSTs (%d refused as existing, reconciled), %.1fs" % (FORKS, len(posts), len(refused), elapsed))
+
+
+SHARED_NAMES = {
+    # module -> (its arguments, the API path to list, which listed objects count as live copies)
+    "policy": ("        name: race-policy\n        rules:\n          - name: all\n            sources: [All]\n"
+               "            destinations: [All]\n",
+               "/policies", lambda item: item["name"] == "race-policy"),
+    "setup_key": ("        name: race-key\n        type: reusable\n", "/setup-keys",
+                  lambda item: item["name"] == "race-key" and not item["revoked"]),
+    "user": ("        name: race-bot\n        is_service_user: true\n        role: user\n", "/users",
+             lambda item: item["name"] == "race-bot"),
+    "token": ("        user: owner@example.com\n        name: race-token\n        expires_in: 5\n",
+              "/users/owner-user/tokens", lambda item: item["name"] == "race-token"),
+}
+
+
+@pytest.mark.parametrize("name", list(SHARED_NAMES))
+def test_ten_forks_one_object_of_a_shared_name(any_emulator, tmp_path, name):
+    """Issue 18, point 6: servers let several policies, setup keys, service users or tokens share a name, so ten
+    forks ensuring one used to make ten, and every later run failed on the ambiguous name. After its create each
+    fork lists again and all converge on the copy with the lowest id (the others delete, or for setup keys revoke,
+    their own): one live object remains, no fork fails, and a re-run is unchanged."""
+    emu = any_emulator
+    args, path, live = SHARED_NAMES[name]
+    task = "    - name: Ensure it\n      nms.overlay.%s:\n%s" % (name, args)
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, task)
+    status, items = emu.api("GET", path)
+    made = [item for item in items if live(item)]
+    posts = [r for r in emu.requests() if r["method"] == "POST"]
+    context = "%d live copies (ids %s) after %d POSTs\n%s" % (
+        len(made), [item["id"] for item in made], len(posts), output[-4000:])
+    assert len(posts) > 1, "the race did not happen: " + context
+    assert len(made) == 1, context
+    assert returncode == 0 and len(recap) == FORKS and all(failed == "0" for dummy, dummy2, dummy3, failed in recap), context
+    output, returncode, recap, dummy = run_forks(emu, tmp_path, task, slow=0.0)
+    assert returncode == 0 and all(changed == "0" for dummy, changed, dummy2, dummy3 in recap), (
+        "a re-run failed or changed: " + output[-4000:])
+    FIGURES.setdefault("concurrency", {})["one %s of a shared name %s" % (name, emu.dialect)] = (
+        "%d forks: %d POSTs, 1 kept, %.1fs" % (FORKS, len(posts), elapsed))
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_ten_forks_join_one_group(any_emulator, tmp_path, round_):
+    emu = any_emulator
+    emu.control("POST", "/_emulator/peers", {"peers": [{"hostname": "racer%d" % i, "os": "linux"} for i in range(FORKS)]})
+    status, group = emu.api("POST", "/groups", {"name": "race-members", "peers": []})
+    assert status == 200, group
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, (
+        "    - name: Join the race group\n      nms.overlay.peer:\n        hostname: '{{ inventory_hostname }}'\n"
+        "        groups: [race-members]\n        groups_mode: add\n"), seed=round_)
+    status, after = emu.api("GET", "/groups/%s" % group["id"])
+    assert status == 200, after
+    members = sorted(p["name"] for p in after["peers"] or [])
+    puts = [r for r in emu.requests() if r["method"] == "PUT"]
+    context = "members %s after %d PUTs\n%s" % (members, len(puts), output[-4000:])
+    assert members == sorted("racer%d" % i for i in range(FORKS)), "lost updates: " + context
+    assert returncode == 0 and len(recap) == FORKS, context
+    assert all(changed == "1" and failed == "0" for dummy, changed, dummy2, failed in recap), context
+    FIGURES.setdefault("concurrency", {})["join one group %s round %d" % (emu.dialect, round_)] = (
+        "%d forks: %d members, %d PUTs, %.1fs" % (FORKS, len(members), len(puts), elapsed))
+
+
 @pytest.mark.parametrize("peers", [[], ["web-1"]])
 def test_create_answered_409_is_reconciled(emulator, peers):
     seed_world(emulator)
     # the list is answered at once (no group yet) and delivered 0.6 s later; meanwhile another
     # client creates the group, so that the module's POST meets a 409 "already exists"
-    emulator.set_faults({"queue": [{"delay": 0.6}]})
+    emulator.set_faults({"queue": [{"delay": 0.6, "method": "GET"}]})
     other = {}
 
     def create_elsewhere():
-        time.sleep(0.2)
+        # once the module's list has been answered (it is delivered later): not after a fixed sleep, which a
+        # loaded machine outruns
+        deadline = time.monotonic() + 30
+        while not any(r["method"] == "GET" for r in emulator.requests()) and time.monotonic() < deadline:
+            time.sleep(0.02)
         other["answer"] = emulator.api("POST", "/groups", {"name": "contested", "peers": []})
 
     thread = threading.Thread(target=create_elsewhere)

@@ -601,3 +601,18 @@ def test_a_missing_url_or_token_names_its_environment_variable(url, token, expec
     with pytest.raises(ConfigError) as err:
         Client(url, token, session=FakeSession([]))
     assert str(err.value) == expected
+
+
+def test_field_problem_names_the_field_and_the_types():
+    from ansible_collections.nms.overlay.plugins.module_utils._client import field_problem
+    assert field_problem([{'id': 'g1', 'name': 'a', 'peers': None, 'unknown': 5}]) is None
+    assert field_problem([{'id': 'g1', 'name': 'a'}, {'groups': 3}]) == \
+        'its field [1].groups is a number where a list was expected'
+    assert field_problem({'rules': [{'sources': 5}]}) == 'its field rules[0].sources is a number where a list was expected'
+    assert field_problem({'email': 5}) == 'its field email is a number where a string was expected'
+    assert field_problem({'usage_limit': True}) == 'its field usage_limit is a boolean where a number was expected'
+    assert field_problem({'meta': {'name': 5}}) is None  # an event's meta is free-form
+    deep = []
+    for dummy in range(5000):
+        deep = [deep]
+    assert field_problem({'rules': deep}) is None  # no recursion, whatever the depth

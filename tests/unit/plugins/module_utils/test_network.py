@@ -278,3 +278,63 @@ def test_a_group_described_absent_that_a_later_kind_still_uses_fails_before_any_
     with pytest.raises(TaskError, match=r"groups\[1\] \(b\) \(id \S+\) is used by route 'n' \(groups\)"):
         reconcile(server, groups=[{'name': 'new'}, {'name': 'b', 'state': 'absent'}])
     assert server.writes() == []
+
+
+class KeyServer(Server):
+    """Answers a setup key's create with its value, as servers do."""
+
+    def post(self, path, body):
+        created = super().post(path, body)
+        if path == '/setup-keys':
+            created['key'] = 'A616097E-FCF0-48FA-9354-CA4A6114276%d' % self.counter
+        return created
+
+
+KEY = {'name': 'servers', 'type': 'reusable'}
+
+
+def test_created_key_values_go_to_a_private_file_and_stay_out_of_the_result(tmp_path):
+    import json
+    import os
+    import stat
+    secrets = tmp_path / 'secrets.json'
+    result = reconcile(KeyServer(), setup_keys=[KEY], return_created_secrets=False, created_secrets_file=str(secrets))
+    change, = result['changes']
+    assert 'key' not in change and 'A616097E' not in repr(result)
+    assert stat.S_IMODE(os.stat(secrets).st_mode) == 0o600
+    assert json.loads(secrets.read_text()) == {'setup_keys': {'servers': {'id': change['id'],
+                                                                          'key': 'A616097E-FCF0-48FA-9354-CA4A61142761'}}}
+    # a later run adds to the file, keeping what it holds
+    reconcile(KeyServer(), setup_keys=[dict(KEY, name='office')], created_secrets_file=str(secrets))
+    assert sorted(json.loads(secrets.read_text())['setup_keys']) == ['office', 'servers']
+    # returned as before unless told otherwise
+    assert reconcile(KeyServer(), setup_keys=[KEY])['changes'][0]['key'].startswith('A616097E')
+
+
+def test_a_created_key_value_that_cannot_be_kept_is_never_shown(tmp_path):
+    with pytest.raises(TaskError) as failure:
+        reconcile(KeyServer(), setup_keys=[KEY], return_created_secrets=False,
+                  created_secrets_file=str(tmp_path / 'missing-dir' / 'secrets.json'))
+    assert 'could not be written to created_secrets_file' in str(failure.value) and 'A616097E' not in str(failure.value)
+    params = dict(CONNECTION, prune=False, setup_keys=[KEY], return_created_secrets=False)
+    module = NetworkStateModule(module=FakeModule(params))
+    module._client = KeyServer()  # pylint: disable=protected-access
+    result = module.run()
+    assert 'key' not in result['changes'][0] and 'it is lost' in module.module.warnings[0]
+    assert 'A616097E' not in repr(result) + repr(module.module.warnings)
+
+
+@pytest.mark.parametrize('description, message', [
+    (dict(posture_checks=[{'name': 'c', 'checks': [1]}]),
+     'option posture_checks[0].checks: must be a dictionary of its suboptions'),
+    (dict(policies=[{'name': 'p', 'rules': [['a', 'list']]}]), 'option policies[0].rules[0]: must be a dictionary'),
+    (dict(nameserver_groups=[{'name': 'n', 'nameservers': ['1.1.1.1'], 'groups': ['All']}]),
+     'option nameserver_groups[0].nameservers[0]: must be a dictionary'),
+])
+def test_nested_shapes_are_checked_per_entry_before_any_request(description, message):
+    """Issue 18, point 10: network_state checks each entry as its single module does (no TypeError)."""
+    server = Server()
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, **description)
+    assert 'the network description is invalid, nothing was changed: ' + message in str(failure.value)
+    assert server.calls == []

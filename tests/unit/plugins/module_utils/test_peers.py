@@ -62,6 +62,8 @@ class FakeServer(ShapedReads):
             return copy.deepcopy(list(self.groups.values()))
         if path == '/accounts':
             return [copy.deepcopy(self.account)]
+        if path.startswith('/groups/'):
+            return copy.deepcopy(self.groups[path.rsplit('/', 1)[1]])
         pid = path.rsplit('/', 1)[1]
         if pid not in self.peers:
             raise ApiError('GET', path, 404, 'not found')
@@ -88,12 +90,19 @@ class FakeServer(ShapedReads):
         return [c for c in self.calls if c[0] != 'GET']
 
 
+class NoSleepPeerModule(PeerModule):
+    slept = []
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+
+
 def run(server, check_mode=False, **options):
     params = {name: None for name in PeerModule.full_argument_spec()}
     params.update(state='present', groups_mode='exact')
     params.update(options)
     shim = Shim(params, check_mode)
-    instance = PeerModule(module=shim)
+    instance = NoSleepPeerModule(module=shim)
     instance._client = server  # pylint: disable=protected-access
     result = instance.run()
     return result, shim
@@ -305,3 +314,49 @@ def test_a_single_peer_gets_its_accessible_peers_from_where_the_server_keeps_the
     # today's servers: a request of its own
     assert with_accessible_peers(client, {'id': 'p1'}) == {'id': 'p1', 'accessible_peers': [{'id': 'p2', 'name': 'db-1'}]}
     assert client.paths == ['/peers/p1/accessible-peers']
+
+
+class RacingServer(FakeServer):
+    """Another client, which read the member list before this one wrote it, writes its own list right after
+    each of this one's group writes (the first ``undo`` of them): a lost update, seen only by reading back."""
+
+    def __init__(self, undo, other_list=('p2',)):
+        super().__init__()
+        self.undo = undo
+        self.other_list = [{'id': pid} for pid in other_list]
+
+    def put(self, path, body):
+        answer = super().put(path, body)
+        if path.startswith('/groups/') and self.undo:
+            self.undo -= 1
+            oid = path.rsplit('/', 1)[1]
+            self.groups[oid]['peers'] = copy.deepcopy(self.other_list)
+        return answer
+
+
+@pytest.mark.parametrize('undo', [1, 3])
+def test_group_write_undone_by_a_concurrent_writer_is_made_again(undo):
+    server = RacingServer(undo)
+    result, dummy = run(server, name='web-1', groups=['servers'], groups_mode='add')
+    assert result['changed'] is True
+    assert [m['id'] for m in server.groups['g1']['peers']] == ['p2', 'p1']
+    puts = [c for c in server.writes() if c[1] == '/groups/g1']
+    assert len(puts) == undo + 1 and all(c[2]['peers'] == ['p2', 'p1'] for c in puts)
+    assert {'id': 'g1', 'name': 'servers'} in result['peer']['groups']
+
+
+def test_removal_undone_by_a_concurrent_writer_is_made_again():
+    server = RacingServer(1, other_list=('p2', 'p1'))
+    server.groups['g1']['peers'] = [{'id': 'p2'}, {'id': 'p1'}]
+    result, dummy = run(server, name='web-1', groups=['servers'], groups_mode='remove')
+    assert result['changed'] is True and [m['id'] for m in server.groups['g1']['peers']] == ['p2']
+    assert len(server.writes()) == 2
+
+
+def test_group_write_always_undone_fails_naming_the_group():
+    server = RacingServer(100)
+    with pytest.raises(TaskError) as failure:
+        run(server, name='web-1', groups=['servers'], groups_mode='add')
+    message = str(failure.value)
+    assert "the group 'servers' (id g1)" in message and 'p1' in message and 'concurrent' in message
+    assert len(server.writes()) == 10

@@ -108,10 +108,20 @@ def test_peer_rename_keeps_inactivity_expiration_and_unknown_fields():
     assert 'groups' not in body and 'ip' not in body and 'hostname' not in body
 
 
+class GroupStore(Server):
+    """A server whose groups change with their writes (the peer module reads a group back after writing it)."""
+
+    def put(self, path, body=None):
+        answer = super().put(path, body)
+        if path.startswith('/groups/'):
+            self.answers[path] = dict(answer, peers=[{'id': peer_id} for peer_id in body['peers']])
+        return answer
+
+
 def test_peer_regrouping_keeps_the_group_resources():
     other = {'id': 'g2', 'name': 'db', 'peers': [], 'resources': [{'id': 'res2', 'type': 'subnet'}], 'future': FUTURE}
     member = dict(GROUP, peers=[{'id': 'p1', 'name': 'web1'}])
-    server = Server({'/peers': [PEER], '/peers/p1': PEER, '/groups': [member, other]})
+    server = GroupStore({'/peers': [PEER], '/peers/p1': PEER, '/groups': [member, other], '/groups/g2': other})
     make(PeerModule, server, id='p1', groups=['web', 'db'], groups_mode='exact').run()
     assert put_body(server) == {'name': 'db', 'peers': ['p1'], 'resources': [{'id': 'res2', 'type': 'subnet'}], 'future': FUTURE}
 

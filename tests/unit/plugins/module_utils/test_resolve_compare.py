@@ -168,3 +168,15 @@ def test_a_singleton_is_read_once_per_task_and_kept_as_a_write_leaves_it():
 ])
 def test_the_account_is_the_single_account_of_the_answer(answer, expected):
     assert cmp.the_account(answer) == expected
+
+
+def test_an_id_that_is_another_objects_name_is_ambiguous():
+    """Issue 18, point 12: DESIGN says never take the first; the id used to win silently."""
+    groups = [{'id': 'g1', 'name': 'servers'}, {'id': 'g2', 'name': 'g1'}, {'id': 'g3', 'name': 'g3'}]
+    resolver = Resolver(ListingClient({'/groups': groups}))
+    with pytest.raises(ResolveError) as err:
+        resolver.to_ids('groups', ['g1'], 'rules[0].sources')
+    assert str(err.value) == ("rules[0].sources: 'g1' is the id of the group 'servers' (id g1) and the name of the group "
+                              "with id g2; rename one of them to tell them apart")
+    # an object whose own name is its id is no ambiguity; other ids and names resolve as before
+    assert resolver.to_ids('groups', ['g3', 'servers', 'g2'], 'groups') == ['g3', 'g1', 'g2']

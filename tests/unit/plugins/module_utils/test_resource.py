@@ -75,6 +75,7 @@ class Thing(ResourceModule):
     path = '/things'
     what = 'thing'
     result_key = 'thing'
+    unique_natural_key = True  # like a group: the server refuses a second thing of a name (409)
     fields = dict(
         name=Field(),
         size=Field(immutable=True, initial=1),
@@ -83,10 +84,20 @@ class Thing(ResourceModule):
     )
 
 
-def run(client, check_mode=False, **params):
+class SharedThing(Thing):
+    """A thing whose name the server lets several things share (like a policy)."""
+
+    unique_natural_key = False
+    slept = []
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+
+
+def run(client, check_mode=False, cls=Thing, **params):
     base = dict(id=None, name=None, size=None, members=None, note=None, state='present')
     base.update(params)
-    module = Thing(FakeModule(base, check_mode))
+    module = cls(FakeModule(base, check_mode))
     module._client = client  # pylint: disable=protected-access
     return module.run(), module.module
 
@@ -324,7 +335,7 @@ def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none(
     assert client.calls == [('GET', '/things/t2')]  # no rename: no list read
     # names that need not be unique (the default for a kind outside _resolve.UNIQUE_NAMES) may be shared
     client.calls = []
-    result, dummy = run(client, id='t2', name='alpha')
+    result, dummy = run(client, cls=SharedThing, id='t2', name='alpha')
     assert result['changed'] is True and client.writes() == [('PUT', '/things/t2')]
 
 
@@ -395,3 +406,48 @@ def test_ambiguous_policy_names_say_policies():
     with pytest.raises(ResolveError) as err:
         find_unique(twins, 'twin', ('name',), 'policy', 'policies')
     assert "matches 2 policies (ids: a, b)" in str(err.value)
+
+
+class RacedClient(FakeClient):
+    """Other runs create things of the same name while this one creates its own (ids given in ``others``)."""
+
+    def __init__(self, others, own='new'):
+        super().__init__([])
+        self.others = others
+        self.own = own
+
+    def post(self, path, body):
+        self.calls.append(('POST', path))
+        for oid in self.others:
+            self.things[oid] = dict(body, id=oid, note='theirs')
+        item = dict(body, id=self.own)
+        self.things[self.own] = item
+        return item
+
+
+@pytest.mark.parametrize('own, others, kept', [
+    ('t5', ['t3', 't8'], 't3'),     # another run's copy has the lowest id: this run deletes its own
+    ('t1', ['t3', 't8'], None),     # this run's copy has the lowest id: it stays, the others delete theirs
+    ('10', ['9', '11'], '9'),       # numeric ids compare as numbers, not as text
+])
+def test_concurrent_creates_of_a_shared_name_converge_on_the_lowest_id(own, others, kept):
+    client = RacedClient(others, own)
+    result, module = run(client, cls=SharedThing, name='x', note='mine')
+    assert client.calls[:3] == [('GET', '/things'), ('POST', '/things'), ('GET', '/things')]  # listed again
+    if kept is None:
+        assert result['thing']['id'] == own and result['changed'] is True and client.writes() == [('POST', '/things')]
+        assert module.warnings == []
+        return
+    assert ('DELETE', '/things/%s' % own) in client.writes() and own not in client.things
+    assert result['thing']['id'] == kept and client.things[kept]['note'] == 'mine'  # reconciled with the options
+    assert client.writes()[-1] == ('PUT', '/things/%s' % kept)
+    warning, = module.warnings
+    assert 'another run created the thing name \'x\' at the same time' in warning
+    assert 'lowest id, %s, is kept' % kept in warning and 'copy (id %s) was deleted' % own in warning
+
+
+def test_a_create_of_a_shared_name_without_a_race_keeps_its_object():
+    client = FakeClient([], PEERS)
+    result, module = run(client, cls=SharedThing, name='x')
+    assert result['changed'] is True and client.writes() == [('POST', '/things')] and module.warnings == []
+    assert client.calls[-1] == ('GET', '/things')  # the list read after the create
