@@ -97,6 +97,11 @@ def test_build_rerun_and_change(emulator, run):
     assert [c['action'] for c in update['network']['changes']] == ['updated']
     assert update['network']['diff'][0]['before_header'] == 'policy ssh'
 
+    # what the test built, one description with every item absent tears down
+    down = run([state_task(teardown_of(changed))])
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator)
+
 
 def test_check_mode_is_a_preview_without_writes(emulator, run):
     emulator.clear_log()
@@ -187,6 +192,10 @@ def test_network_role_idempotent_and_checked(emulator, run):
     assert refused.rc != 0
     assert 'pruning would delete every resource' in refused.stdout
 
+    down = run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': teardown_of(DESCRIPTION)}}]})
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator)
+
 
 def created_key_values(emulator):
     """The values of the setup keys on the server (the emulator shows them in reads, as some servers do)."""
@@ -216,6 +225,9 @@ def test_network_role_never_shows_a_created_key_and_keeps_it_in_a_private_file(e
     value = created_key_values(emulator)['servers']
     assert value not in bare.stdout
     assert 'no created_secrets_file was given: it is lost' in bare.stdout
+    down = run([state_task(teardown_of(DESCRIPTION))])
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator)
 
 
 def test_build_network_playbook(emulator, run):
@@ -231,6 +243,9 @@ def test_build_network_playbook(emulator, run):
     assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
     assert writes(emulator) == []
     assert 'office-lan' in names(emulator, '/api/routes', key='network_id')
+    down = run([], playbook='nms.overlay.build_network', extra_vars={'nms_network_override': teardown_of(example_network())})
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator)
 
 
 ENROLL = 'nms.overlay.enroll : '  # recorded task names carry the role's name
@@ -538,6 +553,9 @@ def test_network_role_preview_and_prune(emulator, run):
     assert names(emulator, '/api/groups') == ['All', 'developers', 'servers']
     # the seeded Default policy is not described, so pruning policies removes it
     assert names(emulator, '/api/policies') == ['ssh']
+    down = run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': teardown_of(smaller)}}]})
+    assert down.rc == 0, down.stdout
+    assert_torn_down(emulator, seeded_policies=())
 
 
 # -- teardown: what a description built, one description with every item absent removes ---------------------
