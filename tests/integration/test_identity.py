@@ -544,11 +544,20 @@ def test_setup_key_replace_invalid(emulator, run):
     assert fourth['key']['changed'] is True
     assert writes(emulator) == ['POST /api/setup-keys']
 
-    # Without replace_invalid a shared name is ambiguous and fails listing the ids.
+    # Without replace_invalid too, revoked keys of the name are set aside (issue 18: concurrent copies are revoked):
+    # the one live key is found, unchanged
     emulator.clear_log()
-    plain = run([{'name': 'plain', 'nms.overlay.setup_key': {'name': 'host-1'}}])
+    plain_task = {'name': 'plain', 'nms.overlay.setup_key': {'name': 'host-1'}}
+    plain = run([plain_task])
+    assert plain['plain']['changed'] is False and plain['plain']['setup_key']['id'] == fourth['key']['setup_key']['id']
+    assert emulator.writes() == []
+    # two live keys of the name are ambiguous and fail listing the ids
+    api_ok(emulator, 'POST', '/api/setup-keys', {'name': 'host-1', 'type': 'reusable', 'expires_in': 86400,
+                                                 'revoked': False, 'auto_groups': [], 'usage_limit': 0})
+    emulator.clear_log()
+    plain = run([plain_task])
     assert plain['plain']['failed'] is True
-    assert "name 'host-1' matches 4 setup keys" in plain['plain']['msg']
+    assert "name 'host-1' matches 2 setup keys that are not revoked" in plain['plain']['msg']
     assert emulator.writes() == []
 
 
