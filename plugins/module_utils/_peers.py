@@ -341,4 +341,3 @@ class PeerModule(ResourceModule):
                         "members each of %d times (a concurrent writer); the read-back shows it %s"
                         % (group.get('name'), gid, 'adding' if member else 'removing', peer_id, MEMBERSHIP_TRIES,
                            'missing' if member else 'still there'))
-

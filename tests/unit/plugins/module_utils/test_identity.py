@@ -695,6 +695,13 @@ def test_a_service_user_cannot_become_owner_refused_before_any_write(check_mode)
     assert [c for c in client.calls if c[0] != 'GET'] == []
 
 
+def forbidden(method, path, message):
+    """An answer that fails the request with HTTP 403 and the message."""
+    def answer(dummy_body):
+        raise ApiError(method, path, 403, message)
+    return answer
+
+
 @pytest.mark.parametrize('message, rule', [
     ("forbidden: admins can't change their role (the token's user lacks the permission for this operation)",
      'nobody can change their own role'),
@@ -703,7 +710,7 @@ def test_a_service_user_cannot_become_owner_refused_before_any_write(check_mode)
 ])
 def test_a_403_that_states_a_rule_about_the_request_says_the_rule_not_a_missing_permission(message, rule):
     client = FakeClient({'/users': [OWNER, dict(BOT, role='user')],
-                         ('PUT', '/users/bot-1'): lambda body: (_ for _ in ()).throw(ApiError('PUT', '/users/bot-1', 403, message))})
+                         ('PUT', '/users/bot-1'): forbidden('PUT', '/users/bot-1', message)})
     with pytest.raises(ApiError) as failure:
         make(UserModule, client, name='bot', is_service_user=True, role='admin').run()
     text = str(failure.value)
@@ -715,7 +722,7 @@ def test_a_403_that_states_a_rule_about_the_request_says_the_rule_not_a_missing_
 def test_a_403_about_the_caller_keeps_the_permission_hint():
     message = "forbidden: only owners can add owner role to other users (the token's user lacks the permission for this operation)"
     client = FakeClient({'/users': [OWNER, dict(BOT, is_service_user=False, email='b@example.com')],
-                         ('PUT', '/users/bot-1'): lambda body: (_ for _ in ()).throw(ApiError('PUT', '/users/bot-1', 403, message))})
+                         ('PUT', '/users/bot-1'): forbidden('PUT', '/users/bot-1', message)})
     with pytest.raises(ApiError) as failure:
         make(UserModule, client, email='b@example.com', role='owner').run()
     assert failure.value.message == message
