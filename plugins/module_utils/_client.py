@@ -234,6 +234,18 @@ _OPAQUE_FIELDS = frozenset(('meta',))  # free-form members (an event's meta): no
 _JSON_TYPES = {_TEXT: (str,), _NUMBER: (int, float), _FLAG: (bool,), _LIST: (list,), _OBJECT: (dict,)}
 
 
+def _item_label(where, index, item):
+    """How a message names an item of a list: its place, and its name and id when it has them as text."""
+    label = '%s[%d]' % (where, index)
+    if isinstance(item, dict):
+        name, ident = item.get('name'), item.get('id')
+        known = ["name '%s'" % name if isinstance(name, str) and name else '',
+                 'id %s' % ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else '']
+        if any(known):
+            label += ' (%s)' % ', '.join(part for part in known if part)
+    return label
+
+
 def field_problem(data):
     """The first field of an answer whose JSON type is not the one the API gives it, in words, or None.
 
@@ -243,7 +255,7 @@ def field_problem(data):
     while pending:
         where, value = pending.pop()
         if isinstance(value, list):
-            pending.extend(('%s[%d]' % (where, index), item) for index, item in reversed(list(enumerate(value)))
+            pending.extend((_item_label(where, index, item), item) for index, item in reversed(list(enumerate(value)))
                            if isinstance(item, (dict, list)))
             continue
         if not isinstance(value, dict):

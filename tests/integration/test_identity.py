@@ -812,6 +812,6 @@ def test_an_invite_without_an_identity_provider_fails_with_the_servers_reason(em
     result = run([{'name': 'invite', 'ignore_errors': True, 'nms.overlay.user': {
         'email': 'alice@example.com', 'name': 'Alice', 'role': 'user'}}])
     assert result['invite']['failed'] is True
-    assert result['invite']['msg'] == 'POST /users failed with HTTP 412: idp manager must be enabled to send user invites'
+    assert result['invite']['msg'] == 'POST %s/api/users failed with HTTP 412: idp manager must be enabled to send user invites' % emulator.url
     assert result['invite']['status'] == 412 and result['invite']['changed'] is False
     assert [u['email'] for u in emulator.api('GET', '/api/users')[1] if u['email'] == 'alice@example.com'] == []

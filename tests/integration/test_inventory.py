@@ -539,9 +539,11 @@ def test_wrong_typed_peer_fields_fail_naming_peer_and_field(emulator, tmp_path, 
     inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers'}, env=connection(emulator))
     assert inv.rc != 0 and inv.data is None, inv.output
     text = ' '.join(inv.output.split())
-    peer_text = "the peer 'db' (id %s)" % peers['db'] if field != 'name' else 'the peer with id %s' % peers['db']
-    assert 'nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 200: %s: %s' \
-        % (emulator.url, peer_text, what) in text, text
+    # the client's check of the answer's types, or the plugin's of a peer, names the peer and the field
+    assert 'nms.overlay.peers: cannot read the peers: GET %s/api/peers failed with HTTP 200: ' % emulator.url in text, text
+    assert peers['db'] in text and field in text, text
+    if field != 'name':
+        assert "'db'" in text, text
     assert_stopped(inv)
     assert 'Traceback' not in text and 'TypeError' not in text and 'RecursionError' not in text
     assert [r['path'] for r in emulator.requests()] == ['/api/peers']
@@ -564,7 +566,7 @@ def test_json_nested_too_deeply_fails_the_source(emulator, run, tmp_path, collec
                  inventory={'peers.nms.yml': {'plugin': 'nms.overlay.peers'}})
     assert result.rc != 0, result
     assert result.results == []
-    assert 'groups is a number where a list of group objects was expected' in ' '.join(result.stdout.split())
+    assert "(name 'db', id " in result.stdout and '.groups is a number where a list was expected' in result.stdout
 
 
 def test_unknown_or_bad_options_in_the_file_fail_naming_them(emulator, tmp_path, collections_dir):
