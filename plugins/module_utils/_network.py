@@ -124,6 +124,18 @@ def is_absent(entry):
     return entry.index is not None and entry.resource.params.get('state') == 'absent'
 
 
+def refuse_any(entries, check):
+    """Run check(entry) for every entry; when any raised TaskError, fail naming each of them (nothing written yet)."""
+    problems = []
+    for entry in entries:
+        try:
+            check(entry)
+        except TaskError as exc:
+            problems.append('%s: %s' % (entry.where, exc))
+    if problems:
+        raise TaskError('nothing was changed: ' + '; '.join(problems))
+
+
 def item_spec(cls):
     """The options one described resource takes: its module's, without the connection options."""
     spec = cls.full_argument_spec()
@@ -249,23 +261,11 @@ class NetworkStateModule(NmsModule):
 
     def check_references(self):
         """Every name the description refers to exists on the server or in the description."""
-        problems = []
         # every entry's options first, so that invalid input fails before any request
-        for entry in self.entries:
-            try:
-                entry.resource.validate_options()
-            except TaskError as exc:
-                problems.append('%s: %s' % (entry.where, exc))
-        if problems:
-            raise TaskError('nothing was changed: ' + '; '.join(problems))
-        for entry in self.entries:
-            if entry.index is None or entry.resource.params.get('state') != 'absent':
-                try:
-                    entry.resource.check_server_accepts()
-                except TaskError as exc:
-                    problems.append('%s: %s' % (entry.where, exc))
-        if problems:
-            raise TaskError('nothing was changed: ' + '; '.join(problems))
+        refuse_any(self.entries, lambda entry: entry.resource.validate_options())
+        refuse_any([entry for entry in self.entries if entry.index is None or entry.resource.params.get('state') != 'absent'],
+                   lambda entry: entry.resource.check_server_accepts())
+        problems = []
         declared = self.declared_names()
         for entry in self.entries:
             if is_absent(entry):
