@@ -79,9 +79,12 @@ venv:
 	fi
 
 # The oldest supported pair runs the whole pytest suite (sanity, lint and docs run once, on the newest).
+# Its integration tests run against the netbird dialect only (what real servers send): the dialects
+# differ in server behaviour, which the newest run covers; what differs between ansible-core versions
+# is the same in either dialect, and running one keeps make test under 30 minutes.
 OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.ci/python.sh $(OLDEST_PYTHON_VERSION))"
 oldest:
-	@$(MAKE) unit integration reliability $(OLDEST) PYTEST_ARGS="-m 'not tooling'"
+	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability $(OLDEST) PYTEST_ARGS="-m 'not tooling'"
 
 matrix: venv
 	@PATH="$(VBIN):$$PATH" bash .ci/matrix.sh "$(VPY)" $(MATRIX)

@@ -165,7 +165,8 @@ notes:
     O(exclude_groups) is in no peer's groups does it also read the list of groups, to tell a group
     without peers from a name that is no group.
   - With O(cache=true), a second run within O(cache_timeout) sends no request to the server. Run
-    C(ansible-inventory --flush-cache) to read fresh data.
+    C(ansible-playbook --flush-cache), or C(ansible-inventory --flush-cache) on ansible-core 2.19 and later, to read
+    fresh data.
 seealso:
   - module: nms.overlay.peer_info
   - module: nms.overlay.peer
@@ -340,7 +341,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         """The peers, sorted by id; a peer whose fields have the wrong type fails the source, naming it."""
         peers = self.cached(self.cache_key(path), cache, self.fetch_peers)
         if not isinstance(peers, list) or not all(isinstance(peer, dict) for peer in peers):
-            fail('nms.overlay.peers: the cached answer of GET /peers is no list of objects; run ansible-inventory '
+            fail('nms.overlay.peers: the cached answer of GET /peers is no list of objects; run ansible-playbook '
                  '--flush-cache')
         for peer in peers:
             problem = peer_shape_problem(peer)

@@ -114,13 +114,36 @@ def _readable_as_dict(value):
     return True
 
 
-def shape_problem(spec, params, prefix=''):
-    """The first option with suboptions given something that is not a dictionary, as a message (or None).
+def _nul_in(value, where):
+    """The path of the first string in value (at any depth) that holds a NUL character, or None."""
+    if isinstance(value, str):
+        return where if '\x00' in value else None
+    if isinstance(value, dict):
+        items = (('%s.%s' % (where, key), item) for key, item in value.items())
+    elif isinstance(value, (list, tuple)):
+        items = (('%s[%d]' % (where, index), item) for index, item in enumerate(value))
+    else:
+        return None
+    for path, item in items:
+        found = _nul_in(item, path)
+        if found:
+            return found
+    return None
 
-    ansible-core's own check of such a value either raises TypeError (``checks: [1, 2]``) or fails
-    with the connection token unmasked in the invocation (``rules: [a, list]``), so the modules look
-    first and fail naming the option.
+
+def shape_problem(spec, params, prefix=''):
+    """The first option ansible-core's own checks would trip over, as a message naming it (or None).
+
+    Such options are: one with suboptions given something that is not a dictionary (ansible-core's
+    check either raises TypeError, ``checks: [1, 2]``, or fails with the connection token unmasked in
+    the invocation, ``rules: [a, list]``), and a string holding a NUL character (a module process
+    fails to log its arguments to syslog, naming nothing). The action plugin looks first, whichever
+    way the module then runs.
     """
+    for name, value in (params.items() if isinstance(params, dict) else ()):
+        where = _nul_in(value, prefix + str(name))
+        if where:
+            return 'option %s: must not contain a NUL character (\\x00)' % where
     for name, option in spec.items():
         value = params.get(name) if isinstance(params, dict) else None
         sub_spec = option.get('options')

@@ -297,6 +297,11 @@ class PlayResult:
         return [r for r in self.results if r.get("task") == name]
 
     @property
+    def text(self):
+        """stdout with every run of white space one space: ansible-core 2.16 wraps warnings."""
+        return " ".join(self.stdout.split())
+
+    @property
     def task_names(self):
         return [r.get("task") for r in self.results]
 

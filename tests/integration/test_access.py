@@ -363,9 +363,16 @@ def test_invalid_rules_fail_naming_the_option_before_any_request(emulator, run):
     shapes = run([
         {'name': 'rules', 'nms.overlay.policy': {'name': 'p', 'rules': ['a', 'list']}, 'ignore_errors': True},
         {'name': 'checks', 'nms.overlay.posture_check': {'name': 'c', 'checks': [1, 2]}, 'ignore_errors': True},
+        # a module process fails to log a NUL character to syslog, naming nothing: refused first, both ways
+        {'name': 'nul here', 'nms.overlay.policy': {'name': 'p', 'rules': [dict(base, sources=['a\x00'])]},
+         'ignore_errors': True},
+        {'name': 'nul as process', 'nms.overlay.policy': {'name': 'p\x00', 'rules': [base]}, 'ignore_errors': True,
+         'vars': {'nms_overlay_in_process': False}},
     ], verbosity=4)
     assert shapes['rules']['msg'].startswith("option rules[0]: must be a dictionary of its suboptions (action, ")
     assert shapes['checks']['msg'].startswith('option checks: must be a dictionary of its suboptions (geo_location_check, ')
+    assert shapes['nul here']['msg'] == 'option rules[0].sources[0]: must not contain a NUL character (\\x00)'
+    assert shapes['nul as process']['msg'] == 'option name: must not contain a NUL character (\\x00)'
     assert emulator.token not in shapes.stdout
     assert emulator.requests() == []
 

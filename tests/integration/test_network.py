@@ -224,7 +224,7 @@ def test_network_role_never_shows_a_created_key_and_keeps_it_in_a_private_file(e
     assert bare.rc == 0, bare.stdout
     value = created_key_values(emulator)['servers']
     assert value not in bare.stdout
-    assert 'no created_secrets_file was given: it is lost' in bare.stdout
+    assert 'no created_secrets_file was given: it is lost' in bare.text, bare.stdout
     down = run([state_task(teardown_of(DESCRIPTION))])
     assert down.rc == 0, down.stdout
     assert_torn_down(emulator)

@@ -328,6 +328,11 @@ def run_module(name, args, check_mode=False, diff=False, verbosity=0):
     raised anything but SystemExit the result is ``{"uncaught": traceback text, ...}``.
     """
     from ansible.module_utils.testing import patch_module_args  # pylint: disable=import-outside-toplevel
+    from ansible_collections.nms.overlay.plugins.module_utils._resource import shape_problem  # pylint: disable=import-outside-toplevel
+    # the action plugin checks this first, whichever way the module then runs (as AnsibleActionFail)
+    problem = shape_problem(module_spec(name)["argument_spec"], args)
+    if problem:
+        return {"failed": True, "msg": problem, "_rc": 1, "_stdout": "", "_stderr": ""}
     module = import_module(name)
     full = dict(args)
     full["_ansible_check_mode"] = bool(check_mode)

@@ -389,6 +389,16 @@ def test_shape_problem_names_the_option_ansible_core_would_trip_over():
         "name, ports, protocol, sources), not 'a'")
 
 
+def test_shape_problem_refuses_a_nul_character_at_any_depth_naming_where():
+    """A module process fails to log such a value to syslog without naming it (issue 18)."""
+    spec = PolicyModule.full_argument_spec()
+    assert shape_problem(spec, {'name': 'p\x00'}) == 'option name: must not contain a NUL character (\\x00)'
+    assert shape_problem(spec, {'name': 'p', 'rules': [{'name': 'r'}, {'name': 'r', 'sources': ['a', 'b\x00']}]}) == (
+        'option rules[1].sources[1]: must not contain a NUL character (\\x00)')
+    assert shape_problem(spec, {'unknown': {'deep': ['\x00']}}).startswith('option unknown.deep[0]: ')
+    assert shape_problem(spec, {'name': 'p', 'description': 'no nul here'}) is None
+
+
 def test_policy_check_mode_keeps_rule_ids_and_gives_new_rules_the_policy_id():
     server = dict(POLICY, rules=[dict(POLICY['rules'][0], id='rule-r'), dict(POLICY['rules'][0], id='rule-s', name='s')])
     client = FakeClient({'/policies': [server], '/groups': GROUPS})
