@@ -27,6 +27,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS,
 MISSING = object()
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
 MAX_SETTLE = 3.0
+# how often a list is read again while concurrent runs converge on one copy (see matching_items)
+SETTLE_STEP = 1.0
 
 
 def kept_fields(obj, body, managed, read_only=(), item_fields=None):
@@ -309,15 +311,19 @@ class NmsModule:
         self.warnings = []
 
     @classmethod
-    def ansible_module(cls):
-        return AnsibleModule(
+    def validation(cls):
+        """The options and their constraints, as AnsibleModule and ArgumentSpecValidator take them."""
+        return dict(
             argument_spec=cls.full_argument_spec(),
-            supports_check_mode=True,
             mutually_exclusive=list(cls.mutually_exclusive),
             required_one_of=list(cls.required_one_of),
             required_if=list(cls.required_if),
             required_together=list(cls.required_together),
         )
+
+    @classmethod
+    def ansible_module(cls):
+        return AnsibleModule(supports_check_mode=True, **cls.validation())
 
     @classmethod
     def full_argument_spec(cls):
@@ -568,14 +574,26 @@ class ResourceModule(NmsModule):
         """The listed objects that match the natural key (and ``live``, a filter, when given).
 
         Where the server lets objects share the natural key, several matches may be copies that concurrent runs
-        are converging on one (see converge): the list is read once more after MAX_SETTLE s before they count."""
+        are converging on one (see converge): each such run removes its own copy at most MAX_SETTLE s after its
+        create. So the list is read again every SETTLE_STEP s until one match is left, or the same matches have
+        stayed longer than a run needs to remove its copy (they are real duplicates), at most 3 * MAX_SETTLE s."""
         keep = live or (lambda item: True)
-        found = [item for item in self.list_items() if self.matches(item) and keep(item)]
+
+        def listed():
+            return [item for item in self.list_items() if self.matches(item) and keep(item)]
+
+        found = listed()
         if len(found) > 1 and not self.natural_key_is_unique():
-            self.sleep(MAX_SETTLE)
-            if self.kind:
-                self.resolver.forget(self.kind)
-            found = [item for item in self.list_items() if self.matches(item) and keep(item)]
+            waited = unchanged_for = 0.0
+            while len(found) > 1 and waited < 3 * MAX_SETTLE and unchanged_for <= MAX_SETTLE + 2 * SETTLE_STEP:
+                self.sleep(SETTLE_STEP)
+                waited += SETTLE_STEP
+                if self.kind:
+                    self.resolver.forget(self.kind)
+                again = listed()
+                same = sorted(str(ref_id(item)) for item in again) == sorted(str(ref_id(item)) for item in found)
+                unchanged_for = unchanged_for + SETTLE_STEP if same else 0.0
+                found = again
         return found
 
     def only_one(self, found):

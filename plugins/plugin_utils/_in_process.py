@@ -116,35 +116,10 @@ class InProcessAction(ActionBase):
     # -- in this process ----------------------------------------------------------------------------------
     def run_here(self, task_vars=None):
         """The engine's result for this task, run in this process with the task's options and environment."""
-        spec = self.engine.full_argument_spec()
         with task_environment(self.environment()):
-            validation = ArgumentSpecValidator(
-                spec, mutually_exclusive=list(self.engine.mutually_exclusive),
-                required_together=list(self.engine.required_together),
-                required_one_of=list(self.engine.required_one_of),
-                required_if=list(self.engine.required_if),
-            ).validate(self._task.args)
-            params = validation.validated_parameters
-            secrets = no_log_values(spec, params)
-            if validation.error_messages:
-                message = validation.errors.msg
-                if isinstance(validation.errors[0], UnsupportedError):
-                    message = 'Unsupported parameters for (%s) module: %s' % (self._task.action, message)
-                return {'failed': True, 'msg': remove_values(message, secrets)}
-            task = TaskContext(params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
-                               no_log=bool(self._task.no_log))
-            try:
-                result = self.engine.outcome(task)
-            except Exception as exc:  # pylint: disable=broad-exception-caught
-                # what a crashing module process reports: the exception and its traceback (secrets masked below)
-                result = {'failed': True, 'msg': 'MODULE FAILURE: %s: %s' % (type(exc).__name__, exc),
-                          'exception': traceback.format_exc()}
-        if task.warnings:
-            result['warnings'] = list(task.warnings)
-        if injects_invocation(task_vars or {}):
-            # as AnsibleModule reports it: the options the module ran with, secrets masked
-            result['invocation'] = {'module_args': params}
-        return remove_values(result, secrets)
+            return run_engine(self.engine, self._task.args, self._task.action, check_mode=bool(self._task.check_mode),
+                              diff=bool(self._task.diff), no_log=bool(self._task.no_log),
+                              invocation=injects_invocation(task_vars or {}))
 
     def environment(self):
         """The task's ``environment:`` with its templates rendered (block and play values first)."""
@@ -162,6 +137,35 @@ class InProcessAction(ActionBase):
 
 IN_PROCESS = 'in the controller process'
 AS_PROCESS = 'as a module process'
+
+
+def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False, invocation=True):
+    """What a module process would report for these options: validated as AnsibleModule validates them,
+    run by the engine (an NmsModule class) with a new TaskContext, secrets masked. ``action`` names the
+    module in ansible-core's message for unknown options; ``invocation`` adds the options to the result."""
+    validation = engine.validation()
+    spec = validation.pop('argument_spec')
+    checked = ArgumentSpecValidator(spec, **validation).validate(args)
+    params = checked.validated_parameters
+    secrets = no_log_values(spec, params)
+    if checked.error_messages:
+        message = checked.errors.msg
+        if isinstance(checked.errors[0], UnsupportedError):
+            message = 'Unsupported parameters for (%s) module: %s' % (action, message)
+        return {'failed': True, 'msg': remove_values(message, secrets)}
+    task = TaskContext(params, check_mode=check_mode, diff=diff, no_log=no_log)
+    try:
+        result = engine.outcome(task)
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        # what a crashing module process reports: the exception and its traceback (secrets masked below)
+        result = {'failed': True, 'msg': 'MODULE FAILURE: %s: %s' % (type(exc).__name__, exc),
+                  'exception': traceback.format_exc()}
+    if task.warnings:
+        result['warnings'] = list(task.warnings)
+    if invocation:
+        # as AnsibleModule reports it: the options the module ran with, secrets masked
+        result['invocation'] = {'module_args': params}
+    return remove_values(result, secrets)
 
 
 def injects_invocation(task_vars):

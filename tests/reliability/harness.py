@@ -2,10 +2,11 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Reliability harness: an emulator process, module discovery and an in-process module runner.
 
-Modules run in this Python process (no ansible-playbook): ``run_module(name, args)`` sets the
-module arguments with ``ansible.module_utils.testing.patch_module_args``, calls the module's
-``main()``, catches the ``SystemExit`` of ``exit_json``/``fail_json`` and parses the JSON it
-printed. Anything else a module raises is returned as ``{"uncaught": traceback}``.
+Modules run in this Python process (no ansible-playbook): ``run_module(name, args)`` runs a module
+as its action plugin runs it in the controller (plugins/plugin_utils/_in_process.py, ``run_engine``),
+on every supported ansible-core through public interfaces only. The module-process path is the
+integration tests' (``nms_overlay_in_process: false``). Anything raised past the engine is returned
+as ``{"uncaught": traceback}``.
 """
 
 from __future__ import annotations
@@ -268,107 +269,50 @@ def example_tasks(name):
     return found
 
 
-_SPECS = {}
+def engine_of(name):
+    """The engine class (an NmsModule) of a module, as its action plugin runs it."""
+    return importlib.import_module("ansible_collections.nms.overlay.plugins.action.%s" % name).ActionModule.engine
 
 
 def module_spec(name):
-    """``{"argument_spec", "mutually_exclusive", "required_one_of", ...}`` the module gives AnsibleModule.
-
-    Taken from the real calls: AnsibleModule.__init__ is wrapped for the time of one main() with
-    only connection options (to a closed port), and the last AnsibleModule made is the module's own
-    (a module may first make a loose one to check option shapes itself, see NmsModule.refuse_bad_shapes in _resource.py).
-    """
-    if name in _SPECS:
-        return _SPECS[name]
-    from ansible.module_utils import basic  # pylint: disable=import-outside-toplevel
-    from ansible.module_utils.testing import patch_module_args  # pylint: disable=import-outside-toplevel
-    module = import_module(name)
-    calls = []
-    original = basic.AnsibleModule.__init__
-
-    def capture(self, *args, **kwargs):
-        captured = dict(kwargs)
-        if args:
-            captured["argument_spec"] = args[0]
-        calls.append(captured)
-        original(self, *args, **kwargs)
-
-    basic.AnsibleModule.__init__ = capture
-    _clear_ansible_globals()
-    try:
-        with patch_module_args({"api_url": "http://127.0.0.1:9", "api_token": "nbp_" + "0" * 36, "timeout": 1,
-                                "retries": 0}), \
-                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            module.main()
-    except SystemExit:
-        pass
-    finally:
-        basic.AnsibleModule.__init__ = original
-        _clear_ansible_globals()
-    if not calls:
-        raise AssertionError("module %s did not construct an AnsibleModule" % name)
-    _SPECS[name] = calls[-1]
-    return calls[-1]
+    """``{"argument_spec", "mutually_exclusive", "required_one_of", ...}``: what the module validates its
+    options with (AnsibleModule in a module process, ArgumentSpecValidator in the controller)."""
+    return engine_of(name).validation()
 
 
 # --------------------------------------------------------------------------------------------
 # Running a module in-process
 
 
-def _clear_ansible_globals():
-    from ansible.module_utils.common import warnings  # pylint: disable=import-outside-toplevel
-    warnings._global_warnings.clear()  # pylint: disable=protected-access
-    warnings._global_deprecations.clear()  # pylint: disable=protected-access
+def run_module(name, args, check_mode=False, diff=False, no_log=False):
+    """Run one module with ``args`` as its action plugin runs it in the controller; return its result.
 
-
-def run_module(name, args, check_mode=False, diff=False, verbosity=0):
-    """Run one module with ``args``; return its result dict.
-
-    Keys added here: ``_rc`` (the SystemExit code), ``_stdout`` (all it printed). When the module
-    raised anything but SystemExit the result is ``{"uncaught": traceback text, ...}``.
+    First the action plugin's own check of the options' shapes (made whichever way a module runs), then
+    the engine with the options validated as AnsibleModule validates them. Keys added here: ``_rc`` (the
+    exit code a module process would have: 1 failed, 0 otherwise), ``_stdout`` (what was printed, then
+    the result as JSON, as a module process prints it), ``_stderr``. When anything raised past the engine,
+    the result is ``{"uncaught": traceback text, ...}``.
     """
-    from ansible.module_utils.testing import patch_module_args  # pylint: disable=import-outside-toplevel
-    from ansible_collections.nms.overlay.plugins.module_utils._resource import shape_problem  # pylint: disable=import-outside-toplevel
-    # the action plugin checks this first, whichever way the module then runs (as AnsibleActionFail)
-    problem = shape_problem(module_spec(name)["argument_spec"], args)
-    if problem:
-        return {"failed": True, "msg": problem, "_rc": 1, "_stdout": "", "_stderr": ""}
-    module = import_module(name)
-    full = dict(args)
-    full["_ansible_check_mode"] = bool(check_mode)
-    full["_ansible_diff"] = bool(diff)
-    full["_ansible_verbosity"] = verbosity
-    _clear_ansible_globals()
+    # pylint: disable=import-outside-toplevel
+    from ansible_collections.nms.overlay.plugins.module_utils._resource import shape_problem
+    from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import run_engine
+    engine = engine_of(name)
     out = io.StringIO()
     err = io.StringIO()
-    rc = None
-    uncaught = None
     try:
-        with patch_module_args(full), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            module.main()
-    except SystemExit as exc:
-        rc = exc.code
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            problem = shape_problem(engine.full_argument_spec(), args)
+            if problem:
+                result = {"failed": True, "msg": problem}
+            else:
+                result = run_engine(engine, dict(args), "nms.overlay.%s" % name, check_mode=check_mode, diff=diff,
+                                    no_log=no_log)
     except BaseException:  # pylint: disable=broad-except
-        uncaught = traceback.format_exc()
-    finally:
-        _clear_ansible_globals()
-    text = out.getvalue()
-    if uncaught is not None:
-        return {"uncaught": uncaught, "_stdout": text, "_stderr": err.getvalue(), "failed": True}
-    result = None
-    for line in reversed(text.strip().splitlines() or [""]):
-        line = line.strip()
-        if line.startswith("{"):
-            try:
-                result = json.loads(line)
-                break
-            except ValueError:
-                continue
-    if result is None:
-        return {"uncaught": "no JSON result on stdout (exit %r): %r" % (rc, text[-2000:]),
-                "_stdout": text, "_stderr": err.getvalue(), "failed": True}
-    result["_rc"] = rc
-    result["_stdout"] = text
+        return {"uncaught": traceback.format_exc(), "_stdout": out.getvalue(), "_stderr": err.getvalue(),
+                "failed": True}
+    result = json.loads(json.dumps(result))  # as a module process hands it over: plain JSON types
+    result["_rc"] = 1 if result.get("failed") else 0
+    result["_stdout"] = out.getvalue() + json.dumps({k: v for k, v in result.items() if not k.startswith("_")})
     result["_stderr"] = err.getvalue()
     return result
 

@@ -44,8 +44,8 @@ CASES = {
 def test_warnings_of_a_no_log_task_quote_no_value(any_emulator, case, no_log):
     name, prepare, task, option, values = CASES[case]
     prepare(any_emulator)
-    args = dict(connection_of(any_emulator), _ansible_no_log=no_log, **task)
-    result = run_module(name, args)
+    args = dict(connection_of(any_emulator), **task)
+    result = run_module(name, args, no_log=no_log)
     assert_clean_end(name, args, result)
     assert not result.get("failed"), result
     texts = [w["event"]["msg"] if isinstance(w, dict) else w for w in result.get("warnings") or []]  # 2.19: summaries

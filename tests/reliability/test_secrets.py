@@ -89,7 +89,7 @@ def test_created_secrets_show_once_and_travel_in_no_url(any_emulator):
     for name, args, options in later:
         if name not in module_names():
             continue
-        result = run_module(name, args, verbosity=4, **options)
+        result = run_module(name, args, **options)
         assert not result.get("failed"), "%s %r: %s" % (name, args, describe(result))
         assert_no_secrets(result["_stdout"] + result.get("_stderr", ""), secrets)
         ran += 1

@@ -451,3 +451,33 @@ def test_a_create_of_a_shared_name_without_a_race_keeps_its_object():
     result, module = run(client, cls=SharedThing, name='x')
     assert result['changed'] is True and client.writes() == [('POST', '/things')] and module.warnings == []
     assert client.calls[-1] == ('GET', '/things')  # the list read after the create
+
+
+class ConvergingClient(FakeClient):
+    """Copies of a shared name that concurrent runs remove one per list read, as they converge."""
+
+    def get(self, path, query=None):
+        result = super().get(path, query)
+        if path == '/things' and len(self.things) > 1:
+            del self.things[max(self.things)]  # the highest id's run removes its copy
+        return result
+
+
+def test_a_read_during_concurrent_creates_waits_until_they_converged():
+    """Issue 18, point 6: a run that lists while three racing runs still hold their copies does not fail on the
+    ambiguous name: it reads again until one copy is left, then manages that one."""
+    client = ConvergingClient([{'id': t, 'name': 'x', 'size': 1, 'members': [], 'note': ''} for t in ('t1', 't2', 't3')])
+    SharedThing.slept = []
+    result, dummy = run(client, cls=SharedThing, name='x')
+    assert result['changed'] is False and result['thing']['id'] == 't1'
+    assert SharedThing.slept == [1.0, 1.0] and client.writes() == []
+
+
+def test_real_duplicates_of_a_shared_name_fail_once_they_stay_long_enough():
+    client = FakeClient([{'id': t, 'name': 'x', 'size': 1, 'members': [], 'note': ''} for t in ('t1', 't2')])
+    SharedThing.slept = []
+    with pytest.raises(TaskError) as err:
+        run(client, cls=SharedThing, name='x')
+    assert "matches 2 things (ids: t1, t2); give the id to choose one" in str(err.value)
+    # the same two copies for longer than a racing run needs to remove its own (MAX_SETTLE + 2 steps)
+    assert SharedThing.slept == [1.0] * 6 and client.writes() == []
