@@ -57,6 +57,8 @@ NEEDS_SERVER = {
     # policy: a rule needs its groups when it is new, and a rule is new when the policy read from the
     # server has no rule of that name (_access.py).
     "required for a new rule": re.compile(r"option rules\[\d+\] \(.*\): .* required for a new rule"),
+    # user: nobody can change their own role; which user the token acts as only GET /api/users tells
+    "own role": re.compile(r"option role: the user .* is the one this task acts as"),
 }
 # ansible-core's own messages that name no option (the collection cannot change them): counted, reported
 CORE_MESSAGES_WITHOUT_OPTION = ("dictionary requested, could not parse JSON or key=value",)
