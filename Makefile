@@ -36,10 +36,11 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test oldest matrix venv unit integration reliability stress sanity lint docs demo bench build changelog clean
+.PHONY: help test oldest matrix venv unit integration reliability stress sanity lint docs demo demo-kept bench build changelog clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
+	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
 	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo on the newest ansible-core,"
 	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
 	@echo "make oldest       unit + integration + reliability on ansible-core 2.16 / Python 3.11 ($(OLDEST_VENV))"
@@ -58,7 +59,7 @@ help:
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
 test:
-	@bash .ci/stages.sh unit integration reliability sanity lint docs demo oldest matrix
+	@bash .ci/stages.sh unit integration reliability sanity lint docs demo-kept oldest matrix
 
 # --- virtualenv --------------------------------------------------------------------------------
 # The copy of the requirements file inside the venv is the stamp: the venv is rebuilt from scratch
@@ -151,6 +152,12 @@ docs: venv
 # --- demo ---------------------------------------------------------------------------------------
 demo: venv
 	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" bash .ci/demo.sh
+
+# make test's demo stage: the demo with DEMO_KEEP=1, then .ci/demo-kept.sh checks that the emulator it left
+# running answers with the printed exports, and stops it with the printed command
+demo-kept: venv
+	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" DEMO_KEEP=1 bash .ci/demo.sh
+	@PATH="$(VBIN):$$PATH" bash .ci/demo-kept.sh
 
 # --- benchmark ----------------------------------------------------------------------------------
 BENCH_ARGS ?=
