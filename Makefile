@@ -36,10 +36,11 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test oldest matrix venv unit integration reliability stress sanity lint docs demo bench build changelog clean
+.PHONY: help test oldest matrix venv unit integration reliability stress sanity lint docs demo demo-kept bench build ee changelog clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
+	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
 	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo on the newest ansible-core,"
 	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
 	@echo "make oldest       unit + integration + reliability on ansible-core 2.16 / Python 3.11 ($(OLDEST_VENV))"
@@ -53,12 +54,13 @@ help:
 	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
 	@echo "make lint         ansible-lint --profile production"
 	@echo "make bench        measure speed at four account sizes against the emulator; writes docs/performance.md"
-	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist"
+	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist (needs only ansible-core: see the target)"
+	@echo "make ee           the execution environment's build context in $(BUILD)/ee (after make build)"
 	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
 test:
-	@bash .ci/stages.sh unit integration reliability sanity lint docs demo oldest matrix
+	@bash .ci/stages.sh unit integration reliability sanity lint docs demo-kept oldest matrix
 
 # --- virtualenv --------------------------------------------------------------------------------
 # The copy of the requirements file inside the venv is the stamp: the venv is rebuilt from scratch
@@ -152,6 +154,12 @@ docs: venv
 demo: venv
 	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" bash .ci/demo.sh
 
+# make test's demo stage: the demo with DEMO_KEEP=1, then .ci/demo-kept.sh checks that the emulator it left
+# running answers with the printed exports, and stops it with the printed command
+demo-kept: venv
+	@PATH="$(VBIN):$$PATH" DEMO_DIALECT="$(DEMO_DIALECT)" DEMO_KEEP=1 bash .ci/demo.sh
+	@PATH="$(VBIN):$$PATH" bash .ci/demo-kept.sh
+
 # --- benchmark ----------------------------------------------------------------------------------
 BENCH_ARGS ?=
 # also measures the unchanged tasks at S on the oldest ansible-core (.venv-oldest)
@@ -160,9 +168,25 @@ bench: venv
 	"$(VPY)" -m tests.bench.bench --compare-python "$(abspath $(OLDEST_VENV))/bin/python" $(BENCH_ARGS)
 
 # --- packaging ----------------------------------------------------------------------------------
-build: venv
-	@mkdir -p "$(BUILD)/dist"
-	"$(VBIN)/ansible-galaxy" collection build --force --output-path "$(BUILD)/dist" .
+# No development venv needed: the ansible-galaxy of $(VENV) if it exists, else the one on PATH, else one of a
+# small venv ($(BUILD)/build-venv) with only requirements-dev.txt's ansible-core. galaxy.yml has the version.
+BUILD_VENV := $(BUILD)/build-venv
+build:
+	@if [ -x "$(VBIN)/ansible-galaxy" ]; then galaxy="$(VBIN)/ansible-galaxy"; \
+	elif command -v ansible-galaxy >/dev/null 2>&1; then galaxy=$$(command -v ansible-galaxy); \
+	else \
+	  core=$$(grep -E '^ansible-core==' requirements-dev.txt); galaxy="$(BUILD_VENV)/bin/ansible-galaxy"; \
+	  if [ ! -x "$$galaxy" ]; then \
+	    echo "build: no ansible-galaxy found: creating $(BUILD_VENV) with $$core only"; \
+	    $(PYTHON) -m venv "$(BUILD_VENV)" && "$(BUILD_VENV)/bin/python" -m pip install --disable-pip-version-check --quiet "$$core"; \
+	  fi; \
+	fi; \
+	mkdir -p "$(BUILD)/dist"; \
+	echo "build: $$galaxy collection build"; \
+	"$$galaxy" collection build --force --output-path "$(BUILD)/dist" .
+
+ee: venv
+	@bash .ci/ee.sh "$(VBIN)"
 
 # Consumes the fragments into changelogs/changelog.yaml and writes CHANGELOG.rst (commit both).
 changelog: venv

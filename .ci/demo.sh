@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make demo`: start the API emulator, build the example network (nms.overlay.build_network), enroll
 # three simulated hosts (nms.overlay.enroll_hosts), build the network again (must report changed=0),
-# write an audit report and the peers inventory, then stop the emulator.
+# write an audit report and the peers inventory, then stop the emulator. With DEMO_KEEP=1 the emulator
+# stays running after a successful run, to explore (.build/demo/env.sh has the exports; the last lines say
+# how to stop it).
 # Runs from the repository root with the virtualenv's bin/ first on PATH (the Makefile does that).
 set -euo pipefail
 
@@ -9,9 +11,11 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 python=$(command -v python)
 dialect=${DEMO_DIALECT:-netbird}
+keep=${DEMO_KEEP:-0}
 out="$repo/.build/demo"
+# everything the outputs point at (collection link, agents' state, emulator output) stays under $out
+work="$out/run"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nms-overlay-demo.XXXXXX")
 emulator_pid=
 cleanup() {
   if [ -n "$emulator_pid" ] && kill -0 "$emulator_pid" 2>/dev/null; then
@@ -19,11 +23,18 @@ cleanup() {
     kill "$emulator_pid" 2>/dev/null || true
     wait "$emulator_pid" 2>/dev/null || true
   fi
-  rm -rf "$work"
 }
 trap cleanup EXIT
+# the emulator an earlier DEMO_KEEP=1 run left running is stopped before its directory goes
+if [ -f "$out/emulator.pid" ]; then
+  old_pid=$(cat "$out/emulator.pid")
+  if kill -0 "$old_pid" 2>/dev/null; then
+    echo "demo: stopping the emulator the last DEMO_KEEP=1 run left running (pid $old_pid)"
+    kill "$old_pid" 2>/dev/null || true
+  fi
+fi
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$work"
 
 # the collection, as Ansible expects to find it
 mkdir -p "$work/collections/ansible_collections/nms"
@@ -111,3 +122,21 @@ echo "demo: the second build_network run reported changed=0"
 echo "demo: audit report:      $out/audit-report.json"
 echo "demo: peers inventory:   $out/inventory.json (from $out/demo.nms.yml)"
 echo "demo: playbook logs:     $out/*.log"
+
+if [ "$keep" = 1 ]; then
+  # the exports, for the user's shell (and for .ci/demo-kept.sh, which checks and stops the kept emulator)
+  cat >"$out/env.sh" <<EOF
+export NMS_API_URL=$url
+export NMS_API_TOKEN=$token
+export ANSIBLE_COLLECTIONS_PATH=$work/collections
+export PATH=$(dirname "$python"):\$PATH
+EOF
+  echo "$emulator_pid" >"$out/emulator.pid"
+  echo
+  echo "demo: DEMO_KEEP=1: the emulator keeps running at $url (pid $emulator_pid). Explore it:"
+  echo "  source $out/env.sh"
+  echo "  ansible-inventory -i $out/demo.nms.yml --graph"
+  echo "  ansible localhost -m nms.overlay.policy_info"
+  echo "demo: stop it with: kill \$(cat $out/emulator.pid)"
+  emulator_pid=  # so that the EXIT trap leaves it running
+fi

@@ -14,7 +14,10 @@
 #    documentation (markup, references such as M(...) and O(...), schema).
 # 3. antsibull-docs collection writes one RST page per module, plugin and role (with options,
 #    return values and examples), plus the collection and plugin indexes.
-# 4. The root page and the Markdown guides from docs/ are added, and sphinx-build -W --keep-going
+# 4. The changelog page: CHANGELOG.rst as `make changelog` wrote it at the last release; before the first
+#    release (no CHANGELOG.rst yet), what antsibull-changelog would write for galaxy.yml's version from
+#    the fragments, made in the staged copy only.
+# 5. The root page and the Markdown guides from docs/ are added, and sphinx-build -W --keep-going
 #    renders the site with docs/site/conf.py: any warning fails the build (after all are shown).
 set -euo pipefail
 
@@ -27,7 +30,7 @@ output=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
 guides=(getting-started.md awx.md where-modules-run.md performance.md)
 
-for tool in python ansible-doc antsibull-docs sphinx-build; do
+for tool in python ansible-doc antsibull-docs antsibull-changelog sphinx-build; do
   if [ ! -x "$venv_bin/$tool" ]; then
     echo "docs: $venv_bin/$tool not found: install the docs tooling of requirements-dev.txt" >&2
     exit 2
@@ -57,6 +60,13 @@ mkdir -m 700 "$src"  # antsibull-docs writes only into a directory no one else c
 antsibull-docs --config-file "$repo/docs/site/antsibull-docs.cfg" collection \
   --use-current --fail-on-error --cleanup everything --dest-dir "$src" nms.overlay >"$work/antsibull-docs.log" \
   || { cat "$work/antsibull-docs.log" >&2; exit 1; }
+
+if [ ! -f "$collection/CHANGELOG.rst" ]; then
+  echo "docs: no CHANGELOG.rst yet: the changelog page shows what make changelog would write"
+  (cd "$collection" && antsibull-changelog release --date "$(date -u +%Y-%m-%d)" >"$work/antsibull-changelog.log" 2>&1) \
+    || { cat "$work/antsibull-changelog.log" >&2; exit 1; }
+fi
+cp "$collection/CHANGELOG.rst" "$src/changelog.rst"
 
 cp "$repo/docs/site/index.rst" "$src/index.rst"
 for guide in "${guides[@]}"; do

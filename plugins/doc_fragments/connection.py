@@ -34,6 +34,8 @@ options:
     description:
       - Path of a PEM file with the CA certificate(s) that signed the server certificate.
       - Use it for servers with a private CA instead of turning O(validate_certs) off.
+      - If not set, the value of the E(NMS_API_CA_PATH) environment variable is used (an empty value counts as not
+        set). The AWX credential type of the collection sets it when its CA certificate field is filled in.
     type: path
   timeout:
     description:

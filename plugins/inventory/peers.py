@@ -65,7 +65,11 @@ options:
     type: bool
     default: true
   ca_path:
-    description: Path of a PEM file with the CA certificate(s) that signed the server certificate.
+    description:
+      - Path of a PEM file with the CA certificate(s) that signed the server certificate.
+      - If not set, the value of the E(NMS_API_CA_PATH) environment variable is used (an empty value counts as not
+        set), like for the collection's modules. The AWX credential type of the collection sets it when its CA
+        certificate field is filled in.
     type: path
   timeout:
     description:
@@ -201,6 +205,7 @@ groups:
 '''
 
 import hashlib
+import os
 import re
 from collections.abc import Mapping
 
@@ -296,11 +301,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self.display.warning('nms.overlay.peers: validate_certs is false: the server certificate is not verified')
         try:
             return Client(self.get_option('api_url'), self.get_option('api_token'),
-                          validate_certs=self.get_option('validate_certs'), ca_path=self.get_option('ca_path'),
+                          validate_certs=self.get_option('validate_certs'), ca_path=self.ca_path(),
                           timeout=self.get_option('timeout'), retries=self.get_option('retries'),
                           notify=lambda message: self.display.warning('nms.overlay.peers: %s' % message))
         except TaskError as exc:  # a connection option that cannot work (or is not set), named in the message
             return fail('nms.overlay.peers: %s' % exc)
+
+    def ca_path(self):
+        # Not an env: entry of the option: Ansible would turn the empty value that AWX injects for a credential
+        # without a CA certificate into the current directory.
+        return self.get_option('ca_path') or os.path.expanduser(os.environ.get('NMS_API_CA_PATH', '')) or None
 
     def fetch(self, path, what):
         client = self._client()

@@ -31,8 +31,29 @@ except ImportError:  # pragma: no cover - reported through missing_required_lib
     HAS_REQUESTS = False
     REQUESTS_IMPORT_ERROR = traceback.format_exc()
 
-COLLECTION_VERSION = '0.1.0'
-USER_AGENT = 'nms.overlay/%s (Ansible collection)' % COLLECTION_VERSION
+
+def collection_version():
+    """The collection's version: from MANIFEST.json (an installed collection) or galaxy.yml (a source tree),
+    so that galaxy.yml is the only place it is written; None where neither is at hand (a module's zip)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        with open(os.path.join(root, 'MANIFEST.json'), encoding='utf-8') as stream:
+            return str(json.load(stream)['collection_info']['version'])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        with open(os.path.join(root, 'galaxy.yml'), encoding='utf-8') as stream:
+            for line in stream:
+                found = re.match(r'version:\s*[\'"]?([^\'"\s#]+)', line)
+                if found:
+                    return found.group(1)
+    except OSError:
+        pass
+    return None
+
+
+COLLECTION_VERSION = collection_version()
+USER_AGENT = 'nms.overlay%s (Ansible collection)' % ('/' + COLLECTION_VERSION if COLLECTION_VERSION else '')
 
 # Statuses that mean "try again later" and are safe to repeat for idempotent methods.
 RETRY_STATUSES = frozenset((429, 502, 503, 504))

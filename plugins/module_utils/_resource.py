@@ -102,7 +102,8 @@ def connection_argument_spec():
         api_url=dict(type='str', fallback=(env_fallback, ['NMS_API_URL'])),
         api_token=dict(type='str', no_log=True, fallback=(env_fallback, ['NMS_API_TOKEN'])),
         validate_certs=dict(type='bool', default=True),
-        ca_path=dict(type='path'),
+        # an empty value (what AWX injects when the credential has no CA certificate) counts as unset
+        ca_path=dict(type='path', fallback=(env_fallback, ['NMS_API_CA_PATH'])),
         timeout=dict(type='float', default=30.0),
         retries=dict(type='int', default=3),
     )

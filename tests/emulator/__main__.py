@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 
 from .dialect import DIALECTS
 from .faults import parse_cli
 from .seed import SEED_SIZES
-from .server import App, EmulatorServer
+from .server import App, EmulatorServer, serve
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -31,6 +29,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-geo", action="store_true", help="no geo database: locations and geo checks fail with 412")
     parser.add_argument("--tls-cert", default=None)
     parser.add_argument("--tls-key", default=None)
+    parser.add_argument("--state-file", default=None,
+                        help="keep the account in this file: loaded at start when it exists, written after every change")
     return parser.parse_args(argv)
 
 
@@ -41,28 +41,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         app = App(args.token, dialect=args.dialect, seed_size=args.seed_size, idp=args.idp,
-                  geo=not args.no_geo, seed=args.seed)
+                  geo=not args.no_geo, seed=args.seed, state_file=args.state_file)
         if args.faults:
             app.faults.configure(parse_cli(args.faults))
         server = EmulatorServer(app, args.host, args.port, args.tls_cert, args.tls_key)
     except (ValueError, OSError) as exc:
         print(f"emulator: {exc}", file=sys.stderr)
         return 2
-    stop = threading.Event()
-
-    def on_signal(_signum: int, _frame: object) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-    thread.start()
-    print(f"ready {server.url}", flush=True)
-    while not stop.wait(0.5):
-        pass
-    server.shutdown()
-    server.server_close()
-    return 0
+    return serve(server, f"ready {server.url}")
 
 
 if __name__ == "__main__":

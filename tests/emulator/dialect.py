@@ -1,7 +1,7 @@
 """Rendering of resources, and the differences between the two dialects.
 
 `seed` reads the spec literally; `netbird` mirrors deployed servers (see
-shared/reference/server-behaviour.md): string ids, `null` for some empty lists,
+the maintainers' notes on what real servers do): string ids, `null` for some empty lists,
 shuffled map-backed lists, `{}` on delete.
 """
 

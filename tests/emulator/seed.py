@@ -148,3 +148,24 @@ def seed_bulk(state: State, peers: int, groups: int, users: int, keys: int) -> N
     for index in range(keys):
         auto = [group_ids[index % len(group_ids)]] if group_ids else []
         new_setup_key(state, f"key-{index:05d}", "reusable", 31536000, auto, 0, False)
+
+
+# --example (the sandbox's default): a small network to look at. Peers joined with the setup key, the way
+# agents do; the key stays valid, so more hosts can join with it (POST /_emulator/enroll or the fake agent).
+EXAMPLE_GROUPS = {"servers": ["web-1", "db-1"], "developers": ["laptop-ana"]}
+EXAMPLE_OS = {"laptop-ana": "Ubuntu 24.04.1 LTS"}
+EXAMPLE_SETUP_KEY = "sandbox servers"
+
+
+def build_example(state: State) -> None:
+    """Groups `servers` and `developers`, three peers in them and a reusable setup key for `servers`."""
+    group_ids = {}
+    for name in EXAMPLE_GROUPS:
+        gid = state.new_id()
+        state.groups[gid] = {"id": gid, "name": name, "issued": "api", "peers": []}
+        group_ids[name] = gid
+    new_setup_key(state, EXAMPLE_SETUP_KEY, "reusable", 30 * 86400, [group_ids["servers"]], 0, False)
+    for group, hostnames in EXAMPLE_GROUPS.items():
+        for hostname in hostnames:
+            peer = state.add_peer(hostname, os=EXAMPLE_OS.get(hostname, "Debian GNU/Linux 12"), kernel_version="6.1.0")
+            state.groups[group_ids[group]]["peers"].append(peer["id"])

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import socket
 import ssl
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -14,11 +17,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from . import control
+from . import control, persist
 from .dialect import Dialect
 from .faults import Faults
 from .handlers import ROUTER, Ctx
-from .seed import build_initial
+from .seed import build_example, build_initial
 from .state import Record, State
 from .tokens import hash_token, is_well_formed
 from .util import NO_BODY, ApiError, DropConnection, now
@@ -54,7 +57,7 @@ class App:
     """The emulator: one account's state, the dialect, faults and the request log."""
 
     def __init__(self, token: str, dialect: str = "seed", seed_size: str | None = None, idp: bool | None = None,
-                 geo: bool = True, seed: int = 1) -> None:
+                 geo: bool = True, seed: int = 1, example: bool = False, state_file: str | None = None) -> None:
         if not is_well_formed(token):
             raise ValueError("--token must be a well-formed personal access token")
         self.token = token
@@ -64,14 +67,29 @@ class App:
         self.idp = (not self.dialect.netbird) if idp is None else idp
         self.geo = geo
         self.seed = seed
+        self.example = example
         self.faults = Faults()
         self.requests: list[Record] = []
-        self.state = self._fresh_state()
+        # --state-file: the account is loaded from it when it exists, and written to it after every change
+        self.state_file = state_file
+        if state_file and os.path.exists(state_file):
+            self.state = persist.load(state_file, token)
+        else:
+            self.state = self._fresh_state()
+            self.save()
 
     def _fresh_state(self) -> State:
         state = State(seed=self.seed, idp=self.idp, geo=self.geo)
         build_initial(state, self.token, self.seed_size)
+        if self.example:
+            build_example(state)
         return state
+
+    def save(self) -> None:
+        """Write the account to the state file, if there is one (a no-op otherwise)."""
+        if self.state_file:
+            with self.state.lock:
+                persist.save(self.state, self.token, self.state_file)
 
     def reset(self) -> None:
         fresh = self._fresh_state()
@@ -79,6 +97,7 @@ class App:
             self.state = fresh
             self.requests.clear()
             self.faults.clear()
+        self.save()
 
     # /api ------------------------------------------------------------------------
     def handle_api(self, method: str, target: str, headers: Any, raw_body: bytes) -> tuple[Reply, float]:
@@ -99,6 +118,8 @@ class App:
                 entry["status"] = early.status if not early.drop else None
                 return early, delay
         reply = self._api(method, path, query, headers, raw_body)
+        if method in WRITE_METHODS:
+            self.save()
         if fault is not None and fault.get("truncated"):
             reply.truncate = True
         if fault is not None and fault.get("drop"):
@@ -200,6 +221,8 @@ class App:
             return error_reply(error)
         except (ValueError, TypeError, KeyError) as exc:
             return json_reply(400, {"message": str(exc), "code": 400})
+        if method in WRITE_METHODS:
+            self.save()
         return json_reply(status, payload)
 
 
@@ -303,3 +326,23 @@ class EmulatorServer(ThreadingHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"{self.scheme}://{host}:{port}"
+
+
+def serve(server: EmulatorServer, announce: str) -> int:
+    """Serve until SIGTERM or SIGINT, after printing `announce` (flushed); then keep the state and return 0."""
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    print(announce, flush=True)
+    while not stop.wait(0.5):
+        pass
+    server.shutdown()
+    server.server_close()
+    server.app.save()
+    return 0

@@ -357,10 +357,11 @@ def test_awx_inventory_source_with_the_credential_injectors(emulator, tmp_path, 
         injectors = yaml.safe_load(stream)
     fields = {field['id']: field for field in inputs['fields']}
     assert fields['api_token'].get('secret') is True
-    credential = {'api_url': emulator.url, 'api_token': emulator.token}
-    assert sorted(credential) == sorted(fields) == sorted(inputs['required'])
+    assert fields['ca_cert'].get('secret') is False and fields['ca_cert'].get('multiline') is True
+    credential = {'api_url': emulator.url, 'api_token': emulator.token}  # no CA certificate: AWX leaves it out
+    assert sorted(credential) == sorted(inputs['required']) == sorted(set(fields) - {'ca_cert'})
     env = {name: jinja2.Template(template).render(credential) for name, template in injectors['env'].items()}
-    assert env == {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token}
+    assert env == {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token, 'NMS_API_CA_PATH': ''}
 
     peers = make_peers(emulator, 'web-1', 'db-1')
     make_group(emulator, 'web servers', [peers['web-1']])

@@ -9,7 +9,9 @@ whatever the local checkout holds), and from the working tree itself, as `make b
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,35 +135,56 @@ def test_execution_environment_installs_the_artifact_and_requirements():
     deps = ee['dependencies']
     assert deps['python'] == 'requirements.txt'
     assert os.path.isfile(os.path.join(REPO, deps['python']))
-    tarball = 'nms-overlay-%s.tar.gz' % galaxy_version()
-    assert [c['name'].rsplit('/', 1)[-1] for c in deps['galaxy']['collections']] == [tarball]
+    # the copy .ci/ee.sh makes of the artifact, under a name without the version (galaxy.yml alone has it)
+    assert [c['name'] for c in deps['galaxy']['collections']] == ['/build/collections/nms-overlay.tar.gz']
     assert [c.get('type') for c in deps['galaxy']['collections']] == ['file']
-    assert [f['src'] for f in ee['additional_build_files']] == ['.build/dist/' + tarball]
+    assert ee['additional_build_files'] == [{'src': '.build/ee-collection/nms-overlay.tar.gz', 'dest': 'collections'}]
     # the collection-level file names the same requirements
     assert load_yaml('meta/execution-environment.yml')['dependencies']['python'] == 'requirements.txt'
+
+
+def ee_project(tmp_path):
+    """What `make ee` (.ci/ee.sh) needs of the repository, in a directory of its own."""
+    project = tmp_path / 'project'
+    for rel in ('execution-environment.yml', 'requirements.txt', 'galaxy.yml', '.ci/ee.sh', '.ci/version.sh'):
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(os.path.join(REPO, rel), project / rel)
+    return project
+
+
+def make_ee(project):
+    return subprocess.run(['bash', '.ci/ee.sh', BIN], cwd=project, capture_output=True, text=True, check=False,
+                          timeout=300)
+
+
+@pytest.mark.tooling
+def test_make_ee_fails_naming_the_artifact_when_it_was_not_built(tmp_path):
+    """ansible-builder create alone exits 0 with a context that lacks the collection."""
+    project = ee_project(tmp_path)
+    result = make_ee(project)
+    assert result.returncode == 1
+    expected = 'ee: .build/dist/nms-overlay-%s.tar.gz is missing' % galaxy_version()
+    assert result.stderr.startswith(expected) and 'run make build first' in result.stderr, result.stderr
+    assert not (project / '.build' / 'ee').exists()
 
 
 @pytest.mark.tooling
 def test_ansible_builder_create_makes_a_build_context_offline(built_copy, tmp_path):
     pytest.importorskip('ansible_builder', reason='ansible-builder is not installed (requirements-dev.txt)')
     artifact, _names = built_copy
-    project = tmp_path / 'project'
+    project = ee_project(tmp_path)
     (project / '.build' / 'dist').mkdir(parents=True)
     shutil.copy2(artifact, project / '.build' / 'dist')
-    for rel in ('execution-environment.yml', 'requirements.txt'):
-        shutil.copy2(os.path.join(REPO, rel), project / rel)
-    context = tmp_path / 'context'
-    result = subprocess.run(
-        [os.path.join(BIN, 'ansible-builder'), 'create', '--file', 'execution-environment.yml', '--context', str(context),
-         '--output-filename', 'Containerfile'],
-        cwd=project, capture_output=True, text=True, check=False, timeout=300)
+    result = make_ee(project)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert (context / '_build' / 'collections' / os.path.basename(artifact)).is_file()
+    context = project / '.build' / 'ee'
+    assert (context / '_build' / 'collections' / 'nms-overlay.tar.gz').read_bytes() == open(artifact, 'rb').read()
     assert 'requests' in (context / '_build' / 'requirements.txt').read_text(encoding='utf-8')
     containerfile = (context / 'Containerfile').read_text(encoding='utf-8')
     assert 'ansible-galaxy collection install' in containerfile
     requirements = yaml.safe_load((context / '_build' / 'requirements.yml').read_text(encoding='utf-8'))
-    assert requirements['collections'][0]['name'].endswith(os.path.basename(artifact))
+    assert requirements['collections'][0]['name'] == '/build/collections/nms-overlay.tar.gz'
+    assert 'nms-overlay-ee:%s' % galaxy_version() in result.stdout
 
 
 CHANGELOG_TOOL = os.path.join(BIN, 'antsibull-changelog')
@@ -198,3 +221,66 @@ def test_the_changelog_is_generated_from_the_fragments(tmp_path):
     assert len(modules) >= 20
     missing = [name for name in modules + ['peers'] if '- nms.overlay.%s - ' % name not in text]
     assert missing == [], text
+
+
+# --- release hygiene (issue 21, point 6) ---------------------------------------------------------------
+# The version is written in galaxy.yml only (the changelog records releases, version_added what came when);
+# the collection is not on Galaxy and has no public links; nothing points at files outside the repository.
+VERSION_ALLOWED = ('galaxy.yml', 'MANIFEST.json', 'FILES.json', 'CHANGELOG.rst', 'changelogs/')
+OUTSIDE = re.compile(r'\.\./shared|\bshared/(spec|reference|DESIGN)|/work/|example\.invalid|galaxy\.ansible\.com')
+
+
+def hand_written_version(rel, text, version):
+    """Lines of ``text`` that write ``version`` by hand (not as version_added, not in the changelog)."""
+    if rel.startswith(VERSION_ALLOWED) or rel.endswith(VERSION_ALLOWED):
+        return []
+    pattern = re.compile(r'(?<![\d.])%s(?![\d.])' % re.escape(version))
+    return ['%s: %s' % (rel, line.strip()) for line in text.splitlines()
+            if pattern.search(line) and 'version_added' not in line]
+
+
+def problems(files):
+    """{relative path: text} -> what breaks the rules above."""
+    version = galaxy_version()
+    found = []
+    for rel, text in sorted(files.items()):
+        if rel == 'tests/unit/test_packaging.py':  # the patterns themselves
+            continue
+        found.extend('%s: points outside: %s' % (rel, match.group(0)) for match in OUTSIDE.finditer(text))
+        found.extend(hand_written_version(rel, text, version))
+    return found
+
+
+def texts_of_tree():
+    listing = subprocess.run(['git', 'ls-files', '-z', '-co', '--exclude-standard'], cwd=REPO, capture_output=True,
+                             check=True).stdout
+    files = {}
+    for rel in {item.decode('utf-8', 'surrogateescape') for item in listing.split(b'\0') if item}:
+        path = os.path.join(REPO, rel)
+        if os.path.isfile(path):
+            with open(path, 'rb') as stream:
+                files[rel] = stream.read().decode('utf-8', 'replace')
+    return files
+
+
+def test_the_repository_writes_the_version_once_and_points_nowhere_outside():
+    assert problems(texts_of_tree()) == []
+
+
+def test_the_artifact_writes_the_version_once_and_points_nowhere_outside(built_copy):
+    artifact, _names = built_copy
+    files = {}
+    with tarfile.open(artifact) as tar:
+        for member in tar.getmembers():
+            if member.isfile():
+                files[member.name] = tar.extractfile(member).read().decode('utf-8', 'replace')
+    assert problems(files) == []
+    manifest = json.loads(files['MANIFEST.json'])['collection_info']
+    assert manifest['version'] == galaxy_version()
+    assert not [key for key in ('repository', 'documentation', 'homepage', 'issues') if manifest.get(key)]
+
+
+def test_the_user_agent_carries_galaxy_yml_s_version():
+    from ansible_collections.nms.overlay.plugins.module_utils import _client  # pylint: disable=import-outside-toplevel
+    assert _client.collection_version() == galaxy_version()
+    assert _client.USER_AGENT == 'nms.overlay/%s (Ansible collection)' % galaxy_version()

@@ -205,3 +205,17 @@ def test_any_error_while_adding_a_peer_fails_naming_peer_and_field(capsys, broke
     # a SystemExit with code 1, which ansible-core does not turn into a warning, after the message was shown
     assert isinstance(error.value, SystemExit) and error.value.code == 1
     assert message in ' '.join(capsys.readouterr().err.split())
+
+
+@pytest.mark.parametrize('option, env, expected', [
+    (None, None, None),
+    (None, '', None),  # what AWX injects for a credential without a CA certificate: not the current directory
+    (None, '/run/ca.pem', '/run/ca.pem'),
+    ('/etc/ca.pem', '/run/ca.pem', '/etc/ca.pem'),
+])
+def test_ca_path_falls_back_to_nms_api_ca_path_unless_empty(monkeypatch, option, env, expected):
+    if env is None:
+        monkeypatch.delenv('NMS_API_CA_PATH', raising=False)
+    else:
+        monkeypatch.setenv('NMS_API_CA_PATH', env)
+    assert plugin(ca_path=option).ca_path() == expected

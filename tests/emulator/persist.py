@@ -1,0 +1,114 @@
+"""Keep the emulator's account in a file (`--state-file`), so that a sandbox survives a restart.
+
+The file is JSON: the account's records as the emulator holds them, with timestamps, sets and tuples
+tagged (`{"$datetime": ...}`, `{"$set": [...]}`, `{"$tuple": [...]}`), the id generator's state (ids
+go on where they stopped) and the owner's token, which the sandbox prints again after a restart.
+It is written to a temporary file beside it and renamed over it, so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import tempfile
+from typing import Any
+
+from .state import State
+from .tokens import hash_token
+
+FORMAT = 1
+# State attributes that make up the account (the lock and the RNG are handled apart)
+FIELDS = ("account", "users", "tokens", "token_by_hash", "peers", "groups", "policies", "posture_checks", "routes",
+          "nameservers", "setup_keys", "dns", "events", "event_seq", "used_ips", "labels", "idp", "geo")
+
+
+class StateFileError(ValueError):
+    """A state file that cannot be used (the message names the file and why)."""
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return {"$datetime": value.isoformat()}
+    if isinstance(value, (set, frozenset)):
+        return {"$set": [_encode(item) for item in sorted(value, key=str)]}
+    if isinstance(value, tuple):
+        return {"$tuple": [_encode(item) for item in value]}
+    if isinstance(value, list):
+        return [_encode(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _encode(item) for key, item in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"cannot keep a {type(value).__name__} in the state file")
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        ((tag, item),) = value.items()
+        if tag == "$datetime":
+            return dt.datetime.fromisoformat(item)
+        if tag == "$set":
+            return {_decode(part) for part in item}
+        if tag == "$tuple":
+            return tuple(_decode(part) for part in item)
+    return {key: _decode(item) for key, item in value.items()}
+
+
+def save(state: State, token: str, path: str) -> None:
+    """Write the account and the owner's token to `path`, atomically, readable by the owner only."""
+    data = {"format": FORMAT, "owner_token": token, "rng": _encode(state.rng.getstate()),
+            "state": {name: _encode(getattr(state, name)) for name in FIELDS}}
+    directory = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".state-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(data, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _read(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+    except (OSError, ValueError) as exc:
+        raise StateFileError(f"state file {path}: cannot be read: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("state"), dict):
+        raise StateFileError(f"state file {path}: not a state file of this emulator (format {FORMAT})")
+    return data
+
+
+def stored_token(path: str) -> str:
+    """The owner's token kept in the state file at `path`."""
+    token = _read(path).get("owner_token")
+    if not isinstance(token, str):
+        raise StateFileError(f"state file {path}: holds no owner token")
+    return token
+
+
+def load(path: str, token: str) -> State:
+    """The account kept in `path`; `token` must be the owner's token kept with it."""
+    data = _read(path)
+    if data.get("owner_token") != token:
+        raise StateFileError(f"state file {path}: kept with another owner token (leave --token out to use its own)")
+    saved = data["state"]
+    missing = [name for name in FIELDS if name not in saved]
+    if missing:
+        raise StateFileError(f"state file {path}: lacks {', '.join(missing)}")
+    state = State()
+    for name in FIELDS:
+        setattr(state, name, _decode(saved[name]))
+    state.rng.setstate(_decode(data["rng"]))
+    if hash_token(token) not in state.token_by_hash:
+        raise StateFileError(f"state file {path}: the owner token is not among its tokens")
+    return state

@@ -1,0 +1,170 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Issue 21, point 2: a sandbox a user can keep, run from the installed artifact.
+
+The collection is built with ansible-galaxy and installed into a fresh directory, as a user does;
+the sandbox is started from there (tests/emulator/sandbox.py, as docs/getting-started.md says), its
+export lines are pasted into a module run of that installed collection, and it is stopped with SIGINT
+and SIGTERM. With --state-file, what a module created is still there after a restart.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.integration.conftest import REPO_ROOT
+
+BIN = os.path.dirname(sys.executable)
+EXPORT = re.compile(r"^export (NMS_API_URL|NMS_API_TOKEN)=(\S+)$", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The collection as a user gets it: `ansible-galaxy collection build`, then `install -p DIR`."""
+    dist = tmp_path_factory.mktemp("dist")
+    target = tmp_path_factory.mktemp("installed")
+    # without this session's ANSIBLE_COLLECTIONS_PATH (tests/conftest.py), where the collection is "installed" already
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ANSIBLE_")}
+    env["ANSIBLE_HOME"] = str(tmp_path_factory.mktemp("ansible-home"))
+    galaxy = os.path.join(BIN, "ansible-galaxy")
+    for command in ([galaxy, "collection", "build", "--output-path", str(dist), REPO_ROOT],
+                    [galaxy, "collection", "install", "--offline", "--force", "-p", str(target), str(dist / "*")]):
+        if command[-1].endswith("*"):
+            command[-1] = str(next(dist.iterdir()))
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return str(target)
+
+
+class Sandbox:
+    """The sandbox command of the installed collection, started from a directory outside the repository."""
+
+    def __init__(self, installed, workdir, *args):
+        script = os.path.join(installed, "ansible_collections", "nms", "overlay", "tests", "emulator", "sandbox.py")
+        env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH",)}
+        env["PYTHONUNBUFFERED"] = "1"
+        self.out_path = os.path.join(workdir, "sandbox-%d.out" % time.monotonic_ns())
+        with open(self.out_path, "wb") as out:
+            self.process = subprocess.Popen(  # pylint: disable=consider-using-with
+                [sys.executable, script, *args], cwd=workdir, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, env=env)
+        self.exports = self._wait_for_exports()
+
+    def output(self):
+        with open(self.out_path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+
+    def _wait_for_exports(self):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            text = self.output()
+            if "stop with Ctrl-C" in text:
+                return dict(EXPORT.findall(text))
+            if self.process.poll() is not None:
+                pytest.fail("the sandbox exited with %s before it was ready:\n%s" % (self.process.returncode, text))
+            time.sleep(0.05)
+        self.process.kill()
+        pytest.fail("the sandbox printed no exports within 30 s:\n%s" % self.output())
+        return None
+
+    def stop(self, signum):
+        self.process.send_signal(signum)
+        try:
+            returncode = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            pytest.fail("the sandbox did not stop within 10 s of signal %s" % signum)
+        return returncode, self.output()
+
+
+@pytest.fixture
+def start(installed, tmp_path):
+    started = []
+
+    def _start(*args):
+        sandbox = Sandbox(installed, str(tmp_path), *args)
+        started.append(sandbox)
+        return sandbox
+
+    yield _start
+    for sandbox in started:
+        if sandbox.process.poll() is None:
+            sandbox.process.kill()
+            sandbox.process.wait(timeout=10)
+
+
+def module_run(run, installed, sandbox, tasks):
+    env = dict(sandbox.exports, ANSIBLE_COLLECTIONS_PATH=installed)
+    return run(tasks, env=env, verbosity=0)
+
+
+GROUPS = {"name": "groups", "nms.overlay.group_info": {}, "register": "found"}
+
+
+@pytest.mark.parametrize("dialect", ["netbird", "seed"])
+def test_sandbox_prints_exports_a_module_works_with_and_stops_on_sigint(run, installed, start, dialect):
+    sandbox = start("--dialect", dialect)
+    assert set(sandbox.exports) == {"NMS_API_URL", "NMS_API_TOKEN"}
+    assert sandbox.exports["NMS_API_URL"].startswith("http://127.0.0.1:")
+    result = module_run(run, installed, sandbox, [GROUPS])
+    assert result.rc == 0, result
+    names = sorted(group["name"] for group in result["groups"]["groups"])
+    assert names == ["All", "developers", "servers"]  # the example content
+    returncode, output = sandbox.stop(signal.SIGINT)
+    assert returncode == 0, output
+    assert "sandbox: stopped" in output and "Traceback" not in output
+
+
+def test_empty_sandbox_has_only_the_new_account(run, installed, start):
+    sandbox = start("--empty")
+    result = module_run(run, installed, sandbox, [GROUPS])
+    assert [group["name"] for group in result["groups"]["groups"]] == ["All"]
+
+
+def test_state_file_keeps_the_account_across_a_restart(run, installed, start, tmp_path):
+    state_file = str(tmp_path / "sandbox.json")
+    first = start("--state-file", state_file)
+    created = module_run(run, installed, first, [{"name": "create", "nms.overlay.group": {"name": "kept", "peers": []}}])
+    assert created["create"]["changed"], created
+    returncode, output = first.stop(signal.SIGTERM)
+    assert returncode == 0 and "Traceback" not in output, output
+    assert oct(os.stat(state_file).st_mode & 0o777) == "0o600"
+
+    second = start("--state-file", state_file)
+    assert second.exports["NMS_API_TOKEN"] == first.exports["NMS_API_TOKEN"]  # the exports stay valid but the URL
+    again = module_run(run, installed, second, [GROUPS, {"name": "create", "nms.overlay.group": {"name": "kept",
+                                                                                                 "peers": []}}])
+    assert "kept" in [group["name"] for group in again["groups"]["groups"]]
+    assert not again["create"]["changed"], again
+    assert "loaded" in second.output()
+
+
+def test_state_file_is_written_on_every_change(run, installed, start, tmp_path):
+    """A sandbox that is killed (no shutdown) keeps what was done before."""
+    state_file = str(tmp_path / "sandbox.json")
+    first = start("--state-file", state_file, "--empty")
+    module_run(run, installed, first, [{"name": "create", "nms.overlay.group": {"name": "before-kill", "peers": []}}])
+    first.process.kill()
+    first.process.wait(timeout=10)
+    assert [name for name in os.listdir(str(tmp_path)) if name.endswith(".tmp")] == []
+    second = start("--state-file", state_file)
+    result = module_run(run, installed, second, [GROUPS])
+    assert sorted(group["name"] for group in result["groups"]["groups"]) == ["All", "before-kill"]
+
+
+def test_a_broken_state_file_is_refused_naming_it(installed, tmp_path):
+    state_file = tmp_path / "broken.json"
+    state_file.write_text("{not json", encoding="utf-8")
+    script = os.path.join(installed, "ansible_collections", "nms", "overlay", "tests", "emulator", "sandbox.py")
+    result = subprocess.run([sys.executable, script, "--state-file", str(state_file)], capture_output=True, text=True,
+                            timeout=60, check=False, cwd=str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.startswith("sandbox: state file %s: cannot be read" % state_file), result.stderr
+    assert "Traceback" not in result.stderr
