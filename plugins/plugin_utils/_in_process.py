@@ -131,8 +131,9 @@ class InProcessAction(ActionBase):
                 if isinstance(validation.errors[0], UnsupportedError):
                     message = 'Unsupported parameters for (%s) module: %s' % (self._task.action, message)
                 return {'failed': True, 'msg': remove_values(message, secrets)}
+            # progress is shown as it comes, at -v (a module process could only return it)
             task = TaskContext(params, check_mode=bool(self._task.check_mode), diff=bool(self._task.diff),
-                               no_log=bool(self._task.no_log))
+                               no_log=bool(self._task.no_log), on_progress=display.v)
             try:
                 result = self.engine.outcome(task)
             except Exception as exc:  # pylint: disable=broad-exception-caught
