@@ -94,22 +94,22 @@ options:
     type: dict
   default_policy:
     description:
-      - What happens to the account-wide allow-all policy. Every account starts with one, named C(Default): All to
-        All, accept, every protocol. While it is enabled, every peer reaches every other peer, and restrictive
+      - What happens to the account-wide allow-all policy. Every account starts with one, named C(Default), that
+        accepts every protocol from the C(All) group to the C(All) group. While it is enabled, every peer reaches every other peer, and restrictive
         policies grant nothing new.
       - V(disable) sets C(enabled=false) on it and keeps every other field as the server has it, after the
         described policies are applied (so that access never drops to nothing in between). V(remove) deletes it,
         with the other deletions, at the end of the run. V(keep) leaves it as it is, and O(prune) does not delete
         it. Not given, it is treated like any other policy (left alone, and pruned when O(prune) is set and the
         description has O(policies)).
-      - The allow-all policies are found by what they are, not by their name, so that a renamed C(Default) is found:
+      - The allow-all policies are found by what they are, not by their name, so that a renamed C(Default) is found. They are
         every policy on the server that the description does not name, has no source posture check, and whose rules
         (at least one) all accept every protocol from the C(All) group to the C(All) group. A policy that grants or
         denies anything else (a policy named C(Default) that now allows only SSH, say) is never disabled or deleted
         here. When there is none, there is nothing to do. A policy the description names is handled as described.
       - Whatever this option says, the task warns when the description builds restrictive policies while an enabled
         policy with an allow-all rule (no source posture check) stays after the run.
-      - A later run without the option (a teardown, say) leaves the policy as it is: disabled stays disabled.
+      - A later run without the option (a teardown, say) leaves the policy as it is, so a disabled one stays disabled.
     type: str
     choices: [keep, disable, remove]
   prune:
@@ -136,7 +136,7 @@ notes:
     same teardown again changes nothing.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
   - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
-    C(network_state: groups: created 3 (a, b, c), 1 unchanged)), and each retry with the wait before it and why.
+    the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.
     Lines show at once when the module runs in the controller's process (the default for C(localhost), see the
     collection's docs on where modules run); a module process cannot show anything while it runs, so the same
     lines are always returned in RV(progress).

@@ -520,25 +520,32 @@ def test_progress_is_returned_kind_by_kind_in_order():
     assert [(p['name'], p['enabled']) for p in server.items['/policies']] == [('Default', False)]
 
 
-class ProgressTask(FakeModule):
-    def __init__(self, params, check_mode=False):
-        super().__init__(params, check_mode)
-        self.shown = []
-
-    def progress(self, message):
-        self.shown.append((message, list(self.warnings)))
-
-
 def test_progress_goes_to_the_tasks_hook_as_it_happens_and_a_retry_wait_says_why():
+    from ansible_collections.nms.overlay.plugins.module_utils._resource import TaskContext
     server = default_server()
     params = dict(CONNECTION, prune=False)
     params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
     params.update(groups=GROUPS)
-    task = ProgressTask(params)
+    shown = []
+    task = TaskContext(params, on_progress=lambda message: shown.append((message, len(server.writes()))))
     module = NetworkStateModule(module=task)
     module._client = server  # pylint: disable=protected-access
     module.notify('GET http://127.0.0.1:9/api/groups failed with HTTP 429: slow down; waiting 4 s as the server asked')
     result = module.run()
-    assert [message for message, dummy in task.shown] == result['progress']
+    assert [message for message, dummy in shown] == result['progress']
+    # told as it happens: the groups line once both groups are written, not at the end
+    assert shown[-1] == ('network_state: groups: created 2 (dev, servers)', 2)
     assert result['progress'][0].endswith('waiting 4 s as the server asked')
     assert task.warnings[0] == result['progress'][0]  # still a warning in the result, as before
+
+
+def test_a_task_without_a_progress_hook_still_gets_the_steps_and_a_no_log_task_no_names():
+    server = default_server()
+    params = dict(CONNECTION, prune=False)
+    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
+    params.update(groups=GROUPS)
+    task = FakeModule(params)  # as AnsibleModule: no progress attribute
+    task.no_log = True
+    module = NetworkStateModule(module=task)
+    module._client = server  # pylint: disable=protected-access
+    assert module.run()['progress'][1] == 'network_state: groups: created 2'
