@@ -426,7 +426,7 @@ class NetworkStateModule(NmsModule):
         """Entries for default_policy: disable updates each allow-all policy (enabled false, every other field as
         the server has it) after the described policies are applied; remove deletes it with the other deletions."""
         mode = self.params.get('default_policy')
-        if mode not in ('keep', 'disable', 'remove'):
+        if mode not in DEFAULT_POLICY_CHOICES:
             return
         targets = self.allow_all_policies()
         if mode == 'keep':
