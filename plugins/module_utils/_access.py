@@ -215,6 +215,34 @@ def rule_ranges(rules):
     return [(index, port) for index, rule in enumerate(rules or []) for port in (rule.get('ports') or []) if is_range(port)]
 
 
+# -- allow-all policies (every account starts with one, named Default) ------------------------------------
+
+def allow_all_rule(rule, all_ids):
+    """Whether a rule (server or request shape) lets every peer reach every other peer: action accept, protocol
+    all, and the All group (one of ``all_ids``) among both its sources and its destinations."""
+    all_ids = set(all_ids)
+    return (isinstance(rule, dict) and rule.get('action') == 'accept' and rule.get('protocol') == 'all'
+            and bool(all_ids & set(id_set(rule.get('sources')))) and bool(all_ids & set(id_set(rule.get('destinations')))))
+
+
+def is_allow_all_policy(policy, all_ids):
+    """Whether a policy is an allow-all and nothing else: no source posture check, and every one of its rules (at
+    least one) an allow-all rule. Only such a policy is disabled or deleted for default_policy: nothing else it
+    grants or denies is lost with it."""
+    if not isinstance(policy, dict) or policy.get('source_posture_checks'):
+        return False
+    rules = policy.get('rules') or []
+    return bool(rules) and all(allow_all_rule(rule, all_ids) for rule in rules)
+
+
+def grants_everything(policy, all_ids):
+    """Whether a policy, as it is, grants every peer access to every other peer: enabled, no source posture
+    check, and one enabled allow-all rule (whatever its other rules say)."""
+    if not isinstance(policy, dict) or not policy.get('enabled') or policy.get('source_posture_checks'):
+        return False
+    return any(allow_all_rule(rule, all_ids) and rule.get('enabled', True) is not False for rule in policy.get('rules') or [])
+
+
 # -- results with names -------------------------------------------------------------------------------
 
 def _safe_items(resolver, kind):

@@ -16,7 +16,9 @@ import tempfile
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule, PostureCheckModule
+from ansible_collections.nms.overlay.plugins.module_utils._access import (
+    PolicyModule, PostureCheckModule, grants_everything, is_allow_all_policy,
+)
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -50,6 +52,13 @@ SINGLETONS = ('dns_settings', 'account_settings')
 # kinds whose deletion a reference blocks (checked before the first write)
 REFERENCED = ('groups', 'posture_checks')
 CONNECTION_OPTIONS = tuple(connection_argument_spec())
+# what default_policy does to the account-wide allow-all policies (see allow_all_policies)
+DEFAULT_POLICY_CHOICES = ('keep', 'disable', 'remove')
+# what a change is called in the summary and the progress lines: (done, in check mode)
+ACTION_WORDS = dict(created=('created', 'would create'), updated=('updated', 'would update'),
+                    deleted=('deleted', 'would delete'), revoked=('revoked', 'would revoke'))
+# names shown per action in a summary line, then "..."
+SHOWN_NAMES = 5
 
 
 class _TaskModule:
@@ -67,16 +76,20 @@ class _TaskModule:
 
 
 class _Entry:
-    """One described resource: where it is in the description and the object handling it."""
+    """One described resource: where it is in the description and the object handling it. ``origin`` names the
+    option that made an entry the description does not list (default_policy)."""
 
-    def __init__(self, kind, index, label, resource):
+    def __init__(self, kind, index, label, resource, origin=None):
         self.kind = kind
         self.index = index
         self.label = label
         self.resource = resource
+        self.origin = origin
 
     @property
     def where(self):
+        if self.origin:
+            return '%s (%s)' % (self.origin, self.label)
         if self.index is None:
             return '%s (%s)' % (self.kind, self.label) if self.label else self.kind
         return '%s[%s] (%s)' % (self.kind, self.index, self.label)
@@ -121,7 +134,7 @@ class _PlanResolver(Resolver):
 
 
 def is_absent(entry):
-    return entry.index is not None and entry.resource.params.get('state') == 'absent'
+    return entry.kind not in SINGLETONS and entry.resource.params.get('state') == 'absent'
 
 
 def refuse_any(entries, check):
@@ -156,6 +169,7 @@ class NetworkStateModule(NmsModule):
     # where created setup key values go (the file's path and a switch are no secrets themselves)
     argument_spec['return_created_secrets'] = dict(type='bool', default=True, no_log=False)
     argument_spec['created_secrets_file'] = dict(type='path', no_log=False)
+    argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
 
     @classmethod
     def preload(cls):
@@ -165,8 +179,10 @@ class NetworkStateModule(NmsModule):
     def __init__(self, module=None):
         super().__init__(module)
         self.entries = []
-        self.report = Report(keep_secret=self.keep_secret)
+        self.report = Report(keep_secret=self.keep_secret, check_mode=bool(self.module.check_mode),
+                             hide_names=bool(getattr(self.module, 'no_log', False)))
         self.verified = set()  # (kind, id) of deletions checked before the first write
+        self.kept_allow_all = set()  # ids of the allow-all policies default_policy=keep protects from prune
 
     def keep_secret(self, change):
         """Where a created setup key's value goes: into created_secrets_file (mode 0600), and into the result only
@@ -383,34 +399,132 @@ class NetworkStateModule(NmsModule):
             sources[source] = objs
         return sources
 
+    # -- the account-wide allow-all policy (default_policy) ----------------------------------------------
+    def all_group_ids(self):
+        return {ref_id(group) for group in self.resolver.items('groups') if isinstance(group, dict) and group.get('name') == ALL_GROUP}
+
+    def described_policy_ids(self):
+        """Server ids of the policies the description names (the description decides what happens to them)."""
+        found = set()
+        for entry in self.entries:
+            if entry.kind == 'policies' and not entry.origin:
+                obj = self.plan(entry, self.resolver, find_only=True)[0]
+                if obj is not None:
+                    found.add(ref_id(obj))
+        return found
+
+    def allow_all_policies(self):
+        """The account-wide allow-all policies default_policy acts on: every policy on the server that the
+        description does not name and that is an allow-all and nothing else (is_allow_all_policy), whatever its name:
+        a renamed Default policy is found, a policy named Default that now restricts something is not."""
+        all_ids = self.all_group_ids()
+        described = self.described_policy_ids()
+        return [policy for policy in self.resolver.items('policies')
+                if ref_id(policy) not in described and is_allow_all_policy(policy, all_ids)]
+
+    def add_default_policy_entries(self):
+        """Entries for default_policy: disable updates each allow-all policy (enabled false, every other field as
+        the server has it) after the described policies are applied; remove deletes it with the other deletions."""
+        mode = self.params.get('default_policy')
+        if mode not in DEFAULT_POLICY_CHOICES:
+            return
+        targets = self.allow_all_policies()
+        if mode == 'keep':
+            self.kept_allow_all = {ref_id(policy) for policy in targets}
+            return
+        connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
+        order = [kind for kind, dummy_cls in KINDS]
+        position = len([e for e in self.entries if order.index(e.kind) <= order.index('policies')])
+        for policy in targets:
+            params = dict(item_spec_defaults(PolicyModule), id=ref_id(policy), **connection)
+            if mode == 'disable':
+                params['enabled'] = False
+            else:
+                params['state'] = 'absent'
+            entry = _Entry('policies', None, policy.get('name') or ref_id(policy), None, origin='default_policy')
+            entry.resource = self.resource(PolicyModule, params, entry)
+            entry.resource.list_only = True  # found in the list just read, not read again
+            self.entries.insert(position, entry)
+            position += 1
+
+    def warn_about_allow_all(self):
+        """Warn when the run builds restrictive policies while an allow-all policy stays enabled: that one grants
+        every peer access to every other, so the restrictive ones change nothing. Judged on the state the run
+        leaves (before its first write, so check mode warns too)."""
+        described = [e for e in self.entries if e.kind == 'policies' and not e.origin and not is_absent(e)]
+        if not described:
+            return
+        plan = _PlanResolver(self.resolver, self.declared_names())
+        all_ids = self.all_group_ids()
+        leaves, seen = [], set()
+        restrictive = False
+        for entry in [e for e in self.entries if e.kind == 'policies']:
+            obj, after = self.plan(entry, plan)
+            if obj is not None:
+                seen.add(ref_id(obj))
+            for policy in after:
+                final = dict({'enabled': True}, **policy)  # a policy created without the option is enabled
+                if grants_everything(final, all_ids):
+                    leaves.append(final)
+                elif entry in described:
+                    restrictive = True
+        prune = self.params['prune'] and 'policies' in dict(self.described_kinds())
+        for policy in self.resolver.items('policies'):
+            if ref_id(policy) in seen or (prune and ref_id(policy) not in self.kept_allow_all):
+                continue
+            if grants_everything(policy, all_ids):
+                leaves.append(policy)
+        if not restrictive:
+            return
+        for policy in leaves:
+            self.warn("policies: the policy %s (All to All, accept) grants every peer access to every other peer; the "
+                      "policies built here restrict nothing until it is disabled (default_policy: disable)"
+                      % self.shown(policy.get('name'), "'%s'"))
+
     # -- applying -------------------------------------------------------------------------------------
+    def applied_kinds(self):
+        """The kinds the run handles, in dependency order: the described ones, and policies for default_policy."""
+        return [(kind, cls) for kind, cls in KINDS if self.params.get(kind) is not None or any(e.kind == kind for e in self.entries)]
+
     def run(self):
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
         self.build_entries()
         self.check_references()
+        self.add_default_policy_entries()
+        self.warn_about_allow_all()
         self.check_deletions()
+        self.progress('network_state: description checked: %d %s in %d %s, every reference found' % (
+            len(self.entries), 'resource' if len(self.entries) == 1 else 'resources', len(self.described_kinds()),
+            'kind' if len(self.described_kinds()) == 1 else 'kinds'))
         for entry in self.entries:
             if isinstance(entry.resource, GroupModule) and entry.resource.params.get('state') == 'absent':
                 entry.resource.check_usage = False  # checked above, before the first write
         report = self.report
-        kept = {}
-        for entry in self.entries:
-            if is_absent(entry):
-                continue
-            result = self.apply(entry, entry.resource.run)
-            report.add(entry, result)
-            obj = result.get(entry.resource.result_key) or {}
-            if isinstance(obj, dict) and obj.get('id') is not None:
-                kept.setdefault(entry.kind, set()).add(ref_id(obj))
+        kept = {'policies': set(self.kept_allow_all)}
+        for kind, dummy_cls in self.applied_kinds():
+            applied = [entry for entry in self.entries if entry.kind == kind and not is_absent(entry)]
+            for entry in applied:
+                result = self.apply(entry, entry.resource.run)
+                report.add(entry, result)
+                obj = result.get(entry.resource.result_key) or {}
+                if isinstance(obj, dict) and obj.get('id') is not None:
+                    kept.setdefault(entry.kind, set()).add(ref_id(obj))
+            if applied:
+                self.progress('network_state: %s' % report.kind_line(kind))
         # Deletions last, in reverse dependency order (a route before the groups it uses, setup keys before their
         # auto groups), so one description with every item absent tears a whole network down.
-        for kind, cls in reversed(self.described_kinds()):
-            for entry in [e for e in self.entries if e.kind == kind and is_absent(e)]:
+        described = dict(self.described_kinds())
+        for kind, cls in reversed(self.applied_kinds()):
+            absent = [e for e in self.entries if e.kind == kind and is_absent(e)]
+            for entry in absent:
                 report.add(entry, self.apply(entry, entry.resource.run))
-            if self.params['prune'] and kind not in SINGLETONS:
+            pruning = self.params['prune'] and kind in described and kind not in SINGLETONS
+            if pruning:
                 self.prune(kind, cls, kept.get(kind, set()), report)
-        return report.result()
+            if absent or pruning:
+                self.progress('network_state: %s (deletions%s)' % (report.kind_line(kind), ', prune' if pruning else ''))
+        return dict(report.result(), progress=list(self.steps))
 
     def apply(self, entry, action):
         try:
@@ -481,8 +595,10 @@ def store_secret(path, kind, name, item_id, value):
 class Report:
     """What the run changed: a list of changes, one diff per changed resource, counts per kind."""
 
-    def __init__(self, keep_secret=None):
+    def __init__(self, keep_secret=None, check_mode=False, hide_names=False):
         self.keep_secret = keep_secret  # told of each change that carries a created secret (key)
+        self.check_mode = check_mode
+        self.hide_names = hide_names  # a task with no_log: its progress lines (shown live) give counts only
         self.changes = []
         self.diffs = []
         self.summary = {}
@@ -507,6 +623,8 @@ class Report:
         counts[action] += 1
         obj = result.get(entry.resource.result_key) or {}
         change = dict(kind=entry.kind, name=entry.label, action=action, pruned=pruned)
+        if entry.origin:
+            change['default_policy'] = True
         if isinstance(obj, dict) and obj.get('id') is not None:
             change['id'] = ref_id(obj)
         if entry.kind == 'setup_keys' and isinstance(obj, dict) and action == 'created' and obj.get('key'):
@@ -517,8 +635,39 @@ class Report:
         header = '%s %s' % (entry.resource.what, entry.label)
         self.diffs.append(dict(before_header=header, after_header=header, before=before or {}, after=after or {}))
 
+    def counts(self):
+        """The counts per kind, in check mode under would_create, would_update, ... (nothing was done)."""
+        if not self.check_mode:
+            return self.summary
+        return {kind: {(key if key == 'unchanged' else 'would_' + ACTION_WORDS[key][1].split()[-1]): value
+                       for key, value in counts.items()} for kind, counts in self.summary.items()}
+
+    def kind_line(self, kind):
+        """One kind's counts in words, naming what changed: 'groups: created 2 (office, servers), 1 unchanged';
+        in check mode 'would create 2 (...)'."""
+        counts = self.summary.get(kind, {})
+        parts = []
+        for action, words in ACTION_WORDS.items():
+            names = [str(c['name']) for c in self.changes if c['kind'] == kind and c['action'] == action]
+            if names:
+                shown = names[:SHOWN_NAMES] + (['...'] if len(names) > SHOWN_NAMES else [])
+                parts.append('%s %d' % (words[1 if self.check_mode else 0], len(names))
+                             + ('' if self.hide_names else ' (%s)' % ', '.join(shown)))
+        if counts.get('unchanged'):
+            parts.append('%d unchanged' % counts['unchanged'])
+        return '%s: %s' % (kind, ', '.join(parts) or 'nothing to do')
+
+    def message(self):
+        order = [kind for kind, dummy_cls in KINDS]
+        kinds = sorted(self.summary, key=order.index)
+        text = '; '.join(self.kind_line(kind) for kind in kinds) or 'nothing described'
+        if self.check_mode:
+            return 'check mode, nothing was changed: ' + text
+        return text
+
     def result(self):
-        return dict(changed=bool(self.changes), changes=self.changes, summary=self.summary, diff=self.diffs)
+        return dict(changed=bool(self.changes), changes=self.changes, summary=self.counts(), diff=self.diffs,
+                    msg=self.message())
 
     def so_far(self):
         """What a failed run had already changed, for its failure result (Ansible prints that in full,
@@ -526,4 +675,4 @@ class Report:
         if not self.changes:
             return {}
         changes = [dict((k, v) for k, v in change.items() if k != 'key') for change in self.changes]
-        return dict(changed=True, changes=changes, summary=self.summary)
+        return dict(changed=True, changes=changes, summary=self.counts())

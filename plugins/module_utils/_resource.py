@@ -260,18 +260,24 @@ class TaskContext:
     makes one per task): the validated options, check mode, diff, no_log, and the warnings it gives.
 
     In a module process, AnsibleModule plays this part; both have ``params``, ``check_mode``, ``no_log``
-    and ``warn``.
+    and ``warn``. Only a TaskContext has ``progress``: ``on_progress`` (a function taking a message, the
+    action plugin's live display) is told what the engine is doing while the task runs.
     """
 
-    def __init__(self, params, check_mode=False, diff=False, no_log=False):
+    def __init__(self, params, check_mode=False, diff=False, no_log=False, on_progress=None):
         self.params = params
         self.check_mode = check_mode
         self.diff = diff
         self.no_log = no_log
         self.warnings = []
+        self._on_progress = on_progress
 
     def warn(self, message):
         self.warnings.append(message)
+
+    def progress(self, message):
+        if self._on_progress is not None:
+            self._on_progress(message)
 
 
 def no_log_values(spec, params):
@@ -310,6 +316,7 @@ class NmsModule:
         self._client = None
         self._resolver = None
         self.warnings = []
+        self.steps = []  # what progress() told, for a module to return (a module process shows nothing live)
 
     @classmethod
     def validation(cls):
@@ -342,7 +349,7 @@ class NmsModule:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
                                   ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
-                                  notify=self.warn)
+                                  notify=self.notify)
         return self._client
 
     @property
@@ -353,6 +360,21 @@ class NmsModule:
 
     def warn(self, message):
         self.module.warn(message)
+
+    def progress(self, message):
+        """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,
+        whose TaskContext has a progress hook; kept in ``steps`` too, so that a module can return them (a module
+        process can show nothing while it runs)."""
+        self.steps.append(message)
+        hook = getattr(self.module, 'progress', None)
+        if callable(hook):
+            hook(message)
+
+    def notify(self, message):
+        """The client's notice of a retry and the wait before it: a warning in the result, and progress now,
+        so that a long wait (a server's Retry-After) says why while it lasts."""
+        self.warn(message)
+        self.progress(message)
 
     def shown(self, value, form='%r'):
         """A value for a warning (which Ansible prints even for a task with no_log): quoted as ``form`` says,

@@ -92,6 +92,26 @@ options:
     description:
       - The account settings, with the options of M(nms.overlay.account_settings). Deleting the account is not possible here.
     type: dict
+  default_policy:
+    description:
+      - What happens to the account-wide allow-all policy. Every account starts with one, named C(Default), that
+        accepts every protocol from the C(All) group to the C(All) group. While it is enabled, every peer reaches every other peer, and restrictive
+        policies grant nothing new.
+      - V(disable) sets C(enabled=false) on it and keeps every other field as the server has it, after the
+        described policies are applied (so that access never drops to nothing in between). V(remove) deletes it,
+        with the other deletions, at the end of the run. V(keep) leaves it as it is, and O(prune) does not delete
+        it. Not given, it is treated like any other policy (left alone, and pruned when O(prune) is set and the
+        description has O(policies)).
+      - The allow-all policies are found by what they are, not by their name, so that a renamed C(Default) is found. They are
+        every policy on the server that the description does not name, has no source posture check, and whose rules
+        (at least one) all accept every protocol from the C(All) group to the C(All) group. A policy that grants or
+        denies anything else (a policy named C(Default) that now allows only SSH, say) is never disabled or deleted
+        here. When there is none, there is nothing to do. A policy the description names is handled as described.
+      - Whatever this option says, the task warns when the description builds restrictive policies while an enabled
+        policy with an allow-all rule (no source posture check) stays after the run.
+      - A later run without the option (a teardown, say) leaves the policy as it is, so a disabled one stays disabled.
+    type: str
+    choices: [keep, disable, remove]
   prune:
     description:
       - Also remove resources of the described kinds that the description does not name.
@@ -115,6 +135,11 @@ notes:
     run does not keep a group in use. References of an item described absent are not resolved, so running the
     same teardown again changes nothing.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
+  - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
+    the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.
+    Lines show at once when the module runs in the controller's process (the default for C(localhost), see the
+    collection's docs on where modules run); a module process cannot show anything while it runs, so the same
+    lines are always returned in RV(progress).
 seealso:
   - module: nms.overlay.group
   - module: nms.overlay.policy
@@ -139,6 +164,23 @@ EXAMPLES = r'''
             destinations: [servers]
     dns_settings:
       disabled_management_groups: []
+
+- name: Build restrictive policies and switch the account's allow-all Default policy off
+  nms.overlay.network_state:
+    default_policy: disable
+    groups:
+      - name: developers
+      - name: servers
+    policies:
+      - name: developers to servers
+        rules:
+          - name: ssh
+            action: accept
+            bidirectional: false
+            protocol: tcp
+            ports: ["22"]
+            sources: [developers]
+            destinations: [servers]
 
 - name: Preview what a description would change, then apply it with pruning
   nms.overlay.network_state:
@@ -184,6 +226,11 @@ changes:
       description: The resource's id (a placeholder for a resource created in check mode).
       type: str
       sample: ch8i4ug6lnn4g9hqv7m0
+    default_policy:
+      description: Present (V(true)) when the change is the account-wide allow-all policy that O(default_policy) disabled or removed.
+      type: bool
+      returned: when O(default_policy) changed the policy
+      sample: true
     key:
       description:
         - The value of a setup key this task created, in the change that created it; returned only by the task that
@@ -201,10 +248,32 @@ summary:
   description:
     - For each described kind, how many resources were created, updated, deleted and left unchanged; setup keys also
       count the keys only revoked (C(revoked)).
+    - In check mode nothing was done, and the counts say so, under C(would_create), C(would_update), C(would_delete)
+      (and C(would_revoke)) besides C(unchanged).
+    - RV(changes[].action) keeps the same words in both modes, so that a preview's changes can be compared with the
+      run's.
   returned: always
   type: dict
   sample:
     groups: {created: 1, updated: 0, deleted: 0, unchanged: 2}
+msg:
+  description:
+    - The summary in words, kind by kind, naming what changed (up to five names per action); in check mode it
+      begins with C(check mode, nothing was changed) and speaks in the conditional (C(would create)).
+  returned: success
+  type: str
+  sample: "groups: created 1 (servers), 1 unchanged; policies: created 1 (ssh), updated 1 (Default)"
+progress:
+  description:
+    - What the task did, in order, one line per kind (and one per retry, with its wait and cause), as shown with C(-v)
+      while it runs in the controller's process.
+  returned: success
+  type: list
+  elements: str
+  sample:
+    - "network_state: description checked: 3 resources in 2 kinds, every reference found"
+    - "network_state: groups: created 1 (servers), 1 unchanged"
+    - "network_state: policies: created 1 (ssh)"
 method:
   description: HTTP method of the request that failed.
   returned: when the task failed on an API request

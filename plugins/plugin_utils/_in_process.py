@@ -119,7 +119,8 @@ class InProcessAction(ActionBase):
         with task_environment(self.environment()):
             return run_engine(self.engine, self._task.args, self._task.action, check_mode=bool(self._task.check_mode),
                               diff=bool(self._task.diff), no_log=bool(self._task.no_log),
-                              invocation=injects_invocation(task_vars or {}))
+                              invocation=injects_invocation(task_vars or {}),
+                              on_progress=display.v)  # shown as it comes, at -v
 
     def environment(self):
         """The task's ``environment:`` with its templates rendered (block and play values first)."""
@@ -139,10 +140,11 @@ IN_PROCESS = 'in the controller process'
 AS_PROCESS = 'as a module process'
 
 
-def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False, invocation=True):
+def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False, invocation=True, on_progress=None):
     """What a module process would report for these options: validated as AnsibleModule validates them,
     run by the engine (an NmsModule class) with a new TaskContext, secrets masked. ``action`` names the
-    module in ansible-core's message for unknown options; ``invocation`` adds the options to the result."""
+    module in ansible-core's message for unknown options; ``invocation`` adds the options to the result;
+    ``on_progress`` is given each progress line as it comes (a module process can only return them)."""
     validation = engine.validation()
     spec = validation.pop('argument_spec')
     checked = ArgumentSpecValidator(spec, **validation).validate(args)
@@ -153,7 +155,7 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
         if isinstance(checked.errors[0], UnsupportedError):
             message = 'Unsupported parameters for (%s) module: %s' % (action, message)
         return {'failed': True, 'msg': remove_values(message, secrets)}
-    task = TaskContext(params, check_mode=check_mode, diff=diff, no_log=no_log)
+    task = TaskContext(params, check_mode=check_mode, diff=diff, no_log=no_log, on_progress=on_progress)
     try:
         result = engine.outcome(task)
     except Exception as exc:  # pylint: disable=broad-exception-caught

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
@@ -338,3 +340,212 @@ def test_nested_shapes_are_checked_per_entry_before_any_request(description, mes
         reconcile(server, **description)
     assert 'the network description is invalid, nothing was changed: ' + message in str(failure.value)
     assert server.calls == []
+
+
+# -- default_policy: the account-wide allow-all policy (issue 21, point 1) -----------------------------------
+from ansible_collections.nms.overlay.plugins.module_utils._access import (  # noqa: E402
+    allow_all_rule, grants_everything, is_allow_all_policy,
+)
+
+
+def allow_all(name='Default', policy_id='pol-default', enabled=True, **extra):
+    """The policy every account starts with, as a netbird server answers it (group summaries), plus ``extra``."""
+    rule = {'id': policy_id, 'name': name, 'description': 'allows everything', 'enabled': True, 'action': 'accept',
+            'bidirectional': True, 'protocol': 'all', 'sources': [{'id': 'g-all', 'name': 'All'}],
+            'destinations': [{'id': 'g-all', 'name': 'All'}]}
+    return dict({'id': policy_id, 'name': name, 'description': 'allows everything', 'enabled': enabled,
+                 'source_posture_checks': None, 'rules': [rule]}, **extra)
+
+
+def restricted(name='Default', policy_id='pol-r'):
+    policy = allow_all(name, policy_id)
+    policy['rules'][0].update(protocol='tcp', ports=['22'], bidirectional=False)
+    return policy
+
+
+@pytest.mark.parametrize('policy, allow_all_only, grants', [
+    (allow_all(), True, True),
+    (allow_all(enabled=False), True, False),                               # found, but grants nothing now
+    (allow_all(name='Everyone'), True, True),                              # renamed: found by what it is
+    (dict(allow_all(), rules=[dict(allow_all()['rules'][0], sources=['g-all'], destinations=['g-all'])]), True, True),
+    (restricted(), False, False),                                          # named Default, but tcp/22 only
+    (dict(allow_all(), source_posture_checks=['pc-1']), False, False),     # posture-checked peers only
+    (dict(allow_all(), rules=[dict(allow_all()['rules'][0], action='drop')]), False, False),
+    (dict(allow_all(), rules=[dict(allow_all()['rules'][0], destinations=[{'id': 'g-dev'}])]), False, False),
+    (dict(allow_all(), rules=allow_all()['rules'] + restricted()['rules']), False, True),  # more than an allow-all
+    (dict(allow_all(), rules=[dict(allow_all()['rules'][0], enabled=False)]), True, False),
+    (dict(allow_all(), rules=[]), False, False),
+    (dict(allow_all(), rules=None), False, False),
+])
+def test_allow_all_identification(policy, allow_all_only, grants):
+    assert is_allow_all_policy(policy, {'g-all'}) is allow_all_only
+    assert grants_everything(policy, {'g-all'}) is grants
+
+
+def test_an_allow_all_rule_needs_the_all_group_on_both_sides():
+    rule = allow_all()['rules'][0]
+    assert allow_all_rule(rule, {'g-all'})
+    assert not allow_all_rule(rule, {'g-other'})
+    assert not allow_all_rule(dict(rule, sources=None), {'g-all'})
+    assert not allow_all_rule('text', {'g-all'})
+
+
+def default_server(*policies):
+    server = Server()
+    server.items['/policies'] = [dict(p) for p in (policies or [allow_all(unknown_field={'kept': 1})])]
+    return server
+
+
+GROUPS = [{'name': 'dev'}, {'name': 'servers'}]
+
+
+def test_disable_updates_the_allow_all_policy_once_keeping_its_other_fields_then_changes_nothing():
+    server = default_server()
+    before = copy.deepcopy(server.items['/policies'][0])
+    result = reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='disable')
+    # the restrictive policy first, then the allow-all goes off: no moment without either
+    assert server.writes() == [('POST', '/groups'), ('POST', '/groups'), ('POST', '/policies'), ('PUT', '/policies/pol-default')]
+    after = [p for p in server.items['/policies'] if p['id'] == 'pol-default'][0]
+    assert after['enabled'] is False
+    assert after['unknown_field'] == {'kept': 1} and after['name'] == 'Default'
+    assert after['description'] == before['description']
+    assert [(r['name'], r['action'], r['protocol'], r['bidirectional']) for r in after['rules']] == [('Default', 'accept', 'all', True)]
+    assert result['changes'][-1] == dict(kind='policies', name='Default', action='updated', pruned=False,
+                                         default_policy=True, id='pol-default')
+    assert not any('grants every peer' in w for w in result.get('warnings', []))
+    server.calls.clear()
+    again = reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='disable')
+    assert again['changed'] is False and server.writes() == []
+
+
+def test_remove_deletes_only_an_allow_all_policy_whatever_its_name():
+    server = default_server(allow_all(name='Everyone', policy_id='pol-renamed'), restricted('Default'))
+    result = reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='remove')
+    assert server.writes()[-1] == ('DELETE', '/policies/pol-renamed')
+    assert [w for w in server.writes() if w[1].startswith('/policies/')] == [('DELETE', '/policies/pol-renamed')]
+    assert sorted(p['name'] for p in server.items['/policies']) == ['Default', 'ssh']  # the restrictive Default stays
+    assert result['summary']['policies'] == dict(created=1, updated=0, deleted=1, unchanged=0)
+
+
+def test_a_missing_allow_all_policy_is_nothing_to_do():
+    server = default_server(restricted('Default'))
+    for mode in ('disable', 'remove'):
+        result = reconcile(server, groups=GROUPS, default_policy=mode)
+        assert [w for w in server.writes() if 'policies' in w[1]] == []
+    assert result['summary'] == {'groups': dict(created=0, updated=0, deleted=0, unchanged=2)}
+
+
+def test_keep_and_unset_leave_it_and_keep_protects_it_from_prune():
+    for mode in (None, 'keep'):
+        server = default_server()
+        reconcile(server, groups=GROUPS, policies=[POLICY], default_policy=mode)
+        assert [w for w in server.writes() if w[1].startswith('/policies/')] == []
+    server = default_server()
+    reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='keep', prune=True)
+    assert sorted(p['name'] for p in server.items['/policies']) == ['Default', 'ssh']
+    server = default_server()  # not given: as before, pruning policies removes it like any undescribed policy
+    reconcile(server, groups=GROUPS, policies=[POLICY], prune=True)
+    assert sorted(p['name'] for p in server.items['/policies']) == ['ssh']
+
+
+def test_disable_with_prune_disables_and_keeps_it():
+    server = default_server()
+    result = reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='disable', prune=True)
+    assert [(p['name'], p['enabled']) for p in server.items['/policies']] == [('Default', False), ('ssh', True)]
+    assert ('policies', 'Default', 'deleted') not in [(c['kind'], c['name'], c['action']) for c in result['changes']]
+
+
+def test_a_described_allow_all_policy_is_the_descriptions_not_default_policys():
+    server = default_server()
+    reconcile(server, groups=GROUPS, policies=[POLICY, {'name': 'Default', 'enabled': True}], default_policy='remove')
+    assert [w for w in server.writes() if w[1].startswith('/policies/')] == []
+
+
+def warnings_of(server, check_mode=False, **description):
+    params = dict(CONNECTION, prune=False)
+    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
+    params.update(description)
+    fake = FakeModule(params, check_mode)
+    module = NetworkStateModule(module=fake)
+    module._client = server  # pylint: disable=protected-access
+    return module.run(), [w for w in fake.warnings if 'grants every peer' in w]
+
+
+def test_the_warning_when_restrictive_policies_are_built_while_an_allow_all_stays_enabled():
+    result, warned = warnings_of(default_server(), groups=GROUPS, policies=[POLICY])
+    assert warned == ["policies: the policy 'Default' (All to All, accept) grants every peer access to every other peer; "
+                      "the policies built here restrict nothing until it is disabled (default_policy: disable)"]
+    for mode in ('disable', 'remove'):
+        assert warnings_of(default_server(), groups=GROUPS, policies=[POLICY], default_policy=mode)[1] == []
+    assert warnings_of(default_server(), groups=GROUPS, policies=[POLICY], default_policy='keep')[1] != []
+    # nothing restrictive built: nothing to warn about
+    assert warnings_of(default_server(), groups=GROUPS)[1] == []
+    # already disabled, or pruned with the undescribed policies
+    assert warnings_of(default_server(allow_all(enabled=False)), groups=GROUPS, policies=[POLICY])[1] == []
+    assert warnings_of(default_server(), groups=GROUPS, policies=[POLICY], prune=True)[1] == []
+    # check mode warns too, before anything is written
+    server = default_server()
+    assert len(warnings_of(server, check_mode=True, groups=GROUPS, policies=[POLICY])[1]) == 1
+    assert server.writes() == []
+
+
+def test_check_mode_speaks_in_the_conditional_and_writes_nothing():
+    server = default_server()
+    server.items['/groups'].append({'id': 'g-old', 'name': 'old', 'issued': 'api', 'peers': []})
+    result = reconcile(server, check_mode=True, groups=GROUPS, policies=[POLICY], default_policy='remove', prune=True)
+    assert server.writes() == []
+    assert result['summary']['groups'] == dict(would_create=2, would_update=0, would_delete=1, unchanged=0)
+    assert result['summary']['policies'] == dict(would_create=1, would_update=0, would_delete=1, unchanged=0)
+    assert result['msg'] == ('check mode, nothing was changed: groups: would create 2 (dev, servers), would delete 1 (old); '
+                             'policies: would create 1 (ssh), would delete 1 (Default)')
+    assert 'deleted' not in result['msg'] and 'created' not in result['msg']
+    done = reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='remove', prune=True)
+    assert done['msg'] == 'groups: created 2 (dev, servers), deleted 1 (old); policies: created 1 (ssh), deleted 1 (Default)'
+    assert done['summary']['groups'] == dict(created=2, updated=0, deleted=1, unchanged=0)
+
+
+def test_progress_is_returned_kind_by_kind_in_order():
+    server = default_server()
+    reconcile(server, groups=[{'name': 'dev'}])
+    result = reconcile(server, groups=GROUPS, policies=[POLICY], default_policy='disable')
+    assert result['progress'] == [
+        'network_state: description checked: 4 resources in 2 kinds, every reference found',
+        'network_state: groups: created 1 (servers), 1 unchanged',
+        'network_state: policies: created 1 (ssh), updated 1 (Default)',
+    ]
+    teardown = reconcile(server, groups=[dict(g, state='absent') for g in GROUPS], policies=[dict(POLICY, state='absent')])
+    assert teardown['progress'][1:] == ['network_state: policies: deleted 1 (ssh) (deletions)',
+                                        'network_state: groups: deleted 2 (dev, servers) (deletions)']
+    # a teardown leaves the disabled allow-all alone: default_policy not given
+    assert [(p['name'], p['enabled']) for p in server.items['/policies']] == [('Default', False)]
+
+
+def test_progress_goes_to_the_tasks_hook_as_it_happens_and_a_retry_wait_says_why():
+    from ansible_collections.nms.overlay.plugins.module_utils._resource import TaskContext
+    server = default_server()
+    params = dict(CONNECTION, prune=False)
+    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
+    params.update(groups=GROUPS)
+    shown = []
+    task = TaskContext(params, on_progress=lambda message: shown.append((message, len(server.writes()))))
+    module = NetworkStateModule(module=task)
+    module._client = server  # pylint: disable=protected-access
+    module.notify('GET http://127.0.0.1:9/api/groups failed with HTTP 429: slow down; waiting 4 s as the server asked')
+    result = module.run()
+    assert [message for message, dummy in shown] == result['progress']
+    # told as it happens: the groups line once both groups are written, not at the end
+    assert shown[-1] == ('network_state: groups: created 2 (dev, servers)', 2)
+    assert result['progress'][0].endswith('waiting 4 s as the server asked')
+    assert task.warnings[0] == result['progress'][0]  # still a warning in the result, as before
+
+
+def test_a_task_without_a_progress_hook_still_gets_the_steps_and_a_no_log_task_no_names():
+    server = default_server()
+    params = dict(CONNECTION, prune=False)
+    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
+    params.update(groups=GROUPS)
+    task = FakeModule(params)  # as AnsibleModule: no progress attribute
+    task.no_log = True
+    module = NetworkStateModule(module=task)
+    module._client = server  # pylint: disable=protected-access
+    assert module.run()['progress'][1] == 'network_state: groups: created 2'

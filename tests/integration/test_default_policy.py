@@ -1,0 +1,161 @@
+# -*- coding: utf-8 -*-
+"""The account-wide allow-all policy (default_policy), the check-mode wording and the progress of network_state
+(issue 21, points 1 and 4), through ansible-playbook against the emulator in both dialects."""
+
+from __future__ import annotations
+
+import copy
+import os
+
+import yaml
+
+REPO = __file__.rsplit('/tests/', 1)[0]
+
+WARNING = 'grants every peer access to every other peer'
+GROUPS = [{'name': 'developers'}, {'name': 'servers'}]
+SSH = {'name': 'developers to servers (ssh)', 'enabled': True,
+       'rules': [{'name': 'ssh', 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22'],
+                  'sources': ['developers'], 'destinations': ['servers']}]}
+DESCRIPTION = {'groups': GROUPS, 'policies': [SSH]}
+
+
+def state_task(description, name='network', **extra):
+    return {'name': name, 'nms.overlay.network_state': dict(copy.deepcopy(description), **extra)}
+
+
+def role(description, **extra):
+    return {'roles': [{'role': 'nms.overlay.network', 'vars': dict(network_description=copy.deepcopy(description), **extra)}]}
+
+
+def writes(emulator):
+    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
+
+
+def policies(emulator):
+    status, items = emulator.api('GET', '/api/policies')
+    assert status == 200, items
+    return {policy['name']: policy for policy in items}
+
+
+def comparable(policy):
+    """A policy as stored, apart from enabled: null lists as [], group summaries as ids, rules by name."""
+    def refs(values):
+        return sorted(v['id'] if isinstance(v, dict) else v for v in values or [])
+    rules = [dict(rule, sources=refs(rule.get('sources')), destinations=refs(rule.get('destinations')),
+                  ports=rule.get('ports') or []) for rule in policy['rules']]
+    return dict(policy, enabled=None, rules=sorted(rules, key=lambda r: r['name']),
+                source_posture_checks=policy.get('source_posture_checks') or [])
+
+
+def test_disable_is_one_write_keeps_every_other_field_and_a_rerun_writes_nothing(emulator, run):
+    default = policies(emulator)['Default']
+    assert default['enabled'] is True
+    built = run([state_task(DESCRIPTION, default_policy='disable')])
+    result = built['network']
+    assert built.rc == 0 and result['changed'] is True, built.stdout
+    policy_writes = [w for w in writes(emulator) if 'policies' in w]
+    assert policy_writes == ['POST /api/policies', 'PUT /api/policies/%s' % default['id']]
+    after = policies(emulator)['Default']
+    assert after['enabled'] is False
+    assert comparable(after) == comparable(default)
+    assert [c for c in result['changes'] if c.get('default_policy')] == [
+        dict(kind='policies', name='Default', action='updated', pruned=False, default_policy=True, id=default['id'])]
+    assert WARNING not in built.text
+    emulator.clear_log()
+    again = run([state_task(DESCRIPTION, default_policy='disable')])
+    assert again['network']['changed'] is False, again['network']['changes']
+    assert writes(emulator) == []
+    assert policies(emulator)['Default']['enabled'] is False
+
+
+def test_remove_deletes_it_and_keep_leaves_it(emulator, run):
+    default = policies(emulator)['Default']
+    kept = run([state_task(DESCRIPTION, default_policy='keep')])
+    assert kept.rc == 0, kept.stdout
+    assert [w for w in writes(emulator) if 'policies' in w] == ['POST /api/policies']
+    assert policies(emulator)['Default']['enabled'] is True
+    emulator.clear_log()
+    removed = run([state_task(DESCRIPTION, default_policy='remove')])
+    assert removed.rc == 0, removed.stdout
+    assert writes(emulator) == ['DELETE /api/policies/%s' % default['id']]
+    assert sorted(policies(emulator)) == ['developers to servers (ssh)']
+    assert [(c['name'], c['action'], c.get('default_policy')) for c in removed['network']['changes']] == [
+        ('Default', 'deleted', True)]
+    emulator.clear_log()
+    assert run([state_task(DESCRIPTION, default_policy='remove')])['network']['changed'] is False
+    assert writes(emulator) == []
+
+
+def test_the_role_warns_while_the_allow_all_stays_enabled_and_not_once_it_is_disabled(emulator, run):
+    warned = run([], play=role(DESCRIPTION))
+    assert warned.rc == 0, warned.stdout
+    assert ("policies: the policy 'Default' (All to All, accept) grants every peer access to every other peer; the "
+            "policies built here restrict nothing until it is disabled (default_policy: disable)") in warned.text
+    quiet = run([], play=role(dict(DESCRIPTION, default_policy='disable')))
+    assert quiet.rc == 0, quiet.stdout
+    assert WARNING not in quiet.text
+    assert policies(emulator)['Default']['enabled'] is False
+
+
+def test_check_mode_speaks_in_the_conditional_and_sends_no_write(emulator, run):
+    run([state_task(DESCRIPTION)])
+    emulator.clear_log()
+    preview = run([], play=role(dict(DESCRIPTION, groups=GROUPS[:1] + [{'name': 'office'}], policies=[]),
+                                network_prune=True), check=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    shown = preview['nms.overlay.network : Show what changed (in check mode, what would change)']['msg']
+    assert shown == ('check mode, nothing was changed: groups: would create 1 (office), would delete 1 (servers), '
+                     '1 unchanged; policies: would delete 2 (Default, developers to servers (ssh))'), shown
+    assert 'deleted' not in shown
+    summary = preview['nms.overlay.network : Reconcile the network with its description']['summary']
+    assert summary['policies'] == dict(would_create=0, would_update=0, would_delete=2, unchanged=0)
+
+
+def test_the_example_playbook_disables_the_allow_all_policy(emulator, run):
+    built = run([], playbook='nms.overlay.build_network')
+    assert built.rc == 0, built.stdout
+    assert policies(emulator)['Default']['enabled'] is False
+    assert WARNING not in built.text
+    # a teardown of the example says nothing of default_policy: the allow-all stays as the build left it
+    with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
+        example = yaml.safe_load(handle)[0]['vars']['nms_example_network']
+    assert example['default_policy'] == 'disable'
+    teardown = {kind: [dict(item, state='absent') for item in items] for kind, items in example.items() if isinstance(items, list)}
+    down = run([], playbook='nms.overlay.build_network', extra_vars={'nms_network_override': teardown})
+    assert down.rc == 0, down.stdout
+    assert [(name, policy['enabled']) for name, policy in policies(emulator).items()] == [('Default', False)]
+
+
+def progress_lines(stdout):
+    return [line.strip() for line in stdout.splitlines() if line.strip().startswith('network_state: ')]
+
+
+def test_progress_at_v_kind_by_kind_in_order(emulator, run):
+    run([state_task({'groups': GROUPS[:1]})])
+    done = run([state_task(DESCRIPTION, default_policy='disable')], verbosity=1)
+    assert done.rc == 0, done.stdout
+    expected = ['network_state: description checked: 4 resources in 2 kinds, every reference found',
+                'network_state: groups: created 1 (servers), 1 unchanged',
+                'network_state: policies: created 1 (developers to servers (ssh)), updated 1 (Default)']
+    assert done['network']['progress'] == expected
+    if emulator.dialect == 'netbird':
+        # in the controller's worker: each line shown as it happens, before the task's result
+        assert progress_lines(done.stdout.split('changed: [localhost]')[0]) == expected, done.stdout
+    else:
+        # a module process shows nothing while it runs: the same steps come back in its result
+        assert progress_lines(done.stdout) == []
+
+
+def test_a_retry_wait_says_why_while_it_waits(emulator, run):
+    emulator.set_faults({'queue': [{'status': 429, 'retry_after': 1}]})
+    done = run([state_task({'groups': GROUPS})], verbosity=1)
+    assert done.rc == 0, done.stdout
+    steps = done['network']['progress']
+    assert len(steps) == 3 and steps[2].startswith('network_state: groups: created 2'), steps
+    step = steps[1]  # the first request is the groups' list, once the description is checked
+    assert 'HTTP 429' in step and 'waiting 1 s as the server asked (Retry-After)' in step, step
+    if emulator.dialect == 'netbird':
+        before_result = done.stdout.split('changed: [localhost]')[0]
+        assert any('waiting 1 s as the server asked' in line and not line.strip().startswith('[WARNING]')
+                   for line in before_result.splitlines()), done.stdout
