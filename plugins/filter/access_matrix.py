@@ -199,6 +199,13 @@ _value:
         allow_all:
           description: Whether the rule makes its policy an allow-all policy.
           type: bool
+        missing_groups:
+          description:
+            - Whether the server's answer names no group among the rule's sources or among its destinations, so that
+              the rule fills no cell.
+            - v0.27 servers answer a policy's later rules without the source groups an earlier rule of the same policy
+              names, although they enforce them; such a rule may reach more than the matrix shows.
+          type: bool
     not_in_force:
       description:
         - Rules not in the matrix, with the keys of RV(_value.in_force) and C(reason), one of C(policy disabled),
@@ -345,7 +352,7 @@ def access_matrix(policies, groups=None):
                         bidirectional=bool(rule.get('bidirectional')), protocol=protocol, ports=ports,
                         text=traffic_text(protocol, ports), sources=[group_name(key) for key in sources],
                         destinations=[group_name(key) for key in destinations], posture_checks=posture_checks,
-                        allow_all=is_allow_all)
+                        allow_all=is_allow_all, missing_groups=not sources or not destinations)
             reason = ('policy disabled' if not policy.get('enabled') else 'rule disabled' if not rule.get('enabled')
                       else 'names a resource, not groups' if any(isinstance(rule.get(k), dict) and rule.get(k) for k in RESOURCE_KEYS)
                       else None)
