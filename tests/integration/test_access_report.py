@@ -80,6 +80,7 @@ class MatrixParser(HTMLParser):
         self.where = None  # 'column', 'row', 'entry', 'count'
         self.text = []
         self.classes = None
+        self.spans = []  # the classes of the open spans: an entry's span holds a span per port
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -88,6 +89,8 @@ class MatrixParser(HTMLParser):
         if not self.in_matrix:
             return
         classes = (attrs.get('class') or '').split()
+        if tag == 'span':
+            self.spans.append(classes)
         if tag == 'th' and 'to' in classes:
             self.where, self.text = 'column', []
         elif tag == 'th' and attrs.get('scope') == 'row':
@@ -113,7 +116,7 @@ class MatrixParser(HTMLParser):
             elif self.where in ('row', 'count'):
                 self.rows[-1][0] = ''.join(self.text)
             self.where = None
-        elif tag == 'span' and self.where == 'entry':
+        elif tag == 'span' and 'e' in self.spans.pop() and self.where == 'entry':
             self.rows[-1][1][-1].append((''.join(self.text), set(self.classes)))
             self.where = None
 
