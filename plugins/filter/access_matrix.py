@@ -11,7 +11,7 @@ version_added: 0.1.0
 author:
   - nms.overlay contributors (@nms-overlay)
 description:
-  - Turns the policies that M(nms.overlay.policy_info) returns into a matrix of groups: one row per source group,
+  - Turns the policies that M(nms.overlay.policy_info) returns into a matrix of groups, with one row per source group,
     one column per destination group, each cell listing the protocols and ports on which the peers of the row's
     group reach the peers of the column's group. The playbook C(nms.overlay.access_report) renders it as a
     Markdown table and as an HTML page.
@@ -20,27 +20,27 @@ description:
   - The group C(All) holds every peer, so a rule from (or to) C(All) fills the row (or column) of every group.
     A rule to another group does not fill the column C(All), which stands for every peer.
   - A rule of an allow-all policy (accept, protocol C(all), sources and destinations both C(All)) is marked
-    (RV(_value.rows[].cells[].entries[].allow_all)): while such a policy is enabled, the other accept rules
+    (RV(_value.rows[].cells[].entries[].allow_all)), since while such a policy is enabled the other accept rules
     restrict nothing.
   - Rules with action C(drop) are listed in the cells as they are; they are not subtracted from the accepted
     traffic.
-  - Disabled policies and disabled rules are not in the matrix: they are listed in RV(_value.not_in_force).
-    So are enabled rules that name a resource (C(sourceResource), C(destinationResource): a peer or a network
+  - Disabled policies and disabled rules are not in the matrix; RV(_value.not_in_force) lists them,
+    and the enabled rules that name a resource (C(sourceResource) or C(destinationResource), a peer or a network
     resource of current servers) rather than groups on that side.
-  - Posture checks are not applied: an entry from a policy with source posture checks names them, since it
+  - Posture checks are not applied; an entry from a policy with source posture checks names them, since it
     holds only for the source peers that pass them.
 positional: groups
 options:
   _input:
     description:
-      - The policies, as RV(nms.overlay.policy_info#module:policies) returns them (rules with C(sources) and
-        C(destinations) as C({id, name}), or as ids), or that module's whole registered result.
+      - The list RV(nms.overlay.policy_info#module:policies) (rules with C(sources) and C(destinations) as
+        C({id, name}), or as ids), or that module's whole registered result.
     type: raw
     required: true
   groups:
     description:
-      - The groups to show, as RV(nms.overlay.group_info#module:groups) returns them (dicts with C(id), C(name) and
-        C(peers_count)), or group names.
+      - The groups to show, the list RV(nms.overlay.group_info#module:groups) (dicts with C(id), C(name) and
+        C(peers_count)) or group names.
       - Without it the matrix has only the groups the policies name; with it, also the groups no policy names
         (an empty row and column).
     type: list
@@ -51,25 +51,25 @@ seealso:
 '''
 
 EXAMPLES = r'''
-- name: Read the policies and the groups
+- name: Read the policies
   nms.overlay.policy_info:
-  register: policies
+  register: policy_list
 
 - name: Read the groups, so that groups without access show too
   nms.overlay.group_info:
-  register: groups
+  register: group_list
 
 - name: Who reaches the servers, and on what
   ansible.builtin.debug:
     msg: >-
-      {% set matrix = policies.policies | nms.overlay.access_matrix(groups.groups) %}
+      {% set matrix = policy_list.policies | nms.overlay.access_matrix(group_list.groups) %}
       {% for row in matrix.rows %}{% for cell in row.cells if cell.destination == 'servers' and cell.entries %}
       {{ row.source }}: {{ cell.entries | map(attribute='text') | join('; ') }}
       {% endfor %}{% endfor %}
 
 - name: Fail while an allow-all policy is enabled
   ansible.builtin.assert:
-    that: (policies.policies | nms.overlay.access_matrix).allow_all | length == 0
+    that: (policy_list.policies | nms.overlay.access_matrix).allow_all | length == 0
     fail_msg: An allow-all policy is enabled; the other policies restrict nothing
 '''
 
@@ -80,7 +80,7 @@ _value:
   contains:
     groups:
       description:
-        - The groups of the rows and of the columns, in that order: C(All) first, then by name.
+        - The groups of the rows and of the columns, in that order, C(All) first, then by name.
       type: list
       elements: dict
       contains:

@@ -33,7 +33,10 @@ def make_policy(emulator, ids, name, rules, enabled=True):
 
 def disable_default(emulator):
     policy = next(p for p in emulator.api('GET', '/api/policies')[1] if p['name'] == 'Default')
-    ref = lambda refs: [r['id'] if isinstance(r, dict) else r for r in refs or []]  # noqa: E731
+
+    def ref(refs):
+        return [r['id'] if isinstance(r, dict) else r for r in refs or []]
+
     rules = [dict(rule, ports=rule.get('ports') or [], sources=ref(rule['sources']), destinations=ref(rule['destinations']))
              for rule in policy['rules']]
     status, answer = emulator.api('PUT', '/api/policies/%s' % policy['id'], dict(policy, enabled=False, rules=rules))
@@ -52,7 +55,7 @@ def md_matrix(text):
     for line in lines[start:]:
         if not line.startswith('|'):
             break
-        table.append([cell for cell in re.split(r'(?<!\\)\|', line)[1:-1]])
+        table.append(re.split(r'(?<!\\)\|', line)[1:-1])
     header = [md_unescape(cell) for cell in table[0][1:]]
     assert set(table[1]) == {'---'}
     cells = {}
