@@ -239,3 +239,37 @@ def test_templates_render_an_empty_account_and_every_kind_of_entry(name):
     text = render(name, everything)
     assert 'posture' in text and 'drop' in text and 'allow-all' in text and 'fill no cell' in text
     assert '1 peer' in text and '1 peers' not in text
+
+
+def test_names_from_the_server_are_never_templates():
+    """Whatever the input was marked, every string of the result is data (the filter's result may be kept by set_fact)."""
+    try:
+        from ansible.template import is_trusted_as_template, trust_as_template  # ansible-core 2.19 and later
+    except ImportError:
+        from ansible.utils.unsafe_proxy import AnsibleUnsafe
+
+        def is_trusted_as_template(value):
+            return not isinstance(value, AnsibleUnsafe)
+
+        def trust_as_template(value):
+            return value
+
+    name = trust_as_template('{{ x }}')
+    hostile = {'id': trust_as_template('g9'), 'name': name}
+    matrix = access_matrix([policy('p', rule([hostile], [SRV], ports=['22'], name=trust_as_template('{{ r }}')))], groups=[hostile])
+    strings = []
+
+    def collect(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                collect(key)
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+        elif isinstance(value, str):
+            strings.append(value)
+
+    collect(matrix)
+    assert {'{{ x }}', '{{ r }}', 'p / {{ r }}', 'g9'} <= set(strings)
+    assert [s for s in strings if is_trusted_as_template(s)] == []
