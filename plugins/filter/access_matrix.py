@@ -217,7 +217,7 @@ _value:
 from ansible.errors import AnsibleError
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, range_text
+from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 
 ALL_GROUP = 'All'
@@ -272,9 +272,8 @@ class _Groups:
 
 
 def _ports(rule):
-    """A rule's ports with the port ranges current servers send apart ({start, end})."""
-    ports = list(rule.get('ports') or []) + [range_text(r) for r in rule.get('port_ranges') or []]
-    return port_set(ports) if rule.get('protocol') in WITH_PORTS else []
+    """A tcp or udp rule's ports and port ranges; none for the protocols that cover every port."""
+    return rule_ports(rule) if rule.get('protocol') in WITH_PORTS else []
 
 
 def traffic_text(protocol, ports):
