@@ -123,6 +123,12 @@ echo "demo: audit report:      $out/audit-report.json"
 echo "demo: peers inventory:   $out/inventory.json (from $out/demo.nms.yml)"
 echo "demo: playbook logs:     $out/*.log"
 
+# The picture of who reaches whom (nms.overlay.access_report), as a Markdown table and an HTML page.
+step access ansible-playbook nms.overlay.access_report \
+  -e "nms_access_report_markdown=$out/access-report.md" -e "nms_access_report_html=$out/access-report.html"
+echo "demo: access report:     $out/access-report.md"
+echo "demo:                    $out/access-report.html (open it in a browser)"
+
 if [ "$keep" = 1 ]; then
   # the exports, for the user's shell (and for .ci/demo-kept.sh, which checks and stops the kept emulator)
   cat >"$out/env.sh" <<EOF

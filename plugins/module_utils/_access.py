@@ -77,6 +77,11 @@ def split_ranges(ports):
     return singles, ranges
 
 
+def rule_ports(rule):
+    """A rule's ports and port ranges as one sorted list (current servers send ranges apart, in port_ranges)."""
+    return port_set(list(rule.get('ports') or []) + [range_text(r) for r in rule.get('port_ranges') or []])
+
+
 def rule_from_server(rule):
     """A server rule (summaries or ids, null lists, no ports) in the request shape, normalised.
 
@@ -90,7 +95,7 @@ def rule_from_server(rule):
         action=rule.get('action'),
         bidirectional=bool(rule.get('bidirectional')),
         protocol=rule.get('protocol'),
-        ports=port_set(list(rule.get('ports') or []) + [range_text(r) for r in rule.get('port_ranges') or []]),
+        ports=rule_ports(rule),
         sources=id_set(rule.get('sources')),
         destinations=id_set(rule.get('destinations')),
     )
@@ -318,7 +323,7 @@ def access_rows(policies):
         for rule in policy.get('rules') or []:
             if not rule.get('enabled'):
                 continue
-            ports = port_set(rule.get('ports'))
+            ports = rule_ports(rule)
             for source in rule.get('sources') or []:
                 for destination in rule.get('destinations') or []:
                     pairs = [(source, destination)]

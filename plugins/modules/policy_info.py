@@ -14,6 +14,8 @@ description:
     returned with their names beside their ids.
   - With O(view=access) it also returns RV(access), a flat list of rows saying which group reaches
     which group on which protocol and ports, so access can be reviewed without reading the policies.
+  - To see that access as a group-to-group matrix, pass RV(policies) to the filter P(nms.overlay.access_matrix#filter),
+    or run the playbook C(nms.overlay.access_report), which writes it as a Markdown table and as an HTML page.
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
@@ -42,6 +44,8 @@ options:
 seealso:
   - module: nms.overlay.policy
   - module: nms.overlay.posture_check_info
+  - plugin: nms.overlay.access_matrix
+    plugin_type: filter
 '''
 
 EXAMPLES = r'''

@@ -49,6 +49,8 @@ FORBIDDEN_PREFIXES = ('tests/output', 'context/', 'changelogs/.plugin-cache.yaml
 REQUIRED = ['MANIFEST.json', 'FILES.json', 'README.md', 'LICENSE', 'meta/runtime.yml', 'meta/execution-environment.yml',
             'requirements.txt', 'plugins/modules/group.py', 'plugins/module_utils/_resource.py',
             'plugins/inventory/peers.py', 'roles/network/meta/argument_specs.yml', 'playbooks/build_network.yml',
+            'playbooks/access_report.yml', 'playbooks/templates/access_report.md.j2', 'playbooks/templates/access_report.html.j2',
+            'plugins/filter/access_matrix.py',
             'changelogs/changelog.yaml']
 
 
@@ -219,7 +221,7 @@ def test_the_changelog_is_generated_from_the_fragments(tmp_path):
     modules = sorted(name[:-3] for name in os.listdir(os.path.join(REPO, 'plugins', 'modules'))
                      if name.endswith('.py') and not name.startswith('_'))
     assert len(modules) >= 20
-    missing = [name for name in modules + ['peers'] if '- nms.overlay.%s - ' % name not in text]
+    missing = [name for name in modules + ['peers', 'access_matrix'] if '- nms.overlay.%s - ' % name not in text]
     assert missing == [], text
 
 

@@ -243,6 +243,13 @@ def test_access_rows():
     assert access_rows([]) == []
 
 
+def test_access_rows_show_the_port_ranges_current_servers_send_apart():
+    dev, web = {'id': 'g1', 'name': 'dev'}, {'id': 'g2', 'name': 'web'}
+    rule = {'name': 'app', 'enabled': True, 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['443'],
+            'port_ranges': [{'start': 8000, 'end': 8100}, {'start': 22, 'end': 22}], 'sources': [dev], 'destinations': [web]}
+    assert [r['ports'] for r in access_rows([{'name': 'p', 'enabled': True, 'rules': [rule]}])] == [['22', '443', '8000-8100']]
+
+
 # -- the resource classes with a scripted client -------------------------------------------------------------
 class FakeModule:
     def __init__(self, params, check_mode=False):
