@@ -28,7 +28,8 @@ trap cleanup EXIT
 # the emulator an earlier DEMO_KEEP=1 run left running is stopped before its directory goes
 if [ -f "$out/emulator.pid" ]; then
   old_pid=$(cat "$out/emulator.pid")
-  if kill -0 "$old_pid" 2>/dev/null; then
+  # only if that pid is still the emulator (a pid is reused once its process has ended)
+  if kill -0 "$old_pid" 2>/dev/null && tr '\0' ' ' <"/proc/$old_pid/cmdline" 2>/dev/null | grep -q 'tests.emulator'; then
     echo "demo: stopping the emulator the last DEMO_KEEP=1 run left running (pid $old_pid)"
     kill "$old_pid" 2>/dev/null || true
   fi
@@ -102,14 +103,20 @@ step() {
   "$@" | tee "$out/$name.log"
 }
 
-step build-1 ansible-playbook nms.overlay.build_network
+# the created setup key's value goes to a private file (mode 0600), never to the output
+secrets="$out/created-secrets.json"
+step build-1 ansible-playbook nms.overlay.build_network -e "network_secrets_file=$secrets"
 step enroll ansible-playbook -i "$out/hosts.yml" nms.overlay.enroll_hosts
-step build-2 ansible-playbook nms.overlay.build_network
+step build-2 ansible-playbook nms.overlay.build_network -e "network_secrets_file=$secrets"
 step audit ansible-playbook nms.overlay.audit_report -e "nms_audit_report=$out/audit-report.json"
 echo
 echo "demo: ansible-inventory -i $out/demo.nms.yml --graph"
 ansible-inventory -i "$out/demo.nms.yml" --list >"$out/inventory.json"
 ansible-inventory -i "$out/demo.nms.yml" --graph
+
+# The picture of who reaches whom (nms.overlay.access_report), as a Markdown table and an HTML page.
+step access ansible-playbook nms.overlay.access_report \
+  -e "nms_access_report_markdown=$out/access-report.md" -e "nms_access_report_html=$out/access-report.html"
 
 recap=$(sed -n '/^PLAY RECAP/,$p' "$out/build-2.log")
 if ! echo "$recap" | grep -q 'changed=0' || echo "$recap" | grep -Eq 'changed=[1-9]'; then
@@ -121,13 +128,10 @@ echo
 echo "demo: the second build_network run reported changed=0"
 echo "demo: audit report:      $out/audit-report.json"
 echo "demo: peers inventory:   $out/inventory.json (from $out/demo.nms.yml)"
-echo "demo: playbook logs:     $out/*.log"
-
-# The picture of who reaches whom (nms.overlay.access_report), as a Markdown table and an HTML page.
-step access ansible-playbook nms.overlay.access_report \
-  -e "nms_access_report_markdown=$out/access-report.md" -e "nms_access_report_html=$out/access-report.html"
 echo "demo: access report:     $out/access-report.md"
 echo "demo:                    $out/access-report.html (open it in a browser)"
+echo "demo: created key value: $secrets (mode 0600)"
+echo "demo: playbook logs:     $out/*.log"
 
 if [ "$keep" = 1 ]; then
   # the exports, for the user's shell (and for .ci/demo-kept.sh, which checks and stops the kept emulator)
@@ -143,6 +147,6 @@ EOF
   echo "  source $out/env.sh"
   echo "  ansible-inventory -i $out/demo.nms.yml --graph"
   echo "  ansible localhost -m nms.overlay.policy_info"
-  echo "demo: stop it with: kill \$(cat $out/emulator.pid)"
+  echo "demo: stop it with: kill \$(cat $out/emulator.pid) && rm $out/emulator.pid"
   emulator_pid=  # so that the EXIT trap leaves it running
 fi

@@ -201,7 +201,8 @@ class NetworkStateModule(NmsModule):
             if not path and value:
                 self.warn("setup_keys (%s): the value of the created setup key (id %s) is not returned "
                           "(return_created_secrets=false) and no created_secrets_file was given: it is lost; revoke "
-                          "the key and set created_secrets_file to keep the next one"
+                          "the key and set created_secrets_file (the network role's network_secrets_file, for "
+                          "example -e network_secrets_file=created-secrets.json) to keep the next one"
                           % (self.shown(change['name'], '%s'), change.get('id')))
 
     # -- reading the description ---------------------------------------------------------------------
@@ -478,7 +479,7 @@ class NetworkStateModule(NmsModule):
             return
         for policy in leaves:
             self.warn("policies: the policy %s (All to All, accept) grants every peer access to every other peer; the "
-                      "policies built here restrict nothing until it is disabled (default_policy: disable)"
+                      "policies described here restrict nothing until it is disabled (default_policy: disable)"
                       % self.shown(policy.get('name'), "'%s'"))
 
     # -- applying -------------------------------------------------------------------------------------

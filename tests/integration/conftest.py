@@ -400,6 +400,7 @@ def run(request, tmp_path, collections_dir):
                    if not k.startswith(("ANSIBLE_", "NMS_")) and k not in ("PYTHONPATH",)}
         run_env.update({
             "HOME": str(home),
+            "PWD": str(workdir),  # ansible-playbook runs in workdir, as a shell that cd'ed there says
             "ANSIBLE_CONFIG": str(config),
             "ANSIBLE_COLLECTIONS_PATH": collections_dir,
             "ANSIBLE_COLLECTIONS_SCAN_SYS_PATH": "False",

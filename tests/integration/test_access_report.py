@@ -5,8 +5,11 @@ matrix it writes are parsed back and checked cell by cell against the policies t
 from __future__ import annotations
 
 import html
+import os
 import re
 from html.parser import HTMLParser
+
+from tests.integration.conftest import REPO_ROOT
 
 PLAYBOOK = 'nms.overlay.access_report'
 GROUPS = ['developers', 'servers', 'office', 'lonely', '<b>', '{{ x }}']
@@ -225,3 +228,17 @@ def test_access_report_skips_a_file_whose_path_is_empty(emulator, run, tmp_path)
     assert result['Write the Markdown report'].get('skipped') is True
     assert page.read_text(encoding='utf-8').startswith('<!DOCTYPE html>')
     assert 'written to %s' % page in result.text
+
+
+def test_relative_report_paths_are_taken_from_where_ansible_playbook_runs(emulator, run, tmp_path):
+    """Not from the playbook's directory inside the installed collection (the run fixture starts
+    ansible-playbook in a directory under tmp_path)."""
+    result = run([], playbook=PLAYBOOK, extra_vars={'nms_access_report_markdown': 'access.md',
+                                                    'nms_access_report_html': 'access.html'})
+    assert result.rc == 0, result.stdout
+    written = re.search(r'written to (\S+) and (\S+?)"', result.stdout)
+    assert written, result.stdout
+    for path, name in zip(written.groups(), ('access.md', 'access.html')):
+        assert os.path.basename(path) == name and path.startswith(str(tmp_path) + os.sep), (path, tmp_path)
+        assert os.path.isfile(path), path
+    assert not os.path.exists(os.path.join(REPO_ROOT, 'playbooks', 'access.md'))

@@ -90,7 +90,7 @@ def test_the_role_warns_while_the_allow_all_stays_enabled_and_not_once_it_is_dis
     warned = run([], play=role(DESCRIPTION))
     assert warned.rc == 0, warned.stdout
     assert ("policies: the policy 'Default' (All to All, accept) grants every peer access to every other peer; the "
-            "policies built here restrict nothing until it is disabled (default_policy: disable)") in warned.text
+            "policies described here restrict nothing until it is disabled (default_policy: disable)") in warned.text
     quiet = run([], play=role(dict(DESCRIPTION, default_policy='disable')))
     assert quiet.rc == 0, quiet.stdout
     assert WARNING not in quiet.text

@@ -474,7 +474,7 @@ def warnings_of(server, check_mode=False, **description):
 def test_the_warning_when_restrictive_policies_are_built_while_an_allow_all_stays_enabled():
     result, warned = warnings_of(default_server(), groups=GROUPS, policies=[POLICY])
     assert warned == ["policies: the policy 'Default' (All to All, accept) grants every peer access to every other peer; "
-                      "the policies built here restrict nothing until it is disabled (default_policy: disable)"]
+                      "the policies described here restrict nothing until it is disabled (default_policy: disable)"]
     for mode in ('disable', 'remove'):
         assert warnings_of(default_server(), groups=GROUPS, policies=[POLICY], default_policy=mode)[1] == []
     assert warnings_of(default_server(), groups=GROUPS, policies=[POLICY], default_policy='keep')[1] != []
