@@ -90,6 +90,9 @@ def enroll_peer(emulator):
 
 @pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'as-process'])
 def test_every_module_builds_settles_and_checks(emulator, run, python, in_process):
+    if not in_process and emulator.dialect != 'netbird':
+        # about a minute: every module as a process differs from in process in ansible-core, not in the server
+        pytest.skip('every module as a process runs against the netbird dialect only')
     names = [task['name'] for task in __import__('yaml').safe_load(EVERY_MODULE)]
     assert names == [task.split('.')[-1] for task in names] and sorted(names) == MODULES, 'a module is missing'
     enroll_peer(emulator)
