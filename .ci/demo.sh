@@ -43,6 +43,9 @@ ln -s "$repo" "$work/collections/ansible_collections/nms/overlay"
 
 token=$("$python" -c 'from tests.emulator.tokens import make_token; print(make_token())')
 echo "demo: starting the emulator (dialect $dialect)"
+# made here, so that the wait below can read them before the background job has opened them
+: >"$work/emulator.out"
+: >"$work/emulator.err"
 "$python" -m tests.emulator --port 0 --token "$token" --dialect "$dialect" \
   >"$work/emulator.out" 2>"$work/emulator.err" &
 emulator_pid=$!
