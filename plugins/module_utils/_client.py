@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -418,6 +419,19 @@ class ShapedReads:
         return data
 
 
+
+def _parse_json(text):
+    """json.loads with the cyclic garbage collector paused: an answer nested deeply enough to exhaust the
+    stack raises RecursionError (reported as an API error), but a collection starting in the middle of such
+    a parse would run other objects' finalizers with no stack left, and they would fail in turn."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(text)
+    finally:
+        if collecting:
+            gc.enable()
+
 class Client(ShapedReads):
     """Talks to {api_url}/api with a personal access token.
 
@@ -626,7 +640,7 @@ class Client(ShapedReads):
                 raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
             return {}
         try:
-            data = json.loads(text)
+            data = _parse_json(text)
         except ValueError:
             raise ApiError(method, path, status, 'the answer is not valid JSON: %s'
                            % self._scrub(_snippet(text)), url=shown) from None
@@ -639,7 +653,7 @@ class Client(ShapedReads):
 
     def _error_message(self, response, text):
         try:
-            data = json.loads(text)
+            data = _parse_json(text)
         except (ValueError, RecursionError):
             data = None
         from_api = isinstance(data, dict) and data.get('message')
