@@ -587,8 +587,8 @@ class PolicyModule(ResourceModule):
             result[self.result_key] = self.to_result(planned)
         return result
 
-    def update(self, obj, desired):
-        result = super().update(obj, desired)
+    def update_object(self, obj, desired):
+        result = super().update_object(obj, desired)
         if self.module.check_mode and result['changed']:
             predicted = result[self.result_key]
             predicted['rules'] = predicted_rules(predicted.get('rules'), obj.get('rules'), ref_id(obj))

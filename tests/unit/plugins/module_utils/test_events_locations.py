@@ -64,6 +64,17 @@ def test_parse_time(text, expected):
     assert parse_time(text, NOW) == expected
 
 
+@pytest.mark.parametrize('text, expected', [
+    ('2026-01-10T08:00:00.123456789Z', datetime.datetime(2026, 1, 10, 8, 0, 0, 123456, tzinfo=UTC)),
+    ('2026-01-10 10:00:00+0200', datetime.datetime(2026, 1, 10, 8, tzinfo=UTC)),
+    # what only a user writes is no server time stamp
+    ('2026-01-10', None), ('2026-01-10 08:00', None), ('2026-01-10t08:00:00z', None), ('2026-01-10T08:00:00+02', None),
+    ('now', None), ('-1h', None), (None, None), ('', None),
+])
+def test_parse_time_strict_takes_only_what_servers_send(text, expected):
+    assert parse_time(text, NOW, strict=True) == expected
+
+
 EVENTS = [
     {'id': 1, 'timestamp': '2026-01-10T08:00:00Z', 'activity_code': 'group.add', 'initiator_id': 'owner-user',
      'initiator_email': 'owner@example.com', 'target_id': 'g1', 'meta': None},
