@@ -14,7 +14,7 @@ import jinja2
 import pytest
 import yaml
 
-from tests.integration.test_group import make_peers
+from tests.support.emulator import make_group, make_peers
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(REPO_ROOT, 'examples', 'inventory', 'emulator.nms.yml')
@@ -98,12 +98,6 @@ def assert_stopped(inv):
 
 def connection(emulator):
     return {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token}
-
-
-def make_group(emulator, name, peers):
-    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': list(peers)})
-    assert status == 200, group
-    return group
 
 
 def peer(emulator, peer_id):
@@ -439,7 +433,7 @@ def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
     inventory fails on the certificate, with ca_path it reads the peers, and with validate_certs false
     it reads them too but warns."""
     from tests.emulator.tls import make_test_pki  # pylint: disable=import-outside-toplevel
-    from tests.integration.conftest import start_emulator, stop_emulator  # pylint: disable=import-outside-toplevel
+    from tests.integration.conftest import start_emulator  # pylint: disable=import-outside-toplevel
 
     pki = make_test_pki(str(tmp_path / 'pki'))
     workdir = tmp_path / 'https-emulator'
@@ -463,7 +457,7 @@ def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
         for result in (unknown, trusted, insecure):
             assert emu.token not in result.output
     finally:
-        stop_emulator(emu.process)
+        emu.stop()
 
 
 # -- issue 18: a host is never a group; every error fails the source ---------------------------------------

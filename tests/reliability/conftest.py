@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reliability.harness import FIGURES, Emulator
+from tests.reliability.harness import FIGURES
+from tests.support.emulator import EmulatorStartError, start_emulator
 
 
 def pytest_configure(config):
@@ -33,8 +34,8 @@ def pytest_terminal_summary(terminalreporter):
 def _start(tmp_path_factory, dialect):
     workdir = str(tmp_path_factory.mktemp("reliability-%s" % dialect))
     try:
-        return Emulator(workdir, dialect=dialect)
-    except RuntimeError as exc:
+        return start_emulator(dialect, workdir)
+    except EmulatorStartError as exc:
         pytest.fail(str(exc))
     return None
 

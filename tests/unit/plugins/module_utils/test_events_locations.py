@@ -7,45 +7,22 @@ import datetime
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.modules.event_info import EventInfoModule, parse_time
 from ansible_collections.nms.overlay.plugins.modules.location_info import (
     LocationInfoModule, normalise_cities, normalise_countries,
 )
+from tests.support.fakes import FakeClient, FakeModule, engine
 
 UTC = datetime.timezone.utc
 NOW = datetime.datetime(2026, 1, 10, 12, 0, 0, tzinfo=UTC)
 
 
-class Shim:
-    def __init__(self, params):
-        self.params = params
-        self.check_mode = False
-
-    def warn(self, message):
-        raise AssertionError(message)
-
-
-class Client(ShapedReads):
-    def __init__(self, answers):
-        self.answers = answers
-        self.calls = []
-
-    def get(self, path, query=None):
-        self.calls.append(path)
-        answer = self.answers[path]
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
-
-
 def make(cls, answers, **options):
     params = {name: None for name in cls.full_argument_spec()}
     params.update(options)
-    instance = cls(module=Shim(params))
-    instance._client = Client(answers)  # pylint: disable=protected-access
-    return instance
+    return engine(cls, FakeClient(answers), module=FakeModule(params, warn_fails=True))
 
 
 @pytest.mark.parametrize('text, expected', [

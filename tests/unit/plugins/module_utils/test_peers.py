@@ -12,18 +12,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     PeerModule, bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
-
-
-class Shim:
-    """What network_state hands to the class: params (all options with defaults), check_mode, warn."""
-
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
+from tests.support.fakes import engine
 
 
 def peer(pid, name, ip, user_id='', **extra):
@@ -98,14 +87,8 @@ class NoSleepPeerModule(PeerModule):
 
 
 def run(server, check_mode=False, **options):
-    params = {name: None for name in PeerModule.full_argument_spec()}
-    params.update(state='present', groups_mode='exact')
-    params.update(options)
-    shim = Shim(params, check_mode)
-    instance = NoSleepPeerModule(module=shim)
-    instance._client = server  # pylint: disable=protected-access
-    result = instance.run()
-    return result, shim
+    instance = engine(NoSleepPeerModule, server, check_mode, **options)
+    return instance.run(), instance.module
 
 
 def test_helpers():

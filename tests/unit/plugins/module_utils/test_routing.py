@@ -15,6 +15,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule, dns_settings_result, domain_set, ip_text,
     nameserver_group_result, nameserver_list, nameserver_rule_problems, optional_id, route_result, rule_message,
 )
+from tests.support.fakes import engine
 
 
 # -- normalisation -----------------------------------------------------------------------------------
@@ -155,16 +156,6 @@ def test_dns_settings_options():
 
 
 # -- resource classes with a scripted client ---------------------------------------------------------
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
 class FakeClient(ShapedReads):
     """Routes, nameserver groups and DNS settings in memory, plus fixed peers and groups."""
 
@@ -231,11 +222,7 @@ def route(rid, peer='', peer_groups=None, network_id='office-lan', network='192.
 
 
 def run_class(cls, defaults, client, check_mode=False, **params):
-    options = dict(defaults)
-    options.update(params)
-    instance = cls(module=FakeModule(options, check_mode))
-    instance._client = client  # pylint: disable=protected-access
-    return instance.run()
+    return engine(cls, client, check_mode, defaults, **params).run()
 
 
 def test_ha_routes_are_matched_by_routing_peer():
