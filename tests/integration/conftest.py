@@ -79,23 +79,19 @@ class ScannedEmulator(Emulator):
         self.seen_secrets = {}
 
 
-def start_emulator(dialect, workdir, token=None, extra_args=()):
-    """An emulator for the integration tests: with an identity provider in both dialects (invites work; a test
-    takes it away with POST /_emulator/config) and the secrets scan's memory. Stop it with ``.stop()``."""
-    try:
-        return support.start_emulator(dialect, workdir, token, ["--idp"] + list(extra_args), cls=ScannedEmulator)
-    except support.EmulatorStartError as exc:
-        pytest.fail(str(exc))
-    return None
+def running_emulator(dialect, workdir, extra_args=()):
+    """An emulator for the integration tests, for a ``with`` block (tests/support/emulator.py running_emulator):
+    with an identity provider in both dialects (invites work; a test takes it away with POST /_emulator/config)
+    and the secrets scan's memory."""
+    return support.running_emulator(dialect, workdir, extra_args=["--idp"] + list(extra_args), cls=ScannedEmulator)
 
 
 @pytest.fixture(scope="module", params=DIALECTS)
 def emulator_process(request, tmp_path_factory):
     """One emulator per test module and dialect (use the ``emulator`` fixture in tests)."""
     workdir = str(tmp_path_factory.mktemp("emulator-%s" % request.param))
-    emu = start_emulator(request.param, workdir)
-    yield emu
-    emu.stop()
+    with running_emulator(request.param, workdir) as emu:
+        yield emu
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.conftest import DIALECTS, start_emulator
+from tests.integration.conftest import DIALECTS, running_emulator
 from tests.support.emulator import make_peers
 from tests.support.modules import examples_of
 
@@ -135,9 +135,8 @@ def test_locations(emulator, run):
 
 @pytest.fixture(scope='module', params=DIALECTS)
 def no_geo_emulator(request, tmp_path_factory):
-    emu = start_emulator(request.param, str(tmp_path_factory.mktemp('no-geo')), extra_args=['--no-geo'])
-    yield emu
-    emu.stop()
+    with running_emulator(request.param, str(tmp_path_factory.mktemp('no-geo')), extra_args=['--no-geo']) as emu:
+        yield emu
 
 
 def test_locations_without_geo_database(no_geo_emulator, run):

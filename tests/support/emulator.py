@@ -10,6 +10,7 @@ to it (urllib only). The integration tests (tests/integration/conftest.py), the 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -18,6 +19,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+
+import pytest
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 START_TIMEOUT = float(os.environ.get("NMS_EMULATOR_START_TIMEOUT", "30"))
@@ -218,6 +221,20 @@ def start_emulator(dialect, workdir, token=None, extra_args=(), ssl_context=None
                 raise EmulatorStartError("emulator (%s) printed no 'ready URL' line within %.0fs" % (dialect, timeout))
             time.sleep(0.05)
     return emulator
+
+
+@contextlib.contextmanager
+def running_emulator(dialect, workdir, **options):
+    """``start_emulator(dialect, workdir, **options)`` for a ``with`` block (a fixture yields inside it): the
+    emulator stops at its end, and one that does not start fails the test with its error output."""
+    try:
+        emulator = start_emulator(dialect, workdir, **options)
+    except EmulatorStartError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield emulator
+    finally:
+        emulator.stop()
 
 
 # --------------------------------------------------------------------------------------------

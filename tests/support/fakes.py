@@ -38,7 +38,8 @@ class FakeClient(ShapedReads):
     ``routes`` maps a path to the answer of a GET and ``(method, path)`` to the answer of that method. An answer
     is a value (each call gets a copy), an exception (raised) or a function of the request body. An unrouted
     GET is a 404; an unrouted write is answered as a server answers it: the body with an id (POST: ``new``, PUT:
-    the last part of the path), and ``{}`` for a DELETE.
+    the last part of the path), and ``{}`` for a DELETE. A test's in-memory server subclasses it and answers
+    ``get``/``post``/``put``/``delete`` itself, recording into ``calls`` (``writes()`` reads them).
     """
 
     def __init__(self, routes=None):

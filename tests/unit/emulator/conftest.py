@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, ContextManager, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -98,11 +98,24 @@ def start_emulator(dialect: str = "seed", *extra: str, token: str | None = None)
     return support.start_emulator(dialect, WORKDIR, token, extra, cls=Emulator)
 
 
+def running(dialect: str, *extra: str) -> ContextManager[Emulator]:
+    """An emulator process for a module's fixture (stopped at the end)."""
+    return support.running_emulator(dialect, WORKDIR, extra_args=extra, cls=Emulator)
+
+
+def process_fixture(dialect: str, *extra: str) -> Any:
+    """A fixture: one emulator process in ``dialect`` per test module."""
+    @pytest.fixture(scope="module")
+    def process() -> Iterator[Emulator]:
+        with running(dialect, *extra) as emulator:
+            yield emulator
+    return process
+
+
 @pytest.fixture(scope="module", params=["seed", "netbird"])
 def emulator_process(request: pytest.FixtureRequest) -> Iterator[Emulator]:
-    emulator = start_emulator(request.param, "--idp")  # invites work in both; see test_identity_provider_by_dialect
-    yield emulator
-    emulator.stop()
+    with running(request.param, "--idp") as emulator:  # invites work in both; see test_identity_provider_by_dialect
+        yield emulator
 
 
 @pytest.fixture()
@@ -112,11 +125,8 @@ def emu(emulator_process: Emulator) -> Emulator:
     return emulator_process
 
 
-@pytest.fixture(scope="module")
-def netbird_process() -> Iterator[Emulator]:
-    emulator = start_emulator("netbird", "--idp")
-    yield emulator
-    emulator.stop()
+netbird_process = process_fixture("netbird", "--idp")
+seed_process = process_fixture("seed")
 
 
 @pytest.fixture()
@@ -124,13 +134,6 @@ def nb(netbird_process: Emulator) -> Emulator:
     """A freshly reset emulator in the netbird dialect only."""
     netbird_process.reset()
     return netbird_process
-
-
-@pytest.fixture(scope="module")
-def seed_process() -> Iterator[Emulator]:
-    emulator = start_emulator("seed")
-    yield emulator
-    emulator.stop()
 
 
 @pytest.fixture()

@@ -7,27 +7,28 @@ import copy
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import connection_argument_spec
+from tests.support import fakes
 from tests.support.fakes import FakeModule, engine
 
 CONNECTION = dict(api_url='http://127.0.0.1:9', api_token='nbp_x', validate_certs=True, ca_path=None, timeout=5.0,
                   retries=0)
 
 
-class Server(ShapedReads):
+class Server(fakes.FakeClient):
     """Groups and policies in memory, enough for the reconcile order, references and prune."""
 
     def __init__(self):
+        super().__init__()
         self.items = {'/groups': [{'id': 'g-all', 'name': 'All', 'issued': 'api', 'peers': []},
                                   {'id': 'g-idp', 'name': 'from-idp', 'issued': 'jwt', 'peers': []}],
                       '/policies': [], '/peers': [{'id': 'p-web', 'name': 'web-1'}], '/posture-checks': [],
                       '/routes': [], '/dns/nameservers': [], '/setup-keys': [],
                       '/users': [{'id': 'u-owner', 'email': 'owner@example.com', 'role': 'owner', 'auto_groups': []}]}
         self.dns = {'disabled_management_groups': []}
-        self.calls = []
         self.counter = 0
 
     def _collection(self, path):
@@ -82,9 +83,6 @@ class Server(ShapedReads):
                 raise ApiError('DELETE', path, 400, 'group has been linked to route: %s' % users[0])
         self.items[base] = [i for i in items if i['id'] != path.rsplit('/', 1)[1]]
         return {}
-
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
 
 
 def options(**description):

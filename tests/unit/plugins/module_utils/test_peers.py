@@ -12,6 +12,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     PeerModule, bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
+from tests.support import fakes
 from tests.support.fakes import engine
 
 
@@ -22,8 +23,9 @@ def peer(pid, name, ip, user_id='', **extra):
     return data
 
 
-class FakeServer(ShapedReads):
+class FakeServer(fakes.FakeClient):
     def __init__(self):
+        super().__init__()
         self.peers = {
             'p1': peer('p1', 'web-1', '100.64.0.10'),
             'p2': peer('p2', 'db-1', '100.64.0.11'),
@@ -35,7 +37,6 @@ class FakeServer(ShapedReads):
             'g2': {'id': 'g2', 'name': 'backup', 'peers': None},
         }
         self.account = {'id': 'acc', 'settings': {'peer_login_expiration': 86400}}  # open source: no extra
-        self.calls = []
 
     def render(self, pid):
         data = copy.deepcopy(self.peers[pid])
@@ -74,9 +75,6 @@ class FakeServer(ShapedReads):
         self.calls.append(('DELETE', path))
         del self.peers[path.rsplit('/', 1)[1]]
         return {}
-
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
 
 
 class NoSleepPeerModule(PeerModule):

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from tests.support import fakes
 from tests.support.fakes import engine
 
 
-class FakeClient(ShapedReads):
+class FakeClient(fakes.FakeClient):
     """A tiny in-memory server for /things and /peers."""
 
     def __init__(self, things, peers=()):
+        super().__init__()
         self.things = {t['id']: dict(t) for t in things}
         self.peers = list(peers)
-        self.calls = []
         self.conflict_once = False
         self.pauses = []
         self.pause_causes = []
@@ -57,9 +58,6 @@ class FakeClient(ShapedReads):
         self.calls.append(('DELETE', path))
         del self.things[path.rsplit('/', 1)[1]]
         return {}
-
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
 
 
 class Thing(ResourceModule):
