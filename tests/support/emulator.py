@@ -158,11 +158,11 @@ class Emulator:
         return self.control("GET", "/_emulator/state")
 
     # the API itself (authenticated) -----------------------------------------------------------
-    def api(self, method, path, body=None, token=None):
-        """Call the API as the seeded owner (or with ``token``); return ``(status, body)``. ``path`` may be
-        given with or without the ``/api`` prefix; the call is in the request log like any other."""
+    def api(self, method, path, json=None, token=None):  # pylint: disable=redefined-outer-name
+        """Call the API as the seeded owner (or with ``token``) with the body ``json``; return ``(status, body)``.
+        ``path`` may be given with or without the ``/api`` prefix; the call is in the request log like any other."""
         headers = {"Authorization": "Token %s" % (token or self.token)}
-        status, data = http(method, self.url + _prefixed("/api", path), body, headers=headers, timeout=self.timeout,
+        status, data = http(method, self.url + _prefixed("/api", path), json, headers=headers, timeout=self.timeout,
                             context=self.ssl_context)
         self.remember(data)
         return status, data
