@@ -156,6 +156,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsMo
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
 
 UTC = datetime.timezone.utc
+
+
 def _id_order(value):
     try:
         return int(str(value))

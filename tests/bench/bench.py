@@ -96,7 +96,7 @@ def prepare(emulator):
             'name': 'web', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
             'protocol': 'tcp', 'ports': ['443'], 'sources': [group['id']], 'destinations': [group['id']]}]})
     emulator.ok('POST', '/api/setup-keys', {'name': 'bench', 'type': 'reusable', 'expires_in': 86400 * 30,
-                                              'revoked': False, 'auto_groups': [group['id']], 'usage_limit': 0})
+                                            'revoked': False, 'auto_groups': [group['id']], 'usage_limit': 0})
     return [p['name'] for p in peers]
 
 

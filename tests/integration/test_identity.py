@@ -432,7 +432,7 @@ def test_setup_key_lifecycle(emulator, run):
 
 def test_setup_key_check_mode_sends_no_write(emulator, run):
     emulator.ok('POST', '/api/setup-keys', {'name': 'old', 'type': 'reusable', 'expires_in': 86400, 'revoked': False,
-                                                 'auto_groups': [], 'usage_limit': 0})
+                                            'auto_groups': [], 'usage_limit': 0})
     emulator.clear_log()
     result = run([
         {'name': 'create', 'nms.overlay.setup_key': {'name': 'new', 'type': 'one-off', 'revoked': True}},
@@ -516,7 +516,7 @@ def test_setup_key_replace_invalid(emulator, run):
     assert third['key']['changed'] is True and third['key']['replaced_id'] == new['id']
     emulator.clear_log()
     emulator.ok('PUT', '/api/setup-keys/%s' % third['key']['setup_key']['id'],
-           {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
+                {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
     emulator.clear_log()
     fourth = run([task])
     assert fourth['key']['changed'] is True
@@ -531,7 +531,7 @@ def test_setup_key_replace_invalid(emulator, run):
     assert emulator.writes() == []
     # two live keys of the name are ambiguous and fail listing the ids
     emulator.ok('POST', '/api/setup-keys', {'name': 'host-1', 'type': 'reusable', 'expires_in': 86400,
-                                                 'revoked': False, 'auto_groups': [], 'usage_limit': 0})
+                                            'revoked': False, 'auto_groups': [], 'usage_limit': 0})
     emulator.clear_log()
     plain = run([plain_task])
     assert plain['plain']['failed'] is True
@@ -541,10 +541,10 @@ def test_setup_key_replace_invalid(emulator, run):
 
 def test_setup_key_info_never_shows_values(emulator, run):
     created = [emulator.ok('POST', '/api/setup-keys', {'name': name, 'type': 'reusable', 'expires_in': 86400,
-                                                            'revoked': False, 'auto_groups': [], 'usage_limit': 0})
+                                                       'revoked': False, 'auto_groups': [], 'usage_limit': 0})
                for name in ('a', 'b')]
     emulator.ok('PUT', '/api/setup-keys/%s' % created[1]['id'],
-           {'name': 'b', 'type': 'reusable', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 0})
+                {'name': 'b', 'type': 'reusable', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 0})
     result = run([
         {'name': 'all', 'nms.overlay.setup_key_info': {}},
         {'name': 'valid', 'nms.overlay.setup_key_info': {'valid': True}},
@@ -600,7 +600,7 @@ def test_setup_key_replacement_diff_shows_old_and_new_key(emulator, run):
     assert checked['key']['setup_key']['id'] == '(new setup key host-1)'
     # an old key that is revoked already says so
     emulator.ok('PUT', '/api/setup-keys/%s' % replaced['key']['setup_key']['id'],
-           {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
+                {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
     again = run([task], check=True, diff=True)
     header = again['key']['diff']['before_header']
     assert header.startswith("setup key 'host-1' (id ") and header.endswith(', revoked, already revoked)'), header

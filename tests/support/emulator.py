@@ -215,7 +215,7 @@ def start_emulator(dialect, workdir, token=None, extra_args=(), ssl_context=None
         if emulator.url is None:
             if process.poll() is not None:
                 raise EmulatorStartError("emulator (%s) exited with %s before it was ready:\n%s"
-                                    % (dialect, process.returncode, emulator.output()))
+                                         % (dialect, process.returncode, emulator.output()))
             if time.monotonic() > deadline:
                 emulator.stop()
                 raise EmulatorStartError("emulator (%s) printed no 'ready URL' line within %.0fs" % (dialect, timeout))
