@@ -219,8 +219,8 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP
 
-ALL_GROUP = 'All'
 PROTOCOL_ORDER = ('all', 'tcp', 'udp', 'icmp')
 WITH_PORTS = ('tcp', 'udp')
 RESOURCE_KEYS = ('sourceResource', 'destinationResource')

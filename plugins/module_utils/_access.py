@@ -348,6 +348,7 @@ def access_rows(policies):
 
 OS_KEYS = dict(android='min_version', darwin='min_version', ios='min_version',
                linux='min_kernel_version', windows='min_kernel_version')
+# the posture checks the collection knows (the options and the model); others a server has are kept, not managed
 CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check')
 
 
@@ -587,8 +588,8 @@ class PolicyModule(ResourceModule):
             result[self.result_key] = self.to_result(planned)
         return result
 
-    def update(self, obj, desired):
-        result = super().update(obj, desired)
+    def update_object(self, obj, desired):
+        result = super().update_object(obj, desired)
         if self.module.check_mode and result['changed']:
             predicted = result[self.result_key]
             predicted['rules'] = predicted_rules(predicted.get('rules'), obj.get('rules'), ref_id(obj))

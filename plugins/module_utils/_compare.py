@@ -54,19 +54,6 @@ def flatten(values):
     return flat
 
 
-def upper(value):
-    return value.upper() if isinstance(value, str) else value
-
-
-def null_list(value):
-    return [] if value is None else value
-
-
-def differing_keys(current, desired):
-    """The keys of desired whose value differs from current (both already normalised)."""
-    return [key for key in desired if current.get(key) != desired[key]]
-
-
 def unwrap_items(data):
     """Some servers wrap a singleton in {"items": ...}, others do not; accept both."""
     if isinstance(data, dict) and isinstance(data.get('items'), dict):

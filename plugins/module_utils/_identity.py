@@ -17,6 +17,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import ApiErro
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, the_account, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
 
 DURATION_UNITS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
 _DURATION_PART = re.compile(r'(\d+)\s*([smhdw])', re.IGNORECASE)
@@ -59,28 +60,6 @@ def lower(value):
     return value.lower() if isinstance(value, str) else value
 
 
-def parse_time(text):
-    """An aware datetime from an ISO 8601 / RFC 3339 timestamp (nanoseconds allowed), or None."""
-    if not isinstance(text, str) or not text:
-        return None
-    match = re.match(r'^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$', text.strip())
-    if not match:
-        return None
-    day, clock, fraction, zone = match.groups()
-    micro = int((fraction or '0')[:6].ljust(6, '0'))
-    if zone in (None, 'Z'):
-        offset = datetime.timezone.utc
-    else:
-        sign = -1 if zone[0] == '-' else 1
-        digits = zone[1:].replace(':', '')
-        offset = datetime.timezone(sign * datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
-    try:
-        moment = datetime.datetime.strptime('%s %s' % (day, clock), '%Y-%m-%d %H:%M:%S')
-    except ValueError:
-        return None
-    return moment.replace(microsecond=micro, tzinfo=offset)
-
-
 def now():
     return datetime.datetime.now(datetime.timezone.utc)
 
@@ -88,8 +67,8 @@ def now():
 # -- personal access tokens ------------------------------------------------------------------
 def token_days(token):
     """The expires_in (days) a token was created with: its expiration minus its creation date."""
-    created = parse_time(token.get('created_at'))
-    expires = parse_time(token.get('expiration_date'))
+    created = parse_time(token.get('created_at'), strict=True)
+    expires = parse_time(token.get('expiration_date'), strict=True)
     if created is None or expires is None or created.year < 2:
         return None
     return int(round((expires - created).total_seconds() / 86400.0))
@@ -163,7 +142,7 @@ def public_setup_key(key, reveal=False):
 
 def remaining_seconds(key, low=86400, high=31536000):
     """The time a key has left, within the bounds the API accepts for expires_in (a PUT needs one)."""
-    expires = parse_time(key.get('expires'))
+    expires = parse_time(key.get('expires'), strict=True)
     if expires is None:
         return low
     seconds = int((expires - now()).total_seconds())
@@ -172,7 +151,7 @@ def remaining_seconds(key, low=86400, high=31536000):
 
 def key_state(key):
     """The state a setup key has by its fields: the first of expired, revoked, overused, else valid."""
-    expires = parse_time(key.get('expires'))
+    expires = parse_time(key.get('expires'), strict=True)
     if expires is not None and now() > expires:
         return 'expired'
     if key.get('revoked'):
@@ -189,10 +168,10 @@ def lifetime_floor(key):
     The server reports ``expires`` and ``updated_at`` (the creation time until the key is changed), so
     ``expires - updated_at`` is never more than the expires_in the key was created with.
     """
-    expires = parse_time(key.get('expires'))
+    expires = parse_time(key.get('expires'), strict=True)
     if expires is None:
         return None
-    start = parse_time(key.get('updated_at'))
+    start = parse_time(key.get('updated_at'), strict=True)
     if start is None or start.year < 2 or start > expires:
         start = now()
     return int((expires - start).total_seconds())
@@ -485,7 +464,7 @@ class TokenModule(ResourceModule):
             self._plain = None
         return result
 
-    def update(self, obj, desired):
+    def update_object(self, obj, desired):
         if self.params.get('rotate'):
             return self.rotate(obj, desired)
         current = self.from_server(obj)
@@ -625,14 +604,14 @@ class SetupKeyModule(ResourceModule):
         return result
 
     # -- lifecycle -------------------------------------------------------------------------------
-    def update(self, obj, desired):
+    def update_object(self, obj, desired):
         wanted = desired.pop('expires_in', None)
         floor = lifetime_floor(obj)
         if isinstance(wanted, int) and floor is not None and wanted < floor - LIFETIME_SLACK:
             self.warn('expires_in cannot change after the setup key is created: the key expires at %s, later than '
                       '%s seconds after its creation; the expiry date is kept; replace the key to change it'
                       % (self.shown(obj.get('expires'), '%s'), self.shown(wanted, '%d')))
-        return super().update(obj, desired)
+        return super().update_object(obj, desired)
 
     def create(self, desired):
         if desired.get('type') == 'one-off':
@@ -683,7 +662,7 @@ class SetupKeyModule(ResourceModule):
             return {'changed': False, self.result_key: {}}
         if self.can_delete(obj):
             return super().ensure_absent(obj)
-        result = self.update(obj, {'revoked': True, 'auto_groups': []})
+        result = self.update_object(obj, {'revoked': True, 'auto_groups': []})
         result['revoked_only'] = True
         return result
 
@@ -818,7 +797,7 @@ class AccountSettingsModule(ResourceModule):
         if self.params.get('state') == 'absent':
             result = self.delete_account(obj)
         else:
-            result = self.update(obj, self.desired())
+            result = self.update_object(obj, self.desired())
         result['account_id'] = ref_id(obj)
         return result
 

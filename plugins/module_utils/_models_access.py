@@ -15,6 +15,7 @@ import ipaddress
 import re
 from typing import List, Optional
 
+from ansible_collections.nms.overlay.plugins.module_utils._access import CHECK_NAMES
 from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options
 
 try:
@@ -36,7 +37,6 @@ COUNTRY = re.compile(r'^[A-Za-z]{2}$')
 PORT = re.compile(r'^([0-9]+)(?:-([0-9]+))?$')
 MAX_PORT = 65535
 OS_NAMES = ('android', 'darwin', 'ios', 'linux', 'windows')
-CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check')
 
 
 def check_version(value):

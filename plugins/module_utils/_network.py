@@ -27,7 +27,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._identity import (
     AccountSettingsModule, SetupKeyModule, UserModule, setup_key_valid,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, Resolver, find_unique
-from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule, connection_argument_spec, shape_problem
+from ansible_collections.nms.overlay.plugins.module_utils._resource import (
+    NmsModule, connection_argument_spec, display_name, shape_problem,
+)
 from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule,
 )
@@ -96,10 +98,8 @@ class _Entry:
 
 
 def _label(cls, params):
-    for key in (cls.natural_key, 'name', 'email', 'network_id', 'id'):
-        if params.get(key):
-            return params[key]
-    return '?'
+    """What names a described resource or a server object of the kind in messages."""
+    return display_name(params, (cls.natural_key, 'name', 'email', 'network_id', 'id')) or '?'
 
 
 class _PlanResolver(Resolver):

@@ -12,9 +12,8 @@ import time
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, Field, ResourceModule
-
-ALL_GROUP = 'All'
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
@@ -189,7 +188,7 @@ class PeerModule(ResourceModule):
             raise TaskError('no peer with %s exists. Peers cannot be created through the API: a machine joins the '
                             'network with a setup key (see nms.overlay.setup_key), then this module can configure it'
                             % self.identity_text())
-        return self.update(obj, self.desired())
+        return self.update_object(obj, self.desired())
 
     # -- the peer itself ---------------------------------------------------------------------------
     def before_write(self, current_obj, state):
@@ -208,7 +207,7 @@ class PeerModule(ResourceModule):
     def to_result(self, obj):
         return normalise_peer(obj) if isinstance(obj, dict) and obj else {}
 
-    def update(self, obj, desired):
+    def update_object(self, obj, desired):
         # Resolve the groups first, so that an unknown group name fails before any write.
         plan = self.group_changes(ref_id(obj)) if self.params.get('groups') is not None else None
         wanted = desired.get('approval_required')
@@ -220,7 +219,7 @@ class PeerModule(ResourceModule):
                       % (self.shown(wanted, '%s'), self.shown(bool(obj.get('approval_required')), '%s')))
             desired = dict(desired)
             del desired['approval_required']
-        result = super().update(obj, desired)
+        result = super().update_object(obj, desired)
         if (result['changed'] and not self.module.check_mode and wanted is not None
                 and 'approval_required' in desired
                 and bool(result[self.result_key].get('approval_required')) != wanted):

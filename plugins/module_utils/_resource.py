@@ -194,14 +194,19 @@ class Field:
         return self.norm(value)
 
 
-def _label(kind, item):
-    """The display name of an object of a resolver kind (users: email, else name), or None."""
+def display_name(item, keys):
+    """The first non-empty text among ``keys`` of an object or a task's options (its name in messages), or None."""
     if not isinstance(item, dict):
         return None
-    for key in KINDS[kind][2] if kind in KINDS else ('name',):
+    for key in keys:
         if isinstance(item.get(key), str) and item[key]:
             return item[key]
     return None
+
+
+def kind_name(kind, item):
+    """The display name of an object of a resolver kind (users: email, else name), or None."""
+    return display_name(item, KINDS[kind][2] if kind in KINDS else ('name',))
 
 
 class ReferenceNames:
@@ -221,7 +226,7 @@ class ReferenceNames:
     def learn(self, kind, values):
         """Remember the names of summaries ({id, name}) in a value or a list of them."""
         for value in values if isinstance(values, list) else [values]:
-            name = _label(kind, value)
+            name = kind_name(kind, value)
             if name and ref_id(value) not in (None, ''):
                 self._seen.setdefault(kind, {})[ref_id(value)] = name
 
@@ -229,7 +234,7 @@ class ReferenceNames:
         if kind not in self._tables:
             table = dict(self._seen.get(kind, {}))
             for item in (self.resolver.cached(kind) if self.resolver is not None else None) or []:
-                name = _label(kind, item)
+                name = kind_name(kind, item)
                 if name and ref_id(item) not in (None, ''):
                     table[ref_id(item)] = name
             counts = {}
@@ -748,7 +753,7 @@ class ResourceModule(NmsModule):
                 raise TaskError('no %s with id %s exists; ids are given by the server, so create it by %s instead'
                                 % (self.what, self.params['id'], self.natural_key))
             return self.create(desired)
-        return self.update(obj, desired)
+        return self.update_object(obj, desired)
 
     def create(self, desired):
         missing = [name for name in self.required_on_create if desired.get(name) in (None, '')]
@@ -769,11 +774,11 @@ class ResourceModule(NmsModule):
             return result
         created = self.post_once(body)
         if created is None:
-            return self.update(self.find(), desired)
+            return self.update_object(self.find(), desired)
         created = self.after_create(created, state)
         winner = self.converge(created)
         if winner is not None:
-            return self.update(winner, desired)
+            return self.update_object(winner, desired)
         self.remember(created)
         result[self.result_key] = self.to_result(created)
         return result
@@ -890,7 +895,8 @@ class ResourceModule(NmsModule):
         """Hook for options that are merged into the current value (e.g. one member of a dict)."""
         return desired
 
-    def update(self, obj, desired):
+    def update_object(self, obj, desired):
+        """Bring the server object ``obj`` to the desired values (PUT, or the plan of one in check mode)."""
         current = self.from_server(obj)
         desired = self.merge_desired(current, dict(desired))
         for name in [n for n in desired if self.fields[n].immutable]:

@@ -150,45 +150,12 @@ log_oldest:
 
 import datetime
 import fnmatch
-import re
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
+from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
 
 UTC = datetime.timezone.utc
-ISO_8601 = re.compile(
-    r'^(?P<date>\d{4}-\d{2}-\d{2})'
-    r'(?:[Tt ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?)?'
-    r'\s*(?P<zone>[Zz]|[+-]\d{2}(?::?\d{2})?)?$')
-RELATIVE = re.compile(r'^-\s*(?P<amount>\d+)\s*(?P<unit>[smhdw])$')
-UNITS = dict(s='seconds', m='minutes', h='hours', d='days', w='weeks')
-
-
-def parse_time(text, now=None):
-    """A datetime (UTC-aware) for an ISO 8601 timestamp, -<n><unit> relative to now, or 'now'; else None."""
-    text = str(text).strip()
-    now = now or datetime.datetime.now(UTC)
-    if text.lower() == 'now':
-        return now
-    match = RELATIVE.match(text)
-    if match:
-        return now - datetime.timedelta(**{UNITS[match.group('unit')]: int(match.group('amount'))})
-    match = ISO_8601.match(text)
-    if not match:
-        return None
-    try:
-        moment = datetime.datetime.strptime(match.group('date'), '%Y-%m-%d').replace(
-            hour=int(match.group('hour') or 0), minute=int(match.group('minute') or 0),
-            second=int(match.group('second') or 0),
-            microsecond=int((match.group('fraction') or '0')[:6].ljust(6, '0')))
-    except ValueError:
-        return None
-    zone = match.group('zone')
-    if zone in (None, 'Z', 'z'):
-        return moment.replace(tzinfo=UTC)
-    digits = zone[1:].replace(':', '')
-    offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-    return moment.replace(tzinfo=datetime.timezone(-offset if zone[0] == '-' else offset))
 
 
 def _id_order(value):

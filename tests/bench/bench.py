@@ -19,14 +19,16 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 import yaml
+
+from tests.support.emulator import EmulatorStartError, start_emulator
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)  # ansible-inventory of this virtualenv
 CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
 PEER_INFO_FIELDS = ['name', 'ip']
+SEED_TIMEOUT = 900
 AS_PROCESS = ' (as a module process)'  # a task with nms_overlay_in_process: false
 MODULE_OF_KIND = {
     'groups': 'group', 'posture_checks': 'posture_check', 'policies': 'policy', 'routes': 'route',
@@ -35,41 +37,16 @@ MODULE_OF_KIND = {
 }
 
 
-class Emulator:
-    def __init__(self, size, workdir):
-        sys.path.insert(0, REPO)
-        from tests.emulator.tokens import make_token  # pylint: disable=import-outside-toplevel
-        self.token = make_token()
-        self.out = os.path.join(workdir, 'emulator-%s.out' % size)
-        started = time.perf_counter()
-        with open(self.out, 'wb') as out:
-            self.process = subprocess.Popen(  # pylint: disable=consider-using-with
-                [sys.executable, '-m', 'tests.emulator', '--port', '0', '--token', self.token, '--dialect', 'netbird',
-                 '--seed-size', size], cwd=REPO, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self.url = None
-        while self.url is None:
-            with open(self.out, encoding='utf-8') as handle:
-                for line in handle:
-                    if line.startswith('ready '):
-                        self.url = line.split()[1].rstrip('/')
-            if self.process.poll() is not None:
-                raise SystemExit('the emulator (%s) exited: %s' % (size, open(self.out, encoding='utf-8').read()))
-            time.sleep(0.05)
-        self.start_seconds = time.perf_counter() - started
-
-    def call(self, method, path, body=None):
-        headers = {'Content-Type': 'application/json', 'Accept': 'application/json'}
-        if path.startswith('/api'):
-            headers['Authorization'] = 'Token ' + self.token
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        with urllib.request.urlopen(request, timeout=120) as response:
-            text = response.read().decode()
-        return json.loads(text) if text.strip() else None
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+def start(size, workdir):
+    """The emulator (netbird dialect) seeded at ``size``, with ``start_seconds`` it took to be ready."""
+    started = time.perf_counter()
+    try:  # a large seed takes a while
+        emulator = start_emulator('netbird', workdir, extra_args=['--seed-size', size], timeout=SEED_TIMEOUT)
+    except EmulatorStartError as exc:
+        raise SystemExit('the emulator (%s) did not start: %s' % (size, exc)) from exc
+    emulator.timeout = 120  # reads of the largest lists
+    emulator.start_seconds = time.perf_counter() - started
+    return emulator
 
 
 def ansible_env(emulator, workdir, record, python=sys.executable):
@@ -112,20 +89,20 @@ def run_playbook(emulator, workdir, tasks=None, playbook=None, extra=(), python=
 
 def prepare(emulator):
     """The resources the unchanged tasks look at."""
-    peers = emulator.call('GET', '/api/peers')[:2]
-    group = emulator.call('POST', '/api/groups', {'name': 'bench', 'peers': [p['id'] for p in peers]})
-    emulator.call('POST', '/api/policies', {
+    peers = emulator.ok('GET', '/api/peers')[:2]
+    group = emulator.ok('POST', '/api/groups', {'name': 'bench', 'peers': [p['id'] for p in peers]})
+    emulator.ok('POST', '/api/policies', {
         'name': 'bench', 'description': '', 'enabled': True, 'rules': [{
             'name': 'web', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
             'protocol': 'tcp', 'ports': ['443'], 'sources': [group['id']], 'destinations': [group['id']]}]})
-    emulator.call('POST', '/api/setup-keys', {'name': 'bench', 'type': 'reusable', 'expires_in': 86400 * 30,
-                                              'revoked': False, 'auto_groups': [group['id']], 'usage_limit': 0})
+    emulator.ok('POST', '/api/setup-keys', {'name': 'bench', 'type': 'reusable', 'expires_in': 86400 * 30,
+                                            'revoked': False, 'auto_groups': [group['id']], 'usage_limit': 0})
     return [p['name'] for p in peers]
 
 
 def bench_peer_names(emulator):
     """The peers of the group prepare() made (for a second measurement of the same account)."""
-    group = [g for g in emulator.call('GET', '/api/groups') if g['name'] == 'bench'][0]
+    group = [g for g in emulator.ok('GET', '/api/groups') if g['name'] == 'bench'][0]
     return [peer['name'] for peer in group['peers']]
 
 
@@ -231,7 +208,7 @@ def measure_inventory(emulator, workdir, repeats, options=None):
 def measure_static_inventory(emulator, workdir, repeats):
     """ansible-core's own cost for as many hosts: a static file with the peers' groups and addresses."""
     groups = {}
-    for peer in emulator.call('GET', '/api/peers'):
+    for peer in emulator.ok('GET', '/api/peers'):
         for group in peer.get('groups') or []:
             groups.setdefault(group['name'].replace('-', '_'), {})[peer['name']] = {'ansible_host': peer['ip']}
     path = os.path.join(workdir, 'static.yml')
@@ -281,7 +258,7 @@ def main(argv=None):
     rows, notes = [], []
     with tempfile.TemporaryDirectory(prefix='nms-bench-') as workdir:
         for size in args.sizes.split(','):
-            emulator = Emulator(size, workdir)
+            emulator = start(size, workdir)
             try:
                 extra = {}
                 if size == 'XL':

@@ -34,67 +34,32 @@ import json
 import os
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 
 import pytest
 import yaml
 
 from tests.integration import return_contract, secrets_scan
+from tests.support import emulator as support
+from tests.support.emulator import REPO_ROOT, Emulator
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "callback")
 BIN_DIR = os.path.dirname(sys.executable)
 
 DIALECTS = [d.strip() for d in os.environ.get("NMS_EMULATOR_DIALECTS", "seed,netbird").split(",") if d.strip()]
-EMULATOR_START_TIMEOUT = float(os.environ.get("NMS_EMULATOR_START_TIMEOUT", "30"))
-HTTP_TIMEOUT = 30
 # -vvvv shows every module's arguments and result: what the secrets scan needs to see
 DEFAULT_VERBOSITY = int(os.environ.get("NMS_INTEGRATION_VERBOSITY", "4"))
 
 
 # --------------------------------------------------------------------------------------------
-# Emulator
+# Emulator (the client is tests/support/emulator.py)
 
 
-class EmulatorError(AssertionError):
-    """A control call to the emulator answered with an error status."""
+class ScannedEmulator(Emulator):
+    """The emulator client that also remembers the setup key and token values it was answered, for the
+    secrets scan (tests/integration/secrets_scan.py)."""
 
-
-def _http(method, url, body=None, headers=None, timeout=HTTP_TIMEOUT):
-    """Return ``(status, parsed JSON body or text or None)``; never raises on HTTP errors."""
-    data = None
-    hdrs = {"Accept": "application/json"}
-    if body is not None:
-        data = json.dumps(body).encode("utf-8")
-        hdrs["Content-Type"] = "application/json"
-    hdrs.update(headers or {})
-    req = urllib.request.Request(url, data=data, headers=hdrs, method=method.upper())
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 (127.0.0.1 only)
-            status, raw = resp.status, resp.read()
-    except urllib.error.HTTPError as exc:
-        status, raw = exc.code, exc.read()
-    if not raw:
-        return status, None
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        return status, json.loads(text)
-    except ValueError:
-        return status, text
-
-
-class Emulator:
-    """Handle on one running emulator process (see docs/dev/interfaces.md)."""
-
-    def __init__(self, process, url, token, dialect, stdout_path, stderr_path):
-        self.process = process
-        self.url = url
-        self.token = token
-        self.dialect = dialect
-        self._stdout_path = stdout_path
-        self._stderr_path = stderr_path
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.seen_secrets = {}  # {value: kind}: setup key and token values answered since the reset
 
     def remember(self, data):
@@ -109,148 +74,24 @@ class Emulator:
                 known[key["key"]] = secrets_scan.SETUP_KEY
         return known
 
-    def __repr__(self):
-        return "<Emulator %s %s pid=%s>" % (self.dialect, self.url, self.process.pid)
-
-    # control endpoints (no authentication) --------------------------------------------------
-    def control(self, method, path, body=None, expect_ok=True):
-        """Call a ``/_emulator/...`` endpoint; return the body (or ``(status, body)``)."""
-        status, data = _http(method, self.url + path, body)
-        self.remember(data)
-        if not expect_ok:
-            return status, data
-        if not 200 <= status < 300:
-            raise EmulatorError("%s %s -> %s: %r" % (method, path, status, data))
-        return data
-
     def reset(self):
-        self.control("POST", "/_emulator/reset")
+        super().reset()
         self.seen_secrets = {}
 
-    def requests(self):
-        """The request log of ``/api`` calls: ``[{"method","path","query","status","fault"}]``."""
-        return self.control("GET", "/_emulator/requests") or []
 
-    def writes(self):
-        """Non-GET ``/api`` entries of the request log."""
-        return [r for r in self.requests() if r.get("method", "").upper() not in ("GET", "HEAD", "OPTIONS")
-                and r.get("path", "").startswith("/api")]
-
-    def clear_log(self):
-        self.control("DELETE", "/_emulator/requests")
-
-    def set_faults(self, faults):
-        return self.control("POST", "/_emulator/faults", faults)
-
-    def enroll(self, setup_key, hostname, **kwargs):
-        """Join a peer with a setup key (what an agent does); returns the peer."""
-        body = dict(kwargs, setup_key=setup_key, hostname=hostname)
-        body.setdefault("os", "linux")
-        return self.control("POST", "/_emulator/enroll", body)
-
-    def add_user(self, email, name=None, role="user", is_service_user=False, status=None, token=False):
-        body = {"email": email, "name": name or email.split("@")[0], "role": role,
-                "is_service_user": is_service_user}
-        if status is not None:
-            body["status"] = status
-        if token:
-            body["token"] = True
-        return self.control("POST", "/_emulator/users", body)
-
-    def add_peers(self, count=None, peers=None):
-        body = {"peers": peers} if peers is not None else {"count": count or 1}
-        return self.control("POST", "/_emulator/peers", body)
-
-    def state(self):
-        return self.control("GET", "/_emulator/state")
-
-    # the API itself (authenticated) -----------------------------------------------------------
-    def api(self, method, path, json=None, token=None):  # pylint: disable=redefined-outer-name
-        """Call the API as the seeded owner; return ``(status, body)``.
-
-        ``path`` may be given with or without the ``/api`` prefix. The call is logged by the
-        emulator like any other ``/api`` request.
-        """
-        if not path.startswith("/"):
-            path = "/" + path
-        if not path.startswith("/api/") and path != "/api":
-            path = "/api" + path
-        headers = {"Authorization": "Token %s" % (token or self.token)}
-        status, data = _http(method, self.url + path, json, headers=headers)
-        self.remember(data)
-        return status, data
-
-    # diagnostics -----------------------------------------------------------------------------
-    def output(self):
-        """What the emulator printed so far (stdout and stderr)."""
-        parts = []
-        for path in (self._stdout_path, self._stderr_path):
-            try:
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    parts.append(handle.read())
-            except OSError:
-                pass
-        return "\n".join(parts)
-
-
-def _make_token():
-    try:
-        from tests.emulator.tokens import make_token  # pylint: disable=import-outside-toplevel
-    except ImportError as exc:  # pragma: no cover - only before tests/emulator exists
-        pytest.fail("cannot import tests.emulator.tokens.make_token (is tests/emulator there?): %s" % exc)
-    return make_token()
-
-
-def start_emulator(dialect, workdir, token=None, extra_args=(), timeout=EMULATOR_START_TIMEOUT):
-    """Start ``python -m tests.emulator`` and wait for its ``ready URL`` line."""
-    token = token or _make_token()
-    stdout_path = os.path.join(workdir, "emulator-%s.out" % dialect)
-    stderr_path = os.path.join(workdir, "emulator-%s.err" % dialect)
-    # with an identity provider in both dialects (invites work); a test takes it away with POST /_emulator/config
-    cmd = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", token, "--dialect", dialect, "--idp"]
-    cmd.extend(extra_args)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-        process = subprocess.Popen(  # pylint: disable=consider-using-with
-            cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
-    deadline = time.monotonic() + timeout
-    url = None
-    while url is None:
-        with open(stdout_path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                if line.startswith("ready ") and line.endswith("\n"):
-                    url = line.split(None, 1)[1].strip()
-                    break
-        if url:
-            break
-        if process.poll() is not None:
-            with open(stderr_path, encoding="utf-8", errors="replace") as handle:
-                err_text = handle.read()
-            pytest.fail("emulator (%s) exited with %s before it was ready:\n%s" % (dialect, process.returncode, err_text))
-        if time.monotonic() > deadline:
-            stop_emulator(process)
-            pytest.fail("emulator (%s) printed no 'ready URL' line within %.0fs" % (dialect, timeout))
-        time.sleep(0.05)
-    return Emulator(process, url.rstrip("/"), token, dialect, stdout_path, stderr_path)
-
-
-def stop_emulator(process):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+def running_emulator(dialect, workdir, extra_args=()):
+    """An emulator for the integration tests, for a ``with`` block (tests/support/emulator.py running_emulator):
+    with an identity provider in both dialects (invites work; a test takes it away with POST /_emulator/config)
+    and the secrets scan's memory."""
+    return support.running_emulator(dialect, workdir, extra_args=["--idp"] + list(extra_args), cls=ScannedEmulator)
 
 
 @pytest.fixture(scope="module", params=DIALECTS)
 def emulator_process(request, tmp_path_factory):
     """One emulator per test module and dialect (use the ``emulator`` fixture in tests)."""
     workdir = str(tmp_path_factory.mktemp("emulator-%s" % request.param))
-    emu = start_emulator(request.param, workdir)
-    yield emu
-    stop_emulator(emu.process)
+    with running_emulator(request.param, workdir) as emu:
+        yield emu
 
 
 @pytest.fixture

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from .test_group import examples_of
+from tests.support import emulator as support
+from tests.support.emulator import writes_of as writes
+from tests.support.modules import examples_of
 
 
 def make_group(emulator, name):
-    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': []})
-    assert status == 200, group
-    return group['id']
+    return support.make_group(emulator, name)['id']
 
 
 def make_groups(emulator, *names):
@@ -33,10 +33,6 @@ def checks_named(emulator, name):
     status, checks = emulator.api('GET', '/api/posture-checks')
     assert status == 200
     return [c for c in checks if c['name'] == name]
-
-
-def writes(emulator):
-    return [w['method'] + ' ' + w['path'] for w in emulator.writes()]
 
 
 def paths(emulator):
@@ -286,7 +282,7 @@ def test_policies_may_share_a_name_and_twins_say_policies(emulator, run):
 
 
 def test_diff_shows_references_by_name_without_extra_requests(emulator, run):
-    from .test_group import make_peers
+    from tests.support.emulator import make_peers  # pylint: disable=import-outside-toplevel
     peers = make_peers(emulator, 'laptop', 'db-1', 'db-2')
     status, group = emulator.api('POST', '/api/groups', {'name': 'servers', 'peers': [peers['laptop'], peers['db-1']]})
     assert status == 200, group

@@ -41,7 +41,7 @@ import yaml
 
 from tests.emulator import tls
 from tests.integration import secrets_scan
-from tests.integration.conftest import REPO_ROOT, start_emulator, stop_emulator
+from tests.integration.conftest import REPO_ROOT, running_emulator
 
 ansible_runner = pytest.importorskip("ansible_runner", reason="ansible-runner is not installed (requirements-dev.txt)")
 sandbox = pytest.importorskip("jinja2.sandbox")
@@ -224,9 +224,8 @@ def changed(runner):
 
 @pytest.fixture(scope="module")
 def netbird(tmp_path_factory):
-    emu = start_emulator("netbird", str(tmp_path_factory.mktemp("awx-emulator")))
-    yield emu
-    stop_emulator(emu.process)
+    with running_emulator("netbird", str(tmp_path_factory.mktemp("awx-emulator"))) as emu:
+        yield emu
 
 
 def test_job_templates_run_under_ansible_runner_with_the_credential_injected(netbird, tmp_path, collections_dir):
@@ -275,10 +274,9 @@ def pki(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def https(pki, tmp_path_factory):
-    emu = start_emulator("netbird", str(tmp_path_factory.mktemp("awx-https")),
-                         extra_args=["--tls-cert", pki["server_cert"], "--tls-key", pki["server_key"]])
-    yield emu
-    stop_emulator(emu.process)
+    with running_emulator("netbird", str(tmp_path_factory.mktemp("awx-https")),
+                          extra_args=["--tls-cert", pki["server_cert"], "--tls-key", pki["server_key"]]) as emu:
+        yield emu
 
 
 def test_ca_certificate_input_reaches_the_inventory_plugin_and_the_modules(https, pki, tmp_path, collections_dir):

@@ -9,6 +9,8 @@ import os
 
 import yaml
 
+from tests.support.emulator import writes_of as writes
+
 REPO = __file__.rsplit('/tests/', 1)[0]
 
 WARNING = 'grants every peer access to every other peer'
@@ -25,10 +27,6 @@ def state_task(description, name='network', **extra):
 
 def role(description, **extra):
     return {'roles': [{'role': 'nms.overlay.network', 'vars': dict(network_description=copy.deepcopy(description), **extra)}]}
-
-
-def writes(emulator):
-    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
 
 
 def policies(emulator):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.conftest import DIALECTS, start_emulator, stop_emulator
-from tests.integration.test_group import examples_of, make_peers
+from tests.integration.conftest import DIALECTS, running_emulator
+from tests.support.emulator import make_peers
+from tests.support.modules import examples_of
 
 
 def api_events(emulator):
@@ -134,9 +135,8 @@ def test_locations(emulator, run):
 
 @pytest.fixture(scope='module', params=DIALECTS)
 def no_geo_emulator(request, tmp_path_factory):
-    emu = start_emulator(request.param, str(tmp_path_factory.mktemp('no-geo')), extra_args=['--no-geo'])
-    yield emu
-    stop_emulator(emu.process)
+    with running_emulator(request.param, str(tmp_path_factory.mktemp('no-geo')), extra_args=['--no-geo']) as emu:
+        yield emu
 
 
 def test_locations_without_geo_database(no_geo_emulator, run):

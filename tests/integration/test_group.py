@@ -3,32 +3,10 @@
 
 from __future__ import annotations
 
-import ast
-import os
-
 import pytest
-import yaml
 
-MODULES_DIR = os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules')
-
-
-def examples_of(module):
-    """The EXAMPLES tasks of a module, read from its source without importing it."""
-    with open(os.path.join(MODULES_DIR, module + '.py'), encoding='utf-8') as handle:
-        tree = ast.parse(handle.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, 'id', None) == 'EXAMPLES' for t in node.targets):
-            return yaml.safe_load(node.value.value)
-    raise AssertionError('%s has no EXAMPLES' % module)
-
-
-def make_peers(emulator, *hostnames):
-    """Enroll peers the way agents do; returns {hostname: peer id}."""
-    status, key = emulator.api('POST', '/api/setup-keys', {
-        'name': 'test-enroll', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [],
-        'usage_limit': 0, 'revoked': False, 'ephemeral': False})
-    assert status == 200, key
-    return {name: emulator.enroll(key['key'], name)['id'] for name in hostnames}
+from tests.support.emulator import make_peers
+from tests.support.modules import doc_of, examples_of
 
 
 def groups_named(emulator, name):
@@ -336,10 +314,7 @@ def test_group_info_id_and_name_are_mutually_exclusive_as_documented(emulator, r
     assert result['both']['failed'] is True
     assert 'mutually exclusive: id|name' in result['both']['msg']
     assert emulator.requests() == []
-    with open(os.path.join(MODULES_DIR, 'group_info.py'), encoding='utf-8') as handle:
-        tree = ast.parse(handle.read())
-    docs = [yaml.safe_load(n.value.value) for n in tree.body
-            if isinstance(n, ast.Assign) and any(getattr(t, 'id', None) == 'DOCUMENTATION' for t in n.targets)][0]
+    docs = doc_of('group_info', 'DOCUMENTATION')
     assert 'Mutually exclusive with O(name).' in docs['options']['id']['description']
     assert 'Mutually exclusive with O(id).' in docs['options']['name']['description']
 

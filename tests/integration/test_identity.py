@@ -3,54 +3,32 @@
 
 from __future__ import annotations
 
-import ast
 import datetime
-import os
 
-import yaml
+from tests.support.emulator import writes_of as writes
+from tests.support.modules import examples_of
 
-MODULES_DIR = os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules')
 ACCOUNT_SETTINGS = ('peer_login_expiration_enabled', 'peer_login_expiration', 'regular_users_view_blocked',
                     'groups_propagation_enabled', 'jwt_groups_enabled', 'jwt_groups_claim_name', 'jwt_allow_groups')
 
 
-def examples_of(module):
-    """The EXAMPLES tasks of a module, read from its source without importing it."""
-    with open(os.path.join(MODULES_DIR, module + '.py'), encoding='utf-8') as handle:
-        tree = ast.parse(handle.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, 'id', None) == 'EXAMPLES' for t in node.targets):
-            return yaml.safe_load(node.value.value)
-    raise AssertionError('%s has no EXAMPLES' % module)
-
-
-def writes(emulator):
-    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
-
-
-def api_ok(emulator, method, path, body=None, token=None):
-    status, data = emulator.api(method, path, body, token=token)
-    assert status == 200, (method, path, status, data)
-    return data
-
-
 def user_named(emulator, name):
-    found = [u for u in api_ok(emulator, 'GET', '/api/users') if u['name'] == name]
+    found = [u for u in emulator.ok('GET', '/api/users') if u['name'] == name]
     assert len(found) == 1, found
     return found[0]
 
 
 def service_user(emulator, name, role='user', auto_groups=()):
     body = {'name': name, 'role': role, 'auto_groups': list(auto_groups), 'is_service_user': True}
-    return api_ok(emulator, 'POST', '/api/users', body)
+    return emulator.ok('POST', '/api/users', body)
 
 
 def group(emulator, name):
-    return api_ok(emulator, 'POST', '/api/groups', {'name': name, 'peers': []})
+    return emulator.ok('POST', '/api/groups', {'name': name, 'peers': []})
 
 
 def setup_keys(emulator, name=None):
-    return [k for k in api_ok(emulator, 'GET', '/api/setup-keys') if name is None or k['name'] == name]
+    return [k for k in emulator.ok('GET', '/api/setup-keys') if name is None or k['name'] == name]
 
 
 def seconds_left(key):
@@ -187,7 +165,7 @@ def test_invite_regular_user_and_resend(emulator, run):
     # Deleting a regular user by email.
     gone = run([{'name': 'delete', 'nms.overlay.user': {'email': 'alice@example.com', 'state': 'absent'}}])
     assert gone['delete']['changed'] is True
-    assert [u for u in api_ok(emulator, 'GET', '/api/users') if u['email'] == 'alice@example.com'] == []
+    assert [u for u in emulator.ok('GET', '/api/users') if u['email'] == 'alice@example.com'] == []
 
 
 def test_user_created_blocked_and_seeded_admin_stays_admin(emulator, run):
@@ -453,8 +431,8 @@ def test_setup_key_lifecycle(emulator, run):
 
 
 def test_setup_key_check_mode_sends_no_write(emulator, run):
-    api_ok(emulator, 'POST', '/api/setup-keys', {'name': 'old', 'type': 'reusable', 'expires_in': 86400, 'revoked': False,
-                                                 'auto_groups': [], 'usage_limit': 0})
+    emulator.ok('POST', '/api/setup-keys', {'name': 'old', 'type': 'reusable', 'expires_in': 86400, 'revoked': False,
+                                            'auto_groups': [], 'usage_limit': 0})
     emulator.clear_log()
     result = run([
         {'name': 'create', 'nms.overlay.setup_key': {'name': 'new', 'type': 'one-off', 'revoked': True}},
@@ -537,8 +515,8 @@ def test_setup_key_replace_invalid(emulator, run):
     third = run([task])
     assert third['key']['changed'] is True and third['key']['replaced_id'] == new['id']
     emulator.clear_log()
-    api_ok(emulator, 'PUT', '/api/setup-keys/%s' % third['key']['setup_key']['id'],
-           {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
+    emulator.ok('PUT', '/api/setup-keys/%s' % third['key']['setup_key']['id'],
+                {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
     emulator.clear_log()
     fourth = run([task])
     assert fourth['key']['changed'] is True
@@ -552,8 +530,8 @@ def test_setup_key_replace_invalid(emulator, run):
     assert plain['plain']['changed'] is False and plain['plain']['setup_key']['id'] == fourth['key']['setup_key']['id']
     assert emulator.writes() == []
     # two live keys of the name are ambiguous and fail listing the ids
-    api_ok(emulator, 'POST', '/api/setup-keys', {'name': 'host-1', 'type': 'reusable', 'expires_in': 86400,
-                                                 'revoked': False, 'auto_groups': [], 'usage_limit': 0})
+    emulator.ok('POST', '/api/setup-keys', {'name': 'host-1', 'type': 'reusable', 'expires_in': 86400,
+                                            'revoked': False, 'auto_groups': [], 'usage_limit': 0})
     emulator.clear_log()
     plain = run([plain_task])
     assert plain['plain']['failed'] is True
@@ -562,11 +540,11 @@ def test_setup_key_replace_invalid(emulator, run):
 
 
 def test_setup_key_info_never_shows_values(emulator, run):
-    created = [api_ok(emulator, 'POST', '/api/setup-keys', {'name': name, 'type': 'reusable', 'expires_in': 86400,
-                                                            'revoked': False, 'auto_groups': [], 'usage_limit': 0})
+    created = [emulator.ok('POST', '/api/setup-keys', {'name': name, 'type': 'reusable', 'expires_in': 86400,
+                                                       'revoked': False, 'auto_groups': [], 'usage_limit': 0})
                for name in ('a', 'b')]
-    api_ok(emulator, 'PUT', '/api/setup-keys/%s' % created[1]['id'],
-           {'name': 'b', 'type': 'reusable', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 0})
+    emulator.ok('PUT', '/api/setup-keys/%s' % created[1]['id'],
+                {'name': 'b', 'type': 'reusable', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 0})
     result = run([
         {'name': 'all', 'nms.overlay.setup_key_info': {}},
         {'name': 'valid', 'nms.overlay.setup_key_info': {'valid': True}},
@@ -621,8 +599,8 @@ def test_setup_key_replacement_diff_shows_old_and_new_key(emulator, run):
         assert diff['after'] == dict(diff['before'], expires_in=2592000)
     assert checked['key']['setup_key']['id'] == '(new setup key host-1)'
     # an old key that is revoked already says so
-    api_ok(emulator, 'PUT', '/api/setup-keys/%s' % replaced['key']['setup_key']['id'],
-           {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
+    emulator.ok('PUT', '/api/setup-keys/%s' % replaced['key']['setup_key']['id'],
+                {'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': True, 'auto_groups': [], 'usage_limit': 1})
     again = run([task], check=True, diff=True)
     header = again['key']['diff']['before_header']
     assert header.startswith("setup key 'host-1' (id ") and header.endswith(', revoked, already revoked)'), header
@@ -649,7 +627,7 @@ def test_token_lost_create_answer(emulator, run):
     assert result['failed'] is True and result['changed'] is True
     assert 'the connection was lost after the creation request was sent' in result['msg']
     assert 'rotate: true' in result['msg'] and 'usable plain_token' not in result['msg']
-    tokens = api_ok(emulator, 'GET', '/api/users/owner-user/tokens')
+    tokens = emulator.ok('GET', '/api/users/owner-user/tokens')
     made = [t for t in tokens if t['name'] == 'dropped']
     assert len(made) == 1 and result['token']['id'] == made[0]['id']
     assert [w for w in writes(emulator) if w.startswith('POST')] == ['POST /api/users/owner-user/tokens']
@@ -657,7 +635,7 @@ def test_token_lost_create_answer(emulator, run):
     rotated = run([{'name': 'rotate', 'nms.overlay.token': {'user': 'owner@example.com', 'name': 'dropped',
                                                             'rotate': True}}])
     assert rotated['rotate']['plain_token'].startswith('nbp_')
-    assert [t['name'] for t in api_ok(emulator, 'GET', '/api/users/owner-user/tokens')].count('dropped') == 1
+    assert [t['name'] for t in emulator.ok('GET', '/api/users/owner-user/tokens')].count('dropped') == 1
 
 
 def test_user_service_user_create_check_mode_id_and_permissions(emulator, run):
@@ -674,7 +652,7 @@ def test_user_service_user_create_check_mode_id_and_permissions(emulator, run):
 
 # -- account ----------------------------------------------------------------------------------------
 def test_account_settings_every_option(emulator, run):
-    account = api_ok(emulator, 'GET', '/api/accounts')[0]
+    account = emulator.ok('GET', '/api/accounts')[0]
     emulator.clear_log()
     args = {'peer_login_expiration_enabled': False, 'peer_login_expiration': '12h', 'regular_users_view_blocked': False,
             'groups_propagation_enabled': False, 'jwt_groups_enabled': True, 'jwt_groups_claim_name': 'groups',
@@ -693,7 +671,7 @@ def test_account_settings_every_option(emulator, run):
         'peer_login_expiration_enabled': False, 'peer_login_expiration': 43200, 'regular_users_view_blocked': False,
         'groups_propagation_enabled': False, 'jwt_groups_enabled': True, 'jwt_groups_claim_name': 'groups',
         'jwt_allow_groups': ['eng', 'ops'], 'extra': {'peer_approval_enabled': True}}}
-    settings = api_ok(emulator, 'GET', '/api/accounts')[0]['settings']
+    settings = emulator.ok('GET', '/api/accounts')[0]['settings']
     assert settings['peer_login_expiration'] == 43200 and settings['extra'] == {'peer_approval_enabled': True}
 
     # Again (the groups in another order, the duration in seconds): unchanged, one request.
@@ -744,7 +722,7 @@ def test_account_settings_check_mode_and_validation(emulator, run):
 
 
 def test_account_cannot_be_deleted_without_confirmation(emulator, run):
-    account_id = api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    account_id = emulator.ok('GET', '/api/accounts')[0]['id']
     emulator.clear_log()
     result = run([
         {'name': 'no confirmation', 'nms.overlay.account_settings': {'state': 'absent'}, 'ignore_errors': True},
@@ -775,7 +753,7 @@ def test_account_info(emulator, run):
     assert result.rc == 0, result
     accounts = result['info']['accounts']
     assert len(accounts) == 1
-    assert accounts[0]['id'] == api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    assert accounts[0]['id'] == emulator.ok('GET', '/api/accounts')[0]['id']
     assert set(ACCOUNT_SETTINGS) <= set(accounts[0]['settings'])
 
 
@@ -797,7 +775,7 @@ def test_examples_run_unchanged(emulator, run, tmp_path):
         r['task'] for r in result.results if not r.get('skipped')]
 
     # With the confirmation given by a person, the deletion example deletes the account.
-    account_id = api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    account_id = emulator.ok('GET', '/api/accounts')[0]['id']
     delete = [t for t in examples_of('account_settings') if t['name'].startswith('Delete the account')]
     assert len(delete) == 1
     gone = run(delete, extra_vars={'confirm_account_id': account_id})

@@ -14,7 +14,7 @@ import jinja2
 import pytest
 import yaml
 
-from tests.integration.test_group import make_peers
+from tests.support.emulator import make_group, make_peers
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(REPO_ROOT, 'examples', 'inventory', 'emulator.nms.yml')
@@ -98,12 +98,6 @@ def assert_stopped(inv):
 
 def connection(emulator):
     return {'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token}
-
-
-def make_group(emulator, name, peers):
-    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': list(peers)})
-    assert status == 200, group
-    return group
 
 
 def peer(emulator, peer_id):
@@ -439,14 +433,13 @@ def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
     inventory fails on the certificate, with ca_path it reads the peers, and with validate_certs false
     it reads them too but warns."""
     from tests.emulator.tls import make_test_pki  # pylint: disable=import-outside-toplevel
-    from tests.integration.conftest import start_emulator, stop_emulator  # pylint: disable=import-outside-toplevel
+    from tests.integration.conftest import running_emulator  # pylint: disable=import-outside-toplevel
 
     pki = make_test_pki(str(tmp_path / 'pki'))
     workdir = tmp_path / 'https-emulator'
     workdir.mkdir()
-    emu = start_emulator('netbird', str(workdir),
-                         extra_args=['--tls-cert', pki['server_cert'], '--tls-key', pki['server_key']])
-    try:
+    with running_emulator('netbird', str(workdir),
+                          extra_args=['--tls-cert', pki['server_cert'], '--tls-key', pki['server_key']]) as emu:
         assert emu.url.startswith('https://127.0.0.1:')
         source = {'plugin': 'nms.overlay.peers', 'retries': 0, 'timeout': 5}
         unknown = inventory(tmp_path, collections_dir, source, env=connection(emu))
@@ -462,8 +455,6 @@ def test_https_with_ca_path_or_validate_certs_false(tmp_path, collections_dir):
         assert 'InsecureRequestWarning' not in insecure.output
         for result in (unknown, trusted, insecure):
             assert emu.token not in result.output
-    finally:
-        stop_emulator(emu.process)
 
 
 # -- issue 18: a host is never a group; every error fails the source ---------------------------------------

@@ -10,6 +10,8 @@ import stat
 import subprocess
 import sys
 
+from tests.support.emulator import writes_of as writes
+
 REPO = __file__.rsplit('/tests/', 1)[0]
 
 DESCRIPTION = {
@@ -46,10 +48,6 @@ def names(emulator, path, key='name'):
     status, items = emulator.api('GET', path)
     assert status == 200, items
     return sorted(item[key] for item in items or [])
-
-
-def writes(emulator):
-    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
 
 
 def stray_group_in_use(emulator):

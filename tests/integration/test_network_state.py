@@ -3,21 +3,14 @@
 
 from __future__ import annotations
 
-import ast
-import os
-
 import pytest
-import yaml
 
-MODULE = os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules', 'network_state.py')
+from tests.support.emulator import writes_of as writes
+from tests.support.modules import doc_of
 
 
 def state_task(name='network', **description):
     return {'name': name, 'nms.overlay.network_state': description}
-
-
-def writes(emulator):
-    return ['%s %s' % (w['method'], w['path']) for w in emulator.writes()]
 
 
 def reads(emulator):
@@ -141,10 +134,7 @@ def test_a_group_described_absent_that_a_later_kind_uses_fails_before_any_write(
 
 
 def test_a_created_setup_key_value_is_in_its_change_as_documented(emulator, run):
-    with open(MODULE, encoding='utf-8') as handle:
-        tree = ast.parse(handle.read())
-    returns = [yaml.safe_load(n.value.value) for n in tree.body
-               if isinstance(n, ast.Assign) and any(getattr(t, 'id', None) == 'RETURN' for t in n.targets)][0]
+    returns = doc_of('network_state', 'RETURN')
     changes = returns['changes']
     # the docs say the value is there once, on create, and never in a failure result
     text = ' '.join(changes['description'])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_group import examples_of, make_peers
+from tests.support.emulator import make_group, make_peers, writes_of
+from tests.support.modules import examples_of
 
 
 def peer_by_id(emulator, peer_id):
@@ -16,16 +17,6 @@ def peer_by_id(emulator, peer_id):
 
 def group_names_of(emulator, peer_id):
     return sorted(g['name'] for g in peer_by_id(emulator, peer_id).get('groups') or [])
-
-
-def make_group(emulator, name, peers=()):
-    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': list(peers)})
-    assert status == 200, group
-    return group
-
-
-def writes_of(emulator):
-    return [w['method'] + ' ' + w['path'] for w in emulator.writes()]
 
 
 def test_update_rerun_and_rename(emulator, run):

@@ -5,17 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_group import examples_of, make_peers
-
-
-def make_group(emulator, name, peers=()):
-    status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': list(peers)})
-    assert status == 200, group
-    return group
-
-
-def writes_of(emulator):
-    return [w['method'] + ' ' + w['path'] for w in emulator.writes()]
+from tests.support.emulator import make_group, make_peers, writes_of
+from tests.support.modules import examples_of
 
 
 def routes_named(emulator, network_id):

@@ -14,24 +14,18 @@ from __future__ import annotations
 from tests.integration.secrets_scan import sections
 
 
-def api_ok(emulator, method, path, body=None):
-    status, data = emulator.api(method, path, body)
-    assert status == 200, (method, path, status, data)
-    return data
-
-
 def test_no_secret_in_verbose_output(emulator, run):
     # Secrets that exist before the play: none of them may show anywhere.
     seeded_user = emulator.add_user('dev@example.com', name='Dev', role='user', token=True)
-    old_key = api_ok(emulator, 'POST', '/api/setup-keys', {
+    old_key = emulator.ok('POST', '/api/setup-keys', {
         'name': 'existing', 'type': 'reusable', 'expires_in': 86400, 'revoked': False, 'auto_groups': [],
         'usage_limit': 0})
-    used_key = api_ok(emulator, 'POST', '/api/setup-keys', {
+    used_key = emulator.ok('POST', '/api/setup-keys', {
         'name': 'host-1', 'type': 'one-off', 'expires_in': 86400, 'revoked': False, 'auto_groups': [],
         'usage_limit': 0})
     emulator.enroll(used_key['key'], 'host-1')
-    api_ok(emulator, 'POST', '/api/groups', {'name': 'servers', 'peers': []})
-    account_id = api_ok(emulator, 'GET', '/api/accounts')[0]['id']
+    emulator.ok('POST', '/api/groups', {'name': 'servers', 'peers': []})
+    account_id = emulator.ok('GET', '/api/accounts')[0]['id']
     old_secrets = [emulator.token, seeded_user['token'], old_key['key'], used_key['key']]
 
     tasks = [

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reliability.harness import FIGURES, Emulator
+from tests.reliability.harness import FIGURES
+from tests.support.emulator import running_emulator
 
 
 def pytest_configure(config):
@@ -30,27 +31,16 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line("%s: %s: %s" % (topic, item, text))
 
 
-def _start(tmp_path_factory, dialect):
-    workdir = str(tmp_path_factory.mktemp("reliability-%s" % dialect))
-    try:
-        return Emulator(workdir, dialect=dialect)
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    return None
-
-
 @pytest.fixture(scope="session")
 def emulator_session(tmp_path_factory):
-    emu = _start(tmp_path_factory, "netbird")
-    yield emu
-    emu.stop()
+    with running_emulator("netbird", str(tmp_path_factory.mktemp("reliability-netbird"))) as emu:
+        yield emu
 
 
 @pytest.fixture(scope="session")
 def seed_emulator_session(tmp_path_factory):
-    emu = _start(tmp_path_factory, "seed")
-    yield emu
-    emu.stop()
+    with running_emulator("seed", str(tmp_path_factory.mktemp("reliability-seed"))) as emu:
+        yield emu
 
 
 @pytest.fixture

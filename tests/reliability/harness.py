@@ -1,6 +1,6 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Reliability harness: an emulator process, module discovery and an in-process module runner.
+"""Reliability harness: hostile servers, module discovery and an in-process module runner.
 
 Modules run in this Python process (no ansible-playbook): ``run_module(name, args)`` runs a module
 as its action plugin runs it in the controller (plugins/plugin_utils/_in_process.py, ``run_engine``),
@@ -20,13 +20,9 @@ import os
 import re
 import socket
 import ssl
-import subprocess
-import sys
 import threading
 import time
 import traceback
-import urllib.error
-import urllib.request
 
 import yaml
 
@@ -36,118 +32,11 @@ STRESS = os.environ.get("NMS_STRESS", "").strip().lower() not in ("", "0", "fals
 # an API failure as the client words it, "GET https://host:port/api/groups failed ..." (group 2: the API path);
 # network_state prefixes the resource ("groups[0] (office): ...")
 API_ERROR_RE = re.compile(r"(?:^|: )(GET|POST|PUT|DELETE|PATCH) https?://[^/\s]+(?:/\S*?)?/api(/\S*) failed( with HTTP (\d{3}))?: \S")
-WRITE_METHODS = ("POST", "PUT", "DELETE", "PATCH")
 FIGURES = {}  # test -> {item: text}; printed at the end of the session (see conftest.py)
 
 
 # --------------------------------------------------------------------------------------------
-# The emulator
-
-
-def http(method, url, body=None, headers=None, timeout=30, context=None):
-    """``(status, JSON or text or None)`` of one call; never raises on HTTP error statuses."""
-    data = None
-    hdrs = {"Accept": "application/json"}
-    if body is not None:
-        data = json.dumps(body).encode("utf-8")
-        hdrs["Content-Type"] = "application/json"
-    hdrs.update(headers or {})
-    req = urllib.request.Request(url, data=data, headers=hdrs, method=method.upper())
-    try:
-        with urllib.request.urlopen(req, timeout=timeout, context=context) as resp:  # noqa: S310
-            status, raw = resp.status, resp.read()
-    except urllib.error.HTTPError as exc:
-        status, raw = exc.code, exc.read()
-    if not raw:
-        return status, None
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        return status, json.loads(text)
-    except ValueError:
-        return status, text
-
-
-def make_token():
-    from tests.emulator.tokens import make_token as _make  # pylint: disable=import-outside-toplevel
-    return _make()
-
-
-class Emulator:
-    """One ``python -m tests.emulator`` process (see docs/dev/interfaces.md)."""
-
-    def __init__(self, workdir, dialect="netbird", token=None, extra_args=(), ssl_context=None, timeout=30):
-        self.dialect = dialect
-        self.token = token or make_token()
-        self.ssl_context = ssl_context
-        self.out_path = os.path.join(workdir, "emulator-%s-%d.out" % (dialect, id(self)))
-        self.err_path = self.out_path[:-4] + ".err"
-        cmd = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", self.token,
-               "--dialect", dialect] + list(extra_args)
-        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
-            self.process = subprocess.Popen(  # pylint: disable=consider-using-with
-                cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                env=dict(os.environ, PYTHONUNBUFFERED="1"))
-        self.url = self._wait_ready(timeout)
-
-    def _wait_ready(self, timeout):
-        deadline = time.monotonic() + timeout
-        while True:
-            with open(self.out_path, encoding="utf-8", errors="replace") as handle:
-                for line in handle:
-                    if line.startswith("ready ") and line.endswith("\n"):
-                        return line.split(None, 1)[1].strip().rstrip("/")
-            if self.process.poll() is not None:
-                with open(self.err_path, encoding="utf-8", errors="replace") as handle:
-                    raise RuntimeError("emulator exited with %s: %s" % (self.process.returncode, handle.read()))
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("emulator printed no ready line within %ss" % timeout)
-            time.sleep(0.05)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-
-    def control(self, method, path, body=None):
-        status, data = http(method, self.url + path, body, context=self.ssl_context)
-        if not 200 <= status < 300:
-            raise AssertionError("%s %s -> %s: %r" % (method, path, status, data))
-        return data
-
-    def reset(self):
-        self.control("POST", "/_emulator/reset")
-
-    def requests(self):
-        return self.control("GET", "/_emulator/requests") or []
-
-    def writes(self):
-        return [r for r in self.requests() if r.get("method", "").upper() in WRITE_METHODS]
-
-    def clear_log(self):
-        self.control("DELETE", "/_emulator/requests")
-
-    def set_faults(self, faults):
-        return self.control("POST", "/_emulator/faults", faults)
-
-    def add_user(self, email, role="user", token=False, **kwargs):
-        body = dict(kwargs, email=email, role=role)
-        body.setdefault("name", email.split("@")[0])
-        body.setdefault("is_service_user", False)
-        if token:
-            body["token"] = True
-        return self.control("POST", "/_emulator/users", body)
-
-    def api(self, method, path, body=None, token=None):
-        headers = {"Authorization": "Token %s" % (token or self.token)}
-        return http(method, self.url + "/api" + path, body, headers=headers, context=self.ssl_context)
-
-    def state(self):
-        return self.control("GET", "/_emulator/state")
+# Hostile servers (the emulator and its client are tests/support/emulator.py)
 
 
 class RawServer:

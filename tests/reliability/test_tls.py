@@ -22,8 +22,9 @@ import pytest
 
 from tests.emulator import tls
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import FIGURES, Emulator, RawServer, assert_clean_end, describe, run_module
+from tests.reliability.harness import FIGURES, RawServer, assert_clean_end, describe, run_module
 from tests.reliability.secrets import assert_no_secrets
+from tests.support.emulator import running_emulator
 
 
 @pytest.fixture(scope="module")
@@ -38,13 +39,9 @@ def pki(tmp_path_factory):
 @pytest.fixture(scope="module")
 def https_emulator(pki, tmp_path_factory):
     context = ssl.create_default_context(cafile=pki["good"]["ca_cert"])
-    try:
-        emu = Emulator(str(tmp_path_factory.mktemp("https")), dialect="netbird", ssl_context=context,
-                       extra_args=["--tls-cert", pki["good"]["server_cert"], "--tls-key", pki["good"]["server_key"]])
-    except RuntimeError as exc:
-        pytest.fail("the HTTPS emulator did not start: %s" % exc)
-    yield emu
-    emu.stop()
+    with running_emulator("netbird", str(tmp_path_factory.mktemp("https")), ssl_context=context,
+                          extra_args=["--tls-cert", pki["good"]["server_cert"], "--tls-key", pki["good"]["server_key"]]) as emu:
+        yield emu
 
 
 @pytest.fixture

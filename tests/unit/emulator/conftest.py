@@ -1,13 +1,15 @@
-"""Fixtures: emulator processes (one per dialect and test module) and a tiny HTTP client."""
+"""Fixtures: emulator processes (one per dialect and test module) with the tests' emulator client."""
 
 from __future__ import annotations
 
+import atexit
 import http.client
 import json
-import subprocess
+import shutil
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, ContextManager, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -16,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.emulator.tokens import make_token  # noqa: E402  pylint: disable=wrong-import-position
+from tests.support import emulator as support  # noqa: E402  pylint: disable=wrong-import-position
+
+WORKDIR = tempfile.mkdtemp(prefix="nms-emulator-tests-")  # the emulators' output files
+atexit.register(shutil.rmtree, WORKDIR, ignore_errors=True)
 
 
 class Response:
@@ -35,21 +40,21 @@ class Response:
         return f"Response({self.status}, {self.raw[:300]!r})"
 
 
-class Emulator:
-    """A running emulator process plus helpers to talk to it."""
-
-    def __init__(self, process: subprocess.Popen[str], url: str, token: str, dialect: str) -> None:
-        self.process = process
-        self.url = url
-        self.token = token
-        self.dialect = dialect
-        parts = urlsplit(url)
-        self.host = parts.hostname or "127.0.0.1"
-        self.port = parts.port or 80
+class Emulator(support.Emulator):
+    """The tests' emulator client (tests/support/emulator.py) plus the raw HTTP these tests look at: status,
+    headers and bytes of any request, and a few creators."""
 
     @property
     def netbird(self) -> bool:
         return self.dialect == "netbird"
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.url).hostname or "127.0.0.1"
+
+    @property
+    def port(self) -> int:
+        return urlsplit(self.url).port or 80
 
     def raw(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> Response:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
@@ -70,30 +75,6 @@ class Emulator:
             all_headers["Content-Type"] = "application/json"
         return self.raw(method, path, body, all_headers)
 
-    def ok(self, method: str, path: str, json_body: Any = None, token: str | None = None) -> Any:
-        """Call and assert a 200; returns the decoded body."""
-        response = self.call(method, path, json_body, token)
-        assert response.status == 200, response
-        return response.body
-
-    def control(self, method: str, path: str, body: Any = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        response = self.raw(method, "/_emulator/" + path, data, {"Content-Type": "application/json"})
-        assert response.status == 200, response
-        return response.body
-
-    def reset(self) -> None:
-        self.control("POST", "reset")
-
-    def enroll(self, key: str, hostname: str, **extra: Any) -> Any:
-        return self.control("POST", "enroll", {"setup_key": key, "hostname": hostname, **extra})
-
-    def add_user(self, **fields: Any) -> Any:
-        return self.control("POST", "users", fields)
-
-    def requests(self) -> list[dict[str, Any]]:
-        return self.control("GET", "requests")
-
     # convenience creators ----------------------------------------------------------
     def group(self, name: str, peers: list[str] | None = None) -> dict[str, Any]:
         return self.ok("POST", "/api/groups", {"name": name, "peers": peers or []})
@@ -113,30 +94,28 @@ class Emulator:
 
 
 def start_emulator(dialect: str = "seed", *extra: str, token: str | None = None) -> Emulator:
-    token = token or make_token()
-    command = [sys.executable, "-m", "tests.emulator", "--port", "0", "--token", token, "--dialect", dialect, *extra]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline().strip()
-    if not line.startswith("ready "):
-        process.kill()
-        raise RuntimeError(f"emulator did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
-    return Emulator(process, line.split(" ", 1)[1], token, dialect)
+    """An emulator process; raises RuntimeError (EmulatorStartError) when it does not start."""
+    return support.start_emulator(dialect, WORKDIR, token, extra, cls=Emulator)
 
 
-def stop_emulator(emulator: Emulator) -> None:
-    emulator.process.terminate()
-    try:
-        emulator.process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        emulator.process.kill()
+def running(dialect: str, *extra: str) -> ContextManager[Emulator]:
+    """An emulator process for a module's fixture (stopped at the end)."""
+    return support.running_emulator(dialect, WORKDIR, extra_args=extra, cls=Emulator)
+
+
+def process_fixture(dialect: str, *extra: str) -> Any:
+    """A fixture: one emulator process in ``dialect`` per test module."""
+    @pytest.fixture(scope="module")
+    def process() -> Iterator[Emulator]:
+        with running(dialect, *extra) as emulator:
+            yield emulator
+    return process
 
 
 @pytest.fixture(scope="module", params=["seed", "netbird"])
 def emulator_process(request: pytest.FixtureRequest) -> Iterator[Emulator]:
-    emulator = start_emulator(request.param, "--idp")  # invites work in both; see test_identity_provider_by_dialect
-    yield emulator
-    stop_emulator(emulator)
+    with running(request.param, "--idp") as emulator:  # invites work in both; see test_identity_provider_by_dialect
+        yield emulator
 
 
 @pytest.fixture()
@@ -146,11 +125,8 @@ def emu(emulator_process: Emulator) -> Emulator:
     return emulator_process
 
 
-@pytest.fixture(scope="module")
-def netbird_process() -> Iterator[Emulator]:
-    emulator = start_emulator("netbird", "--idp")
-    yield emulator
-    stop_emulator(emulator)
+netbird_process = process_fixture("netbird", "--idp")
+seed_process = process_fixture("seed")
 
 
 @pytest.fixture()
@@ -158,13 +134,6 @@ def nb(netbird_process: Emulator) -> Emulator:
     """A freshly reset emulator in the netbird dialect only."""
     netbird_process.reset()
     return netbird_process
-
-
-@pytest.fixture(scope="module")
-def seed_process() -> Iterator[Emulator]:
-    emulator = start_emulator("seed")
-    yield emulator
-    stop_emulator(emulator)
 
 
 @pytest.fixture()

@@ -14,7 +14,7 @@ import pytest
 from tests.emulator.tls import make_test_pki
 from tests.emulator.tokens import make_token
 
-from .conftest import Emulator, start_emulator, stop_emulator
+from .conftest import Emulator, start_emulator
 
 
 def test_ready_line_gives_a_real_port_and_sigterm_stops_cleanly() -> None:
@@ -217,7 +217,7 @@ def test_cli_faults_option() -> None:
         assert emulator.call("GET", "/api/groups").status == 503
         assert emulator.control("GET", "faults")["rate"] == 1.0
     finally:
-        stop_emulator(emulator)
+        emulator.stop()
 
 
 def test_no_geo_and_no_idp_flags() -> None:
@@ -233,7 +233,7 @@ def test_no_geo_and_no_idp_flags() -> None:
             "geo_location_check": {"action": "allow", "locations": [{"country_code": "DE"}]}}})
         assert check.status == 412
     finally:
-        stop_emulator(emulator)
+        emulator.stop()
 
 
 INVITE = {"email": "a@b.c", "name": "A", "role": "user", "auto_groups": [], "is_service_user": False}
@@ -261,7 +261,7 @@ def test_identity_provider_by_dialect(dialect: str, extra: tuple[str, ...], invi
         third = emulator.call("POST", "/api/users", dict(INVITE, email="c@b.c"))
         assert third.status == (200 if invites else 412)
     finally:
-        stop_emulator(emulator)
+        emulator.stop()
 
 
 def test_tls(tmp_path: Path) -> None:
@@ -280,7 +280,7 @@ def test_tls(tmp_path: Path) -> None:
         assert connection.getresponse().status == 200
         silent.close()
     finally:
-        stop_emulator(emulator)
+        emulator.stop()
 
 
 @pytest.mark.parametrize("size,peers,groups", [("S", 100, 6), ("XL", 25000, 51)])
@@ -296,4 +296,4 @@ def test_seed_sizes_start_fast_and_lists_stay_fast(size: str, peers: int, groups
         assert len(emulator.ok("GET", "/api/groups")) == groups
         assert time.monotonic() - begin < 10
     finally:
-        stop_emulator(emulator)
+        emulator.stop()

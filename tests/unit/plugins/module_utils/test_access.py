@@ -11,10 +11,10 @@ from ansible_collections.nms.overlay.plugins.module_utils._access import (
     policies_using, policy_body, policy_result, port_set, port_text, posture_check_result, rule_from_server,
     rules_from_server,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions, PostureCheckOptions
+from tests.support.fakes import FakeClient, FakeModule, engine
 
 
 # -- rule normalisation ------------------------------------------------------------------------------
@@ -251,54 +251,10 @@ def test_access_rows_show_the_port_ranges_current_servers_send_apart():
 
 
 # -- the resource classes with a scripted client -------------------------------------------------------------
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
-class FakeClient(ShapedReads):
-    def __init__(self, data):
-        self.data = data
-        self.calls = []
-
-    def get(self, path, query=None):
-        self.calls.append(('GET', path, None))
-        if path in self.data:
-            return self.data[path]
-        raise ApiError('GET', path, 404, 'not found')
-
-    def post(self, path, body):
-        self.calls.append(('POST', path, body))
-        return dict(body, id='new')
-
-    def put(self, path, body):
-        self.calls.append(('PUT', path, body))
-        return dict(body, id=path.rsplit('/', 1)[1])
-
-    def delete(self, path):
-        self.calls.append(('DELETE', path, None))
-        return {}
-
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
-
-
 def run_class(cls, client, check_mode=False, **params):
-    base = {name: None for name in cls.full_argument_spec()}
-    base.update(state='present')
-    if cls is PostureCheckModule:
-        base['checks_mode'] = 'merge'
-    base.update(params)
-    if base.get('rules'):
-        base['rules'] = [user_rule(**rule) for rule in base['rules']]
-    module = cls(FakeModule(base, check_mode))
-    module._client = client  # pylint: disable=protected-access
-    return module.run()
+    if params.get('rules'):
+        params['rules'] = [user_rule(**rule) for rule in params['rules']]
+    return engine(cls, client, check_mode, **params).run()
 
 
 GROUPS = [{'id': 'g1', 'name': 'dev'}, {'id': 'g2', 'name': 'web'}]

@@ -7,45 +7,22 @@ import datetime
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.modules.event_info import EventInfoModule, parse_time
 from ansible_collections.nms.overlay.plugins.modules.location_info import (
     LocationInfoModule, normalise_cities, normalise_countries,
 )
+from tests.support.fakes import FakeClient, FakeModule, engine
 
 UTC = datetime.timezone.utc
 NOW = datetime.datetime(2026, 1, 10, 12, 0, 0, tzinfo=UTC)
 
 
-class Shim:
-    def __init__(self, params):
-        self.params = params
-        self.check_mode = False
-
-    def warn(self, message):
-        raise AssertionError(message)
-
-
-class Client(ShapedReads):
-    def __init__(self, answers):
-        self.answers = answers
-        self.calls = []
-
-    def get(self, path, query=None):
-        self.calls.append(path)
-        answer = self.answers[path]
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
-
-
 def make(cls, answers, **options):
     params = {name: None for name in cls.full_argument_spec()}
     params.update(options)
-    instance = cls(module=Shim(params))
-    instance._client = Client(answers)  # pylint: disable=protected-access
-    return instance
+    return engine(cls, FakeClient(answers), module=FakeModule(params, warn_fails=True))
 
 
 @pytest.mark.parametrize('text, expected', [
@@ -62,6 +39,17 @@ def make(cls, answers, **options):
 ])
 def test_parse_time(text, expected):
     assert parse_time(text, NOW) == expected
+
+
+@pytest.mark.parametrize('text, expected', [
+    ('2026-01-10T08:00:00.123456789Z', datetime.datetime(2026, 1, 10, 8, 0, 0, 123456, tzinfo=UTC)),
+    ('2026-01-10 10:00:00+0200', datetime.datetime(2026, 1, 10, 8, tzinfo=UTC)),
+    # what only a user writes is no server time stamp
+    ('2026-01-10', None), ('2026-01-10 08:00', None), ('2026-01-10t08:00:00z', None), ('2026-01-10T08:00:00+02', None),
+    ('now', None), ('-1h', None), (None, None), ('', None),
+])
+def test_parse_time_strict_takes_only_what_servers_send(text, expected):
+    assert parse_time(text, NOW, strict=True) == expected
 
 
 EVENTS = [

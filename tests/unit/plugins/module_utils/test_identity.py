@@ -8,12 +8,14 @@ import datetime
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils import _identity as identity
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._identity import (
     AccountSettingsModule, SetupKeyModule, TokenModule, UserModule,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError
+from tests.support import fakes
+from tests.support.fakes import engine as make
 
 UTC = datetime.timezone.utc
 
@@ -141,48 +143,9 @@ def test_models_accept_good_values():
 
 
 # -- module classes with a scripted client ----------------------------------------------------------
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
-class FakeClient(ShapedReads):
-    """Answers from a dict of path -> value (callables get the body); records every call."""
-
-    def __init__(self, routes):
-        self.routes = routes
-        self.calls = []
-
-    def _answer(self, method, path, body=None):
-        self.calls.append((method, path, body))
-        key = (method, path) if (method, path) in self.routes else path
-        if key not in self.routes:
-            raise ApiError(method, path, 404, 'not found')
-        handler = self.routes[key]
-        return handler(body) if callable(handler) else handler
-
-    def get(self, path, query=None):
-        return self._answer('GET', path)
-
-    def post(self, path, body=None):
-        return self._answer('POST', path, body)
-
-    def put(self, path, body=None):
-        return self._answer('PUT', path, body)
-
-    def delete(self, path):
-        return self._answer('DELETE', path)
-
-    def pause(self, attempt, retry_after=None, cause=None):
-        self.calls.append(('PAUSE', str(attempt), retry_after))
-
-    def writes(self):
-        return [(m, p) for m, p, dummy in self.calls if m not in ('GET', 'PAUSE')]
+class FakeClient(fakes.FakeClient):
+    def writes(self):  # this file's tests name a write by its method and path
+        return [call[:2] for call in super().writes()]
 
 
 def failing_first(handler, *failures):
@@ -194,14 +157,6 @@ def failing_first(handler, *failures):
             raise pending.pop(0)
         return handler(body)
     return answer
-
-
-def make(cls, client, check_mode=False, **params):
-    full = {name: spec.get('default') for name, spec in cls.full_argument_spec().items()}
-    full.update(params)
-    instance = cls(module=FakeModule(full, check_mode=check_mode))
-    instance._client = client  # pylint: disable=protected-access
-    return instance
 
 
 OWNER = {'id': 'owner-user', 'email': 'owner@example.com', 'name': 'Owner', 'role': 'owner', 'status': 'active',

@@ -7,36 +7,28 @@ import copy
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import connection_argument_spec
+from tests.support import fakes
+from tests.support.fakes import FakeModule, engine
 
 CONNECTION = dict(api_url='http://127.0.0.1:9', api_token='nbp_x', validate_certs=True, ca_path=None, timeout=5.0,
                   retries=0)
 
 
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
-class Server(ShapedReads):
+class Server(fakes.FakeClient):
     """Groups and policies in memory, enough for the reconcile order, references and prune."""
 
     def __init__(self):
+        super().__init__()
         self.items = {'/groups': [{'id': 'g-all', 'name': 'All', 'issued': 'api', 'peers': []},
                                   {'id': 'g-idp', 'name': 'from-idp', 'issued': 'jwt', 'peers': []}],
                       '/policies': [], '/peers': [{'id': 'p-web', 'name': 'web-1'}], '/posture-checks': [],
                       '/routes': [], '/dns/nameservers': [], '/setup-keys': [],
                       '/users': [{'id': 'u-owner', 'email': 'owner@example.com', 'role': 'owner', 'auto_groups': []}]}
         self.dns = {'disabled_management_groups': []}
-        self.calls = []
         self.counter = 0
 
     def _collection(self, path):
@@ -92,17 +84,17 @@ class Server(ShapedReads):
         self.items[base] = [i for i in items if i['id'] != path.rsplit('/', 1)[1]]
         return {}
 
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
 
-
-def reconcile(server, check_mode=False, **description):
+def options(**description):
+    """network_state's options: the connection, nothing described, no prune, then the description."""
     params = dict(CONNECTION, prune=False)
     params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
     params.update(description)
-    module = NetworkStateModule(module=FakeModule(params, check_mode))
-    module._client = server  # pylint: disable=protected-access
-    return module.run()
+    return params
+
+
+def reconcile(server, check_mode=False, **description):
+    return engine(NetworkStateModule, server, check_mode, options(**description)).run()
 
 
 POLICY = {'name': 'ssh', 'rules': [{'name': 'ssh', 'protocol': 'tcp', 'ports': ['22'], 'sources': ['dev'],
@@ -318,9 +310,8 @@ def test_a_created_key_value_that_cannot_be_kept_is_never_shown(tmp_path):
         reconcile(KeyServer(), setup_keys=[KEY], return_created_secrets=False,
                   created_secrets_file=str(tmp_path / 'missing-dir' / 'secrets.json'))
     assert 'could not be written to created_secrets_file' in str(failure.value) and 'A616097E' not in str(failure.value)
-    params = dict(CONNECTION, prune=False, setup_keys=[KEY], return_created_secrets=False)
-    module = NetworkStateModule(module=FakeModule(params))
-    module._client = KeyServer()  # pylint: disable=protected-access
+    module = engine(NetworkStateModule, KeyServer(), options=dict(CONNECTION, prune=False, setup_keys=[KEY],
+                                                                  return_created_secrets=False))
     result = module.run()
     assert 'key' not in result['changes'][0] and 'it is lost' in module.module.warnings[0]
     assert 'A616097E' not in repr(result) + repr(module.module.warnings)
@@ -462,13 +453,8 @@ def test_a_described_allow_all_policy_is_the_descriptions_not_default_policys():
 
 
 def warnings_of(server, check_mode=False, **description):
-    params = dict(CONNECTION, prune=False)
-    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
-    params.update(description)
-    fake = FakeModule(params, check_mode)
-    module = NetworkStateModule(module=fake)
-    module._client = server  # pylint: disable=protected-access
-    return module.run(), [w for w in fake.warnings if 'grants every peer' in w]
+    module = engine(NetworkStateModule, server, check_mode, options(**description))
+    return module.run(), [w for w in module.module.warnings if 'grants every peer' in w]
 
 
 def test_the_warning_when_restrictive_policies_are_built_while_an_allow_all_stays_enabled():
@@ -523,13 +509,9 @@ def test_progress_is_returned_kind_by_kind_in_order():
 def test_progress_goes_to_the_tasks_hook_as_it_happens_and_a_retry_wait_says_why():
     from ansible_collections.nms.overlay.plugins.module_utils._resource import TaskContext
     server = default_server()
-    params = dict(CONNECTION, prune=False)
-    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
-    params.update(groups=GROUPS)
     shown = []
-    task = TaskContext(params, on_progress=lambda message: shown.append((message, len(server.writes()))))
-    module = NetworkStateModule(module=task)
-    module._client = server  # pylint: disable=protected-access
+    task = TaskContext(options(groups=GROUPS), on_progress=lambda message: shown.append((message, len(server.writes()))))
+    module = engine(NetworkStateModule, server, module=task)
     module.notify('GET http://127.0.0.1:9/api/groups failed with HTTP 429: slow down; waiting 4 s as the server asked')
     result = module.run()
     assert [message for message, dummy in shown] == result['progress']
@@ -541,11 +523,7 @@ def test_progress_goes_to_the_tasks_hook_as_it_happens_and_a_retry_wait_says_why
 
 def test_a_task_without_a_progress_hook_still_gets_the_steps_and_a_no_log_task_no_names():
     server = default_server()
-    params = dict(CONNECTION, prune=False)
-    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind != 'prune'})
-    params.update(groups=GROUPS)
-    task = FakeModule(params)  # as AnsibleModule: no progress attribute
+    task = FakeModule(options(groups=GROUPS))  # as AnsibleModule: no progress attribute
     task.no_log = True
-    module = NetworkStateModule(module=task)
-    module._client = server  # pylint: disable=protected-access
+    module = engine(NetworkStateModule, server, module=task)
     assert module.run()['progress'][1] == 'network_state: groups: created 2'

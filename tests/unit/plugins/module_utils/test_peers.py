@@ -12,18 +12,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     PeerModule, bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
-
-
-class Shim:
-    """What network_state hands to the class: params (all options with defaults), check_mode, warn."""
-
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
+from tests.support import fakes
+from tests.support.fakes import engine
 
 
 def peer(pid, name, ip, user_id='', **extra):
@@ -33,8 +23,9 @@ def peer(pid, name, ip, user_id='', **extra):
     return data
 
 
-class FakeServer(ShapedReads):
+class FakeServer(fakes.FakeClient):
     def __init__(self):
+        super().__init__()
         self.peers = {
             'p1': peer('p1', 'web-1', '100.64.0.10'),
             'p2': peer('p2', 'db-1', '100.64.0.11'),
@@ -46,7 +37,6 @@ class FakeServer(ShapedReads):
             'g2': {'id': 'g2', 'name': 'backup', 'peers': None},
         }
         self.account = {'id': 'acc', 'settings': {'peer_login_expiration': 86400}}  # open source: no extra
-        self.calls = []
 
     def render(self, pid):
         data = copy.deepcopy(self.peers[pid])
@@ -86,9 +76,6 @@ class FakeServer(ShapedReads):
         del self.peers[path.rsplit('/', 1)[1]]
         return {}
 
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
-
 
 class NoSleepPeerModule(PeerModule):
     slept = []
@@ -98,14 +85,8 @@ class NoSleepPeerModule(PeerModule):
 
 
 def run(server, check_mode=False, **options):
-    params = {name: None for name in PeerModule.full_argument_spec()}
-    params.update(state='present', groups_mode='exact')
-    params.update(options)
-    shim = Shim(params, check_mode)
-    instance = NoSleepPeerModule(module=shim)
-    instance._client = server  # pylint: disable=protected-access
-    result = instance.run()
-    return result, shim
+    instance = engine(NoSleepPeerModule, server, check_mode, **options)
+    return instance.run(), instance.module
 
 
 def test_helpers():

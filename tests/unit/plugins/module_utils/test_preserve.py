@@ -4,67 +4,26 @@ know comes back unchanged in the PUT (today's servers reset what a body leaves o
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule, PostureCheckModule
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._groups import GroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._identity import AccountSettingsModule, SetupKeyModule, UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._peers import PeerModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import kept_fields
 from ansible_collections.nms.overlay.plugins.module_utils._routing import DnsSettingsModule, NameserverGroupModule, RouteModule
+from tests.support.fakes import FakeClient, engine
 
 FUTURE = {'nested': [1, {'deep': True}], 'text': 'kept'}
 
 
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
-class Server(ShapedReads):
-    """Answers GETs from a table of paths; records every write and answers it with the object it was sent."""
-
-    def __init__(self, answers):
-        self.answers = answers
-        self.writes = []
-
-    def get(self, path, query=None):
-        if path not in self.answers:
-            raise ApiError('GET', path, 404, 'not found')
-        return copy.deepcopy(self.answers[path])
-
-    def put(self, path, body=None):
-        self.writes.append(('PUT', path, copy.deepcopy(body)))
-        return dict(body, id=path.rsplit('/', 1)[1])
-
-    def post(self, path, body=None):
-        self.writes.append(('POST', path, copy.deepcopy(body)))
-        return dict(body, id='new')
-
-    def delete(self, path):
-        self.writes.append(('DELETE', path, None))
-        return {}
-
-
 def make(cls, server, **params):
-    full = {name: option.get('default') for name, option in cls.full_argument_spec().items()}
-    full.update(api_url='http://127.0.0.1:1', api_token='nbp_x', **params)
-    instance = cls(module=FakeModule(full))
-    instance._client = server  # pylint: disable=protected-access
-    return instance
+    return engine(cls, server, api_url='http://127.0.0.1:1', api_token='nbp_x', **params)
 
 
 def put_body(server):
-    puts = [body for method, dummy_path, body in server.writes if method == 'PUT']
-    assert len(puts) == 1, server.writes
+    puts = [body for method, dummy_path, body in server.writes() if method == 'PUT']
+    assert len(puts) == 1, server.writes()
     return puts[0]
 
 
@@ -91,30 +50,30 @@ def test_kept_fields_keeps_unknown_fields_items_and_members_but_not_managed_or_a
 
 
 def test_group_peers_keep_resources_and_unknown_fields():
-    server = Server({'/groups': [GROUP], '/peers': [PEER]})
+    server = FakeClient({'/groups': [GROUP], '/peers': [PEER]})
     make(GroupModule, server, name='web', peers=['web1']).run()
     body = put_body(server)
     assert body == {'name': 'web', 'peers': ['p1'], 'resources': [{'id': 'res1', 'type': 'host'}], 'future': FUTURE}
 
 
 def test_peer_rename_keeps_inactivity_expiration_and_unknown_fields():
-    server = Server({'/peers': [PEER], '/peers/p1': PEER})
+    server = FakeClient({'/peers': [PEER], '/peers/p1': PEER})
     make(PeerModule, server, id='p1', name='web1').run()  # unchanged: no write
-    assert server.writes == []
-    server = Server({'/peers': [PEER], '/peers/p1': PEER})
+    assert server.writes() == []
+    server = FakeClient({'/peers': [PEER], '/peers/p1': PEER})
     make(PeerModule, server, id='p1', name='web-1').run()
     body = put_body(server)
     assert body['name'] == 'web-1' and body['inactivity_expiration_enabled'] is True and body['future'] == FUTURE
     assert 'groups' not in body and 'ip' not in body and 'hostname' not in body
 
 
-class GroupStore(Server):
+class GroupStore(FakeClient):
     """A server whose groups change with their writes (the peer module reads a group back after writing it)."""
 
     def put(self, path, body=None):
         answer = super().put(path, body)
         if path.startswith('/groups/'):
-            self.answers[path] = dict(answer, peers=[{'id': peer_id} for peer_id in body['peers']])
+            self.routes[path] = dict(answer, peers=[{'id': peer_id} for peer_id in body['peers']])
         return answer
 
 
@@ -132,7 +91,7 @@ ROUTE = {'id': 'r1', 'network_id': 'lan', 'network': '10.0.0.0/24', 'network_typ
 
 
 def test_route_metric_keeps_keep_route_and_access_control_groups():
-    server = Server({'/routes': [ROUTE], '/groups': [GROUP]})
+    server = FakeClient({'/routes': [ROUTE], '/groups': [GROUP]})
     make(RouteModule, server, network_id='lan', metric=100).run()
     body = put_body(server)
     assert body['metric'] == 100
@@ -144,7 +103,7 @@ def test_nameserver_group_keeps_unknown_fields():
     nsgroup = {'id': 'n1', 'name': 'dns', 'description': '', 'nameservers': [{'ip': '1.1.1.1', 'ns_type': 'udp', 'port': 53}],
                'groups': ['g1'], 'domains': [], 'primary': True, 'search_domains_enabled': False, 'enabled': True,
                'future': FUTURE}
-    server = Server({'/dns/nameservers': [nsgroup]})
+    server = FakeClient({'/dns/nameservers': [nsgroup]})
     make(NameserverGroupModule, server, name='dns', description='resolvers').run()
     assert put_body(server)['future'] == FUTURE
 
@@ -152,7 +111,7 @@ def test_nameserver_group_keeps_unknown_fields():
 @pytest.mark.parametrize('wrapped', [False, True], ids=['plain', 'items'])
 def test_dns_settings_keep_unknown_fields(wrapped):
     settings = {'disabled_management_groups': [], 'future': FUTURE}
-    server = Server({'/dns/settings': {'items': settings} if wrapped else settings, '/groups': [GROUP]})
+    server = FakeClient({'/dns/settings': {'items': settings} if wrapped else settings, '/groups': [GROUP]})
     make(DnsSettingsModule, server, disabled_management_groups=['web']).run()
     assert put_body(server) == {'disabled_management_groups': ['g1'], 'future': FUTURE}
 
@@ -165,7 +124,7 @@ POLICY = {'id': 'pol1', 'name': 'web', 'description': '', 'enabled': True, 'sour
 
 
 def test_policy_keeps_unknown_fields_and_unknown_rule_fields():
-    server = Server({'/policies': [POLICY], '/groups': [GROUP]})
+    server = FakeClient({'/policies': [POLICY], '/groups': [GROUP]})
     make(PolicyModule, server, name='web', description='changed').run()
     body = put_body(server)
     assert body['description'] == 'changed' and body['future'] == FUTURE
@@ -179,13 +138,13 @@ CHECK = {'id': 'c1', 'name': 'recent', 'description': '', 'future': FUTURE,
 
 
 def test_posture_check_keeps_unknown_fields_and_unknown_checks():
-    server = Server({'/posture-checks': [CHECK]})
+    server = FakeClient({'/posture-checks': [CHECK]})
     make(PostureCheckModule, server, name='recent', checks={'nb_version_check': {'min_version': '0.29.0'}}).run()
     body = put_body(server)
     assert body['future'] == FUTURE
     assert body['checks'] == {'nb_version_check': {'min_version': '0.29.0'}, 'process_check': {'processes': [{'linux_path': '/x'}]}}
     # replacing the checks replaces them all, unknown ones too
-    server = Server({'/posture-checks': [CHECK]})
+    server = FakeClient({'/posture-checks': [CHECK]})
     make(PostureCheckModule, server, name='recent', checks={'nb_version_check': {'min_version': '0.29.0'}},
          checks_mode='replace').run()
     assert put_body(server)['checks'] == {'nb_version_check': {'min_version': '0.29.0'}}
@@ -198,7 +157,7 @@ KEY = {'id': '1234', 'key': 'A' * 36, 'name': 'servers', 'expires': '2999-01-01T
 
 
 def test_setup_key_keeps_unknown_fields_and_never_sends_the_key_value():
-    server = Server({'/setup-keys': [KEY], '/groups': [GROUP]})
+    server = FakeClient({'/setup-keys': [KEY], '/groups': [GROUP]})
     make(SetupKeyModule, server, name='servers', auto_groups=['web']).run()
     body = put_body(server)
     assert body['auto_groups'] == ['g1'] and body['allow_extra_dns_labels'] is True and body['future'] == FUTURE
@@ -209,7 +168,7 @@ def test_user_keeps_unknown_fields():
     user = {'id': 'u2', 'email': 'a@example.com', 'name': 'a', 'role': 'user', 'status': 'active', 'auto_groups': [],
             'is_current': False, 'is_service_user': False, 'is_blocked': False, 'issued': 'api',
             'permissions': {'dashboard_view': 'limited'}, 'future': FUTURE}
-    server = Server({'/users': [user]})
+    server = FakeClient({'/users': [user]})
     make(UserModule, server, email='a@example.com', role='admin').run()
     assert put_body(server) == {'role': 'admin', 'auto_groups': [], 'is_blocked': False, 'future': FUTURE}
 
@@ -219,7 +178,7 @@ def test_account_settings_keep_unknown_members_and_fields():
         'peer_login_expiration_enabled': True, 'peer_login_expiration': 86400, 'regular_users_view_blocked': True,
         'groups_propagation_enabled': True, 'jwt_groups_enabled': False, 'jwt_groups_claim_name': '',
         'jwt_allow_groups': [], 'peer_inactivity_expiration': 600, 'future': FUTURE}}
-    server = Server({'/accounts': [account]})
+    server = FakeClient({'/accounts': [account]})
     make(AccountSettingsModule, server, peer_login_expiration=7200).run()
     body = put_body(server)
     assert body['future'] == FUTURE and body['settings']['future'] == FUTURE

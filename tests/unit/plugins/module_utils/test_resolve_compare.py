@@ -96,10 +96,6 @@ def test_unwrap_items_accepts_both_shapes():
     assert cmp.unwrap_items({'disabled_management_groups': None}) == {'disabled_management_groups': None}
 
 
-def test_differing_keys():
-    assert cmp.differing_keys({'a': 1, 'b': [1]}, {'a': 1, 'b': [2]}) == ['b']
-
-
 # -- pydantic errors as short rules ----------------------------------------------------------------------
 def test_pydantic_errors_read_as_short_rules():
     from typing import Dict, List, Literal, Optional

@@ -5,28 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from tests.support import fakes
+from tests.support.fakes import engine
 
 
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
-class FakeClient(ShapedReads):
+class FakeClient(fakes.FakeClient):
     """A tiny in-memory server for /things and /peers."""
 
     def __init__(self, things, peers=()):
+        super().__init__()
         self.things = {t['id']: dict(t) for t in things}
         self.peers = list(peers)
-        self.calls = []
         self.conflict_once = False
         self.pauses = []
         self.pause_causes = []
@@ -67,9 +59,6 @@ class FakeClient(ShapedReads):
         del self.things[path.rsplit('/', 1)[1]]
         return {}
 
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
-
 
 class Thing(ResourceModule):
     path = '/things'
@@ -94,11 +83,11 @@ class SharedThing(Thing):
         self.slept.append(seconds)
 
 
+THING_OPTIONS = dict(id=None, name=None, size=None, members=None, note=None, state='present')
+
+
 def run(client, check_mode=False, cls=Thing, **params):
-    base = dict(id=None, name=None, size=None, members=None, note=None, state='present')
-    base.update(params)
-    module = cls(FakeModule(base, check_mode))
-    module._client = client  # pylint: disable=protected-access
+    module = engine(cls, client, check_mode, THING_OPTIONS, **params)
     return module.run(), module.module
 
 
@@ -306,11 +295,7 @@ class UniqueThing(Thing):
 
 
 def run_unique(client, check_mode=False, **params):
-    base = dict(id=None, name=None, size=None, members=None, note=None, state='present')
-    base.update(params)
-    module = UniqueThing(FakeModule(base, check_mode))
-    module._client = client  # pylint: disable=protected-access
-    return module.run()
+    return engine(UniqueThing, client, check_mode, THING_OPTIONS, **params).run()
 
 
 @pytest.mark.parametrize('check_mode', [False, True])
@@ -358,11 +343,8 @@ class Rules(ResourceModule):
 
 
 def run_rules(client, check_mode=False, **params):
-    base = dict(id=None, name=None, owner=None, members=None, rules=None, state='present')
-    base.update(params)
-    module = Rules(FakeModule(base, check_mode))
-    module._client = client  # pylint: disable=protected-access
-    return module.run()
+    return engine(Rules, client, check_mode, dict(id=None, name=None, owner=None, members=None, rules=None, state='present'),
+                  **params).run()
 
 
 def test_the_diff_names_references_from_embedded_summaries_without_a_request():

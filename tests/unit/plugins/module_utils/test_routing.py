@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_routing import (
@@ -15,6 +15,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._routing import (
     DnsSettingsModule, NameserverGroupModule, RouteModule, dns_settings_result, domain_set, ip_text,
     nameserver_group_result, nameserver_list, nameserver_rule_problems, optional_id, route_result, rule_message,
 )
+from tests.support import fakes
+from tests.support.fakes import engine
 
 
 # -- normalisation -----------------------------------------------------------------------------------
@@ -155,26 +157,16 @@ def test_dns_settings_options():
 
 
 # -- resource classes with a scripted client ---------------------------------------------------------
-class FakeModule:
-    def __init__(self, params, check_mode=False):
-        self.params = params
-        self.check_mode = check_mode
-        self.warnings = []
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-
-class FakeClient(ShapedReads):
+class FakeClient(fakes.FakeClient):
     """Routes, nameserver groups and DNS settings in memory, plus fixed peers and groups."""
 
     def __init__(self, routes=(), nameservers=(), settings=None):
+        super().__init__()
         self.data = {'/routes': {r['id']: dict(r) for r in routes},
                      '/dns/nameservers': {n['id']: dict(n) for n in nameservers}}
         self.settings = settings if settings is not None else {'disabled_management_groups': []}
         self.peers = [{'id': 'p1', 'name': 'router-1'}, {'id': 'p2', 'name': 'router-2'}]
         self.groups = [{'id': 'g1', 'name': 'servers'}, {'id': 'g2', 'name': 'routers'}]
-        self.calls = []
 
     def get(self, path, query=None):
         self.calls.append(('GET', path))
@@ -212,9 +204,6 @@ class FakeClient(ShapedReads):
         del self.data[base][item_id]
         return {}
 
-    def writes(self):
-        return [c for c in self.calls if c[0] != 'GET']
-
 
 ROUTE_DEFAULTS = dict(id=None, state='present', network_id=None, description=None, network=None, peer=None,
                       peer_groups=None, groups=None, metric=None, masquerade=None, enabled=None)
@@ -231,11 +220,7 @@ def route(rid, peer='', peer_groups=None, network_id='office-lan', network='192.
 
 
 def run_class(cls, defaults, client, check_mode=False, **params):
-    options = dict(defaults)
-    options.update(params)
-    instance = cls(module=FakeModule(options, check_mode))
-    instance._client = client  # pylint: disable=protected-access
-    return instance.run()
+    return engine(cls, client, check_mode, defaults, **params).run()
 
 
 def test_ha_routes_are_matched_by_routing_peer():
