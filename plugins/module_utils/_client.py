@@ -419,7 +419,6 @@ class ShapedReads:
         return data
 
 
-
 def _parse_json(text):
     """json.loads with the cyclic garbage collector paused: an answer nested deeply enough to exhaust the
     stack raises RecursionError (reported as an API error), but a collection starting in the middle of such
@@ -431,6 +430,7 @@ def _parse_json(text):
     finally:
         if collecting:
             gc.enable()
+
 
 class Client(ShapedReads):
     """Talks to {api_url}/api with a personal access token.

@@ -104,8 +104,10 @@ def test_ten_forks_one_named_object(any_emulator, tmp_path, name):
     group's 409: all ten forks succeed, one object exists, and only the fork whose create won reports a change."""
     emu = any_emulator
     args, path, words = NAMED_ONCE[name]
+    # as module processes (seed) the forks start further apart (ansible-core 2.16 on a busy machine: more than
+    # 0.3 s), so every request is held longer for all of them to read before the first create lands
     output, returncode, recap, elapsed = run_forks(emu, tmp_path, "    - name: Ensure it\n      nms.overlay.%s:\n%s"
-                                                   % (name, args))
+                                                   % (name, args), slow=1.5 if emu.dialect == "seed" else 0.3)
     status, items = emu.api("GET", path)
     made = [item for item in items if item["name"].startswith("race-")]
     posts = [r for r in emu.requests() if r["method"] == "POST"]
