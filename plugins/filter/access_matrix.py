@@ -219,7 +219,7 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
 
 PROTOCOL_ORDER = ('all', 'tcp', 'udp', 'icmp')
 WITH_PORTS = ('tcp', 'udp')

@@ -219,7 +219,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     NO_ADDRESS, describe_peer, group_matches, in_any_group, normalise_peer, peer_groups, peer_shape_problem,
 )

@@ -69,3 +69,7 @@ def the_account(data):
     if isinstance(accounts, list) and len(accounts) == 1 and isinstance(accounts[0], dict):
         return accounts[0]
     return None
+
+
+def lower(value):
+    return value.lower() if isinstance(value, str) else value

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import parse_duration
+from ansible_collections.nms.overlay.plugins.module_utils._time import parse_duration
 from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
 
 if HAS_PYDANTIC:

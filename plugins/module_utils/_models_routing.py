@@ -5,7 +5,7 @@
 
 Every field is optional: a model checks what the user set, before any request. Rules that need
 the server's values too (the nameserver group domain rules on a partial update) are checked again
-on the merged state by the modules, with the same functions from ``_routing.py``.
+on the merged state by the modules, with the same functions from ``_resources/nameserver_group.py``.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ class NameserverGroupOptions(Options):
     """A nameserver group: bounds from the spec's Limits.
 
     The spec's domain rules involve several options and, on an update, the server's values: they
-    are checked by ``_routing.nameserver_rule_problems`` (on the options, then on the merged state).
+    are checked by ``_resources.nameserver_group.nameserver_rule_problems`` (on the options, then on the merged state).
     """
 
     name: Optional[NameserverGroupName] = None

@@ -16,43 +16,26 @@ import tempfile
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    PolicyModule, PostureCheckModule, grants_everything, is_allow_all_policy,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._access import grants_everything, is_allow_all_policy
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._groups import ALL_GROUP, GroupModule
-from ansible_collections.nms.overlay.plugins.module_utils._identity import (
-    AccountSettingsModule, SetupKeyModule, UserModule, setup_key_valid,
-)
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS as RESOLVER_KINDS, ResolveError, Resolver, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import (
     NmsModule, connection_argument_spec, display_name, shape_problem,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._routing import (
-    DnsSettingsModule, NameserverGroupModule, RouteModule,
-)
-from ansible_collections.nms.overlay.plugins.module_utils._usage import (
-    DNS_SETTINGS, DNS_SETTINGS_PATH, current_sources, referring_kinds, users_of,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import sections
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
+from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, referring_kinds, users_of
 
 
-# The description's keys, in the order they are applied: a kind only refers to kinds before it.
-KINDS = (
-    ('groups', GroupModule),
-    ('posture_checks', PostureCheckModule),
-    ('policies', PolicyModule),
-    ('routes', RouteModule),
-    ('nameserver_groups', NameserverGroupModule),
-    ('dns_settings', DnsSettingsModule),
-    ('setup_keys', SetupKeyModule),
-    ('users', UserModule),
-    ('account_settings', AccountSettingsModule),
-)
-SINGLETONS = ('dns_settings', 'account_settings')
+# The description's keys, in the order they are applied (a kind only refers to kinds before it): the declarations'.
+KINDS = sections()
+SINGLETONS = tuple(kind for kind, cls in KINDS if cls.singleton)
 # kinds whose deletion a reference blocks (checked before the first write)
-REFERENCED = ('groups', 'posture_checks')
+REFERENCED = tuple(kind for kind, cls in KINDS if cls.usage_checked)
 CONNECTION_OPTIONS = tuple(connection_argument_spec())
 # what default_policy does to the account-wide allow-all policies (see allow_all_policies)
 DEFAULT_POLICY_CHOICES = ('keep', 'disable', 'remove')
@@ -114,7 +97,7 @@ class _PlanResolver(Resolver):
     def items(self, kind):
         if kind not in self._items:
             items = list(self.main.items(kind))
-            dummy_path, what, fields = RESOLVER_KINDS[kind]
+            dummy_path, what, fields = kind_table()[kind]
             for name in sorted(self.declared.get(kind, ())) if kind in REFERENCED else ():
                 try:
                     known = find_unique(items, name, fields, what, kind)
@@ -176,8 +159,8 @@ class NetworkStateModule(NmsModule):
         for dummy_kind, resource_cls in KINDS:
             resource_cls.preload()
 
-    def __init__(self, module=None):
-        super().__init__(module)
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.entries = []
         self.report = Report(keep_secret=self.keep_secret, check_mode=bool(self.module.check_mode),
                              hide_names=bool(getattr(self.module, 'no_log', False)))
@@ -234,23 +217,23 @@ class NetworkStateModule(NmsModule):
                     continue
                 params = dict(checked.validated_parameters, **connection)
                 entry = _Entry(kind, index, '' if index is None else _label(cls, params), None)
-                entry.resource = self.resource(cls, params, entry)
+                # the deletion of a described group or posture check is checked before the first write (check_deletions)
+                entry.resource = self.resource(cls, params, entry,
+                                               usage_known=kind in REFERENCED and params.get('state') == 'absent')
                 self.entries.append(entry)
         if problems:
             raise TaskError('the network description is invalid, nothing was changed: ' + '; '.join(problems))
         self.check_duplicates()
 
-    def resource(self, cls, params, entry):
+    def resource(self, cls, params, entry, found_in_list=False, usage_known=False):
         def warn(message):
             # a task with no_log gets the place of the entry, never its name
             where = entry.where if not getattr(self.module, 'no_log', False) else (
                 entry.kind if entry.index is None else '%s[%s]' % (entry.kind, entry.index))
             self.warn('%s: %s' % (where, message))
 
-        resource = cls(module=_TaskModule(params, self.module.check_mode, warn, getattr(self.module, 'no_log', False)))
-        resource._client = self.client  # pylint: disable=protected-access
-        resource._resolver = self.resolver  # pylint: disable=protected-access
-        return resource
+        return cls(_TaskModule(params, self.module.check_mode, warn, getattr(self.module, 'no_log', False)),
+                   client=self.client, resolver=self.resolver, found_in_list=found_in_list, usage_known=usage_known)
 
     def check_duplicates(self):
         seen = {}
@@ -348,10 +331,9 @@ class NetworkStateModule(NmsModule):
     def plan(self, entry, plan, find_only=False):
         """(the server object an entry describes or None, the objects it leaves on the server), without a request
         beyond the lists the run reads anyway."""
-        resource = type(entry.resource)(module=_TaskModule(entry.resource.params, True, lambda message: None))
-        resource.list_only = True  # by id in the list the run read, not with a GET
-        resource._client = self.client  # pylint: disable=protected-access
-        resource._resolver = plan  # pylint: disable=protected-access
+        # by id in the list the run read, not with a GET
+        resource = type(entry.resource)(_TaskModule(entry.resource.params, True, lambda message: None),
+                                        client=self.client, resolver=plan, found_in_list=True)
         try:
             obj = resource.find()
             if find_only:
@@ -381,8 +363,8 @@ class NetworkStateModule(NmsModule):
         sources = {}
         for source in referring_kinds(kind):
             entries = [entry for entry in self.entries if entry.kind == source]
-            if source == DNS_SETTINGS:
-                sources[source] = self.plan(entries[0], plan)[1] if entries else [self.resolver.settings(DNS_SETTINGS_PATH)]
+            if source in SINGLETONS:
+                sources[source] = self.plan(entries[0], plan)[1] if entries else [self.resolver.settings(dict(KINDS)[source].path)]
                 continue
             objs, seen = [], set()
             for entry in entries:
@@ -443,8 +425,7 @@ class NetworkStateModule(NmsModule):
             else:
                 params['state'] = 'absent'
             entry = _Entry('policies', None, policy.get('name') or ref_id(policy), None, origin='default_policy')
-            entry.resource = self.resource(PolicyModule, params, entry)
-            entry.resource.list_only = True  # found in the list just read, not read again
+            entry.resource = self.resource(PolicyModule, params, entry, found_in_list=True)  # in the list just read
             self.entries.insert(position, entry)
             position += 1
 
@@ -498,9 +479,6 @@ class NetworkStateModule(NmsModule):
         self.progress('network_state: description checked: %d %s in %d %s, every reference found' % (
             len(self.entries), 'resource' if len(self.entries) == 1 else 'resources', len(self.described_kinds()),
             'kind' if len(self.described_kinds()) == 1 else 'kinds'))
-        for entry in self.entries:
-            if isinstance(entry.resource, GroupModule) and entry.resource.params.get('state') == 'absent':
-                entry.resource.check_usage = False  # checked above, before the first write
         report = self.report
         kept = {'policies': set(self.kept_allow_all)}
         for kind, dummy_cls in self.applied_kinds():
@@ -544,10 +522,9 @@ class NetworkStateModule(NmsModule):
                 continue
             params = dict(item_spec_defaults(cls), id=ref_id(obj), state='absent', **connection)
             entry = _Entry(kind, None, _label(cls, obj), None)
-            entry.resource = self.resource(cls, params, entry)
-            entry.resource.list_only = True  # found in the list just read, not read again
-            if isinstance(entry.resource, GroupModule) and (kind, ref_id(obj)) in self.verified:
-                entry.resource.check_usage = False  # checked before the first write, against the state now reached
+            # found in the list just read; its usage was checked before the first write, against the state now reached
+            entry.resource = self.resource(cls, params, entry, found_in_list=True,
+                                           usage_known=(kind, ref_id(obj)) in self.verified)
             report.add(entry, self.apply(entry, entry.resource.run), pruned=True)
 
     @staticmethod

@@ -13,23 +13,12 @@ class ResolveError(TaskError):
     """A reference that names nothing, or more than one thing."""
 
 
-# kind -> (list path, human name, fields a value may match, in order of preference after the id)
-KINDS = {
-    'groups': ('/groups', 'group', ('name',)),
-    'peers': ('/peers', 'peer', ('name',)),
-    'posture_checks': ('/posture-checks', 'posture check', ('name',)),
-    'users': ('/users', 'user', ('email', 'name')),
-    'setup_keys': ('/setup-keys', 'setup key', ('name',)),
-    'policies': ('/policies', 'policy', ('name',)),
-    'routes': ('/routes', 'route', ('network_id',)),
-    'nameserver_groups': ('/dns/nameservers', 'nameserver group', ('name',)),
-}
+def kind_table():
+    """kind -> (list path, human name, fields a value may match, in order of preference after the id), derived from
+    the resource declarations (imported here, when first needed: they import the engine, which imports this file)."""
+    from ansible_collections.nms.overlay.plugins.module_utils._kinds import resolver_table
+    return resolver_table()
 
-
-# kinds whose natural key (name) the server keeps unique: on create only (groups 409, posture checks 412) or
-# also on update (nameserver groups 422). The engine refuses a rename onto another object's name for these
-# (policy, setup key, route, token and peer names need not be unique).
-UNIQUE_NAMES = frozenset(('groups', 'posture_checks', 'nameserver_groups'))
 
 # nouns whose plural is not the noun + s (see plural())
 _IRREGULAR = {'DNS settings': 'DNS settings', 'account settings': 'account settings'}
@@ -133,7 +122,7 @@ class Resolver:
 
     def items(self, kind):
         if kind not in self._items:
-            self._items[kind] = self.client.get_list(KINDS[kind][0])
+            self._items[kind] = self.client.get_list(kind_table()[kind][0])
         return self._items[kind]
 
     def to_id(self, kind, value, option):
@@ -143,7 +132,7 @@ class Resolver:
         """Ids for names or ids; every unknown name is listed in one error."""
         if not values:
             return []
-        dummy_path, what, fields = KINDS[kind]
+        dummy_path, what, fields = kind_table()[kind]
         items = self.items(kind)
         ids, unknown = [], []
         for value in values:
@@ -173,7 +162,7 @@ class Resolver:
 
     def name_of(self, kind, item_id):
         """The display name of a resource id (for results), or None when it is unknown."""
-        dummy_path, dummy_what, fields = KINDS[kind]
+        dummy_path, dummy_what, fields = kind_table()[kind]
         for item in self.items(kind):
             if ref_id(item) == str(item_id):
                 for field in fields:

@@ -22,7 +22,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import (
     id_set, ref_id,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS, UNIQUE_NAMES, Resolver, find_unique, plural
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver, find_unique, kind_table, plural
 
 MISSING = object()
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
@@ -75,6 +75,18 @@ def _continued_items(old_items, new_items, known, match):
             continue
         result.append(dict({k: copy.deepcopy(v) for k, v in olds[base].items() if k not in known}, **item))
     return result
+
+
+def lost_value_message(what, option_hint, answer_lost, unreadable=None):
+    """Why a created secret cannot be shown: its create answer was lost, could not be read (``unreadable``, the
+    client's error) or carried no value."""
+    if unreadable is not None:
+        how = 'the answer to the creation request (which carries the value) could not be read (%s)' % unreadable.message
+    elif answer_lost:
+        how = 'the connection was lost after the creation request was sent, so its answer (which carries the value) never arrived'
+    else:
+        how = 'the answer to the creation request did not carry the value'
+    return '%s; %s, and the value is only ever shown in that answer; %s' % (what, how, option_hint)
 
 
 def create_may_repeat(exc):
@@ -168,18 +180,22 @@ def shape_problem(spec, params, prefix=''):
 
 
 class Field:
-    """One request field of a resource: how to normalise it and what it refers to.
+    """One request field of a resource: its option (the argument spec entry), how to normalise it and what it
+    refers to.
 
     ``ref`` names a resolver kind: the user may give names or ids, the engine sends ids.
     ``many`` marks a list of references compared as a set. ``immutable`` fields cannot change
     after creation: a difference is a warning, never a change. ``initial`` is sent on create
     when the user did not set the option. ``item_refs`` ({key: kind}) marks a list of objects (or one
     object) whose keys hold references, such as a policy's rules with their sources and destinations:
-    the diff shows those by name too.
+    the diff shows those by name too. A reference (``ref``, ``item_refs``) is a use of the object it names,
+    which then cannot be deleted (see _usage), unless ``in_use`` is false (a membership, such as a group's peers).
     """
 
-    def __init__(self, norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None):
+    def __init__(self, option='str', norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None, in_use=True):
+        self.option = option
         self.ref = ref
+        self.in_use = in_use
         self.many = many
         self.immutable = immutable
         self.initial = initial
@@ -187,6 +203,15 @@ class Field:
         if norm is None and ref:
             norm = id_set if many else ref_id
         self.norm = norm
+
+    @property
+    def spec(self):
+        """The argument spec entry: ``option`` is one (a dict), a type name, or 'list' (a list of strings)."""
+        if isinstance(self.option, dict):
+            return copy.deepcopy(self.option)
+        if self.option == 'list':
+            return dict(type='list', elements='str')
+        return dict(type=self.option)
 
     def normalise(self, value):
         if self.norm is None:
@@ -206,7 +231,8 @@ def display_name(item, keys):
 
 def kind_name(kind, item):
     """The display name of an object of a resolver kind (users: email, else name), or None."""
-    return display_name(item, KINDS[kind][2] if kind in KINDS else ('name',))
+    table = kind_table()
+    return display_name(item, table[kind][2] if kind in table else ('name',))
 
 
 class ReferenceNames:
@@ -315,11 +341,13 @@ class NmsModule:
     required_if = ()
     required_together = ()
 
-    def __init__(self, module=None):
+    def __init__(self, module=None, client=None, resolver=None):
+        """``client`` and ``resolver`` are given when several resources of one task share them (network_state);
+        otherwise they are made when first needed."""
         self.module = module if module is not None else self.ansible_module()
         self.params = self.module.params
-        self._client = None
-        self._resolver = None
+        self._client = client
+        self._resolver = resolver
         self.warnings = []
         self.steps = []  # what progress() told, for a module to return (a module process shows nothing live)
 
@@ -328,7 +356,7 @@ class NmsModule:
         """The options and their constraints, as AnsibleModule and ArgumentSpecValidator take them."""
         return dict(
             argument_spec=cls.full_argument_spec(),
-            mutually_exclusive=list(cls.mutually_exclusive),
+            mutually_exclusive=list(cls.mutually_exclusive or ()),
             required_one_of=list(cls.required_one_of),
             required_if=list(cls.required_if),
             required_together=list(cls.required_together),
@@ -424,22 +452,27 @@ class NmsModule:
 class ResourceModule(NmsModule):
     """Ensures one resource is present with the given options, or absent.
 
-    Subclasses set ``path``, ``what`` (human name), ``result_key``, ``fields`` and, when their
-    natural key is not ``name``, override ``matches``. Options left unset keep the server's value.
+    A resource kind is declared once, by a subclass in ``_resources/<kind>.py`` whose attributes below are its
+    descriptor; the registry (``_kinds.py``) derives the resolver's table, the usage table and
+    network_state's order from them. Options left unset keep the server's value.
     """
 
     path = None
     what = None
     result_key = None
-    kind = None              # resolver kind of this resource, to reuse the list it fetched
+    kind = None              # resolver kind of this resource (references to it are resolved by name), and its list
+    section = None           # its key in a network_state description (None: kind, or not described there)
+    lookup = None            # the fields a reference to it may match after the id (None: the natural key)
     natural_key = 'name'
     fields = {}
+    options = {}             # options that are no request fields (state and id are added)
     model = None             # a function returning the pydantic options model (imported lazily)
     has_id = True
     list_only = False        # no GET by id: find by id in the list
     singleton = False        # one object at ``path``: read and update only
     required_on_create = ('name',)
-    unique_natural_key = None  # whether no two objects may share the natural key; None: as _resolve.UNIQUE_NAMES says
+    unique_names = False     # whether the server keeps the natural key unique (a rename onto a taken one is refused)
+    usage_checked = False    # whether a delete first checks what refers to it (servers refuse, or leave dangling ids)
     states = ('present', 'absent')
     replacing = None         # the object a replacement of the same name is being created for (rotate, replace)
     read_only = ('id',)      # fields of the server's answers that are no request fields (left out of update bodies)
@@ -448,10 +481,21 @@ class ResourceModule(NmsModule):
     # the answers to a create that mean "one of that natural key exists already" ({status: words of the message,
     # or None for any}): the create is then reconciled with the existing object, as another run made it meanwhile
     exists_answers = {409: None}
+    shape = None             # a function giving an object of the kind as returned to the user (shared with its info module)
+
+    def __init__(self, module=None, client=None, resolver=None, found_in_list=False, usage_known=False):
+        """``found_in_list``: find by id in the list the task read (network_state read it), not with a GET;
+        ``usage_known``: the caller checked, before its first write, that nothing refers to what it deletes."""
+        super().__init__(module, client, resolver)
+        self.find_in_list = self.list_only or found_in_list
+        self.usage_known = usage_known
 
     @classmethod
     def full_argument_spec(cls):
-        spec = super().full_argument_spec()
+        spec = connection_argument_spec()
+        spec.update((name, field.spec) for name, field in cls.fields.items())
+        spec.update(copy.deepcopy(cls.options))
+        spec.update(copy.deepcopy(cls.argument_spec))
         if not cls.singleton:
             spec.setdefault('state', dict(type='str', default='present', choices=list(cls.states)))
             if cls.has_id:
@@ -517,10 +561,14 @@ class ResourceModule(NmsModule):
         """(kind, name or id, option) for every reference in the options, to check them up front."""
         for name, field in self.fields.items():
             value = self.params.get(name)
-            if field.ref is None or value is None:
+            if value is None:
                 continue
-            for item in (value if field.many else [value]):
+            for item in (value if field.many else [value]) if field.ref else ():
                 yield field.ref, item, name
+            for index, entry in enumerate(value if field.item_refs and isinstance(value, list) else ()):
+                for key, kind in field.item_refs.items():
+                    for item in (entry.get(key) or []) if isinstance(entry, dict) else ():
+                        yield kind, item, '%s[%d].%s' % (name, index, key)
 
     def desired(self):
         """The options the user set, resolved to ids and normalised."""
@@ -549,15 +597,24 @@ class ResourceModule(NmsModule):
     def before_write(self, current_obj, state):
         """Last check of the merged state before a write; raise TaskError to refuse it."""
 
+    def check_unused(self, obj):
+        """Refuse to delete an object that others refer to (kinds with ``usage_checked``), naming each of them."""
+        # imported here: the usage table derives from the declarations, which import this file
+        from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, in_use_message, users_of
+        users = users_of(self.kind, ref_id(obj), current_sources(self.kind, self.resolver))
+        if users:
+            raise TaskError(in_use_message(self.what, obj, users))
+
     def to_result(self, obj):
-        """The resource as returned to the user: references as lists, never null."""
+        """The resource as returned to the user: references as lists, never null, then as ``shape`` makes it (the
+        kind's result shape, which its info module shares)."""
         if not isinstance(obj, dict):
             return obj
         result = dict(obj)
         for name, field in self.fields.items():
             if field.many and result.get(name, []) is None:
                 result[name] = []
-        return result
+        return self.shape(result) if self.shape is not None else result
 
     def remember(self, obj):
         """Keep the shared list (or singleton) current after a write, so later tasks of one run resolve it."""
@@ -582,7 +639,7 @@ class ResourceModule(NmsModule):
         return self.client.get_list(self.path)
 
     def get_by_id(self, item_id):
-        if self.list_only:
+        if self.find_in_list:
             return find_unique(self.list_items(), item_id, (), self.what, 'id')
         try:
             return self.client.get_object('%s/%s' % (self.path, item_id))
@@ -642,14 +699,12 @@ class ResourceModule(NmsModule):
 
     def reconcile(self):
         self.validate_options()
-        if self.singleton or self.params.get('state') != 'absent':
+        absent = self.params.get('state') == 'absent'
+        if not absent:
             self.check_server_accepts()
         obj = self.find()
-        if not self.singleton and self.params.get('state') == 'absent':
-            result = self.ensure_absent(obj)
-        else:
-            result = self.ensure_present(obj)
-        return self.name_references(result, obj)
+        result = self.ensure_absent(obj) if absent else self.ensure_present(obj)
+        return self.name_references(self.finish(obj, result), obj)
 
     # -- names in the diff -----------------------------------------------------------------------------
     def name_references(self, result, obj):
@@ -707,9 +762,7 @@ class ResourceModule(NmsModule):
 
     # -- unique names ----------------------------------------------------------------------------------
     def natural_key_is_unique(self):
-        if self.unique_natural_key is not None:
-            return bool(self.unique_natural_key)
-        return self.kind in UNIQUE_NAMES
+        return self.unique_names
 
     def check_rename(self, obj, new_value):
         """Refuse, before any write, to give this object the natural key another object of its kind has.
@@ -736,6 +789,8 @@ class ResourceModule(NmsModule):
             return result
         current = self.from_server(obj)
         self.before_write(obj, None)
+        if self.usage_checked and not self.usage_known:
+            self.check_unused(obj)  # also in check mode
         if not self.module.check_mode:
             self.delete(obj)
         if self.kind:
@@ -755,7 +810,10 @@ class ResourceModule(NmsModule):
             return self.create(desired)
         return self.update_object(obj, desired)
 
-    def create(self, desired):
+    # -- hooks of the lifecycle --------------------------------------------------------------------------
+    def new_state(self, desired):
+        """The values of a new object: the fields' create defaults under the user's options. A kind with create
+        rules beyond its required options checks them here (raise TaskError)."""
         missing = [name for name in self.required_on_create if desired.get(name) in (None, '')]
         if missing:
             raise TaskError('%s required to create the %s %s' % (
@@ -763,14 +821,40 @@ class ResourceModule(NmsModule):
         state = {name: copy.deepcopy(field.initial) for name, field in self.fields.items()
                  if field.initial is not MISSING}
         state.update(desired)
+        return state
+
+    def predict(self, planned, current_obj):
+        """The object a write would leave (check mode), from the request body over the current object: a hook for
+        kinds whose server reshapes what it stores (a policy's rule ids)."""
+        return planned
+
+    def prepare_update(self, obj, desired):
+        """The desired values for an update of ``obj``: a hook for options a server would ignore or cannot change
+        (they are left out, with a warning)."""
+        return desired
+
+    def after_update(self, obj, result):
+        """What an update does beyond the object's own PUT (a peer's group memberships); returns the result."""
+        return result
+
+    def finish(self, obj, result):
+        """The task's result with what the kind reports besides the object (a created secret, an invitation)."""
+        return result
+
+    def placeholder(self, state):
+        """The id check mode gives a planned object: later tasks of the same run (network_state) refer to it by name."""
+        return '(new %s %s)' % (self.what, display_name(state, (self.natural_key, 'name')))
+
+    # -- create and update -------------------------------------------------------------------------------
+    def create(self, desired):
+        state = self.new_state(desired)
         self.before_write(None, state)
         body = self.request_body(state, None)
         result = {'changed': True, 'diff': dict(before={}, after=state)}
         if self.module.check_mode:
-            # a placeholder id lets later tasks of the same run (network_state) refer to it by name
-            planned = dict(body, id='(new %s %s)' % (self.what, state.get(self.natural_key)))
+            planned = self.predict(dict(body, id=self.placeholder(state)), None)
             self.remember(planned)
-            result[self.result_key] = planned
+            result[self.result_key] = self.to_result(planned)
             return result
         created = self.post_once(body)
         if created is None:
@@ -897,6 +981,9 @@ class ResourceModule(NmsModule):
 
     def update_object(self, obj, desired):
         """Bring the server object ``obj`` to the desired values (PUT, or the plan of one in check mode)."""
+        return self.after_update(obj, self.update_fields(obj, self.prepare_update(obj, dict(desired))))
+
+    def update_fields(self, obj, desired):
         current = self.from_server(obj)
         desired = self.merge_desired(current, dict(desired))
         for name in [n for n in desired if self.fields[n].immutable]:
@@ -919,10 +1006,8 @@ class ResourceModule(NmsModule):
                               after={k: desired[k] for k in changed_keys})
         body = self.update_body(state, obj)
         if self.module.check_mode:
-            predicted = dict(obj)
-            predicted.update(body)
-            if self.singleton:
-                self.resolver.keep_settings(self.path, predicted)
+            predicted = self.predict(dict(obj, **body), obj)
+            self.remember(predicted)  # later tasks of one run (network_state) see it as it would be
             result[self.result_key] = self.to_result(predicted)
             return result
         updated = self.client.put(self.update_path(obj), body)
@@ -937,17 +1022,106 @@ class ResourceModule(NmsModule):
         return '%s/%s' % (self.path, ref_id(obj))
 
 
-class InfoModule(NmsModule):
-    """Lists resources of one kind, all or one by id or name, with optional filters."""
+class UpdateOnly(ResourceModule):
+    """The strategy of kinds the API cannot create (peers join with setup keys): found, then updated or deleted."""
 
-    path = None
-    what = None
-    plural = None
-    kind = None
-    natural_key = 'name'
-    list_only = False
-    argument_spec = dict(id=dict(type='str'), name=dict(type='str'))
-    mutually_exclusive = (('id', 'name'),)
+    not_creatable = ''       # why, and how one comes to exist (for the message)
+
+    def ensure_present(self, obj):
+        if obj is None:
+            raise TaskError('no %s with %s exists. %s' % (self.what, self.identity_text(), self.not_creatable))
+        return self.update_object(obj, self.desired())
+
+
+class Settings(ResourceModule):
+    """The strategy of a singleton (DNS settings, account settings): read and updated; ``state: absent`` deletes
+    it only where the kind says how it is confirmed (``confirm_delete``)."""
+
+    singleton = True
+    read_only = ()
+    required_on_create = ()
+
+    def confirm_delete(self, obj):
+        """Refuse (raise TaskError) a deletion the task has not confirmed."""
+        raise TaskError('the %s cannot be deleted' % self.what)
+
+    def ensure_absent(self, obj):
+        self.confirm_delete(obj)
+        result = {'changed': True, self.result_key: self.to_result(obj), 'diff': dict(before=self.from_server(obj), after={})}
+        if not self.module.check_mode:
+            self.client.delete(self.update_path(obj))
+        return result
+
+
+class SecretOnCreate(ResourceModule):
+    """The strategy of kinds whose value the server shows once, in the answer to the create that makes it (setup
+    keys, personal access tokens). A new one replaces an existing one under the same name when the task asks
+    (``replacement_wanted``: a token's rotate, an invalid setup key's replace_invalid), and the old one is retired
+    (``replace``). Where the server cannot delete one (``can_delete``: setup keys on v0.27), state absent sets
+    the ``retired`` values instead (revoked, holding no group)."""
+
+    retired = {}
+
+    def replacement_wanted(self, obj):
+        return False
+
+    def replace(self, old):
+        raise NotImplementedError
+
+    def can_delete(self, obj):
+        return True
+
+    def ensure_present(self, obj):
+        if obj is not None and self.replacement_wanted(obj):
+            return self.replace(obj)
+        return super().ensure_present(obj)
+
+    def ensure_absent(self, obj):
+        if obj is None or self.can_delete(obj):
+            return super().ensure_absent(obj)
+        result = self.update_object(obj, copy.deepcopy(self.retired))
+        result['revoked_only'] = True
+        return result
+
+
+class InfoModule(NmsModule):
+    """Lists resources of one kind, all or one by id or by its natural key, with optional filters.
+
+    ``resource`` is the kind's declaration (a ResourceModule class): path, nouns, natural key, list-only, the
+    result shape and the default options (id, natural key) come from it.
+    """
+
+    resource = None
+    plural = None            # the result's key (None: the resource's kind)
+    argument_spec = None     # None: id and the natural key, one of them
+    mutually_exclusive = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        declared = self.resource
+        self.path = declared.path
+        self.what = declared.what
+        self.kind = declared.kind
+        self.natural_key = declared.natural_key
+        self.list_only = declared.list_only
+        self.plural = self.plural or declared.kind or declared.result_key + 's'
+
+    @classmethod
+    def full_argument_spec(cls):
+        spec = connection_argument_spec()
+        if cls.argument_spec is None:
+            spec.update(id=dict(type='str'), **{cls.resource.natural_key: dict(type='str')})
+        else:
+            spec.update(copy.deepcopy(cls.argument_spec))
+        return spec
+
+    @classmethod
+    def validation(cls):
+        checks = super().validation()
+        if cls.mutually_exclusive is None:
+            pair = ['id', cls.resource.natural_key]
+            checks['mutually_exclusive'] = [pair] if all(name in checks['argument_spec'] for name in pair) else []
+        return checks
 
     def fetch(self):
         if self.params.get('id') and not self.list_only:
@@ -973,7 +1147,8 @@ class InfoModule(NmsModule):
         return name is None or item.get(self.natural_key) == name
 
     def to_result(self, item):
-        return item
+        shape = self.resource.shape
+        return shape(item) if shape is not None and isinstance(item, dict) else item
 
     def run(self):
         items = [self.to_result(item) for item in self.fetch() if self.keep(item)]

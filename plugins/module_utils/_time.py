@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Time stamps as aware datetimes: what a server sends, and what a user may write (event_info)."""
+"""Time stamps as aware datetimes (what a server sends, what a user may write: event_info) and durations (expires_in)."""
 
 from __future__ import annotations
 
@@ -55,3 +55,50 @@ def parse_time(text, now=None, strict=False):
     digits = zone[1:].replace(':', '')
     offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
     return moment.replace(tzinfo=datetime.timezone(-offset if zone[0] == '-' else offset))
+
+
+DURATION_UNITS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
+_DURATION_PART = re.compile(r'(\d+)\s*([smhdw])', re.IGNORECASE)
+_DURATION_WHOLE = re.compile(r'^\s*(?:\d+\s*[smhdw]\s*)+$', re.IGNORECASE)
+
+
+def parse_duration(value):
+    """Seconds from an integer or a string such as ``86400``, ``30d``, ``12h``, ``1w`` or ``1d12h``.
+
+    Raises ValueError with a message for the user when the value is not a duration.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError('must be a number of seconds or a duration such as 30d, 12h or 1w, not a boolean')
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    text = str(value).strip()
+    if re.match(r'^\d+$', text):
+        return int(text)
+    if _DURATION_WHOLE.match(text):
+        return sum(int(num) * DURATION_UNITS[unit.lower()] for num, unit in _DURATION_PART.findall(text))
+    raise ValueError("'%s' is not a number of seconds or a duration such as 30d, 12h or 1w" % text)
+
+
+def duration_norm(value):
+    """Field normaliser: durations as seconds; values that do not parse are left for validation."""
+    try:
+        return parse_duration(value)
+    except ValueError:
+        return value
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def zero_time():
+    return '0001-01-01T00:00:00Z'
+
+
+def iso_time(moment):
+    """A timestamp the way the server writes it (UTC, RFC 3339)."""
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')

@@ -11,41 +11,18 @@ check mode) and network_state (before its first write) use this table to refuse 
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
-
-DNS_SETTINGS = 'dns_settings'
-DNS_SETTINGS_PATH = '/dns/settings'
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import sections, usage_table
 
 
-def _rule_references(obj):
-    """A policy's group references, per option (rules[0].sources, ...)."""
-    references = {}
-    for index, rule in enumerate(obj.get('rules') or []):
-        if isinstance(rule, dict):
-            for side in ('sources', 'destinations'):
-                references['rules[%d].%s' % (index, side)] = id_list(rule.get(side))
-    return references
-
-
-# referenced kind -> (referring kind, what one of them is called, its name key, its options holding references)
-USERS_OF = {
-    'groups': (
-        ('policies', 'policy', 'name', _rule_references),
-        ('routes', 'route', 'network_id', ('groups', 'peer_groups')),
-        ('nameserver_groups', 'nameserver group', 'name', ('groups',)),
-        (DNS_SETTINGS, 'the DNS settings', None, ('disabled_management_groups',)),
-        ('setup_keys', 'setup key', 'name', ('auto_groups',)),
-        ('users', 'user', 'email', ('auto_groups',)),
-    ),
-    'posture_checks': (
-        ('policies', 'policy', 'name', ('source_posture_checks',)),
-    ),
-}
+def _table():
+    """The usage table: derived from the resource declarations (see _resources.usage_table)."""
+    return usage_table()
 
 
 def referring_kinds(kind):
-    """The kinds whose objects can refer to a resource of ``kind``."""
-    return tuple(entry[0] for entry in USERS_OF.get(kind, ()))
+    """The network_state sections whose objects can refer to a resource of ``kind``."""
+    return tuple(entry[0] for entry in _table().get(kind, ()))
 
 
 def _describe(what, name_key, obj):
@@ -63,11 +40,11 @@ def referrers(kind, item_id, sources):
     """
     item_id = str(item_id)
     found = []
-    for source, what, name_key, options in USERS_OF.get(kind, ()):
+    for source, what, name_key, references_of in _table().get(kind, ()):
         for obj in sources.get(source) or ():
             if not isinstance(obj, dict):
                 continue
-            references = options(obj) if callable(options) else {option: id_list(obj.get(option)) for option in options}
+            references = references_of(obj)
             where = [option for option, ids in references.items() if item_id in ids]
             if where:
                 found.append((obj, what, name_key, where))
@@ -87,7 +64,9 @@ def in_use_message(what, obj, users):
 
 def current_sources(kind, resolver):
     """The server's objects that can refer to a ``kind`` resource (one list per kind, shared with the task)."""
+    classes = dict(sections())
     sources = {}
     for source in referring_kinds(kind):
-        sources[source] = [resolver.settings(DNS_SETTINGS_PATH)] if source == DNS_SETTINGS else resolver.items(source)
+        cls = classes[source]
+        sources[source] = [resolver.settings(cls.path)] if cls.singleton else resolver.items(cls.kind)
     return sources

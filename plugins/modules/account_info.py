@@ -59,15 +59,13 @@ accounts:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 
 
 class AccountInfoModule(InfoModule):
-    path = '/accounts'
-    what = 'account'
+    resource = AccountSettingsModule
     plural = 'accounts'
-    list_only = True
     argument_spec = {}
-    mutually_exclusive = ()
 
     def fetch(self):
         accounts = super().fetch()

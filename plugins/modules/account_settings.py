@@ -160,7 +160,7 @@ account_settings:
       sample: {peer_approval_enabled: false}
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 
 
 def main():

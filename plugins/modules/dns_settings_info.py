@@ -48,17 +48,15 @@ dns_settings:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._routing import dns_settings_result
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
 
 
 class DnsSettingsInfoModule(InfoModule):
-    path = '/dns/settings'
-    what = 'DNS settings'
+    resource = DnsSettingsModule
     argument_spec = {}
-    mutually_exclusive = ()
 
     def run(self):
-        return {'changed': False, 'dns_settings': dns_settings_result(self.client.get_object(self.path))}
+        return {'changed': False, 'dns_settings': self.to_result(self.client.get_object(self.path))}
 
 
 def main():

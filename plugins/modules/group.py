@@ -112,7 +112,7 @@ group:
       sample: [{id: cgr1, name: web-1}, {id: cgr2, name: db-1}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._groups import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 
 
 def main():

@@ -78,18 +78,11 @@ groups:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 
 
 class GroupInfoModule(InfoModule):
-    path = '/groups'
-    what = 'group'
-    plural = 'groups'
-    kind = 'groups'
-
-    def to_result(self, item):
-        item = dict(item)
-        item['peers'] = item.get('peers') or []
-        return item
+    resource = GroupModule
 
 
 def main():

@@ -193,7 +193,7 @@ nameserver_group:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._routing import NameserverGroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 
 def main():

@@ -97,17 +97,11 @@ nameserver_groups:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._routing import nameserver_group_result
+from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 
 class NameserverGroupInfoModule(InfoModule):
-    path = '/dns/nameservers'
-    what = 'nameserver group'
-    plural = 'nameserver_groups'
-    kind = 'nameserver_groups'
-
-    def to_result(self, item):
-        return nameserver_group_result(item)
+    resource = NameserverGroupModule
 
 
 def main():

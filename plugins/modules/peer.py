@@ -252,7 +252,7 @@ peer:
       sample: [{id: chacbco6lnnbn6cg5s91, name: db-1, ip: 100.64.0.11, dns_label: db-1.netbird.selfhosted, user_id: ""}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._peers import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 
 
 def main():

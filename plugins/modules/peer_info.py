@@ -211,13 +211,11 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     group_matches, in_any_group, normalise_peer, os_matches, peer_groups, same_hostname, with_accessible_peers,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 
 
 class PeerInfoModule(InfoModule):
-    path = '/peers'
-    what = 'peer'
-    plural = 'peers'
-    kind = 'peers'
+    resource = PeerModule
     argument_spec = dict(
         id=dict(type='str'),
         name=dict(type='str'),

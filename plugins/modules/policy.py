@@ -288,7 +288,7 @@ policy:
           sample: [{id: cgr2, name: web-servers}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 
 
 def main():

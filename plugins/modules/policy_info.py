@@ -188,21 +188,19 @@ access:
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, access_rows, policy_result
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 
 
 class PolicyInfoModule(InfoModule):
-    path = '/policies'
-    what = 'policy'
-    plural = 'policies'
-    kind = 'policies'
+    resource = PolicyModule
     argument_spec = dict(
         id=dict(type='str'),
         name=dict(type='str'),
         view=dict(type='str', choices=['policies', 'access'], default='policies'),
     )
 
-    def __init__(self, module=None):
-        super().__init__(module)
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.names = None
 
     def to_result(self, item):

@@ -81,18 +81,12 @@ posture_checks:
           locations: [{country_code: DE, city_name: Berlin}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import posture_check_result
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 
 
 class PostureCheckInfoModule(InfoModule):
-    path = '/posture-checks'
-    what = 'posture check'
-    plural = 'posture_checks'
-    kind = 'posture_checks'
-
-    def to_result(self, item):
-        return posture_check_result(item)
+    resource = PostureCheckModule
 
 
 def main():

@@ -201,7 +201,7 @@ route:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._routing import RouteModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 
 
 def main():

@@ -104,20 +104,11 @@ routes:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._routing import route_result
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 
 
 class RouteInfoModule(InfoModule):
-    path = '/routes'
-    what = 'route'
-    plural = 'routes'
-    kind = 'routes'
-    natural_key = 'network_id'
-    argument_spec = dict(id=dict(type='str'), network_id=dict(type='str'))
-    mutually_exclusive = (('id', 'network_id'),)
-
-    def to_result(self, item):
-        return route_result(item)
+    resource = RouteModule
 
 
 def main():

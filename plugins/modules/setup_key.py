@@ -225,7 +225,7 @@ replaced_id:
   sample: "1209433012"
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import SetupKeyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 
 
 def main():

@@ -115,15 +115,12 @@ setup_keys:
       sample: "2024-05-01T10:00:00Z"
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import public_setup_key, setup_key_valid
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule, setup_key_valid
 
 
 class SetupKeyInfoModule(InfoModule):
-    path = '/setup-keys'
-    what = 'setup key'
-    plural = 'setup_keys'
-    kind = 'setup_keys'
+    resource = SetupKeyModule
     argument_spec = dict(
         id=dict(type='str'),
         name=dict(type='str'),
@@ -134,9 +131,6 @@ class SetupKeyInfoModule(InfoModule):
         if not super().keep(item):
             return False
         return self.params.get('valid') is None or setup_key_valid(item) == self.params['valid']
-
-    def to_result(self, item):
-        return public_setup_key(item)
 
 
 def main():

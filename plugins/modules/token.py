@@ -149,7 +149,7 @@ replaced_id:
   sample: ch8i54g6lnn4g9hqv7m0
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import TokenModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 
 
 def main():

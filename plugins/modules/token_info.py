@@ -81,13 +81,12 @@ tokens:
       sample: "2024-05-04T08:00:00Z"
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import tokens_path
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule, tokens_path
 
 
 class TokenInfoModule(InfoModule):
-    what = 'token'
-    plural = 'tokens'
+    resource = TokenModule
     argument_spec = dict(
         user=dict(type='str', required=True),
         id=dict(type='str'),

@@ -197,7 +197,7 @@ invitation_sent:
   sample: false
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._identity import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 
 
 def main():

@@ -120,14 +120,11 @@ users:
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 
 
 class UserInfoModule(InfoModule):
-    path = '/users'
-    what = 'user'
-    plural = 'users'
-    kind = 'users'
-    list_only = True  # the API has no GET /users/{id}
+    resource = UserModule
     argument_spec = dict(
         id=dict(type='str'),
         email=dict(type='str'),
@@ -152,11 +149,6 @@ class UserInfoModule(InfoModule):
         if params.get('email') and (item.get('email') or '').lower() != params['email'].lower():
             return False
         return params.get('name') is None or item.get('name') == params['name']
-
-    def to_result(self, item):
-        item = dict(item)
-        item['auto_groups'] = item.get('auto_groups') or []
-        return item
 
 
 def main():

@@ -93,6 +93,4 @@ def engine(cls, client, check_mode=False, options=None, module=None, **params):
     """
     values = defaults(cls) if options is None else dict(options)
     values.update(params)
-    instance = cls(module if module is not None else FakeModule(values, check_mode))
-    instance._client = client  # pylint: disable=protected-access  # the engine makes its Client from api_url
-    return instance
+    return cls(module if module is not None else FakeModule(values, check_mode), client=client)

@@ -7,10 +7,11 @@ import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    PolicyModule, PostureCheckModule, access_rows, check_rules, merge_checks, merge_rule, normalise_checks,
-    policies_using, policy_body, policy_result, port_set, port_text, posture_check_result, rule_from_server,
-    rules_from_server,
+    access_rows, check_rules, merge_checks, merge_rule, normalise_checks, policies_using, policy_result, port_set, port_text,
+    posture_check_result, rule_from_server, rules_from_server,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule, policy_body
+from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions, PostureCheckOptions

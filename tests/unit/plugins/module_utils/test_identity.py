@@ -7,12 +7,15 @@ import datetime
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils import _identity as identity
+from ansible_collections.nms.overlay.plugins.module_utils._resources import setup_key as keys
+from ansible_collections.nms.overlay.plugins.module_utils._resources import token as tokens
+from ansible_collections.nms.overlay.plugins.module_utils import _time as times
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._identity import (
-    AccountSettingsModule, SetupKeyModule, TokenModule, UserModule,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError
 from tests.support import fakes
 from tests.support.fakes import engine as make
@@ -34,45 +37,45 @@ def in_days(days):
     (' 2D ', 172800), ('90m', 5400), ('45s', 45), (3600.0, 3600), (None, None),
 ])
 def test_parse_duration(value, seconds):
-    assert identity.parse_duration(value) == seconds
+    assert times.parse_duration(value) == seconds
 
 
 @pytest.mark.parametrize('value', ['soon', '1y', '12 hours', '-1d', True, ''])
 def test_parse_duration_rejects(value):
     with pytest.raises(ValueError):
-        identity.parse_duration(value)
-    assert identity.duration_norm(value) == value  # left for validation to report
+        times.parse_duration(value)
+    assert times.duration_norm(value) == value  # left for validation to report
 
 
 def test_parse_time_handles_nanoseconds_offsets_and_garbage():
-    moment = identity.parse_time('2024-05-01T10:00:00.123456789Z')
+    moment = times.parse_time('2024-05-01T10:00:00.123456789Z')
     assert moment == datetime.datetime(2024, 5, 1, 10, 0, 0, 123456, tzinfo=UTC)
-    assert identity.parse_time('2024-05-01T12:00:00+02:00') == datetime.datetime(2024, 5, 1, 10, tzinfo=UTC)
-    assert identity.parse_time('yesterday') is None
-    assert identity.parse_time(None) is None
+    assert times.parse_time('2024-05-01T12:00:00+02:00') == datetime.datetime(2024, 5, 1, 10, tzinfo=UTC)
+    assert times.parse_time('yesterday') is None
+    assert times.parse_time(None) is None
 
 
 def test_token_days_from_dates():
     token = {'created_at': '2024-05-01T10:00:00Z', 'expiration_date': '2024-05-31T10:00:00.5Z'}
-    assert identity.token_days(token) == 30
+    assert tokens.token_days(token) == 30
     # a daylight saving change on the server (local time) shifts by an hour: still 30 days
-    assert identity.token_days({'created_at': '2024-03-01T10:00:00Z', 'expiration_date': '2024-03-31T09:00:00Z'}) == 30
-    assert identity.token_days({'created_at': '0001-01-01T00:00:00Z', 'expiration_date': '2024-03-31T09:00:00Z'}) is None
-    assert identity.token_days({}) is None
+    assert tokens.token_days({'created_at': '2024-03-01T10:00:00Z', 'expiration_date': '2024-03-31T09:00:00Z'}) == 30
+    assert tokens.token_days({'created_at': '0001-01-01T00:00:00Z', 'expiration_date': '2024-03-31T09:00:00Z'}) is None
+    assert tokens.token_days({}) is None
 
 
 def test_plain_token_value_accepts_both_shapes_and_never_echoes_the_secret():
-    assert identity.plain_token_value('nbp_x') == 'nbp_x'
-    assert identity.plain_token_value({'token': 'nbp_y'}) == 'nbp_y'
+    assert tokens.plain_token_value('nbp_x') == 'nbp_x'
+    assert tokens.plain_token_value({'token': 'nbp_y'}) == 'nbp_y'
     with pytest.raises(TaskError) as err:
-        identity.plain_token_value({'a': 'nbp_secret1', 'b': 'nbp_secret2'})
+        tokens.plain_token_value({'a': 'nbp_secret1', 'b': 'nbp_secret2'})
     assert 'nbp_secret' not in str(err.value)
 
 
 def test_public_setup_key_hides_the_value_unless_revealed():
     key = {'id': 123, 'key': 'SECRET', 'auto_groups': None}
-    assert identity.public_setup_key(key) == {'id': '123', 'auto_groups': []}
-    assert identity.public_setup_key(key, reveal=True)['key'] == 'SECRET'
+    assert keys.public_setup_key(key) == {'id': '123', 'auto_groups': []}
+    assert keys.public_setup_key(key, reveal=True)['key'] == 'SECRET'
     assert key['key'] == 'SECRET'  # the input is not changed
 
 
@@ -86,25 +89,25 @@ def test_public_setup_key_hides_the_value_unless_revealed():
     ({'type': 'reusable'}, 'valid'),
 ])
 def test_key_state(key, state):
-    assert identity.key_state(key) == state
+    assert keys.key_state(key) == state
 
 
 def test_setup_key_valid_prefers_the_server_flag():
-    assert identity.setup_key_valid({'valid': False, 'state': 'valid'}) is False
-    assert identity.setup_key_valid({'state': 'valid'}) is True
-    assert identity.setup_key_valid({'state': 'revoked'}) is False
+    assert keys.setup_key_valid({'valid': False, 'state': 'valid'}) is False
+    assert keys.setup_key_valid({'state': 'valid'}) is True
+    assert keys.setup_key_valid({'state': 'revoked'}) is False
 
 
 def test_lifetime_floor_and_remaining_seconds():
     now = datetime.datetime.now(UTC)
     key = {'expires': iso(now + datetime.timedelta(days=30)), 'updated_at': iso(now - datetime.timedelta(days=2))}
-    assert abs(identity.lifetime_floor(key) - 32 * 86400) < 5
+    assert abs(keys.lifetime_floor(key) - 32 * 86400) < 5
     zero = dict(key, updated_at='0001-01-01T00:00:00Z')
-    assert abs(identity.lifetime_floor(zero) - 30 * 86400) < 5
-    assert identity.lifetime_floor({}) is None
-    assert abs(identity.remaining_seconds(key) - 30 * 86400) < 5
-    assert identity.remaining_seconds({'expires': in_days(-3)}) == 86400
-    assert identity.remaining_seconds({'expires': in_days(900)}) == 31536000
+    assert abs(keys.lifetime_floor(zero) - 30 * 86400) < 5
+    assert keys.lifetime_floor({}) is None
+    assert abs(keys.remaining_seconds(key) - 30 * 86400) < 5
+    assert keys.remaining_seconds({'expires': in_days(-3)}) == 86400
+    assert keys.remaining_seconds({'expires': in_days(900)}) == 31536000
 
 
 # -- options models -----------------------------------------------------------------------------------
@@ -521,8 +524,8 @@ def test_token_check_mode_is_shaped_like_the_server_token():
     result = make(TokenModule, client, check_mode=True, user='bot', name='new', expires_in=5).run()
     token = result['token']
     assert 'expires_in' not in token and token['id'] == '(new token new)'
-    created = identity.parse_time(token['created_at'])
-    assert identity.token_days({'created_at': token['created_at'], 'expiration_date': token['expiration_date']}) == 5
+    created = times.parse_time(token['created_at'])
+    assert tokens.token_days({'created_at': token['created_at'], 'expiration_date': token['expiration_date']}) == 5
     assert abs((created - datetime.datetime.now(UTC)).total_seconds()) < 60
     assert result['diff']['after'] == {'name': 'new', 'expires_in': 5}
 
@@ -583,7 +586,7 @@ def test_setup_key_check_mode_is_shaped_like_the_server_key():
     client = key_client()
     key = make(SetupKeyModule, client, check_mode=True, name='k', type='reusable', expires_in='2d').run()['setup_key']
     assert 'expires_in' not in key and key['id'] == '(new setup key k)'
-    assert 2 * 86400 - 60 < (identity.parse_time(key['expires']) - datetime.datetime.now(UTC)).total_seconds() <= 2 * 86400
+    assert 2 * 86400 - 60 < (times.parse_time(key['expires']) - datetime.datetime.now(UTC)).total_seconds() <= 2 * 86400
     assert (key['used_times'], key['state'], key['valid']) == (0, 'valid', True)
     updated = make(SetupKeyModule, key_client(setup_key()), check_mode=True, name='servers', revoked=True).run()
     assert 'expires_in' not in updated['setup_key']

@@ -10,8 +10,9 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    PeerModule, bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
+    bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from tests.support import fakes
 from tests.support.fakes import engine
 

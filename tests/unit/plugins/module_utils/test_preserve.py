@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule, PostureCheckModule
-from ansible_collections.nms.overlay.plugins.module_utils._groups import GroupModule
-from ansible_collections.nms.overlay.plugins.module_utils._identity import AccountSettingsModule, SetupKeyModule, UserModule
-from ansible_collections.nms.overlay.plugins.module_utils._peers import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import kept_fields
-from ansible_collections.nms.overlay.plugins.module_utils._routing import DnsSettingsModule, NameserverGroupModule, RouteModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 from tests.support.fakes import FakeClient, engine
 
 FUTURE = {'nested': [1, {'deep': True}], 'text': 'kept'}

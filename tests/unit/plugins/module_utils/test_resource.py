@@ -64,7 +64,7 @@ class Thing(ResourceModule):
     path = '/things'
     what = 'thing'
     result_key = 'thing'
-    unique_natural_key = True  # like a group: the server refuses a second thing of a name (409)
+    unique_names = True  # like a group: the server refuses a second thing of a name (409)
     fields = dict(
         name=Field(),
         size=Field(immutable=True, initial=1),
@@ -76,7 +76,7 @@ class Thing(ResourceModule):
 class SharedThing(Thing):
     """A thing whose name the server lets several things share (like a policy)."""
 
-    unique_natural_key = False
+    unique_names = False
     slept = []
 
     def sleep(self, seconds):
@@ -291,7 +291,7 @@ def test_delete_of_something_already_gone_is_not_an_error():
 
 # -- unique names --------------------------------------------------------------------------------------
 class UniqueThing(Thing):
-    unique_natural_key = True
+    unique_names = True
 
 
 def run_unique(client, check_mode=False, **params):
@@ -325,8 +325,8 @@ def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none(
 
 
 def test_the_kinds_with_unique_names():
-    from ansible_collections.nms.overlay.plugins.module_utils._resolve import UNIQUE_NAMES
-    assert UNIQUE_NAMES == frozenset(('groups', 'posture_checks', 'nameserver_groups'))
+    from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
+    assert frozenset(cls.kind for cls in RESOURCES if cls.unique_names) == frozenset(('groups', 'posture_checks', 'nameserver_groups'))
 
 
 # -- names in the diff ---------------------------------------------------------------------------------
@@ -374,8 +374,8 @@ def test_the_diff_names_references_from_the_lists_read_and_shows_shared_names_wi
 
 
 def test_plural_of_every_kind():
-    from ansible_collections.nms.overlay.plugins.module_utils._resolve import KINDS, plural
-    assert {what: plural(what) for dummy, what, dummy_fields in KINDS.values()} == {
+    from ansible_collections.nms.overlay.plugins.module_utils._resolve import kind_table, plural
+    assert {what: plural(what) for dummy, what, dummy_fields in kind_table().values()} == {
         'group': 'groups', 'peer': 'peers', 'posture check': 'posture checks', 'user': 'users',
         'setup key': 'setup keys', 'policy': 'policies', 'route': 'routes', 'nameserver group': 'nameserver groups'}
     assert plural('token') == 'tokens' and plural('policy', 1) == 'policy' and plural('DNS settings') == 'DNS settings'

@@ -11,10 +11,13 @@ from ansible_collections.nms.overlay.plugins.module_utils._models import Options
 from ansible_collections.nms.overlay.plugins.module_utils._models_routing import (
     DnsSettingsOptions, NameserverGroupOptions, RouteOptions,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._routing import (
-    DnsSettingsModule, NameserverGroupModule, RouteModule, dns_settings_result, domain_set, ip_text,
-    nameserver_group_result, nameserver_list, nameserver_rule_problems, optional_id, route_result, rule_message,
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import (
+    DnsSettingsModule, dns_settings_result,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import (
+    NameserverGroupModule, domain_set, ip_text, nameserver_group_result, nameserver_list, nameserver_rule_problems, rule_message,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id, route_result
 from tests.support import fakes
 from tests.support.fakes import engine
 
@@ -358,8 +361,9 @@ def test_info_modules_document_their_mutually_exclusive_options(module):
     code = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % module)
     options = yaml.safe_load(code.DOCUMENTATION)['options']
     cls = [value for value in vars(code).values() if isinstance(value, type) and value.__module__ == code.__name__][0]
-    assert cls.mutually_exclusive
-    for group in cls.mutually_exclusive:
+    exclusive = cls.validation()['mutually_exclusive']
+    assert exclusive
+    for group in exclusive:
         for option in group:
             text = ' '.join(options[option]['description'])
             for other in group:

@@ -147,7 +147,7 @@ def test_run_takes_one_way_and_marks_the_result_unsafe():
 
 
 def test_action_for_preloads_the_engine_class(monkeypatch):
-    from ansible_collections.nms.overlay.plugins.module_utils._access import PolicyModule
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
     preloaded = []
     monkeypatch.setattr(PolicyModule, 'preload', classmethod(preloaded.append))
     action = action_for(PolicyModule)

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The group resource (used by the group module and by network_state)."""
+"""Groups of peers (the group module, group_info and network_state)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,13 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
 ALL_GROUP = 'All'
 
 
+def group_result(item):
+    """A group as returned to the user: peers never null."""
+    if not isinstance(item, dict) or not item:
+        return item
+    return dict(item, peers=item.get('peers') or [])
+
+
 def group_body(group, peer_ids):
     """The PUT body that sets a group's peers and keeps everything else it has (today's resources)."""
     return kept_fields(group, dict(name=group.get('name'), peers=list(peer_ids)), GroupModule.fields, GroupModule.read_only)
@@ -20,32 +27,23 @@ def group_body(group, peer_ids):
 class GroupModule(ResourceModule):
     path = '/groups'
     what = 'group'
-    kind = 'groups'
+    kind = section = 'groups'
     result_key = 'group'
+    unique_names = True      # servers refuse a second group of a name on create (409)
+    usage_checked = True     # also for a route's peer_groups, which servers do not check
     read_only = ('id', 'peers_count', 'issued')
     # name and peers are checked by the engine (not blank): nothing here needs a pydantic model
     fields = dict(
         name=Field(),
-        peers=Field(ref='peers', many=True, initial=[]),
-    )
-    argument_spec = dict(
-        name=dict(type='str'),
-        peers=dict(type='list', elements='str'),
+        peers=Field('list', ref='peers', many=True, initial=[], in_use=False),
     )
     required_one_of = (('id', 'name'),)
-    # whether a delete first checks what uses the group (network_state checks that itself, before its first write)
-    check_usage = True
+    shape = staticmethod(group_result)
 
     def before_write(self, current_obj, state):
         if current_obj and current_obj.get('name') == ALL_GROUP:
             raise TaskError('the All group holds every peer and cannot be changed or deleted')
-        if state is None and current_obj is not None and self.check_usage:
-            # also in check mode, and also for a route's peer_groups, which the server does not check;
-            # imported here, so that a task that deletes nothing does not load it
-            from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, in_use_message, users_of
-            users = users_of(self.kind, ref_id(current_obj), current_sources(self.kind, self.resolver))
-            if users:
-                raise TaskError(in_use_message(self.what, current_obj, users))
+        super().before_write(current_obj, state)
 
     def to_result(self, obj):
         """Peers as {id, name} also in check mode (where the planned group holds the ids it would send)."""
@@ -58,10 +56,4 @@ class GroupModule(ResourceModule):
                                for peer in result['peers']]
         if planned or 'peers_count' not in result:
             result['peers_count'] = len(result['peers'])
-        return result
-
-    def create(self, desired):
-        result = super().create(desired)
-        if self.module.check_mode:
-            result[self.result_key] = self.to_result(result[self.result_key])
         return result

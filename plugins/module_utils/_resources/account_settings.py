@@ -1,0 +1,97 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The account's settings, and the deletion of the account (the account_settings module and network_state)."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import describe_shape
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, the_account, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, Settings
+from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm
+
+
+def _account_settings_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import AccountSettingsOptions
+    return AccountSettingsOptions
+
+
+def _text(value):
+    return value or ''
+
+
+ACCOUNT_SETTINGS = ('peer_login_expiration_enabled', 'peer_login_expiration', 'regular_users_view_blocked',
+                    'groups_propagation_enabled', 'jwt_groups_enabled', 'jwt_groups_claim_name', 'jwt_allow_groups')
+
+
+class AccountSettingsModule(Settings):
+    """The settings of the one account (PUT replaces them all), or the deletion of the account."""
+
+    path = '/accounts'
+    what = 'account'
+    result_key = 'account_settings'
+    section = 'account_settings'
+    read_only = ('id',)
+    model = staticmethod(_account_settings_model)
+    fields = dict(
+        peer_login_expiration_enabled=Field('bool', norm=bool),
+        peer_login_expiration=Field('raw', norm=duration_norm),
+        regular_users_view_blocked=Field('bool', norm=bool),
+        groups_propagation_enabled=Field('bool', norm=bool),
+        jwt_groups_enabled=Field('bool', norm=bool),
+        jwt_groups_claim_name=Field(norm=_text),
+        jwt_allow_groups=Field('list', norm=str_set),
+        peer_approval_enabled=Field('bool', norm=bool),
+    )
+    options = dict(
+        confirm_account_id=dict(type='str'),
+        state=dict(type='str', default='present', choices=['present', 'absent']),
+    )
+
+    def validate_options(self):
+        super().validate_options()
+        if self.params.get('state') == 'absent' and not self.params.get('confirm_account_id'):
+            raise TaskError('option confirm_account_id is required with state=absent: deleting the account removes '
+                            'everything in it; give the account id (see nms.overlay.account_info) to confirm')
+
+    def find(self):
+        data = unwrap_items(self.client.get(self.path))
+        account = the_account(data)
+        if account is None:
+            what = 'a list of %d items' % len(data) if isinstance(data, list) else describe_shape(data)
+            raise self.client.answer_error('GET', self.path, 'the answer is %s where exactly one account was expected' % what)
+        return account
+
+    def from_server(self, obj):
+        settings = dict(obj.get('settings') or {})
+        settings['peer_approval_enabled'] = (settings.get('extra') or {}).get('peer_approval_enabled')
+        return {name: field.normalise(settings.get(name)) for name, field in self.fields.items()}
+
+    def request_body(self, state, current_obj):
+        settings = dict((current_obj or {}).get('settings') or {})  # keeps members this module does not know
+        for name in ACCOUNT_SETTINGS:
+            settings[name] = state.get(name)
+        settings['jwt_allow_groups'] = list(settings.get('jwt_allow_groups') or [])
+        if 'extra' in settings or self.params.get('peer_approval_enabled') is not None:
+            extra = dict(settings.get('extra') or {})
+            extra['peer_approval_enabled'] = bool(state.get('peer_approval_enabled'))  # never send extra without it
+            settings['extra'] = extra
+        return {'settings': settings}
+
+    def update_path(self, obj):
+        return '%s/%s' % (self.path, ref_id(obj))
+
+    def to_result(self, obj):
+        settings = dict((obj or {}).get('settings') or {})
+        settings['jwt_allow_groups'] = list(settings.get('jwt_allow_groups') or [])
+        return settings
+
+    def finish(self, obj, result):
+        result['account_id'] = ref_id(obj)
+        return result
+
+    def confirm_delete(self, obj):
+        if self.params['confirm_account_id'] != ref_id(obj):
+            raise TaskError("option confirm_account_id: '%s' is not the id of this account; nothing was deleted"
+                            % self.params['confirm_account_id'])

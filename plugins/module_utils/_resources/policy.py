@@ -1,0 +1,164 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Policies (the policy module, policy_info and network_state); the rule helpers are in _access."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._access import (
+    RULE_FIELDS, NameLookup, answered_with_ranges, as_answered, check_rules, merge_rule, policy_result, predicted_rules,
+    rule_body, rule_ranges, rules_from_server,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+
+def _policy_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions
+    return PolicyOptions
+
+
+RULE_OPTIONS = dict(
+    name=dict(type='str', required=True),
+    description=dict(type='str'),
+    enabled=dict(type='bool'),
+    action=dict(type='str', choices=['accept', 'drop']),
+    bidirectional=dict(type='bool'),
+    protocol=dict(type='str', choices=['all', 'tcp', 'udp', 'icmp']),
+    ports=dict(type='list', elements='str'),
+    sources=dict(type='list', elements='str'),
+    destinations=dict(type='list', elements='str'),
+)
+
+
+def policy_body(state, ranges_apart=False):
+    """The complete POST or PUT body; source_posture_checks always sent (omitting it clears them)."""
+    return dict(
+        name=state.get('name'),
+        description=state.get('description') or '',
+        enabled=bool(state.get('enabled')),
+        source_posture_checks=list(state.get('source_posture_checks') or []),
+        rules=[rule_body(rule, ranges_apart) for rule in state.get('rules') or []],
+    )
+
+
+class PolicyModule(ResourceModule):
+    """A policy, found by id or name; its rules are compared in order, rule ids ignored."""
+
+    path = '/policies'
+    what = 'policy'
+    kind = section = 'policies'
+    result_key = 'policy'
+    # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
+    # left out: servers force it to the policy id
+    item_fields = dict(rules=(RULE_FIELDS + ('id', 'port_ranges'), 'name'))
+    model = staticmethod(_policy_model)
+    fields = dict(
+        name=Field(),
+        description=Field(norm=lambda value: value or '', initial=''),
+        enabled=Field('bool', norm=bool, initial=True),
+        source_posture_checks=Field('list', ref='posture_checks', many=True, initial=[]),
+        rules=Field(dict(type='list', elements='dict', options=RULE_OPTIONS), norm=rules_from_server,
+                    item_refs=dict(sources='groups', destinations='groups')),
+    )
+    required_one_of = (('id', 'name'),)
+    required_on_create = ('name', 'rules')
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.server_rules = []
+
+    def validate_options(self):
+        super().validate_options()
+        check_rules(self.params.get('rules'))
+
+    def check_server_accepts(self):
+        """Port ranges and several rules depend on the server: asked once per task, only when the options have them."""
+        rules = self.params.get('rules') or []
+        ranges = rule_ranges(rules)
+        if not ranges and len(rules) < 2:
+            return
+        server = self.resolver.server
+        if any(answered_with_ranges(policy) for policy in self.resolver.items(self.kind)):
+            server.learn(True)  # the list this task reads anyway shows it: no request to ask
+        if ranges and not server.current:
+            raise TaskError('; '.join(
+                "option rules[%d].ports: '%s' is a port range, and %s takes single ports only (each in 1..65535); "
+                "list the ports one by one" % (index, port, server.describe()) for index, port in ranges))
+        if len(rules) > 1 and server.current:
+            raise TaskError('option rules: %s keeps only the first rule of a policy (it gives every rule of a policy the '
+                            'same id), so a policy with %d rules would never match; describe one policy per rule'
+                            % (server.describe(), len(rules)))
+
+    def find(self):
+        obj = super().find()
+        self.server_rules = rules_from_server(obj.get('rules')) if isinstance(obj, dict) else []
+        if answered_with_ranges(obj):
+            self.resolver.server.learn(True)
+        return obj
+
+    def same(self, name, current, desired):
+        if name == 'rules' and current != desired:
+            # v0.27 leaves a source group out of a later rule's answer when an earlier rule lists it: the stored
+            # rules are the desired ones when the answer is what the server shows for them
+            return current == as_answered(desired)
+        return current == desired
+
+    def _ids(self, kind, values, option, problems):
+        try:
+            return self.resolver.to_ids(kind, values, option)
+        except ResolveError as exc:
+            problems.append(str(exc))
+            return []
+
+    def desired(self):
+        """The user's options with every name resolved; all unknown names fail together, before any write."""
+        wanted, problems = {}, []
+        for name in ('name', 'description', 'enabled'):
+            if self.params.get(name) is not None:
+                wanted[name] = self.params[name]
+        if self.params.get('source_posture_checks') is not None:
+            wanted['source_posture_checks'] = id_set(self._ids(
+                'posture_checks', self.params['source_posture_checks'], 'source_posture_checks', problems))
+        rules = self.params.get('rules')
+        resolved = []
+        for index, rule in enumerate(rules or []):
+            rule = dict(rule)
+            for side in ('sources', 'destinations'):
+                if rule.get(side) is not None:
+                    rule[side] = self._ids('groups', rule[side], 'rules[%d].%s' % (index, side), problems)
+            resolved.append(rule)
+        if problems:
+            raise TaskError('; '.join(problems))
+        if rules is not None:
+            wanted['rules'] = [merge_rule(rule, self.server_rules, index) for index, rule in enumerate(resolved)]
+        return wanted
+
+    def before_write(self, current_obj, state):
+        if state is None:
+            return
+        check_rules(state['rules'])
+        if current_obj is None:
+            return
+        given = self.params.get('rules')
+        for index, rule in enumerate(state['rules']):
+            if index and not rule['sources'] and (given is None or given[index].get('sources') is None):
+                # sent back as answered, the rule would lose in the store what the answer left out
+                raise TaskError("option rules[%d].sources is required to update the policy '%s': the server answers its "
+                                "rule '%s' without sources (a v0.27 server leaves out of a later rule the source groups "
+                                "an earlier rule lists); give the rule's sources" % (index, current_obj.get('name'), rule['name']))
+
+    def request_body(self, state, current_obj):
+        ranges_apart = bool(rule_ranges(state.get('rules'))) and self.resolver.server.current
+        return policy_body(state, ranges_apart)
+
+    def to_result(self, obj):
+        return policy_result(obj, NameLookup(self.resolver))
+
+    def predict(self, planned, current_obj):
+        # every rule with the id the server gives it (a placeholder id for a policy still to be created)
+        server_rules = current_obj.get('rules') if current_obj else []
+        planned['rules'] = predicted_rules(planned.get('rules'), server_rules, ref_id(current_obj) if current_obj else planned.get('id'))
+        return planned

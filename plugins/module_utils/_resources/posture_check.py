@@ -1,0 +1,84 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Posture checks (the posture_check module, posture_check_info and network_state)."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._access import (
+    CHECK_NAMES, merge_checks, normalise_checks, policies_using, posture_check_result,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+
+def _posture_check_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_access import PostureCheckOptions
+    return PostureCheckOptions
+
+
+CHECKS_OPTIONS = dict(
+    nb_version_check=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+    os_version_check=dict(type='dict', options=dict(
+        android=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+        darwin=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+        ios=dict(type='dict', options=dict(min_version=dict(type='str', required=True))),
+        linux=dict(type='dict', options=dict(min_kernel_version=dict(type='str', required=True))),
+        windows=dict(type='dict', options=dict(min_kernel_version=dict(type='str', required=True))),
+    )),
+    geo_location_check=dict(type='dict', options=dict(
+        action=dict(type='str', required=True, choices=['allow', 'deny']),
+        locations=dict(type='list', elements='dict', required=True, options=dict(
+            country_code=dict(type='str', required=True),
+            city_name=dict(type='str'),
+        )),
+    )),
+    peer_network_range_check=dict(type='dict', options=dict(
+        action=dict(type='str', required=True, choices=['allow', 'deny']),
+        ranges=dict(type='list', elements='str', required=True),
+    )),
+)
+
+
+class PostureCheckModule(ResourceModule):
+    """A posture check, found by id or name; members of checks the user leaves out are kept."""
+
+    path = '/posture-checks'
+    what = 'posture check'
+    kind = section = 'posture_checks'
+    result_key = 'posture_check'
+    unique_names = True      # servers refuse a second posture check of a name on create (412)
+    usage_checked = True     # a policy's source_posture_checks
+    exists_answers = {409: None, 412: 'should be unique'}  # servers answer a taken name with 412
+    model = staticmethod(_posture_check_model)
+    fields = dict(
+        name=Field(),
+        description=Field(norm=lambda value: value or '', initial=''),
+        checks=Field(dict(type='dict', options=CHECKS_OPTIONS), norm=normalise_checks),
+    )
+    options = dict(
+        checks_mode=dict(type='str', choices=['merge', 'replace'], default='merge'),
+    )
+    required_one_of = (('id', 'name'),)
+    required_on_create = ('name', 'checks')
+    shape = staticmethod(posture_check_result)
+
+    @property
+    def item_fields(self):
+        # checks the module does not know (today's process_check) are kept, unless the task replaces them all
+        return {} if self.params.get('checks_mode') == 'replace' else dict(checks=(CHECK_NAMES, None))
+
+    def merge_desired(self, current, desired):
+        if 'checks' in desired and self.params.get('checks_mode') != 'replace':
+            desired['checks'] = merge_checks(current.get('checks'), desired['checks'])
+        return desired
+
+    def check_unused(self, obj):
+        check_id = ref_id(obj)
+        users = policies_using(self.resolver.items('policies'), check_id)
+        if users:
+            raise TaskError("the posture check '%s' (id %s) is used by the %s %s; remove it from their "
+                            "source_posture_checks first" % (
+                                obj.get('name'), check_id, 'policy' if len(users) == 1 else 'policies',
+                                ', '.join("'%s' (id %s)" % (p.get('name'), ref_id(p)) for p in users)))

@@ -1,0 +1,148 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Routes to networks behind routing peers (the route module, route_info and network_state)."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+NO_MATCH = object()
+
+
+def optional_id(value):
+    """A single reference that a server sends as "" when there is none (a route's peer when peer groups are
+    used): "" for none, as in the route's results, so that the diff shows what the route shows."""
+    return ref_id(value) or ''
+
+
+def route_result(item):
+    """A route as returned to the user: peer "" and lists [] rather than missing or null."""
+    if not isinstance(item, dict) or not item:
+        return item
+    result = dict(item)
+    result['peer'] = result.get('peer') or ''
+    result['peer_groups'] = result.get('peer_groups') or []
+    result['groups'] = result.get('groups') or []
+    return result
+
+
+def _route_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_routing import RouteOptions
+    return RouteOptions
+
+
+class RouteModule(ResourceModule):
+    """A route, found by id or by network_id with its routing peer (or set of peer groups)."""
+
+    path = '/routes'
+    what = 'route'
+    kind = section = 'routes'
+    result_key = 'route'
+    natural_key = 'network_id'
+    read_only = ('id', 'network_type')
+    model = staticmethod(_route_model)
+    required_on_create = ('network_id', 'network', 'groups')
+    fields = dict(
+        network_id=Field(),
+        description=Field(initial=''),
+        network=Field(norm=cidr),
+        peer=Field(norm=optional_id, ref='peers'),
+        groups=Field('list', ref='groups', many=True),
+        peer_groups=Field('list', ref='groups', many=True),
+        metric=Field('int', initial=9999),
+        masquerade=Field('bool', initial=True),
+        enabled=Field('bool', initial=True),
+    )
+    shape = staticmethod(route_result)
+    mutually_exclusive = (('peer', 'peer_groups'),)
+    required_one_of = (('id', 'network_id'),)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._key = None
+        self._routed_by = None  # 'peer' or 'peer_groups': what the last request body carried
+        self._creating = False  # ... and whether it was a create's
+
+    def _identity_ref(self, kind, value, option):
+        """The id of a routing peer or group in the identity; NO_MATCH for an unknown one when deleting."""
+        if self.params.get('state') != 'absent':
+            return self.resolver.to_id(kind, value, option)
+        dummy_path, what, names = kind_table()[kind]
+        item = find_unique(self.resolver.items(kind), value, names, what, option)
+        return NO_MATCH if item is None else ref_id(item)
+
+    def routing_key(self):
+        """(peer id, sorted peer group ids) from the options; None for what the task does not give."""
+        if self._key is None:
+            peer, groups = self.params.get('peer'), self.params.get('peer_groups')
+            peer_id = self._identity_ref('peers', peer, 'peer') if peer else None
+            group_ids = None
+            if groups is not None:
+                group_ids = [self._identity_ref('groups', g, 'peer_groups') for g in groups]
+                group_ids = NO_MATCH if NO_MATCH in group_ids else id_set(group_ids)
+            self._key = (peer_id, group_ids)
+        return self._key
+
+    def matches(self, item):
+        if item.get('network_id') != self.params.get('network_id'):
+            return False
+        peer, groups = self.routing_key()
+        if peer is not None:
+            return optional_id(item.get('peer')) == peer
+        if groups is not None:
+            return id_set(item.get('peer_groups')) == groups
+        return True
+
+    def identity_text(self):
+        text = super().identity_text()
+        if self.params.get('id'):
+            return text
+        if self.params.get('peer'):
+            return "%s with peer '%s'" % (text, self.params['peer'])
+        if self.params.get('peer_groups') is not None:
+            return '%s with peer_groups %s' % (text, ', '.join(self.params['peer_groups']))
+        return text
+
+    def merge_desired(self, current, desired):
+        # A route has one routing peer or peer groups: setting one clears the other.
+        if desired.get('peer'):
+            desired['peer_groups'] = []
+        elif desired.get('peer_groups'):
+            desired['peer'] = ''
+        return desired
+
+    def before_write(self, current_obj, state):
+        if state is None or state.get('peer') or state.get('peer_groups'):
+            return
+        if current_obj is None:
+            raise TaskError('option peer or option peer_groups is required to create the route %s: a route needs '
+                            'a routing peer or routing peer groups' % self.identity_text())
+        raise TaskError('the route %s has no routing peer (its peer was deleted): set option peer or option '
+                        'peer_groups to update it' % self.identity_text())
+
+    def request_body(self, state, current_obj):
+        # POST and PUT need exactly one of the keys peer and peer_groups (an empty one counts as set).
+        body = dict(state)
+        self._creating = current_obj is None
+        if body.get('peer'):
+            body.pop('peer_groups', None)
+            self._routed_by = 'peer'
+        else:
+            body.pop('peer', None)
+            self._routed_by = 'peer_groups'
+        return body
+
+    def to_result(self, obj):
+        result = super().to_result(obj)
+        if not result or not self.module.check_mode or self._routed_by is None:
+            return result
+        unused = 'peer_groups' if self._routed_by == 'peer' else 'peer'
+        if self._creating:
+            result.pop(unused, None)  # a planned route shows the body it would send: one of peer and peer_groups
+        else:
+            result[unused] = [] if unused == 'peer_groups' else ''  # an update clears the other
+        return result

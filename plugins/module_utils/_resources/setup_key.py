@@ -1,0 +1,284 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Setup keys, which machines join the network with (the setup_key module, setup_key_info and network_state)."""
+
+from __future__ import annotations
+
+import datetime
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, SecretOnCreate, lost_value_message
+from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm, iso_time, now, parse_time, zero_time
+
+# Setup key members that are never shown after the create that made the key.
+SETUP_KEY_SECRET = 'key'
+
+
+def _setup_key_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import SetupKeyOptions
+    return SetupKeyOptions
+
+
+def setup_key_valid(key):
+    """Whether a setup key can still enroll a peer (the server's ``valid``, else its ``state``)."""
+    valid = key.get('valid')
+    if isinstance(valid, bool):
+        return valid
+    return key.get('state') == 'valid'
+
+
+def public_setup_key(key, reveal=False):
+    """A setup key as shown to the user: ids as strings, groups never null, the value removed.
+
+    ``reveal`` keeps the value: only the result of the create that made the key sets it.
+    """
+    if not isinstance(key, dict):
+        return key
+    result = dict(key)
+    if 'id' in result and result['id'] is not None:
+        result['id'] = ref_id(result['id'])
+    if result.get('auto_groups') is None:
+        result['auto_groups'] = []
+    if not reveal:
+        result.pop(SETUP_KEY_SECRET, None)
+    return result
+
+
+def remaining_seconds(key, low=86400, high=31536000):
+    """The time a key has left, within the bounds the API accepts for expires_in (a PUT needs one)."""
+    expires = parse_time(key.get('expires'), strict=True)
+    if expires is None:
+        return low
+    seconds = int((expires - now()).total_seconds())
+    return max(low, min(high, seconds))
+
+
+def key_state(key):
+    """The state a setup key has by its fields: the first of expired, revoked, overused, else valid."""
+    expires = parse_time(key.get('expires'), strict=True)
+    if expires is not None and now() > expires:
+        return 'expired'
+    if key.get('revoked'):
+        return 'revoked'
+    limit = 1 if key.get('type') == 'one-off' else (key.get('usage_limit') or 0)
+    if limit > 0 and (key.get('used_times') or 0) >= limit:
+        return 'overused'
+    return 'valid'
+
+
+def lifetime_floor(key):
+    """Seconds a key lived at least from its creation to its expiry (None when the dates are unknown).
+
+    The server reports ``expires`` and ``updated_at`` (the creation time until the key is changed), so
+    ``expires - updated_at`` is never more than the expires_in the key was created with.
+    """
+    expires = parse_time(key.get('expires'), strict=True)
+    if expires is None:
+        return None
+    start = parse_time(key.get('updated_at'), strict=True)
+    if start is None or start.year < 2 or start > expires:
+        start = now()
+    return int((expires - start).total_seconds())
+
+
+DEFAULT_KEY_EXPIRES_IN = 30 * 86400
+LIFETIME_SLACK = 300  # seconds of clock difference tolerated when comparing expires_in with the expiry date
+
+
+class SetupKeyModule(SecretOnCreate):
+    """A setup key; state=absent deletes it where the server can, else (v0.27) revokes it and clears its auto
+    groups (a group that any key lists, a revoked one too, cannot be deleted)."""
+
+    path = '/setup-keys'
+    what = 'setup key'
+    kind = section = 'setup_keys'
+    result_key = 'setup_key'
+    read_only = ('id', SETUP_KEY_SECRET, 'expires', 'valid', 'used_times', 'last_used', 'state', 'updated_at')
+    required_on_create = ('name', 'type')
+    model = staticmethod(_setup_key_model)
+    fields = dict(
+        name=Field(),
+        type=Field(dict(type='str', choices=['one-off', 'reusable']), immutable=True),
+        expires_in=Field('raw', norm=duration_norm, immutable=True, initial=DEFAULT_KEY_EXPIRES_IN),
+        usage_limit=Field('int', immutable=True, initial=0),
+        ephemeral=Field('bool', norm=bool, immutable=True, initial=False),
+        auto_groups=Field('list', ref='groups', many=True, initial=[]),
+        revoked=Field('bool', norm=bool, initial=False),
+    )
+    options = dict(
+        replace_invalid=dict(type='bool', default=False),
+    )
+    shape = staticmethod(public_setup_key)
+    required_one_of = (('id', 'name'),)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._revealed = None
+        self._read_back = False   # the created key was found by a read (its create answer was lost or empty)
+        self._value_lost = False  # ... and that read did not show its value
+
+    def validate_options(self):
+        super().validate_options()
+        params = self.params
+        if params.get('type') == 'one-off' and params.get('usage_limit') not in (None, 1):
+            raise TaskError('option usage_limit: a one-off key is used once, so the server always sets usage_limit to 1; '
+                            'leave usage_limit unset or use type reusable')
+        if params.get('replace_invalid') and params.get('revoked'):
+            raise TaskError('options replace_invalid and revoked=true contradict each other: replace_invalid makes a '
+                            'usable key, revoked=true makes it unusable')
+
+    # -- finding ---------------------------------------------------------------------------------
+    def find(self):
+        """By id or name; revoked keys of the name are set aside (they are dead: replaced keys, concurrent copies)."""
+        params = self.params
+        if params.get('id'):
+            return super().find()
+        live = self.matching_items(live=lambda item: not item.get('revoked'))
+        found = live or [item for item in self.list_items() if self.matches(item)]
+        if not live and not (params.get('replace_invalid') or params.get('state') == 'absent'):
+            return self.only_one(found)  # only revoked keys: which one is meant, the id tells
+        valid = [item for item in live if setup_key_valid(item)]
+        if len(live) > 1 and len(valid) == 1 and params.get('replace_invalid'):
+            # a replacement whose old key was left unrevoked (the run stopped in between): the valid one is it
+            return valid[0]
+        if len(live) > 1:
+            raise TaskError("name '%s' matches %d setup keys that are not revoked (ids: %s); give the id to choose one"
+                            % (params.get('name'), len(live), ', '.join(sorted(ref_id(i) for i in live))))
+        if live:
+            return live[0]
+        return found[0] if found else None
+
+    def may_replace(self, item):
+        return not item.get('revoked')
+
+    # -- shapes ----------------------------------------------------------------------------------
+    def from_server(self, obj):
+        current = super().from_server(obj)
+        current['expires_in'] = None  # the server reports the expiry date only
+        return current
+
+    def request_body(self, state, current_obj):
+        body = {name: state.get(name) for name in self.fields}
+        body['auto_groups'] = body['auto_groups'] or []
+        body['revoked'] = bool(body['revoked'])
+        body['ephemeral'] = bool(body['ephemeral'])
+        if body['usage_limit'] is None:
+            body['usage_limit'] = 0
+        if body['expires_in'] is None:
+            body['expires_in'] = remaining_seconds(current_obj or {})  # required in a PUT, ignored there
+        return body
+
+    def to_result(self, obj):
+        reveal = self._revealed is not None and isinstance(obj, dict) and ref_id(obj) == self._revealed
+        result = public_setup_key(obj, reveal=reveal)
+        if isinstance(result, dict) and 'expires_in' in result:
+            # a predicted key (check mode) is shaped like the server's, which stores the expiry date instead
+            seconds = result.pop('expires_in')
+            if 'expires' not in result and isinstance(seconds, int):
+                result['expires'] = iso_time(now() + datetime.timedelta(seconds=seconds))
+        if self.module.check_mode and isinstance(result, dict) and result:
+            for name, value in (('used_times', 0), ('last_used', zero_time()), ('updated_at', iso_time(now()))):
+                result.setdefault(name, value)
+            result['state'] = key_state(result)  # predicted: the key was not written
+            result['valid'] = result['state'] == 'valid'
+        return result
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def prepare_update(self, obj, desired):
+        wanted = desired.pop('expires_in', None)
+        floor = lifetime_floor(obj)
+        if isinstance(wanted, int) and floor is not None and wanted < floor - LIFETIME_SLACK:
+            self.warn('expires_in cannot change after the setup key is created: the key expires at %s, later than '
+                      '%s seconds after its creation; the expiry date is kept; replace the key to change it'
+                      % (self.shown(obj.get('expires'), '%s'), self.shown(wanted, '%d')))
+        return desired
+
+    def new_state(self, desired):
+        if desired.get('type') == 'one-off':
+            desired = dict(desired, usage_limit=1)  # what the server holds for a one-off key, whatever is sent
+        return super().new_state(desired)
+
+    def find_again(self):
+        self._read_back = True
+        return super().find_again()
+
+    def post_once(self, body):
+        self._read_back = False
+        created = super().post_once(body)
+        value = created.get(SETUP_KEY_SECRET) if isinstance(created, dict) else None
+        self._value_lost = self._read_back and isinstance(created, dict) and (
+            not isinstance(value, str) or len(value) < 36 or '*' in value)
+        if self._value_lost:
+            # found by a read after a lost, unreadable or empty create answer, and this server masks values in reads
+            self.warn(lost_value_message("the setup key %s was created (id %s)" % (self.shown(body.get('name'), "'%s'"), ref_id(created)),
+                                         'revoke it (state: absent) and create a new one to get a value', True,
+                                         self.unreadable_answer))
+        return created
+
+    def after_create(self, created, state):
+        if isinstance(created, dict):
+            # a masked value read back is no value: the result shows none rather than the mask
+            self._revealed = None if self._value_lost else ref_id(created)
+            if state.get('revoked') and not created.get('revoked'):
+                # the API ignores revoked on create: revoke in a second call
+                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.update_body(state, created))
+                if isinstance(updated, dict) and updated:
+                    return dict(updated, key=created.get('key'))
+        return created
+
+    discarded = 'revoked'
+    retired = dict(revoked=True, auto_groups=[])
+
+    def discard_copy(self, obj):
+        """A concurrent copy is revoked, as state=absent does (the API of v0.27 cannot delete keys)."""
+        self.client.put('%s/%s' % (self.path, ref_id(obj)), self.request_body(dict(self.from_server(obj), revoked=True), obj))
+
+    def can_delete(self, obj):
+        """Whether the server deletes setup keys: today's servers do (their key ids are not numbers, v0.27's are), so
+        the key's own answer tells, without a request."""
+        current = not str(ref_id(obj)).isdigit()
+        self.resolver.server.learn(current)
+        return current
+
+    def replacement_wanted(self, obj):
+        return bool(self.params.get('replace_invalid')) and not setup_key_valid(obj)
+
+    def replace(self, old):
+        """A fresh key under the same name; the old one is revoked unless it already is."""
+        current = self.from_server(old)
+        state = {name: value for name, value in current.items() if value is not None}
+        state.update(revoked=False, expires_in=DEFAULT_KEY_EXPIRES_IN)
+        state.update(self.desired())
+        if state.get('type') == 'one-off':
+            state['usage_limit'] = 1
+        elif current.get('type') == 'one-off' and self.params.get('usage_limit') is None:
+            state['usage_limit'] = 0  # a reusable replacement of a one-off key: unlimited unless told
+        self.before_write(None, state)
+        body = self.request_body(state, None)
+        old_id = ref_id(old)
+        # the diff: the old key's managed fields -> the new key's; the headers say which key is which
+        fate = 'already revoked' if old.get('revoked') else 'revoked by this task'
+        old_state = old.get('state') or key_state(old)
+        diff = dict(before={name: value for name, value in current.items() if value is not None and name != 'revoked'},
+                    after={name: value for name, value in state.items() if name != 'revoked'},
+                    before_header="setup key '%s' (id %s, %s, %s)" % (old.get('name'), old_id, old_state, fate),
+                    after_header="new setup key '%s'" % state.get('name'))
+        result = {'changed': True, 'replaced_id': old_id, 'diff': diff}
+        if self.module.check_mode:
+            result[self.result_key] = self.to_result(dict(body, id='(new %s %s)' % (self.what, state.get('name'))))
+            return result
+        self.replacing = old
+        try:
+            created = self.post_once(body)
+        finally:
+            self.replacing = None
+        self._revealed = None if self._value_lost else ref_id(created)
+        self.remember(created)
+        if not old.get('revoked'):
+            revoked = self.client.put('%s/%s' % (self.path, old_id), self.update_body(dict(current, revoked=True), old))
+            if isinstance(revoked, dict) and revoked:
+                self.remember(revoked)
+        result[self.result_key] = self.to_result(created)
+        return result

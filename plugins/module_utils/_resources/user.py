@@ -1,0 +1,177 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Users: service users, and regular users invited by email (the user module, user_info and network_state)."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._compare import lower, ref_id, the_account
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+
+
+def _user_model():
+    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import UserOptions
+    return UserOptions
+
+
+def user_result(item):
+    """A user as returned to the user: auto groups never null."""
+    if not isinstance(item, dict) or not item:
+        return item
+    return dict(item, auto_groups=item.get('auto_groups') or [])
+
+
+class UserModule(ResourceModule):
+    """A service user, or a regular user invited by email; role, auto groups and blocked state."""
+
+    path = '/users'
+    what = 'user'
+    kind = section = 'users'
+    lookup = ('email', 'name')
+    result_key = 'user'
+    natural_key = 'email'
+    read_only = ('id', 'status', 'last_login', 'is_current', 'issued', 'permissions')
+    list_only = True       # the API has no GET /users/{id}
+    required_on_create = ()
+    model = staticmethod(_user_model)
+    fields = dict(
+        email=Field(norm=lower, immutable=True),
+        name=Field(immutable=True),
+        is_service_user=Field('bool', norm=bool, immutable=True),
+        role=Field(dict(type='str', choices=['owner', 'admin', 'user']), norm=lower),
+        auto_groups=Field('list', ref='groups', many=True, initial=[]),
+        is_blocked=Field('bool', norm=bool, initial=False),
+    )
+    options = dict(
+        resend_invitation=dict(type='bool', default=False),
+    )
+    shape = staticmethod(user_result)
+    required_one_of = (('id', 'email', 'name'),)
+
+    def validate_options(self):
+        super().validate_options()
+        params = self.params
+        if params.get('is_service_user') and params.get('email'):
+            raise TaskError('option email: service users have no email; find a service user by name or id')
+        if params.get('is_service_user') is False and not params.get('email') and not params.get('id'):
+            raise TaskError('option email: a regular user is found by email (or id), not by name; give email')
+
+    def matches(self, item):
+        email = self.params.get('email')
+        if email:
+            return bool(item.get('email')) and item['email'].lower() == email.lower()
+        return bool(item.get('is_service_user')) and item.get('name') == self.params.get('name')
+
+    def natural_key_is_unique(self):
+        """Servers refuse a second user of an email (409); service users' names may repeat."""
+        return self.natural_key == 'email' and bool(self.params.get('email'))
+
+    def identity_text(self):
+        if self.params.get('id'):
+            return "id '%s'" % self.params['id']
+        if self.params.get('email'):
+            return "email '%s'" % self.params['email']
+        return "service user name '%s'" % self.params.get('name')
+
+    def new_state(self, desired):
+        desired = dict(desired)
+        service = desired.get('is_service_user')
+        if service is None:
+            if not desired.get('email'):
+                raise TaskError('the user %s does not exist; to create a service user set is_service_user: true, '
+                                'to invite a regular user give email' % self.identity_text())
+            service = desired['is_service_user'] = False
+        if not desired.get('role'):
+            raise TaskError('option role is required to create the user %s' % self.identity_text())
+        if not desired.get('name'):
+            raise TaskError('option name is required to create the user %s' % self.identity_text())
+        if not service and not desired.get('email'):
+            raise TaskError('option email is required to invite the regular user %s' % self.identity_text())
+        if desired['role'] == 'owner':
+            raise TaskError('option role: a new user cannot be the owner; create it as admin and transfer the '
+                            'ownership with a second task')
+        return super().new_state(desired)
+
+    def after_create(self, created, state):
+        if state.get('is_blocked') and isinstance(created, dict) and not created.get('is_blocked'):
+            # the create request has no is_blocked: block in a second call
+            body = self.update_body(state, created)
+            updated = self.client.put('%s/%s' % (self.path, ref_id(created)), body)
+            return updated if isinstance(updated, dict) and updated else dict(created, **body)
+        return created
+
+    def request_body(self, state, current_obj):
+        if current_obj is None:
+            body = dict(name=state.get('name') or '', role=state['role'], auto_groups=state.get('auto_groups') or [],
+                        is_service_user=bool(state.get('is_service_user')))
+            if not body['is_service_user']:
+                body['email'] = state.get('email')
+            return body
+        return dict(role=state.get('role'), auto_groups=state.get('auto_groups') or [],
+                    is_blocked=bool(state.get('is_blocked')))
+
+    def before_write(self, current_obj, state):
+        if current_obj is None:
+            return
+        if state is not None:
+            self.check_role_change(current_obj, state.get('role'))
+            return
+        if current_obj.get('role') == 'owner':
+            raise TaskError('the user %s is the account owner and cannot be deleted; transfer the ownership first'
+                            % self.identity_text())
+        if current_obj.get('is_current'):
+            raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
+
+    def check_role_change(self, current_obj, role):
+        """Refuse, before any write, the role changes servers refuse whatever the caller's permissions."""
+        if role in (None, current_obj.get('role')):
+            return
+        if current_obj.get('is_current'):
+            raise TaskError("option role: the user %s is the one this task acts as, and nobody can change their own role "
+                            "(servers refuse it, for the owner too: \"admins can't change their role\"); to hand the "
+                            "ownership over, give another user the role owner" % self.identity_text())
+        if role == 'owner' and current_obj.get('is_service_user'):
+            raise TaskError("option role: the user %s is a service user, and a service user cannot be the owner (servers "
+                            "refuse it: \"can't update a service user with owner role\")" % self.identity_text())
+
+    def to_result(self, obj):
+        result = super().to_result(obj)
+        permissions = result.get('permissions') if isinstance(result, dict) else None
+        if isinstance(permissions, dict) and not permissions.get('dashboard_view') and result.get('role'):
+            # the server's create answer for a service user leaves it empty; a read says what it is
+            result['permissions'] = dict(permissions, dashboard_view=self.dashboard_view(result))
+        return result
+
+    def dashboard_view(self, user):
+        """What the server reports as permissions.dashboard_view for this user: full for admins and owners;
+        for role user, blocked or limited by the account's regular_users_view_blocked (read from another
+        user of role user in the list this task read, else from the account)."""
+        if user.get('role') in ('admin', 'owner'):
+            return 'full'
+        for other in self.resolver.cached('users') or []:
+            view = (other.get('permissions') or {}).get('dashboard_view')
+            if other.get('role') == 'user' and view in ('limited', 'blocked'):
+                return view
+        try:
+            account = the_account(self.client.get('/accounts'))
+        except ApiError:
+            return ''
+        settings = account.get('settings') if isinstance(account, dict) else None
+        if not isinstance(settings, dict):
+            return ''
+        return 'blocked' if settings.get('regular_users_view_blocked') else 'limited'
+
+    def finish(self, obj, result):
+        """An invited user who has not joined yet gets the invitation again when the task asks (resend_invitation)."""
+        result['invitation_sent'] = False
+        if self.params.get('state') == 'absent' or not self.params.get('resend_invitation') or obj is None:
+            return result
+        if obj.get('is_service_user') or obj.get('is_blocked') or obj.get('status') != 'invited':
+            return result
+        if not self.module.check_mode:
+            self.client.post('%s/%s/invite' % (self.path, ref_id(obj)))
+            result['changed'] = True
+            result['invitation_sent'] = True
+        return result
