@@ -17,7 +17,6 @@ from .base import CURRENT, Ctx, route
 
 HOST_LABEL = r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
 DOMAIN_NAME = re.compile(rf"^({HOST_LABEL}\.)+[a-z]{{2,}}$", re.IGNORECASE)
-RECORD_TYPES = ("A", "AAAA", "CNAME")
 
 
 def _domain_ok(text: str, wildcard: bool = False) -> bool:
