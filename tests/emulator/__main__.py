@@ -31,7 +31,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tls-key", default=None)
     parser.add_argument("--state-file", default=None,
                         help="keep the account in this file: loaded at start when it exists, written after every change")
+    parser.add_argument("--rate-limit", default=None, metavar="RPM[,BURST]", type=_rate_limit,
+                        help="limit PAT requests per token as v0.77 does with NB_API_RATE_LIMITING_ENABLED (429 "
+                             "`too many requests`; User-Agents with 'terraform' exempt); BURST defaults to 500")
     return parser.parse_args(argv)
+
+
+def _rate_limit(text: str) -> tuple[float, int]:
+    rpm, _sep, burst = text.partition(",")
+    try:
+        limit = (float(rpm), int(burst or 500))
+    except ValueError:
+        raise argparse.ArgumentTypeError("--rate-limit is RPM[,BURST], two positive numbers") from None
+    if limit[0] <= 0 or limit[1] <= 0:
+        raise argparse.ArgumentTypeError("--rate-limit is RPM[,BURST], two positive numbers")
+    return limit
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         app = App(args.token, dialect=args.dialect, seed_size=args.seed_size, idp=args.idp,
-                  geo=not args.no_geo, seed=args.seed, state_file=args.state_file)
+                  geo=not args.no_geo, seed=args.seed, state_file=args.state_file, rate_limit=args.rate_limit)
         if args.faults:
             app.faults.configure(parse_cli(args.faults))
         server = EmulatorServer(app, args.host, args.port, args.tls_cert, args.tls_key)

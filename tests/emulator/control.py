@@ -14,6 +14,9 @@ from .util import ApiError, iso, now
 if TYPE_CHECKING:
     from .server import App
 
+DEFAULT_RATE_LIMIT = (6.0, 500)  # v0.77's NB_API_RATE_LIMITING_RPM / _BURST defaults
+ROLES = ("owner", "admin", "user", "network_admin", "auditor", "billing_admin")
+
 
 def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
     """Route a control request; returns (status, JSON payload)."""
@@ -32,7 +35,12 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
         with app.state.lock:  # until the next reset, which restores the startup configuration
             if isinstance(body, dict) and "idp" in body:
                 app.state.idp = bool(body["idp"])
-            return 200, {"idp": app.state.idp}
+            if isinstance(body, dict) and "rate_limit" in body:
+                app.rate_limiter = _rate_limiter(body["rate_limit"])
+            answer: dict[str, Any] = {"idp": app.state.idp}
+            if app.rate_limiter is not None or (isinstance(body, dict) and "rate_limit" in body):
+                answer["rate_limit"] = app.rate_limiter.describe() if app.rate_limiter else None
+            return 200, answer
     if key == ("GET", "/_emulator/faults"):
         with app.state.lock:
             return 200, app.faults.describe()
@@ -51,6 +59,19 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
         raise ApiError(404, f"unknown control endpoint {method} {path}")
     with app.state.lock:
         return 200, handler(app, body if isinstance(body, dict) else {})
+
+
+def _rate_limiter(value: Any) -> Any:
+    """`null`/`false`: off; `true`: v0.77's defaults (6 a minute, bursts of 500); `{"rpm", "burst"}`."""
+    from .server import RateLimiter  # pylint: disable=import-outside-toplevel  (server imports this module)
+
+    if value is None or value is False:
+        return None
+    if value is True:
+        return RateLimiter(*DEFAULT_RATE_LIMIT)
+    if not isinstance(value, dict):
+        raise ValueError("rate_limit: null, true or {\"rpm\": N, \"burst\": N}")
+    return RateLimiter(float(value.get("rpm", DEFAULT_RATE_LIMIT[0])), int(value.get("burst", DEFAULT_RATE_LIMIT[1])))
 
 
 def _renderer(app: App) -> Renderer:
@@ -82,7 +103,9 @@ def enroll(app: App, body: dict[str, Any]) -> Any:
             raise ApiError(404, f"user {user_id} not found")
         if user["is_blocked"]:
             raise ApiError(403, "user is blocked")
-        peer = state.add_peer(hostname, user_id=user["id"], login_expiration_enabled=True, **fields)
+        # v0.77 also turns inactivity expiration on for a peer a user adds (v0.27 has no such flag)
+        peer = state.add_peer(hostname, user_id=user["id"], login_expiration_enabled=True,
+                              inactivity_expiration_enabled=app.dialect.current, **fields)
         _peer_groups_add(state, peer, user["auto_groups"])
         meta = {**state.peer_meta(peer)}
         state.event("user.peer.add", user["id"], peer["id"], meta)
@@ -107,7 +130,7 @@ def seed_user(app: App, body: dict[str, Any]) -> Any:
     """Add a user directly (any role, status); with `token: true` also a fresh PAT for it."""
     state = app.state
     role = str(body.get("role", "user")).lower()
-    if role not in ("owner", "admin", "user"):
+    if role not in ROLES:
         raise ApiError(422, f"unknown user role {role}")
     fields: dict[str, Any] = {
         "email": str(body.get("email", "")),
@@ -118,6 +141,7 @@ def seed_user(app: App, body: dict[str, Any]) -> Any:
         "is_blocked": bool(body.get("is_blocked", False)),
         "auto_groups": list(body.get("auto_groups", [])),
         "issued": str(body.get("issued", "api")),
+        "pending_approval": bool(body.get("pending_approval", False)),
     }
     if body.get("id"):
         fields["id"] = str(body["id"])
@@ -176,6 +200,10 @@ def dump_state(app: App, _body: dict[str, Any]) -> Any:
         "nameservers": list(state.nameservers.values()),
         "dns": state.dns,
         "setup_keys": list(state.setup_keys.values()),
+        "networks": list(state.networks.values()),
+        "network_resources": list(state.network_resources.values()),
+        "network_routers": list(state.network_routers.values()),
+        "zones": list(state.zones.values()),
         "events": len(state.events),
         "faults": app.faults.describe(),
     })

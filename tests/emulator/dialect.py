@@ -1,8 +1,10 @@
-"""Rendering of resources, and the differences between the two dialects.
+"""Rendering of resources, and the differences between the dialects.
 
-`seed` reads the spec literally; `netbird` mirrors deployed servers (see
+`seed` reads the spec literally; `netbird` mirrors a deployed v0.27.6 server (see
 the maintainers' notes on what real servers do): string ids, `null` for some empty lists,
-shuffled map-backed lists, `{}` on delete.
+shuffled map-backed lists, `{}` on delete. `current` is a v0.77.1 server: it keeps the
+`netbird` answers and adds what v0.77 changed (xid setup key ids, masked keys, one stored
+rule per policy, group resources, networks, DNS zones...).
 """
 
 from __future__ import annotations
@@ -14,17 +16,38 @@ from typing import Any
 from .state import DNS_DOMAIN, Record, State
 from .util import NO_BODY, go_str, iso, now
 
-DIALECTS = ("seed", "netbird")
+DIALECTS = ("seed", "netbird", "current")
+# a peer's local_flags in v0.77 answers (what the agent reports of its own settings)
+LOCAL_FLAGS = ("block_inbound", "block_lan_access", "disable_client_routes", "disable_dns", "disable_firewall",
+               "disable_server_routes", "lazy_connection_enabled", "rosenpass_enabled", "rosenpass_permissive",
+               "server_ssh_allowed")
+MANAGEMENT_VERSION = "0.77.1"
+# account settings members v0.77 adds to v0.27's, with a new account's values
+CURRENT_SETTINGS = {
+    "peer_inactivity_expiration_enabled": False,
+    "peer_inactivity_expiration": 600,
+    "peer_expose_enabled": False,
+    "peer_expose_groups": [],
+    "routing_peer_dns_resolution_enabled": True,
+    "lazy_connection_enabled": False,
+    "dns_domain": "",
+}  # what GET /api/instance/version reports in the current dialect
 
 
 class Dialect:
-    """Switches that differ between `seed` and `netbird`."""
+    """Switches that differ between the dialects.
+
+    `netbird` is true for both real-server dialects (`netbird`, `current`): what v0.27 and v0.77 share.
+    `current` marks what only v0.77 does; `legacy` what only v0.27 does.
+    """
 
     def __init__(self, name: str, shuffle_seed: int | None = None) -> None:
         if name not in DIALECTS:
             raise ValueError(f"unknown dialect {name}")
         self.name = name
-        self.netbird = name == "netbird"
+        self.netbird = name in ("netbird", "current")
+        self.current = name == "current"
+        self.legacy = name == "netbird"
         self.shuffle_rng = random.Random(shuffle_seed)
 
     def number_id(self, value: str | int) -> str | int:
@@ -74,25 +97,33 @@ class Renderer:
     def group(self, group: Record) -> Record:
         peers = self.state.peers
         members = self.members(group["id"])
-        return {
+        result = {
             "id": group["id"],
             "name": group["name"],
             "peers_count": len(members),
             "issued": group["issued"],
             "peers": self.dialect.nullable([{"id": pid, "name": peers[pid]["name"]} for pid in members]),
         }
+        if self.dialect.current:
+            resources = [dict(item) for item in group.get("resources") or []]
+            result["resources"] = self.dialect.nullable(resources)
+            result["resources_count"] = len(resources)
+        return result
 
-    def group_summary(self, gid: str) -> Record | None:
+    def group_summary(self, gid: str, with_resources: bool = True) -> Record | None:
         group = self.state.groups.get(gid)
         if group is None:
             return None
         summary = {"id": gid, "name": group["name"], "peers_count": len(self.members(gid))}
         if not self.dialect.netbird:
             summary["issued"] = group["issued"]
+        if self.dialect.current:
+            # v0.77 counts resources in a rule's destinations only; its source summaries leave the count at 0
+            summary["resources_count"] = len(group.get("resources") or []) if with_resources else 0
         return summary
 
-    def group_summaries(self, gids: list[str]) -> list[Record] | None:
-        found = [s for s in (self.group_summary(gid) for gid in gids) if s is not None]
+    def group_summaries(self, gids: list[str], with_resources: bool = True) -> list[Record] | None:
+        found = [s for s in (self.group_summary(gid, with_resources) for gid in gids) if s is not None]
         return self.dialect.nullable(found)
 
     # peers -----------------------------------------------------------------------
@@ -127,6 +158,15 @@ class Renderer:
             "city_name": peer["city_name"],
             "serial_number": peer["serial_number"],
         }
+        if self.dialect.current:
+            result.update({
+                "created_at": _time(peer["created_at"]),
+                "inactivity_expiration_enabled": peer.get("inactivity_expiration_enabled", False),
+                "ephemeral": peer["ephemeral"],
+                "extra_dns_labels": [],
+                "local_flags": {flag: False for flag in LOCAL_FLAGS},
+            })
+            accessible = None  # v0.77: GET /api/peers/{id}/accessible-peers instead
         if accessible is not None:
             peers = self.state.peers
             result["accessible_peers"] = [{
@@ -139,6 +179,22 @@ class Renderer:
         if accessible_count is not None:
             result["accessible_peers_count"] = accessible_count
         return result
+
+    def accessible_peer(self, peer: Record) -> Record:
+        """An entry of v0.77's GET /api/peers/{id}/accessible-peers."""
+        return {
+            "id": peer["id"],
+            "name": peer["name"],
+            "ip": peer["ip"],
+            "dns_label": self.peer_label(peer),
+            "user_id": peer["user_id"],
+            "os": peer["os"],
+            "connected": peer["connected"],
+            "last_seen": _time(peer["last_seen"]),
+            "country_code": peer["country_code"],
+            "city_name": peer["city_name"],
+            "geoname_id": peer["geoname_id"],
+        }
 
     # users and tokens ------------------------------------------------------------
     def user(self, user: Record, creating_service_user: bool = False) -> Record:
@@ -159,7 +215,20 @@ class Renderer:
             "is_blocked": user["is_blocked"],
             "issued": user["issued"],
             "permissions": {"dashboard_view": view},
-        }
+        } if not self.dialect.current else {
+            "id": user["id"],
+            "email": user["email"],
+            "name": user["name"],
+            "role": user["role"],
+            "status": status,
+            "last_login": _time(user["last_login"]),
+            "auto_groups": list(user["auto_groups"]),
+            "is_current": user["id"] == self.caller_id,
+            "is_service_user": user["is_service_user"],
+            "is_blocked": user["is_blocked"],
+            "issued": user["issued"],
+            "pending_approval": bool(user.get("pending_approval")),
+        }  # v0.77's user answer has no permissions (GET /api/users/current carries them)
 
     def token(self, token: Record) -> Record:
         result = {
@@ -177,7 +246,11 @@ class Renderer:
         return plain if self.dialect.netbird else {"token": plain}
 
     # policies and posture checks -------------------------------------------------
-    def policy(self, policy: Record) -> Record:
+    def policy(self, policy: Record, rules: list[Record] | None = None) -> Record:
+        """`rules`: the rules to show when they are not the stored ones (v0.77 echoes every rule of a write
+        but stores only the first)."""
+        if self.dialect.current:
+            return self._current_policy(policy, policy["rules"] if rules is None else rules)
         rules = []
         listed: set[str] = set()  # v0.27's per-answer cache: a source group an earlier rule listed is left out
         for rule in policy["rules"]:
@@ -211,6 +284,48 @@ class Renderer:
             "rules": rules,
         }
 
+    def _current_policy(self, policy: Record, rules: list[Record]) -> Record:
+        """v0.77's answer: the rule id is the policy id; one group cache for the whole answer, filled by sources
+        and destinations, so a source group an earlier rule listed (either side) is left out; destinations
+        take cached groups."""
+        listed: set[str] = set()
+        answers = []
+        for rule in rules:
+            sources = [gid for gid in dict.fromkeys(rule["sources"]) if gid not in listed and gid in self.state.groups]
+            listed.update(sources)
+            destinations = [gid for gid in rule["destinations"] if gid in self.state.groups]
+            listed.update(destinations)
+            item: Record = {
+                "id": policy["id"],
+                "name": rule["name"],
+                "description": rule["description"],
+                "enabled": rule["enabled"],
+                "action": rule["action"],
+                "bidirectional": rule["bidirectional"],
+                "protocol": rule["protocol"],
+                "sources": self.group_summaries(sources, with_resources=False),
+                "destinations": self.group_summaries(destinations),
+            }
+            if rule["ports"]:
+                item["ports"] = list(rule["ports"])
+            if rule.get("port_ranges"):
+                item["port_ranges"] = [dict(item) for item in rule["port_ranges"]]
+            if rule.get("authorized_groups"):
+                item["authorized_groups"] = {gid: list(users) for gid, users in rule["authorized_groups"].items()}
+            for key in ("sourceResource", "destinationResource"):
+                if rule.get(key):
+                    item[key] = dict(rule[key])
+            answers.append(item)
+        checks = policy["source_posture_checks"]
+        return {
+            "id": policy["id"],
+            "name": policy["name"],
+            "description": policy["description"],
+            "enabled": policy["enabled"],
+            "source_posture_checks": None if checks is None else list(checks),
+            "rules": answers,
+        }
+
     def posture_check(self, check: Record) -> Record:
         checks: Record = {}
         for key, value in check["checks"].items():
@@ -219,11 +334,15 @@ class Renderer:
                 value["ranges"] = [list(value["ranges"])]  # the spec's sample nests the CIDRs
             elif key == "geo_location_check":
                 value["locations"] = [dict(loc) for loc in value["locations"]]
+            elif key == "process_check":
+                value["processes"] = [dict(item) for item in value["processes"]]
             checks[key] = value
         return {"id": check["id"], "name": check["name"], "description": check["description"], "checks": checks}
 
     # routes, DNS -----------------------------------------------------------------
     def route(self, route: Record) -> Record:
+        if self.dialect.current:
+            return self._current_route(route)
         result = {
             "id": route["id"],
             "network_type": route["network_type"],
@@ -240,6 +359,31 @@ class Renderer:
             result["peer_groups"] = list(route["peer_groups"])
         return result
 
+    @staticmethod
+    def _current_route(route: Record) -> Record:
+        """v0.77: `peer` and `network` always there, `domains` null unless a domain route (whose network is the
+        placeholder 192.0.2.0/32), empty peer_groups and access_control_groups left out."""
+        result = {
+            "id": route["id"],
+            "network_type": route["network_type"],
+            "description": route["description"],
+            "network_id": route["network_id"],
+            "enabled": route["enabled"],
+            "peer": route["peer"],
+            "network": route["network"],
+            "domains": list(route["domains"]) if route.get("domains") else None,
+            "metric": route["metric"],
+            "masquerade": route["masquerade"],
+            "groups": list(route["groups"]),
+            "keep_route": route.get("keep_route", False),
+            "skip_auto_apply": route.get("skip_auto_apply", False),
+        }
+        if route["peer_groups"]:
+            result["peer_groups"] = list(route["peer_groups"])
+        if route.get("access_control_groups"):
+            result["access_control_groups"] = list(route["access_control_groups"])
+        return result
+
     def nameserver_group(self, nsgroup: Record) -> Record:
         return {
             "id": nsgroup["id"],
@@ -254,11 +398,16 @@ class Renderer:
         }
 
     # setup keys, accounts, events ------------------------------------------------
-    def setup_key(self, key: Record) -> Record:
+    def setup_key(self, key: Record, plain: bool = False) -> Record:
+        """`plain`: the create answer of v0.77, the only one with the whole key (reads show 5 characters and
+        4 stars)."""
         state = setup_key_state(key)
-        return {
+        value = key["key"]
+        if self.dialect.current and not plain:
+            value = value[:5] + "****"
+        result = {
             "id": self.dialect.number_id(key["id"]),
-            "key": key["key"],
+            "key": value,
             "name": key["name"],
             "expires": _time(key["expires"]),
             "type": key["type"],
@@ -272,10 +421,17 @@ class Renderer:
             "usage_limit": key["usage_limit"],
             "ephemeral": key["ephemeral"],
         }
+        if self.dialect.current:
+            result["allow_extra_dns_labels"] = key.get("allow_extra_dns_labels", False)
+        return result
 
     def account(self, account: Record) -> Record:
         settings = dict(account["settings"])
         settings["jwt_allow_groups"] = list(settings.get("jwt_allow_groups") or [])
+        if self.dialect.current:
+            for key, default in CURRENT_SETTINGS.items():
+                settings.setdefault(key, default)
+            settings["peer_expose_groups"] = list(settings["peer_expose_groups"] or [])
         if "extra" in settings:
             settings["extra"] = dict(settings["extra"])
         return {"id": account["id"], "settings": settings}
@@ -307,7 +463,7 @@ class Renderer:
 
 def setup_key_state(key: Record) -> str:
     """First of expired, revoked, overused; else valid."""
-    if now() > key["expires"]:
+    if key["expires"] is not None and now() > key["expires"]:  # v0.77: expires_in 0 never expires
         return "expired"
     if key["revoked"]:
         return "revoked"

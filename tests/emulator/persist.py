@@ -21,6 +21,8 @@ FORMAT = 1
 # State attributes that make up the account (the lock and the RNG are handled apart)
 FIELDS = ("account", "users", "tokens", "token_by_hash", "peers", "groups", "policies", "posture_checks", "routes",
           "nameservers", "setup_keys", "dns", "events", "event_seq", "used_ips", "labels", "idp", "geo")
+# kept since the current dialect; a state file written before them loads with them empty
+OPTIONAL_FIELDS = ("xid_keys", "networks", "network_resources", "network_routers", "zones")
 
 
 class StateFileError(ValueError):
@@ -62,7 +64,7 @@ def _decode(value: Any) -> Any:
 def save(state: State, token: str, path: str) -> None:
     """Write the account and the owner's token to `path`, atomically, readable by the owner only."""
     data = {"format": FORMAT, "owner_token": token, "rng": _encode(state.rng.getstate()),
-            "state": {name: _encode(getattr(state, name)) for name in FIELDS}}
+            "state": {name: _encode(getattr(state, name)) for name in FIELDS + OPTIONAL_FIELDS}}
     directory = os.path.dirname(os.path.abspath(path))
     handle, temporary = tempfile.mkstemp(prefix=".state-", suffix=".tmp", dir=directory)
     try:
@@ -106,7 +108,7 @@ def load(path: str, token: str) -> State:
     if missing:
         raise StateFileError(f"state file {path}: lacks {', '.join(missing)}")
     state = State()
-    for name in FIELDS:
+    for name in FIELDS + tuple(name for name in OPTIONAL_FIELDS if name in saved):
         setattr(state, name, _decode(saved[name]))
     state.rng.setstate(_decode(data["rng"]))
     if hash_token(token) not in state.token_by_hash:

@@ -34,7 +34,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sandbox.py", description="Run the management API emulator as a sandbox until Ctrl-C (or SIGTERM).")
     parser.add_argument("--dialect", choices=DIALECTS, default="netbird",
-                        help="netbird (default): what deployed servers send; seed: the API specification read literally")
+                        help="netbird (default): what a deployed v0.27 server sends; current: a v0.77 server; seed: "
+                             "the API specification read literally")
     parser.add_argument("--empty", action="store_true",
                         help="start with a new account only (owner, All group, Default policy) instead of the example "
                              "content")

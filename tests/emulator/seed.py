@@ -65,17 +65,18 @@ def new_setup_key(state: State, name: str, key_type: str, expires_in: int, auto_
     moment = now()
     value = state.new_uuid().upper()
     record: Record = {
-        "id": str(fnv32a(value)),
+        "id": state.new_id() if state.xid_keys else str(fnv32a(value)),
         "key": value,
         "name": name,
         "type": key_type,
-        "expires": moment + dt.timedelta(seconds=expires_in),
+        "expires": moment + dt.timedelta(seconds=expires_in) if expires_in else None,  # 0: never (v0.77)
         "revoked": False,
         "used_times": 0,
         "last_used": None,
         "auto_groups": auto_groups,
         "usage_limit": 1 if key_type == "one-off" else usage_limit,
         "ephemeral": ephemeral,
+        "allow_extra_dns_labels": False,
         "created_at": moment,
         "updated_at": moment,
     }
@@ -100,7 +101,7 @@ def build_initial(state: State, owner_token: str, size: str | None = None) -> No
     new_user(state, id=OWNER_ID, email=OWNER_EMAIL, name=OWNER_NAME, role="owner")
     add_token(state, OWNER_ID, owner_token, "emulator", 365, OWNER_ID)
     all_id = state.new_id()
-    state.groups[all_id] = {"id": all_id, "name": ALL_GROUP, "issued": "api", "peers": []}
+    state.groups[all_id] = {"id": all_id, "name": ALL_GROUP, "issued": "api", "peers": [], "resources": []}
     policy_id = state.new_id()
     state.policies[policy_id] = {
         "id": policy_id,
@@ -140,7 +141,7 @@ def seed_bulk(state: State, peers: int, groups: int, users: int, keys: int) -> N
     group_ids = []
     for index in range(groups):
         gid = state.new_id()
-        state.groups[gid] = {"id": gid, "name": f"group-{index:05d}", "issued": "api", "peers": []}
+        state.groups[gid] = {"id": gid, "name": f"group-{index:05d}", "issued": "api", "peers": [], "resources": []}
         group_ids.append(gid)
     seed_peers(state, peers, group_ids)
     for index in range(users):
@@ -162,7 +163,7 @@ def build_example(state: State) -> None:
     group_ids = {}
     for name in EXAMPLE_GROUPS:
         gid = state.new_id()
-        state.groups[gid] = {"id": gid, "name": name, "issued": "api", "peers": []}
+        state.groups[gid] = {"id": gid, "name": name, "issued": "api", "peers": [], "resources": []}
         group_ids[name] = gid
     new_setup_key(state, EXAMPLE_SETUP_KEY, "reusable", 30 * 86400, [group_ids["servers"]], 0, False)
     for group, hostnames in EXAMPLE_GROUPS.items():

@@ -57,7 +57,8 @@ class App:
     """The emulator: one account's state, the dialect, faults and the request log."""
 
     def __init__(self, token: str, dialect: str = "seed", seed_size: str | None = None, idp: bool | None = None,
-                 geo: bool = True, seed: int = 1, example: bool = False, state_file: str | None = None) -> None:
+                 geo: bool = True, seed: int = 1, example: bool = False, state_file: str | None = None,
+                 rate_limit: tuple[float, int] | None = None) -> None:
         if not is_well_formed(token):
             raise ValueError("--token must be a well-formed personal access token")
         self.token = token
@@ -69,6 +70,9 @@ class App:
         self.seed = seed
         self.example = example
         self.faults = Faults()
+        # v0.77's PAT rate limiting (NB_API_RATE_LIMITING_ENABLED): off unless asked (--rate-limit, /_emulator/config)
+        self.startup_rate_limit = rate_limit
+        self.rate_limiter: RateLimiter | None = RateLimiter(*rate_limit) if rate_limit else None
         self.requests: list[Record] = []
         # --state-file: the account is loaded from it when it exists, and written to it after every change
         self.state_file = state_file
@@ -79,7 +83,7 @@ class App:
             self.save()
 
     def _fresh_state(self) -> State:
-        state = State(seed=self.seed, idp=self.idp, geo=self.geo)
+        state = State(seed=self.seed, idp=self.idp, geo=self.geo, xid_keys=self.dialect.current)
         build_initial(state, self.token, self.seed_size)
         if self.example:
             build_example(state)
@@ -97,6 +101,7 @@ class App:
             self.state = fresh
             self.requests.clear()
             self.faults.clear()
+            self.rate_limiter = RateLimiter(*self.startup_rate_limit) if self.startup_rate_limit else None
         self.save()
 
     # /api ------------------------------------------------------------------------
@@ -146,7 +151,7 @@ class App:
     def _api(self, method: str, path: str, query: str, headers: Any, raw_body: bytes) -> Reply:
         if "//" in path or "/./" in path or "/../" in path or path.endswith(("/.", "/..")):
             return Reply(status=301, headers={"Location": _clean(path)}, content_type="text/html")
-        found = ROUTER.match(path)
+        found = ROUTER.match(path, self.dialect.name)
         if found is None:
             return Reply(status=404, body=b"404 page not found\n", content_type="text/plain; charset=utf-8")
         methods, params = found
@@ -162,8 +167,12 @@ class App:
             return Reply(status=405, content_type="text/plain")
         try:
             with self.state.lock:
+                self._rate_limit(headers)
                 caller = self._authenticate(headers.get("Authorization", ""))
-                self._access_control(caller, method, path)
+                if self.dialect.current:
+                    _current_access_control(caller, method, path)
+                else:
+                    self._access_control(caller, method, path)
                 ctx = Ctx(self.state, self.dialect, caller, params, parse_qs(query, keep_blank_values=True), raw_body)
                 payload = handler(ctx)
             return json_reply(200, payload)
@@ -174,6 +183,17 @@ class App:
         except Exception:  # pylint: disable=broad-exception-caught
             traceback.print_exc(file=sys.stderr)
             return error_reply(ApiError(500, "internal server error"))
+
+    def _rate_limit(self, headers: Any) -> None:
+        """v0.77 counts PAT requests per token before it checks them; Terraform's are exempt."""
+        limiter = self.rate_limiter
+        if limiter is None or "terraform" in str(headers.get("User-Agent", "")).lower():
+            return
+        parts = str(headers.get("Authorization", "")).split(" ")
+        scheme = parts[0].lower()
+        if len(parts) == 2 and (scheme == "token" or (scheme == "bearer" and parts[1].startswith("nbp_"))):
+            if not limiter.allow(parts[1]):
+                raise ApiError(429, "too many requests")
 
     def _authenticate(self, header: str) -> Record:
         state = self.state
@@ -224,6 +244,49 @@ class App:
         if method in WRITE_METHODS:
             self.save()
         return json_reply(status, payload)
+
+
+class RateLimiter:
+    """A token bucket per PAT, as v0.77's API rate limiter: `rpm` requests a minute, bursts of `burst`."""
+
+    def __init__(self, rpm: float, burst: int) -> None:
+        if rpm <= 0 or burst <= 0:
+            raise ValueError("rate limit: requests per minute and burst must be positive")
+        self.rpm = float(rpm)
+        self.burst = int(burst)
+        self.buckets: dict[str, tuple[float, float]] = {}  # token -> (tokens left, monotonic time)
+
+    def allow(self, token: str) -> bool:
+        moment = time.monotonic()
+        left, then = self.buckets.get(token, (float(self.burst), moment))
+        left = min(float(self.burst), left + (moment - then) * self.rpm / 60.0)
+        if left < 1.0:
+            self.buckets[token] = (left, moment)
+            return False
+        self.buckets[token] = (left - 1.0, moment)
+        return True
+
+    def describe(self) -> dict[str, Any]:
+        return {"rpm": self.rpm, "burst": self.burst}
+
+
+# v0.77 permissions by role: path prefix -> module; network_admin writes these modules, auditor reads all
+NETWORK_ADMIN_WRITES = ("/api/networks", "/api/groups", "/api/dns", "/api/policies", "/api/routes",
+                        "/api/posture-checks")
+
+
+def _current_access_control(user: Record, method: str, path: str) -> None:
+    """v0.77: role permissions (owner, admin: all; network_admin: network modules; auditor: reads only;
+    user, billing_admin: their own tokens); a refusal is 403 `permission denied`."""
+    if user["is_blocked"]:
+        raise ApiError(403, "user is blocked")
+    if user.get("pending_approval"):
+        raise ApiError(403, "user is pending approval")
+    if method not in WRITE_METHODS or user["role"] in ("admin", "owner") or TOKEN_PATH.match(path):
+        return
+    if user["role"] == "network_admin" and path.startswith(NETWORK_ADMIN_WRITES):
+        return
+    raise ApiError(403, "permission denied")
 
 
 def _log_body(raw_body: bytes) -> Any:

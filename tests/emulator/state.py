@@ -71,6 +71,26 @@ ACTIVITIES = {
     "posture.check.created": "Posture check created",
     "posture.check.updated": "Posture check updated",
     "posture.check.deleted": "Posture check deleted",
+    "setupkey.delete": "Setup key deleted",
+    "peer.inactivity.expiration.enable": "Peer inactivity expiration enabled",
+    "peer.inactivity.expiration.disable": "Peer inactivity expiration disabled",
+    "network.create": "Network created",
+    "network.update": "Network updated",
+    "network.delete": "Network deleted",
+    "network.resource.create": "Network resource created",
+    "network.resource.update": "Network resource updated",
+    "network.resource.delete": "Network resource deleted",
+    "network.router.create": "Network router created",
+    "network.router.update": "Network router updated",
+    "network.router.delete": "Network router deleted",
+    "dns.zone.create": "DNS zone created",
+    "dns.zone.update": "DNS zone updated",
+    "dns.zone.delete": "DNS zone deleted",
+    "dns.zone.record.create": "DNS zone record created",
+    "dns.zone.record.update": "DNS zone record updated",
+    "dns.zone.record.delete": "DNS zone record deleted",
+    "user.approve": "User approved",
+    "user.reject": "User rejected",
 }
 
 MAX_EVENTS = 10000
@@ -90,8 +110,9 @@ def agent_os(os_text: str) -> str:
 class State:
     """All resources of the single account. Callers hold `lock` around any access."""
 
-    def __init__(self, seed: int = 1, idp: bool = True, geo: bool = True) -> None:
+    def __init__(self, seed: int = 1, idp: bool = True, geo: bool = True, xid_keys: bool = False) -> None:
         self.lock = threading.RLock()
+        self.xid_keys = xid_keys  # v0.77 gives setup keys xid ids; v0.27 a hash of the key
         self.rng = random.Random(seed)
         self.idp = idp
         self.geo = geo
@@ -107,6 +128,11 @@ class State:
         self.nameservers: dict[str, Record] = {}
         self.setup_keys: dict[str, Record] = {}
         self.dns: Record = {"disabled_management_groups": []}
+        # v0.77 only: networks, their resources and routers (by id), DNS zones (records inside their zone)
+        self.networks: dict[str, Record] = {}
+        self.network_resources: dict[str, Record] = {}
+        self.network_routers: dict[str, Record] = {}
+        self.zones: dict[str, Record] = {}
         self.events: list[Record] = []
         self.event_seq = 0
         self.used_ips: set[str] = set()
@@ -217,6 +243,7 @@ class State:
             "login_expired": False,
             "last_login": moment,
             "approval_required": False,
+            "inactivity_expiration_enabled": False,
             "ephemeral": False,
             "created_at": moment,
         }

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..dialect import MANAGEMENT_VERSION
 from ..geo import COUNTRIES, countries_by_name
 from ..seed import new_setup_key
 from ..util import ApiError, DropConnection, now
-from .base import Ctx, route
+from .base import CURRENT, LEGACY_AND_SEED, Ctx, route
 from .users import delete_user_record
 
 MIN_EXPIRATION = 3600
@@ -51,10 +52,23 @@ def update_account(ctx: Ctx) -> Any:
         "jwt_groups_claim_name": settings_body.str("jwt_groups_claim_name"),
         "jwt_allow_groups": settings_body.str_list("jwt_allow_groups") or [],
     }
+    if ctx.dialect.current:
+        # v0.77 reads these like the others (left out: false, 0, empty), so a PUT must send back what it read
+        settings.update({
+            "peer_inactivity_expiration_enabled": settings_body.bool("peer_inactivity_expiration_enabled"),
+            "peer_inactivity_expiration": settings_body.int("peer_inactivity_expiration"),
+            "peer_expose_enabled": settings_body.bool("peer_expose_enabled"),
+            "peer_expose_groups": settings_body.str_list("peer_expose_groups") or [],
+            "routing_peer_dns_resolution_enabled": settings_body.bool("routing_peer_dns_resolution_enabled"),
+            "lazy_connection_enabled": settings_body.bool("lazy_connection_enabled"),
+            "dns_domain": settings_body.str("dns_domain"),
+        })
+        if settings["peer_expose_enabled"] and not settings["peer_expose_groups"]:
+            raise ApiError(422, "peer expose requires at least one group")
     extra = settings_body.obj("extra")
     if extra is not None:
-        if not extra.has("peer_approval_enabled") and ctx.dialect.netbird:
-            raise DropConnection()  # a nil pointer panic on real servers
+        if not extra.has("peer_approval_enabled") and ctx.dialect.legacy:
+            raise DropConnection()  # a nil pointer panic on v0.27 (v0.77's member is a plain boolean)
         settings["extra"] = {"peer_approval_enabled": extra.bool("peer_approval_enabled")}
     account = ctx.state.account
     old = account["settings"]
@@ -79,7 +93,8 @@ def delete_account(ctx: Ctx) -> Any:
     # the account and everything in it disappears; every token stops working
     state.account = None
     for collection in (state.users, state.tokens, state.token_by_hash, state.peers, state.groups, state.policies,
-                       state.posture_checks, state.routes, state.nameservers, state.setup_keys):
+                       state.posture_checks, state.routes, state.nameservers, state.setup_keys, state.networks,
+                       state.network_resources, state.network_routers, state.zones):
         collection.clear()
     state.dns = {"disabled_management_groups": []}
     return ctx.dialect.delete_body()
@@ -88,7 +103,17 @@ def delete_account(ctx: Ctx) -> Any:
 # setup keys ------------------------------------------------------------------------
 def _require_key_view(ctx: Ctx) -> None:
     if not ctx.service_or_admin:
+        if ctx.dialect.current:
+            raise ApiError(403, "permission denied")
         raise ApiError(401, "only users with admin power can view policies")
+
+
+def _find_key(ctx: Ctx) -> dict[str, Any]:
+    kid = ctx.params["keyId"]
+    key = ctx.state.setup_keys.get(kid)
+    if key is None:
+        raise ApiError(404, f"setup key: {kid} not found" if ctx.dialect.current else "setup key not found")
+    return key
 
 
 @route("GET", "/api/setup-keys")
@@ -100,10 +125,7 @@ def list_setup_keys(ctx: Ctx) -> Any:
 @route("GET", "/api/setup-keys/{keyId}")
 def get_setup_key(ctx: Ctx) -> Any:
     _require_key_view(ctx)
-    key = ctx.state.setup_keys.get(ctx.params["keyId"])
-    if key is None:
-        raise ApiError(404, "setup key not found")
-    return ctx.render.setup_key(key)
+    return ctx.render.setup_key(_find_key(ctx))
 
 
 def _group_events(ctx: Ctx, key: dict[str, Any], before: list[str], after: list[str]) -> None:
@@ -115,7 +137,76 @@ def _group_events(ctx: Ctx, key: dict[str, Any], before: list[str], after: list[
             ctx.event(code, key["id"], {"group": name, "group_id": gid, "setupkey": key["name"]})
 
 
-@route("POST", "/api/setup-keys")
+def _check_auto_groups(ctx: Ctx, auto_groups: list[str]) -> None:
+    """v0.77: every group must exist and All is refused (422)."""
+    for gid in auto_groups:
+        group = ctx.state.groups.get(gid)
+        if group is None:
+            raise ApiError(422, f"invalid auto groups: group not found: {gid}")
+        if group["name"] == "All":
+            raise ApiError(422, "invalid auto groups: can't add 'All' group to the setup key")
+
+
+@route("POST", "/api/setup-keys", CURRENT)
+def create_current_setup_key(ctx: Ctx) -> Any:
+    """v0.77: expires_in 0 never expires, a one-off key takes no usage limit above 1, xid ids, the whole key
+    only in this answer."""
+    body = ctx.body()
+    name = body.str("name")
+    key_type = body.str("type")
+    expires_in = body.int("expires_in")
+    usage_limit = body.int("usage_limit")
+    ephemeral = body.bool("ephemeral")
+    allow_extra_dns_labels = body.bool("allow_extra_dns_labels")
+    auto_groups = body.str_list("auto_groups") or []
+    if not name:
+        raise ApiError(422, "setup key name shouldn't be empty")
+    if key_type not in KEY_TYPES:
+        raise ApiError(422, f"unknown setup key type {key_type}")
+    if key_type == "one-off" and usage_limit > 1:
+        raise ApiError(422, f"usage_limit {usage_limit} is not valid for a one-off setup key, which can be used once; "
+                            "use type reusable for a key that can be used more than once")
+    if expires_in < 0:
+        raise ApiError(422, "expiresIn can not be in the past")
+    _check_auto_groups(ctx, auto_groups)
+    key = new_setup_key(ctx.state, name, key_type, expires_in, auto_groups, usage_limit, ephemeral)
+    key["allow_extra_dns_labels"] = allow_extra_dns_labels
+    ctx.event("setupkey.add", key["id"], {"name": name, "type": key_type, "key": key["key"][:5] + "****"})
+    _group_events(ctx, key, [], auto_groups)
+    return ctx.render.setup_key(key, plain=True)
+
+
+@route("PUT", "/api/setup-keys/{keyId}", CURRENT)
+def update_current_setup_key(ctx: Ctx) -> Any:
+    """v0.77 takes only `revoked` and `auto_groups` (the rest of a body is ignored) and never un-revokes."""
+    body = ctx.body()
+    auto_groups = body.str_list("auto_groups")
+    revoked = body.bool("revoked")
+    if auto_groups is None:
+        raise ApiError(422, "setup key AutoGroups field is invalid")
+    key = _find_key(ctx)
+    _check_auto_groups(ctx, auto_groups)
+    if key["revoked"] and not revoked:
+        raise ApiError(422, "can't un-revoke a revoked setup key")
+    before = key["auto_groups"]
+    key["auto_groups"] = auto_groups
+    if revoked and not key["revoked"]:
+        ctx.event("setupkey.revoke", key["id"], {"name": key["name"], "type": key["type"], "key": key["key"][:5] + "****"})
+    key["revoked"] = revoked
+    key["updated_at"] = now()
+    _group_events(ctx, key, before, auto_groups)
+    return ctx.render.setup_key(key)
+
+
+@route("DELETE", "/api/setup-keys/{keyId}", CURRENT)
+def delete_setup_key(ctx: Ctx) -> Any:
+    key = _find_key(ctx)
+    del ctx.state.setup_keys[key["id"]]
+    ctx.event("setupkey.delete", key["id"], {"name": key["name"], "type": key["type"], "key": key["key"][:5] + "****"})
+    return {}
+
+
+@route("POST", "/api/setup-keys", LEGACY_AND_SEED)
 def create_setup_key(ctx: Ctx) -> Any:
     body = ctx.body()
     name = body.str("name")
@@ -140,7 +231,7 @@ def create_setup_key(ctx: Ctx) -> Any:
     return ctx.render.setup_key(key)
 
 
-@route("PUT", "/api/setup-keys/{keyId}")
+@route("PUT", "/api/setup-keys/{keyId}", LEGACY_AND_SEED)
 def update_setup_key(ctx: Ctx) -> Any:
     key = ctx.state.setup_keys.get(ctx.params["keyId"])
     if key is None:
@@ -165,7 +256,15 @@ def update_setup_key(ctx: Ctx) -> Any:
     return ctx.render.setup_key(key)
 
 
+# instance (v0.77) ------------------------------------------------------------------
+@route("GET", "/api/instance/version", CURRENT)
+def instance_version(_ctx: Ctx) -> Any:
+    """v0.77's version answer (v0.27 has no such endpoint: 404, which is how clients tell them apart)."""
+    return {"management_current_version": MANAGEMENT_VERSION, "management_update_available": False}
+
+
 # events ----------------------------------------------------------------------------
+@route("GET", "/api/events/audit", CURRENT)
 @route("GET", "/api/events")
 def list_events(ctx: Ctx) -> Any:
     ctx.require(ctx.service_or_admin, "only users with admin power can view events")

@@ -11,6 +11,9 @@ from ..state import Record, State
 from ..util import PARSE_ERROR, ApiError, Body
 
 
+READ_ROLES = ("network_admin", "auditor")  # v0.77 roles that read (nearly) every module
+
+
 class Ctx:
     """What a handler sees: state, dialect, caller, path parameters, query and body."""
 
@@ -34,7 +37,10 @@ class Ctx:
 
     @property
     def service_or_admin(self) -> bool:
-        """Read access of admins and of service users (any role)."""
+        """Read access of admins and of service users (any role); in v0.77 also of the roles that read everything
+        (network_admin, auditor)."""
+        if self.dialect.current and self.caller["role"] in READ_ROLES:
+            return True
         return self.admin or bool(self.caller["is_service_user"])
 
     def require(self, allowed: bool, message: str, status: int = 403) -> None:
@@ -55,38 +61,49 @@ class Ctx:
 Handler = Callable[[Ctx], Any]
 
 
+ALL_DIALECTS = ("seed", "netbird", "current")
+
+
 class Router:
-    """Path templates like `/api/groups/{groupId}` mapped to handlers per method."""
+    """Path templates like `/api/groups/{groupId}` mapped to handlers per method, each served by some dialects
+    (an endpoint a dialect does not serve is absent there: 404 or 405, as on that server)."""
 
     def __init__(self) -> None:
-        self.routes: list[tuple[re.Pattern[str], dict[str, Handler]]] = []
-        self._by_template: dict[str, dict[str, Handler]] = {}
+        # template -> method -> [(handler, dialects it serves)]: a method may have one handler per dialect family
+        self.routes: list[tuple[re.Pattern[str], dict[str, list[tuple[Handler, tuple[str, ...]]]]]] = []
+        self._by_template: dict[str, dict[str, list[tuple[Handler, tuple[str, ...]]]]] = {}
 
-    def add(self, method: str, template: str, handler: Handler) -> None:
+    def add(self, method: str, template: str, handler: Handler, dialects: tuple[str, ...] = ALL_DIALECTS) -> None:
         methods = self._by_template.get(template)
         if methods is None:
             pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
             methods = {}
             self._by_template[template] = methods
             self.routes.append((re.compile(f"^{pattern}$"), methods))
-        methods[method] = handler
+        methods.setdefault(method, []).append((handler, dialects))
 
-    def route(self, method: str, template: str) -> Callable[[Handler], Handler]:
+    def route(self, method: str, template: str, dialects: tuple[str, ...] = ALL_DIALECTS) -> Callable[[Handler], Handler]:
         def decorate(handler: Handler) -> Handler:
-            self.add(method, template, handler)
+            self.add(method, template, handler, dialects)
             return handler
         return decorate
 
-    def match(self, path: str) -> tuple[dict[str, Handler], dict[str, str]] | None:
+    def match(self, path: str, dialect: str = "seed") -> tuple[dict[str, Handler], dict[str, str]] | None:
+        """The handlers per method of the first template matching `path` that `dialect` serves."""
         for pattern, methods in self.routes:
             found = pattern.match(path)
             if found:
-                return methods, found.groupdict()
+                served = {method: handler for method, handlers in methods.items()
+                          for handler, dialects in handlers if dialect in dialects}
+                if served:
+                    return served, found.groupdict()
         return None
 
 
 ROUTER = Router()
 route = ROUTER.route
+CURRENT = ("current",)  # endpoints only v0.77 has
+LEGACY_AND_SEED = ("seed", "netbird")  # endpoints v0.77 answers differently (its handler is registered apart)
 
 
 def find(collection: dict[str, Record], key: str, message: str, status: int = 404) -> Record:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import ALL_GROUP, Record, State
-from ..util import ApiError
+from ..util import ApiError, Body
 from .base import Ctx, find, route
 
 
@@ -28,6 +28,13 @@ def _membership_events(ctx: Ctx, group: Record, before: list[str], after: list[s
                 continue
             ctx.event(code, pid, {"group": group["name"], "group_id": group["id"],
                                   "peer_ip": peer["ip"], "peer_fqdn": state.fqdn(peer)})
+
+
+def _resources(ctx: Ctx, body: Body) -> list[Record]:
+    """A group's `resources` ([{"id", "type"}], v0.77; other dialects ignore the member as v0.27 does)."""
+    if not ctx.dialect.current:
+        return []
+    return [{"id": item.str("id"), "type": item.str("type")} for item in body.obj_list("resources") or []]
 
 
 def _require_view(ctx: Ctx) -> None:
@@ -57,7 +64,8 @@ def create_group(ctx: Ctx) -> Any:
     if any(group["name"] == name for group in ctx.state.groups.values()):
         raise ApiError(409, f"group with name {name} already exists")
     peers = _peer_ids(ctx, body.str_list("peers"))
-    group = {"id": ctx.state.new_id(), "name": name, "issued": "api", "peers": peers}
+    group = {"id": ctx.state.new_id(), "name": name, "issued": "api", "peers": peers,
+             "resources": _resources(ctx, body)}
     ctx.state.groups[group["id"]] = group
     ctx.event("group.add", group["id"], {"name": name})
     _membership_events(ctx, group, [], peers)
@@ -78,15 +86,20 @@ def update_group(ctx: Ctx) -> Any:
     before = group["peers"]
     group["name"] = name
     group["peers"] = peers
+    group["resources"] = _resources(ctx, body)  # v0.77 replaces them: a body without resources drops them
     _membership_events(ctx, group, before, peers)
     return ctx.render.group(group)
 
 
-def group_usage(state: State, gid: str) -> str | None:
-    """The verbatim 400 message when a group is still referenced, first match wins."""
+def group_usage(state: State, gid: str, current: bool = False) -> str | None:
+    """The verbatim 400 message when a group is still referenced, first match wins (`current`: v0.77's checks,
+    which add network resources and routers and look at every group list of a route)."""
     group = state.groups[gid]
+    if current and group.get("resources"):
+        return f"group has been linked to network resource: {group['resources'][0]['id']}"
     for item in state.routes.values():
-        if gid in item["groups"]:
+        lists = [item["groups"]] + ([item["peer_groups"], item.get("access_control_groups") or []] if current else [])
+        if any(gid in listed for listed in lists):
             return f"group has been linked to route: {item['network_id']}"
     for item in state.nameservers.values():
         if gid in item["groups"]:
@@ -100,6 +113,10 @@ def group_usage(state: State, gid: str) -> str | None:
     for item in state.users.values():
         if gid in item["auto_groups"]:
             return f"group has been linked to user: {item['id']}"
+    if current:
+        for router in state.network_routers.values():
+            if gid in router["peer_groups"]:
+                return f"group has been linked to network router: {router['id']}"
     if gid in state.dns["disabled_management_groups"]:
         return f"group has been linked to disabled DNS management groups: {group['name']}"
     return None
@@ -109,13 +126,18 @@ def group_usage(state: State, gid: str) -> str | None:
 def delete_group(ctx: Ctx) -> Any:
     gid = ctx.params["groupId"]
     group = ctx.state.groups.get(gid)
+    current = ctx.dialect.current
     if group is None:
+        if current:  # v0.77 collects the errors of a batch delete and answers the first one verbatim
+            raise ApiError(400, f"group: {gid} not found", verbatim=True)
         if ctx.dialect.netbird:
-            return {}  # real servers answer an unknown id with success
+            return {}  # v0.27 answers an unknown id with success
         raise ApiError(404, f"group with id {gid} not found")
     if group["name"] == ALL_GROUP:
+        if current:
+            raise ApiError(400, "deleting group ALL is not allowed", verbatim=True)
         raise ApiError(422, "deleting group all is not allowed")
-    usage = group_usage(ctx.state, gid)
+    usage = group_usage(ctx.state, gid, current)
     if usage:
         raise ApiError(400, usage, verbatim=True)
     del ctx.state.groups[gid]

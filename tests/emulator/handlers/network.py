@@ -12,6 +12,7 @@ from .base import Ctx, check_group_ids, route
 
 DOMAIN = re.compile(r"^[a-z0-9]+([\-\.]{1}[a-z0-9]+)*\.[a-z]{2,}$", re.IGNORECASE)
 NS_PREFIX = "nameserver group "
+DOMAIN_PLACEHOLDER = "192.0.2.0/32"  # the network v0.77 gives a domain route
 
 
 def _read_access(ctx: Ctx, what: str) -> None:
@@ -68,21 +69,91 @@ def _route_from_body(ctx: Ctx, route_id: str, creating: bool) -> Record:
     }
 
 
-def _check_prefix_unique(ctx: Ctx, route_id: str, prefix: str, peer: str, peer_groups: list[str]) -> None:
-    """Same-prefix routes may not share routing peers (the reference's checks, bug included)."""
+def _current_route_from_body(ctx: Ctx, route_id: str) -> Record:
+    """A route as v0.77 reads it: `network` or `domains`, `peer` or `peer_groups` (a member present counts, even
+    empty), keep_route, access_control_groups, skip_auto_apply; non-Linux routing peers are fine."""
+    state = ctx.state
+    body = ctx.body()
+    has_network, has_domains = body.raw("network") is not None, body.raw("domains") is not None
+    if has_network and has_domains:
+        raise ApiError(422, "only one of 'network' or 'domains' should be provided")
+    if not has_network and not has_domains:
+        raise ApiError(422, "either 'network' or 'domains' should be provided")
+    has_peer, has_peer_groups = body.raw("peer") is not None, body.raw("peer_groups") is not None
+    if not has_peer and not has_peer_groups:
+        raise ApiError(422, "either 'peer' or 'peer_groups' should be provided")
+    if has_peer and has_peer_groups:
+        raise ApiError(422, "only one of 'peer' or 'peer_groups' should be provided")
+    network_id = body.str("network_id")
+    if not 1 <= len(network_id) <= 40:
+        raise ApiError(422, "identifier should be between 1 and 40 characters")
+    domains = body.str_list("domains")
+    if domains is not None:
+        for item in domains:
+            if not DOMAIN.match(item.lstrip("*.")):
+                raise ApiError(422, f"invalid domains: invalid domain {item}")
+        prefix, network_type = DOMAIN_PLACEHOLDER, "Domain"
+    else:
+        raw_network = body.str("network")
+        try:
+            network = ipaddress.ip_network(raw_network, strict=False)
+        except ValueError as exc:
+            raise ApiError(422, f"invalid network {raw_network}") from exc
+        prefix, network_type = str(network), "IPv4" if network.version == 4 else "IPv6"
+    metric = body.int("metric")
+    if not 1 <= metric <= 9999:
+        raise ApiError(422, "metric should be between 1 and 9999")
+    if domains is not None and not domains:
+        raise ApiError(422, "invalid prefix")
+    peer = body.str("peer")
+    peer_groups = body.str_list("peer_groups") or []
+    groups = check_group_ids(state, body.str_list("groups"))
+    if peer_groups:
+        check_group_ids(state, peer_groups)
+    access_control_groups = body.str_list("access_control_groups") or []
+    if access_control_groups:
+        check_group_ids(state, access_control_groups)
+    _check_prefix_unique(ctx, route_id, prefix if domains is None else "domains:" + ",".join(domains), peer, peer_groups,
+                         current=True)
+    return {
+        "id": route_id,
+        "network": prefix,
+        "network_type": network_type,
+        "domains": domains or [],
+        "network_id": network_id,
+        "description": body.str("description"),
+        "enabled": body.bool("enabled"),
+        "masquerade": body.bool("masquerade"),
+        "metric": metric,
+        "peer": peer,
+        "peer_groups": peer_groups,
+        "groups": groups,
+        # left out of a PUT body these are reset: v0.77 replaces the whole route
+        "keep_route": body.bool("keep_route"),
+        "access_control_groups": access_control_groups,
+        "skip_auto_apply": body.bool("skip_auto_apply"),
+    }
+
+
+def _check_prefix_unique(ctx: Ctx, route_id: str, prefix: str, peer: str, peer_groups: list[str],
+                         current: bool = False) -> None:
+    """Same-prefix routes may not share routing peers (the reference's checks, bug included). `current`: v0.77,
+    where a domain route's key is its domains (`domains:a,b`) and the peer message names the peer by ID."""
     state = ctx.state
     if peer and peer not in state.peers:
         raise ApiError(422, f"peer with id {peer} not found")
     taken_groups: set[str] = set()
     for other in state.routes.values():
-        if other["id"] != route_id and other["network"] == prefix:
+        key = other["network"] if not other.get("domains") else "domains:" + ",".join(other["domains"])
+        if other["id"] != route_id and key == prefix:
             taken_groups.update(other["peer_groups"])
     # single-peer routes register under their route id on real servers, so they never clash
     taken_peers: set[str] = set()
     for gid in taken_groups:
         if gid in state.groups:
             taken_peers.update(state.group_members(state.groups[gid]))
-    failure = f"failed to add route with prefix {prefix} - "
+    descriptor = f"domains [{prefix[len('domains:'):].replace(',', ', ')}]" if prefix.startswith("domains:") else f"prefix {prefix}"
+    failure = f"failed to add route with {descriptor} - "
     if peer and peer in taken_peers:
         raise ApiError(409, failure + f"peer {peer} already has this route")
     for gid in peer_groups:
@@ -115,7 +186,10 @@ def get_route(ctx: Ctx) -> Any:
 
 @route("POST", "/api/routes")
 def create_route(ctx: Ctx) -> Any:
-    item = _route_from_body(ctx, ctx.state.new_id(), creating=True)
+    if ctx.dialect.current:
+        item = _current_route_from_body(ctx, ctx.state.new_id())
+    else:
+        item = _route_from_body(ctx, ctx.state.new_id(), creating=True)
     ctx.state.routes[item["id"]] = item
     ctx.event("route.add", item["id"], _route_meta(item))
     return ctx.render.route(item)
@@ -125,8 +199,11 @@ def create_route(ctx: Ctx) -> Any:
 def update_route(ctx: Ctx) -> Any:
     rid = ctx.params["routeId"]
     if rid not in ctx.state.routes:
-        raise ApiError(404, f"route with id {rid} not found")
-    item = _route_from_body(ctx, rid, creating=False)
+        raise ApiError(404, f"route: {rid} not found" if ctx.dialect.current else f"route with id {rid} not found")
+    if ctx.dialect.current:
+        item = _current_route_from_body(ctx, rid)
+    else:
+        item = _route_from_body(ctx, rid, creating=False)
     ctx.state.routes[rid] = item
     ctx.event("route.update", rid, _route_meta(item))
     return ctx.render.route(item)

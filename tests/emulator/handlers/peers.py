@@ -6,7 +6,7 @@ from typing import Any
 
 from ..state import ACCOUNT_ID, Record, State
 from ..util import ApiError
-from .base import Ctx, route
+from .base import CURRENT, Ctx, route
 
 
 def _regular_visible(ctx: Ctx) -> set[str] | None:
@@ -35,7 +35,28 @@ def list_peers(ctx: Ctx) -> Any:
 
 def render_single(ctx: Ctx, peer: Record) -> Record:
     state = ctx.state
+    if ctx.dialect.current:  # v0.77 lists them apart: GET /api/peers/{id}/accessible-peers
+        return ctx.render.peer(peer, state.groups_of_peer(peer["id"]))
     return ctx.render.peer(peer, state.groups_of_peer(peer["id"]), accessible=state.accessible_peers(peer["id"]))
+
+
+@route("GET", "/api/peers/{peerId}/accessible-peers", CURRENT)
+def list_accessible_peers(ctx: Ctx) -> Any:
+    """v0.77: the peers a peer reaches by policy; a regular user gets [] for a peer not its own (or when the
+    account blocks regular users' view), 404 for an unknown one."""
+    state = ctx.state
+    pid = ctx.params["peerId"]
+    peer = state.peers.get(pid)
+    if not ctx.service_or_admin:
+        if state.account and state.account["settings"].get("regular_users_view_blocked"):
+            return []
+        if peer is None:
+            raise ApiError(404, "peer not found")
+        if peer["user_id"] != ctx.caller_id:
+            return []
+    if peer is None:
+        return []  # the network map of an unknown peer is empty
+    return [ctx.render.accessible_peer(state.peers[other]) for other in state.accessible_peers(pid)]
 
 
 @route("GET", "/api/peers/{peerId}")
@@ -62,10 +83,14 @@ def update_peer(ctx: Ctx) -> Any:
     ssh = body.bool("ssh_enabled")
     expiration = body.bool("login_expiration_enabled")
     body.bool("approval_required")  # type-checked, ignored like in the open-source server
+    # v0.77 reads inactivity_expiration_enabled like the other members: left out, it is false
+    inactivity = body.bool("inactivity_expiration_enabled") if ctx.dialect.current else peer.get("inactivity_expiration_enabled", False)
     if not name:
         raise ApiError(500, "internal server error")
     if expiration != peer["login_expiration_enabled"] and not peer["user_id"]:
         raise ApiError(412, "this peer hasn't been added with the sso login, therefore the login expiration can't be updated")
+    if inactivity != peer.get("inactivity_expiration_enabled", False) and not peer["user_id"]:
+        raise ApiError(412, "this peer hasn't been added with the sso login, therefore the inactivity expiration can't be updated")
     if ssh != peer["ssh_enabled"]:
         peer["ssh_enabled"] = ssh
         ctx.event("peer.ssh.enable" if ssh else "peer.ssh.disable", peer["ip"], state.peer_meta(peer))
@@ -80,6 +105,10 @@ def update_peer(ctx: Ctx) -> Any:
     if expiration != peer["login_expiration_enabled"]:
         peer["login_expiration_enabled"] = expiration
         code = "peer.login.expiration.enable" if expiration else "peer.login.expiration.disable"
+        ctx.event(code, peer["ip"], state.peer_meta(peer))
+    if inactivity != peer.get("inactivity_expiration_enabled", False):
+        peer["inactivity_expiration_enabled"] = inactivity
+        code = "peer.inactivity.expiration.enable" if inactivity else "peer.inactivity.expiration.disable"
         ctx.event(code, peer["ip"], state.peer_meta(peer))
     return render_single(ctx, peer)
 

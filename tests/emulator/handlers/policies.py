@@ -60,7 +60,71 @@ def _rule(ctx: Ctx, body: Body) -> Record:
     }
 
 
-def _policy_from_body(ctx: Ctx, policy_id: str) -> Record:
+def _resource(body: Body, key: str) -> Record | None:
+    item = body.obj(key)
+    return None if item is None else {"id": item.str("id"), "type": item.str("type")}
+
+
+def _current_rule(ctx: Ctx, body: Body, stored_rule_ids: set[str] | None) -> Record:
+    """A rule as v0.77 reads it: sources or a source resource (same for destinations), ports or port_ranges,
+    no flow direction check; `stored_rule_ids`: on PUT, the ids a rule may name."""
+    has_sources, has_source_resource = body.raw("sources") is not None, body.has("sourceResource")
+    has_destinations, has_destination_resource = body.raw("destinations") is not None, body.has("destinationResource")
+    if has_sources and has_source_resource:
+        raise ApiError(422, "specify either sources or  source resources, not both")  # sic: two spaces
+    if has_destinations and has_destination_resource:
+        raise ApiError(422, "specify either destinations or  destination resources, not both")
+    if not (has_sources or has_source_resource) or not (has_destinations or has_destination_resource):
+        raise ApiError(422, "specify either sources or source resources and destinations or destination resources")
+    rule_id = body.str("id")
+    if stored_rule_ids is not None and rule_id and rule_id not in stored_rule_ids:
+        raise ApiError(422, f"invalid rule ID: {rule_id}")
+    action = body.str("action")
+    protocol = body.str("protocol")
+    if action not in ACTIONS:
+        raise ApiError(422, "unknown action type")
+    if protocol not in PROTOCOLS + ("netbird-ssh",):
+        raise ApiError(422, f"unknown protocol type: {protocol}")
+    ports = body.str_list("ports") or []
+    ranges = body.obj_list("port_ranges") or []
+    if ports and ranges:
+        raise ApiError(422, "specify either individual ports or port ranges, not both")
+    if not all(_port_ok(port, ranges=False) for port in ports):
+        raise ApiError(422, "valid port value is in 1..65535 range")
+    port_ranges = []
+    for item in ranges:
+        start, end = item.int("start"), item.int("end")
+        if start < 1 or end > 65535:
+            raise ApiError(422, "valid port value is in 1..65535 range")
+        port_ranges.append({"start": start, "end": end})
+    groups = ctx.state.groups
+    sources = [gid for gid in body.str_list("sources") or [] if gid in groups]
+    authorized = body.raw("authorized_groups")
+    authorized_groups: Record = {}
+    if protocol == "netbird-ssh" and isinstance(authorized, dict) and authorized:
+        if any(gid not in authorized for gid in body.str_list("sources") or []):
+            raise ApiError(422, "authorized group for netbird-ssh protocol should be specified for each source group")
+        authorized_groups = {str(gid): list(users or []) for gid, users in authorized.items()}
+    if protocol in ("all", "icmp") and (ports or port_ranges):
+        raise ApiError(422, "for all or icmp protocol ports is not allowed")
+    return {
+        "name": body.str("name"),
+        "description": body.str("description"),
+        "enabled": body.bool("enabled"),
+        "action": action,
+        "bidirectional": body.bool("bidirectional"),
+        "protocol": protocol,
+        "ports": ports,
+        "port_ranges": port_ranges,
+        "authorized_groups": authorized_groups,
+        "sourceResource": _resource(body, "sourceResource"),
+        "destinationResource": _resource(body, "destinationResource"),
+        "sources": sources,
+        "destinations": [gid for gid in body.str_list("destinations") or [] if gid in groups],
+    }
+
+
+def _policy_from_body(ctx: Ctx, policy_id: str, existing: Record | None = None) -> Record:
     body = ctx.body()
     name = body.str("name")
     if not name:
@@ -68,7 +132,11 @@ def _policy_from_body(ctx: Ctx, policy_id: str) -> Record:
     rules = body.obj_list("rules") or []
     if not rules:
         raise ApiError(422, "policy rules shouldn't be empty")
-    parsed = [_rule(ctx, rule) for rule in rules]
+    if ctx.dialect.current:
+        stored_ids = {existing["id"]} if existing is not None else None  # v0.77: a rule's id is its policy's
+        parsed = [_current_rule(ctx, rule, stored_ids) for rule in rules]
+    else:
+        parsed = [_rule(ctx, rule) for rule in rules]
     checks = body.str_list("source_posture_checks")
     if checks is not None:
         checks = [cid for cid in checks if cid in ctx.state.posture_checks]
@@ -94,27 +162,38 @@ def get_policy(ctx: Ctx) -> Any:
     pid = ctx.params["policyId"]
     policy = ctx.state.policies.get(pid)
     if policy is None:
-        raise ApiError(404, f"policy with id {pid} not found")
+        raise ApiError(404, f"policy: {pid} not found" if ctx.dialect.current else f"policy with id {pid} not found")
     return ctx.render.policy(policy)
+
+
+def _store_policy(ctx: Ctx, policy: Record) -> Record:
+    """Keep the policy; answer it. v0.77 gives every rule of a write the policy's id, so only the first rule is
+    stored, though the answer echoes them all (as observed on a real v0.77.1)."""
+    rules = policy["rules"]
+    if ctx.dialect.current:
+        policy = {**policy, "rules": rules[:1]}
+    ctx.state.policies[policy["id"]] = policy
+    return ctx.render.policy(policy, rules)
 
 
 @route("POST", "/api/policies")
 def create_policy(ctx: Ctx) -> Any:
     policy = _policy_from_body(ctx, ctx.state.new_id())
-    ctx.state.policies[policy["id"]] = policy
+    answer = _store_policy(ctx, policy)
     ctx.event("policy.add", policy["id"], {"name": policy["name"]})
-    return ctx.render.policy(policy)
+    return answer
 
 
 @route("PUT", "/api/policies/{policyId}")
 def update_policy(ctx: Ctx) -> Any:
     pid = ctx.params["policyId"]
-    if pid not in ctx.state.policies:
-        raise ApiError(404, f"couldn't find policy id {pid}")
-    policy = _policy_from_body(ctx, pid)
-    ctx.state.policies[pid] = policy
+    existing = ctx.state.policies.get(pid)
+    if existing is None:
+        raise ApiError(404, f"policy: {pid} not found" if ctx.dialect.current else f"couldn't find policy id {pid}")
+    policy = _policy_from_body(ctx, pid, existing)
+    answer = _store_policy(ctx, policy)
     ctx.event("policy.update", pid, {"name": policy["name"]})
-    return ctx.render.policy(policy)
+    return answer
 
 
 @route("DELETE", "/api/policies/{policyId}")
@@ -122,7 +201,7 @@ def delete_policy(ctx: Ctx) -> Any:
     pid = ctx.params["policyId"]
     policy = ctx.state.policies.pop(pid, None)
     if policy is None:
-        raise ApiError(404, f"rule with id {pid} doesn't exist")
+        raise ApiError(404, f"policy: {pid} not found" if ctx.dialect.current else f"rule with id {pid} doesn't exist")
     ctx.event("policy.delete", pid, {"name": policy["name"]})
     return ctx.dialect.delete_body()
 
@@ -214,6 +293,17 @@ def _checks(ctx: Ctx, body: Body) -> tuple[Record, list[tuple[str, str]]]:
         if not ranges:
             raise _bad("network ranges for peer network range check shouldn't be empty")
         result["peer_network_range_check"] = {"action": action, "ranges": ranges}
+    process = checks_body.obj("process_check") if ctx.dialect.current else None
+    if process is not None:  # v0.77
+        processes = []
+        for item in process.obj_list("processes") or []:
+            paths = {key: item.str(key) for key in ("linux_path", "mac_path", "windows_path") if item.str(key)}
+            if not paths:
+                raise ApiError(422, "processcheck path shouldn't be empty")
+            processes.append(paths)
+        if not processes:
+            raise ApiError(422, "processcheck processes shouldn't be empty")
+        result["process_check"] = {"processes": processes}
     if not result:
         raise _bad("posture checks shouldn't be empty")
     return result, versions

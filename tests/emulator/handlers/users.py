@@ -9,15 +9,20 @@ from ..seed import add_token, new_user
 from ..state import Record
 from ..tokens import make_token
 from ..util import ApiError, now
-from .base import Ctx, route
+from .base import CURRENT, Ctx, route
 from .peers import remove_peer
 
 ROLES = ("owner", "admin", "user")
+CURRENT_ROLES = ROLES + ("network_admin", "auditor", "billing_admin")  # v0.77's roles
 
 
-def _role(value: str, message: str) -> str:
+def _roles(ctx: Ctx) -> tuple[str, ...]:
+    return CURRENT_ROLES if ctx.dialect.current else ROLES
+
+
+def _role(ctx: Ctx, value: str, message: str) -> str:
     role = value.lower()
-    if role not in ROLES:
+    if role not in _roles(ctx):
         raise ApiError(422, message)
     return role
 
@@ -43,7 +48,7 @@ def create_user(ctx: Ctx) -> Any:
     body = ctx.body()
     role_text = body.str("role")
     role = role_text.lower()
-    if role not in ROLES:
+    if role not in _roles(ctx):
         raise ApiError(422, f"unknown user role {role_text}")
     auto_groups = body.str_list("auto_groups") or []
     name = body.str("name")
@@ -89,24 +94,30 @@ def update_user(ctx: Ctx) -> Any:
     auto_groups = body.str_list("auto_groups")
     if auto_groups is None:
         raise ApiError(400, "auto_groups field can't be absent", verbatim=True)
-    role = _role(body.str("role"), "invalid user role")
+    role = _role(ctx, body.str("role"), "invalid user role")
     blocked = body.bool("is_blocked")
+    # v0.77 words a refusal after the user it is about: "failed to process update for user <id>: <reason>"
+    prefix = f"failed to process update for user {target['id']}: " if ctx.dialect.current else ""
+
+    def refuse(status: int, reason: str) -> ApiError:
+        return ApiError(status, prefix + reason)
+
     self_edit = target["id"] == caller["id"]
     if self_edit and blocked != target["is_blocked"]:
-        raise ApiError(403, "admins can't block or unblock themselves")
+        raise refuse(403, "admins can't block or unblock themselves")
     if self_edit and role != target["role"]:
-        raise ApiError(403, "admins can't change their role")
+        raise refuse(403, "admins can't change their role")
     if caller["role"] == "admin" and target["role"] == "owner" and role != "owner":
-        raise ApiError(403, "only owners can remove owner role from their user")
+        raise refuse(403, "only owners can remove owner role from their user")
     if caller["role"] == "admin" and target["role"] == "owner" and blocked:
-        raise ApiError(403, "unable to block owner user")
+        raise refuse(403, "unable to block owner user")
     if caller["role"] == "admin" and role == "owner" and target["role"] != "owner":
-        raise ApiError(403, "only owners can add owner role to other users")
+        raise refuse(403, "only owners can add owner role to other users")
     if target["is_service_user"] and role == "owner":
-        raise ApiError(403, "can't update a service user with owner role")
+        raise refuse(403, "can't update a service user with owner role")
     for gid in auto_groups:
         if gid not in state.groups:
-            raise ApiError(422, f"provided group id {gid} in the user {target['id']} update doesn't exist")
+            raise refuse(422, f"provided group id {gid} in the user {target['id']} update doesn't exist")
 
     if blocked != target["is_blocked"]:
         target["is_blocked"] = blocked
@@ -192,6 +203,35 @@ def invite_user(ctx: Ctx) -> Any:
         raise ApiError(412, "can't invite a user with an activated netbird account")
     ctx.event("user.invite", target["id"])
     return ctx.dialect.delete_body()
+
+
+def _pending_user(ctx: Ctx) -> Record:
+    uid = ctx.params["userId"]
+    target = ctx.state.users.get(uid)
+    if target is None:
+        raise ApiError(404, f"user: {uid} not found")
+    if not target.get("pending_approval"):
+        raise ApiError(422, f"user {uid} is not pending approval")
+    return target
+
+
+@route("POST", "/api/users/{userId}/approve", CURRENT)
+def approve_user(ctx: Ctx) -> Any:
+    """v0.77: a user waiting for approval (account setting extra.user_approval_required) is let in."""
+    target = _pending_user(ctx)
+    target["pending_approval"] = False
+    target["is_blocked"] = False
+    ctx.event("user.approve", target["id"])
+    return ctx.render.user(target)
+
+
+@route("DELETE", "/api/users/{userId}/reject", CURRENT)
+def reject_user(ctx: Ctx) -> Any:
+    """v0.77: a user waiting for approval is deleted."""
+    target = _pending_user(ctx)
+    delete_user_record(ctx, target)
+    ctx.event("user.reject", target["id"])
+    return {}
 
 
 # tokens ----------------------------------------------------------------------------

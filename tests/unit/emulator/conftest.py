@@ -141,3 +141,13 @@ def sd(seed_process: Emulator) -> Emulator:
     """A freshly reset emulator in the seed dialect only."""
     seed_process.reset()
     return seed_process
+
+
+current_process = process_fixture("current", "--idp")
+
+
+@pytest.fixture()
+def cur(current_process: Emulator) -> Emulator:
+    """A freshly reset emulator in the current (v0.77) dialect only."""
+    current_process.reset()
+    return current_process
