@@ -340,6 +340,7 @@ class NmsModule:
     required_one_of = ()
     required_if = ()
     required_together = ()
+    requires = None          # what of today's servers the module manages ('Networks'): refused by a v0.27 server
 
     def __init__(self, module=None, client=None, resolver=None):
         """``client`` and ``resolver`` are given when several resources of one task share them (network_state);
@@ -393,6 +394,13 @@ class NmsModule:
 
     def warn(self, message):
         self.module.warn(message)
+
+    def check_generation(self):
+        """Refuse a module whose resources a v0.27 server does not have, before any other request (the one request
+        is GET /api/instance/version, shared with the rest of the task)."""
+        if self.requires and not self.resolver.server.current:
+            raise TaskError('%s does not have %s (they came after v0.27); upgrade the server to manage them'
+                            % (self.resolver.server.describe(), self.requires))
 
     def progress(self, message):
         """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,
@@ -699,6 +707,7 @@ class ResourceModule(NmsModule):
 
     def reconcile(self):
         self.validate_options()
+        self.check_generation()
         absent = self.params.get('state') == 'absent'
         if not absent:
             self.check_server_accepts()
@@ -1151,5 +1160,6 @@ class InfoModule(NmsModule):
         return shape(item) if shape is not None and isinstance(item, dict) else item
 
     def run(self):
+        self.check_generation()
         items = [self.to_result(item) for item in self.fetch() if self.keep(item)]
         return {'changed': False, self.plural: items}

@@ -463,3 +463,30 @@ def test_real_duplicates_of_a_shared_name_fail_once_they_stay_long_enough():
     assert "matches 2 things (ids: t1, t2); give the id to choose one" in str(err.value)
     # the same two copies for longer than a racing run needs to remove its own (MAX_SETTLE + 2 steps)
     assert SharedThing.slept == [1.0] * 6 and client.writes() == []
+
+
+# -- modules of today's servers only ---------------------------------------------------------------------
+class Network(ResourceModule):
+    path = '/networks'
+    what = 'network'
+    result_key = 'network'
+    requires = 'Networks'
+    fields = dict(name=Field())
+
+
+@pytest.mark.parametrize('current', [False, True])
+def test_a_module_of_todays_servers_is_refused_by_a_v027_server_after_one_request(current):
+    routes = {'/networks': []}
+    if current:
+        routes['/instance/version'] = {'management_current_version': '0.77.1'}
+    client = fakes.FakeClient(routes)  # an unrouted GET is a 404, as v0.27 answers /instance/version
+    task = engine(Network, client, name='office')
+    if not current:
+        with pytest.raises(TaskError) as failure:
+            task.run()
+        assert str(failure.value) == ('this server (v0.27: it has no GET /api/instance/version) does not have Networks '
+                                      '(they came after v0.27); upgrade the server to manage them')
+        assert client.calls == [('GET', '/instance/version', None)]
+    else:
+        assert task.run()['changed'] is True
+        assert client.calls[0] == ('GET', '/instance/version', None) and client.writes() == [('POST', '/networks', {'name': 'office'})]
