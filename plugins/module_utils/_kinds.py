@@ -61,6 +61,8 @@ def usage_table():
             continue
         entries = []
         for cls in RESOURCES:
+            if not cls.section:
+                continue  # a kind network_state does not describe: the server is the judge of its references
             fields = [(name, field) for name, field in cls.fields.items()
                       if field.in_use and (field.ref == target.kind or target.kind in field.item_refs.values())]
             if fields:
