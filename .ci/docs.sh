@@ -28,7 +28,7 @@ fi
 venv_bin=$(cd "$1" && pwd)
 output=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
-guides=(getting-started.md awx.md where-modules-run.md performance.md access-report.md)
+guides=(getting-started.md awx.md where-modules-run.md compatibility.md performance.md access-report.md)
 
 for tool in python ansible-doc antsibull-docs antsibull-changelog sphinx-build; do
   if [ ! -x "$venv_bin/$tool" ]; then

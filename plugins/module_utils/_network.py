@@ -21,9 +21,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import ApiErro
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique, kind_table
-from ansible_collections.nms.overlay.plugins.module_utils._resource import (
-    NmsModule, connection_argument_spec, display_name, shape_problem,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._resource import display_name
+from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import sections
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule

@@ -1,10 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The one lifecycle engine: find, compare, create/update/delete, check mode and diff.
+"""The one lifecycle engine: find, compare, create/update/delete, check mode and diff, and its strategies.
 
-A resource module is a small subclass of ResourceModule that names its API path, its fields and
-how to read them; an info module is a subclass of InfoModule. Everything else happens here once.
+A resource kind is a declaration (plugins/module_utils/_resources/<kind>.py) on ResourceModule (plain CRUD) or
+one of the strategies at the end (UpdateOnly, Settings, SecretOnCreate); an info module is an InfoModule naming
+its kind. How a module meets Ansible (options, the running task, NmsModule) is in _task.py.
 """
 
 from __future__ import annotations
@@ -12,17 +13,13 @@ from __future__ import annotations
 import copy
 import time
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
-from ansible.module_utils.common.validation import check_type_dict
-
-from ansible_collections.nms.overlay.plugins.module_utils._client import (
-    HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client, describe_shape,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import (
     id_set, ref_id,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver, find_unique, kind_table, plural
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, plural
+from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec
 
 MISSING = object()
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
@@ -107,84 +104,12 @@ def answer_unreadable(exc):
     return exc.status is not None and 200 <= exc.status < 300
 
 
-def connection_argument_spec():
-    """The connection options every module takes (documented in nms.overlay.connection)."""
-    return dict(
-        # not required here: the client names the environment variable when one is missing, as when it is empty
-        api_url=dict(type='str', fallback=(env_fallback, ['NMS_API_URL'])),
-        api_token=dict(type='str', no_log=True, fallback=(env_fallback, ['NMS_API_TOKEN'])),
-        validate_certs=dict(type='bool', default=True),
-        # an empty value (what AWX injects when the credential has no CA certificate) counts as unset
-        ca_path=dict(type='path', fallback=(env_fallback, ['NMS_API_CA_PATH'])),
-        timeout=dict(type='float', default=30.0),
-        retries=dict(type='int', default=3),
-    )
-
-
-def _readable_as_dict(value):
-    try:
-        check_type_dict(value)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _nul_in(value, where):
-    """The path of the first string in value (at any depth) that holds a NUL character, or None."""
-    if isinstance(value, str):
-        return where if '\x00' in value else None
-    if isinstance(value, dict):
-        items = (('%s.%s' % (where, key), item) for key, item in value.items())
-    elif isinstance(value, (list, tuple)):
-        items = (('%s[%d]' % (where, index), item) for index, item in enumerate(value))
-    else:
-        return None
-    for path, item in items:
-        found = _nul_in(item, path)
-        if found:
-            return found
-    return None
-
-
-def shape_problem(spec, params, prefix=''):
-    """The first option ansible-core's own checks would trip over, as a message naming it (or None).
-
-    Such options are: one with suboptions given something that is not a dictionary (ansible-core's
-    check either raises TypeError, ``checks: [1, 2]``, or fails with the connection token unmasked in
-    the invocation, ``rules: [a, list]``), and a string holding a NUL character (a module process
-    fails to log its arguments to syslog, naming nothing). The action plugin looks first, whichever
-    way the module then runs.
-    """
-    for name, value in (params.items() if isinstance(params, dict) else ()):
-        where = _nul_in(value, prefix + str(name))
-        if where:
-            return 'option %s: must not contain a NUL character (\\x00)' % where
-    for name, option in spec.items():
-        value = params.get(name) if isinstance(params, dict) else None
-        sub_spec = option.get('options')
-        if value is None or not sub_spec:
-            continue
-        where = prefix + name
-        if isinstance(value, (list, tuple)) and option.get('type') == 'list':
-            items = [('%s[%d]' % (where, index), item) for index, item in enumerate(value)]
-        else:
-            items = [(where, value)]
-        for path, item in items:
-            if isinstance(item, dict):
-                problem = shape_problem(sub_spec, item, path + '.')
-                if problem:
-                    return problem
-            elif not (isinstance(item, str) and _readable_as_dict(item)):
-                return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
-    return None
-
-
 class Field:
     """One request field of a resource: its option (the argument spec entry), how to normalise it and what it
     refers to.
 
     ``ref`` names a resolver kind: the user may give names or ids, the engine sends ids.
-    ``many`` marks a list of references compared as a set. ``immutable`` fields cannot change
+    ``many`` marks a list (returned as [] rather than null), of references compared as a set when ``ref`` is set. ``immutable`` fields cannot change
     after creation: a difference is a warning, never a change. ``initial`` is sent on create
     when the user did not set the option. ``item_refs`` ({key: kind}) marks a list of objects (or one
     object) whose keys hold references, such as a policy's rules with their sources and destinations:
@@ -284,177 +209,6 @@ class ReferenceNames:
         if not isinstance(values, list):
             return self.show(kind, values)
         return sorted((self.show(kind, value) for value in values), key=str)
-
-
-class TaskContext:
-    """What the engine needs of the running task when it runs in the controller's worker (the action plugin
-    makes one per task): the validated options, check mode, diff, no_log, and the warnings it gives.
-
-    In a module process, AnsibleModule plays this part; both have ``params``, ``check_mode``, ``no_log``
-    and ``warn``. Only a TaskContext has ``progress``: ``on_progress`` (a function taking a message, the
-    action plugin's live display) is told what the engine is doing while the task runs.
-    """
-
-    def __init__(self, params, check_mode=False, diff=False, no_log=False, on_progress=None):
-        self.params = params
-        self.check_mode = check_mode
-        self.diff = diff
-        self.no_log = no_log
-        self.warnings = []
-        self._on_progress = on_progress
-
-    def warn(self, message):
-        self.warnings.append(message)
-
-    def progress(self, message):
-        if self._on_progress is not None:
-            self._on_progress(message)
-
-
-def no_log_values(spec, params):
-    """The values of the options marked no_log (suboptions too), as AnsibleModule masks them in results."""
-    found = set()
-    for name, option in spec.items():
-        value = params.get(name) if isinstance(params, dict) else None
-        if value in (None, ''):
-            continue
-        if option.get('no_log'):
-            found.add(str(value))
-        sub_spec = option.get('options')
-        if sub_spec:
-            for item in value if isinstance(value, list) else [value]:
-                found |= no_log_values(sub_spec, item)
-    return found
-
-
-class NmsModule:
-    """What resource and info modules share: the running task, the client and error reporting.
-
-    ``module`` is the running task: an AnsibleModule in a module process, a TaskContext in the
-    controller's worker (plugins/plugin_utils/_in_process.py). The engine never exits or prints: it
-    returns a result or raises TaskError / ApiError, and ``outcome`` turns either into the task's result.
-    """
-
-    argument_spec = {}
-    mutually_exclusive = ()
-    required_one_of = ()
-    required_if = ()
-    required_together = ()
-    requires = None          # what of today's servers the module manages ('Networks'): refused by a v0.27 server
-
-    def __init__(self, module=None, client=None, resolver=None):
-        """``client`` and ``resolver`` are given when several resources of one task share them (network_state);
-        otherwise they are made when first needed."""
-        self.module = module if module is not None else self.ansible_module()
-        self.params = self.module.params
-        self._client = client
-        self._resolver = resolver
-        self.warnings = []
-        self.steps = []  # what progress() told, for a module to return (a module process shows nothing live)
-
-    @classmethod
-    def validation(cls):
-        """The options and their constraints, as AnsibleModule and ArgumentSpecValidator take them."""
-        return dict(
-            argument_spec=cls.full_argument_spec(),
-            mutually_exclusive=list(cls.mutually_exclusive or ()),
-            required_one_of=list(cls.required_one_of),
-            required_if=list(cls.required_if),
-            required_together=list(cls.required_together),
-        )
-
-    @classmethod
-    def ansible_module(cls):
-        return AnsibleModule(supports_check_mode=True, **cls.validation())
-
-    @classmethod
-    def full_argument_spec(cls):
-        spec = connection_argument_spec()
-        spec.update(copy.deepcopy(cls.argument_spec))
-        return spec
-
-    @property
-    def client(self):
-        if self._client is None:
-            if not HAS_REQUESTS:
-                raise TaskError(missing_required_lib('requests'), exception=REQUESTS_IMPORT_ERROR)
-            params = self.params
-            if not params['validate_certs']:
-                self.module.warn('validate_certs is false: the server certificate is not verified')
-            self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
-                                  ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
-                                  notify=self.notify)
-        return self._client
-
-    @property
-    def resolver(self):
-        if self._resolver is None:
-            self._resolver = Resolver(self.client)
-        return self._resolver
-
-    def warn(self, message):
-        self.module.warn(message)
-
-    def check_generation(self):
-        """Refuse a module whose resources a v0.27 server does not have, before any other request (the one request
-        is GET /api/instance/version, shared with the rest of the task)."""
-        if self.requires and not self.resolver.server.current:
-            raise TaskError('%s does not have %s (they came after v0.27); upgrade the server to manage them'
-                            % (self.resolver.server.describe(), self.requires))
-
-    def progress(self, message):
-        """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,
-        whose TaskContext has a progress hook; kept in ``steps`` too, so that a module can return them (a module
-        process can show nothing while it runs)."""
-        self.steps.append(message)
-        hook = getattr(self.module, 'progress', None)
-        if callable(hook):
-            hook(message)
-
-    def notify(self, message):
-        """The client's notice of a retry and the wait before it: a warning in the result, and progress now,
-        so that a long wait (a server's Retry-After) says why while it lasts."""
-        self.warn(message)
-        self.progress(message)
-
-    def shown(self, value, form='%r'):
-        """A value for a warning (which Ansible prints even for a task with no_log): quoted as ``form`` says,
-        unless the task has no_log, whose values a warning names by their option only."""
-        if getattr(self.module, 'no_log', False):
-            return '(not shown: no_log)'
-        return form % (value,)
-
-    def fail(self, message, **extra):
-        raise TaskError(message, **extra)
-
-    @classmethod
-    def preload(cls):
-        """Import now what a run imports lazily (a pydantic model): a process that runs many tasks pays it once."""
-        model = getattr(cls, 'model', None)
-        if model is not None:
-            model()
-
-    @classmethod
-    def outcome(cls, module):
-        """The task's result: what run() returns, or a failed result naming the problem."""
-        try:
-            return cls(module).run()
-        except ApiError as exc:
-            return dict(failed=True, msg=str(exc), status=exc.status, method=exc.method, path=exc.path)
-        except TaskError as exc:
-            return dict(exc.details, failed=True, msg=str(exc))
-
-    @classmethod
-    def main(cls):
-        """Run as a module process: options from AnsibleModule, the result through exit_json or fail_json."""
-        module = cls.ansible_module()
-        result = cls.outcome(module)
-        if result.pop('failed', False):
-            module.fail_json(**result)
-        module.exit_json(**result)
-
-    def run(self):
-        raise NotImplementedError
 
 
 class ResourceModule(NmsModule):
@@ -613,16 +367,22 @@ class ResourceModule(NmsModule):
         if users:
             raise TaskError(in_use_message(self.what, obj, users))
 
-    def to_result(self, obj):
-        """The resource as returned to the user: references as lists, never null, then as ``shape`` makes it (the
-        kind's result shape, which its info module shares)."""
-        if not isinstance(obj, dict):
-            return obj
-        result = dict(obj)
-        for name, field in self.fields.items():
-            if field.many and result.get(name, []) is None:
+    @classmethod
+    def result_shape(cls, obj):
+        """An object of the kind as the user gets it, from a module or its info module: as ``shape`` makes it, and
+        every list field (``many``) a list, never null or missing."""
+        result = cls.shape(obj) if cls.shape is not None and isinstance(obj, dict) else obj
+        if not isinstance(result, dict) or not result:
+            return result
+        result = dict(result)
+        for name, field in cls.fields.items():
+            if field.many and result.get(name) is None:
                 result[name] = []
-        return self.shape(result) if self.shape is not None else result
+        return result
+
+    def to_result(self, obj):
+        """The resource as returned to the user (a hook: see result_shape)."""
+        return self.result_shape(obj)
 
     def remember(self, obj):
         """Keep the shared list (or singleton) current after a write, so later tasks of one run resolve it."""
@@ -1156,8 +916,7 @@ class InfoModule(NmsModule):
         return name is None or item.get(self.natural_key) == name
 
     def to_result(self, item):
-        shape = self.resource.shape
-        return shape(item) if shape is not None and isinstance(item, dict) else item
+        return self.resource.result_shape(item)
 
     def run(self):
         self.check_generation()

@@ -152,7 +152,7 @@ import datetime
 import fnmatch
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
+from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
 
 UTC = datetime.timezone.utc

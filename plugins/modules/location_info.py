@@ -99,7 +99,7 @@ import re
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
+from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 
 COUNTRY_CODE = re.compile(r'^[A-Za-z]{2}$')
 

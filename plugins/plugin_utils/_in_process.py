@@ -38,7 +38,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import TaskContext, no_log_values, shape_problem
+from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, no_log_values, shape_problem
 
 SWITCH = 'nms_overlay_in_process'
 

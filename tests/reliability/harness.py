@@ -183,7 +183,7 @@ def run_module(name, args, check_mode=False, diff=False, no_log=False):
     the result is ``{"uncaught": traceback text, ...}``.
     """
     # pylint: disable=import-outside-toplevel
-    from ansible_collections.nms.overlay.plugins.module_utils._resource import shape_problem
+    from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
     from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import run_engine
     engine = engine_of(name)
     out = io.StringIO()

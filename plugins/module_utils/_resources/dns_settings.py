@@ -9,13 +9,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import unwrap
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, Settings
 
 
-def dns_settings_result(item):
-    """The DNS settings, wrapped in items (spec) or not (deployed servers), as a plain dict."""
-    result = dict(unwrap_items(item) or {})
-    result['disabled_management_groups'] = result.get('disabled_management_groups') or []
-    return result
-
-
 def _dns_settings_model():
     from ansible_collections.nms.overlay.plugins.module_utils._models_routing import DnsSettingsOptions
     return DnsSettingsOptions
@@ -36,8 +29,4 @@ class DnsSettingsModule(Settings):
     def server_fields(self, obj):
         return unwrap_items(obj)
 
-    shape = staticmethod(dns_settings_result)
-
-    def to_result(self, obj):
-        # GET wraps the settings in items (spec) or not (deployed servers); PUT answers them plainly.
-        return super().to_result(unwrap_items(obj))
+    shape = staticmethod(unwrap_items)  # GET wraps the settings in items (spec) or not (deployed servers)

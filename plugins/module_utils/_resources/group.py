@@ -12,13 +12,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
 ALL_GROUP = 'All'
 
 
-def group_result(item):
-    """A group as returned to the user: peers never null."""
-    if not isinstance(item, dict) or not item:
-        return item
-    return dict(item, peers=item.get('peers') or [])
-
-
 def group_body(group, peer_ids):
     """The PUT body that sets a group's peers and keeps everything else it has (today's resources)."""
     return kept_fields(group, dict(name=group.get('name'), peers=list(peer_ids)), GroupModule.fields, GroupModule.read_only)
@@ -38,7 +31,6 @@ class GroupModule(ResourceModule):
         peers=Field('list', ref='peers', many=True, initial=[], in_use=False),
     )
     required_one_of = (('id', 'name'),)
-    shape = staticmethod(group_result)
 
     def before_write(self, current_obj, state):
         if current_obj and current_obj.get('name') == ALL_GROUP:

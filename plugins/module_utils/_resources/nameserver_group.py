@@ -99,16 +99,6 @@ def rule_message(problems, context=None):
     return '; '.join('option %s: %s%s' % (option, text, suffix) for option, text in problems)
 
 
-def nameserver_group_result(item):
-    """A nameserver group as returned to the user: lists never null."""
-    if not isinstance(item, dict) or not item:
-        return item
-    result = dict(item)
-    for name in ('groups', 'domains', 'nameservers'):
-        result[name] = result.get(name) or []
-    return result
-
-
 def _nameserver_group_model():
     from ansible_collections.nms.overlay.plugins.module_utils._models_routing import NameserverGroupOptions
     return NameserverGroupOptions
@@ -132,14 +122,13 @@ class NameserverGroupModule(ResourceModule):
             ip=dict(type='str', required=True),
             ns_type=dict(type='str', default=DEFAULT_NS_TYPE, choices=[DEFAULT_NS_TYPE]),
             port=dict(type='int', default=DEFAULT_NS_PORT),
-        )), norm=nameserver_list),
+        )), norm=nameserver_list, many=True),
         groups=Field('list', ref='groups', many=True),
-        domains=Field('list', norm=domain_set, initial=[]),
+        domains=Field('list', norm=domain_set, many=True, initial=[]),
         primary=Field('bool', initial=False),
         search_domains_enabled=Field('bool', initial=False),
         enabled=Field('bool', initial=True),
     )
-    shape = staticmethod(nameserver_group_result)
     required_one_of = (('id', 'name'),)
 
     def validate_options(self):

@@ -20,14 +20,8 @@ def optional_id(value):
 
 
 def route_result(item):
-    """A route as returned to the user: peer "" and lists [] rather than missing or null."""
-    if not isinstance(item, dict) or not item:
-        return item
-    result = dict(item)
-    result['peer'] = result.get('peer') or ''
-    result['peer_groups'] = result.get('peer_groups') or []
-    result['groups'] = result.get('groups') or []
-    return result
+    """A route as returned to the user: peer "" rather than missing or null (its lists: see result_shape)."""
+    return dict(item, peer=item.get('peer') or '') if item else item
 
 
 def _route_model():

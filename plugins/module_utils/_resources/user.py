@@ -16,13 +16,6 @@ def _user_model():
     return UserOptions
 
 
-def user_result(item):
-    """A user as returned to the user: auto groups never null."""
-    if not isinstance(item, dict) or not item:
-        return item
-    return dict(item, auto_groups=item.get('auto_groups') or [])
-
-
 class UserModule(ResourceModule):
     """A service user, or a regular user invited by email; role, auto groups and blocked state."""
 
@@ -47,7 +40,6 @@ class UserModule(ResourceModule):
     options = dict(
         resend_invitation=dict(type='bool', default=False),
     )
-    shape = staticmethod(user_result)
     required_one_of = (('id', 'email', 'name'),)
 
     def validate_options(self):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import shape_problem
+from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
     access_rows, check_rules, merge_checks, merge_rule, normalise_checks, policies_using, policy_result, port_set, port_text,
     posture_check_result, rule_from_server, rules_from_server,

@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
-from ansible_collections.nms.overlay.plugins.module_utils._resource import connection_argument_spec
+from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec
 from tests.support import fakes
 from tests.support.fakes import FakeModule, engine
 
@@ -507,7 +507,7 @@ def test_progress_is_returned_kind_by_kind_in_order():
 
 
 def test_progress_goes_to_the_tasks_hook_as_it_happens_and_a_retry_wait_says_why():
-    from ansible_collections.nms.overlay.plugins.module_utils._resource import TaskContext
+    from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext
     server = default_server()
     shown = []
     task = TaskContext(options(groups=GROUPS), on_progress=lambda message: shown.append((message, len(server.writes()))))

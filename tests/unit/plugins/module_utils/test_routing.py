@@ -12,12 +12,12 @@ from ansible_collections.nms.overlay.plugins.module_utils._models_routing import
     DnsSettingsOptions, NameserverGroupOptions, RouteOptions,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import (
-    DnsSettingsModule, dns_settings_result,
+    DnsSettingsModule,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import (
-    NameserverGroupModule, domain_set, ip_text, nameserver_group_result, nameserver_list, nameserver_rule_problems, rule_message,
+    NameserverGroupModule, domain_set, ip_text, nameserver_list, nameserver_rule_problems, rule_message,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id, route_result
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id
 from tests.support import fakes
 from tests.support.fakes import engine
 
@@ -53,10 +53,10 @@ def test_domain_set_ignores_case_order_trailing_dot_and_duplicates():
 
 
 def test_results_never_null():
-    assert route_result({'id': 'r1', 'peer': 'p1', 'groups': None}) == {'id': 'r1', 'peer': 'p1', 'peer_groups': [],
+    assert RouteModule.result_shape({'id': 'r1', 'peer': 'p1', 'groups': None}) == {'id': 'r1', 'peer': 'p1', 'peer_groups': [],
                                                                         'groups': []}
-    assert route_result({}) == {}
-    assert nameserver_group_result({'id': 'n', 'domains': None, 'groups': None, 'nameservers': None}) == {
+    assert RouteModule.result_shape({}) == {}
+    assert NameserverGroupModule.result_shape({'id': 'n', 'domains': None, 'groups': None, 'nameservers': None}) == {
         'id': 'n', 'domains': [], 'groups': [], 'nameservers': []}
 
 
@@ -65,11 +65,11 @@ def test_results_never_null():
     {'disabled_management_groups': ['g1']},
 ])
 def test_dns_settings_both_shapes(shape):
-    assert dns_settings_result(shape) == {'disabled_management_groups': ['g1']}
+    assert DnsSettingsModule.result_shape(shape) == {'disabled_management_groups': ['g1']}
 
 
 def test_dns_settings_null_list():
-    assert dns_settings_result({'disabled_management_groups': None}) == {'disabled_management_groups': []}
+    assert DnsSettingsModule.result_shape({'disabled_management_groups': None}) == {'disabled_management_groups': []}
 
 
 # -- the three nameserver group rules ----------------------------------------------------------------

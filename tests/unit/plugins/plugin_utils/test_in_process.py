@@ -11,7 +11,7 @@ import pytest
 
 from ansible.errors import AnsibleActionFail
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import NmsModule
+from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.plugin_utils import _in_process
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
     AS_PROCESS, IN_PROCESS, InProcessAction, action_for, same_python,
