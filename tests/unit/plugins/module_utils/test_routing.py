@@ -53,8 +53,8 @@ def test_domain_set_ignores_case_order_trailing_dot_and_duplicates():
 
 
 def test_results_never_null():
-    assert RouteModule.result_shape({'id': 'r1', 'peer': 'p1', 'groups': None}) == {'id': 'r1', 'peer': 'p1', 'peer_groups': [],
-                                                                        'groups': []}
+    assert RouteModule.result_shape({'id': 'r1', 'peer': 'p1', 'groups': None}) == {
+        'id': 'r1', 'peer': 'p1', 'peer_groups': [], 'groups': []}
     assert RouteModule.result_shape({}) == {}
     assert NameserverGroupModule.result_shape({'id': 'n', 'domains': None, 'groups': None, 'nameservers': None}) == {
         'id': 'n', 'domains': [], 'groups': [], 'nameservers': []}
