@@ -9,7 +9,6 @@ route's handling of those two options: one of them in every body, setting one cl
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
@@ -29,7 +28,8 @@ def _router_model():
 
 
 class NetworkRouterModule(InNetwork, RouteModule):
-    """A router of the network the option ``network`` names, found by id or by its routing peer (or peer groups)."""
+    """A router of the network the option ``network`` names, found by id or by its routing peer (or peer groups):
+    the route's ``matches`` finds it (a router has no network_id, nor does the task)."""
 
     sub_path = '/routers'
     what = 'network router'
@@ -53,12 +53,6 @@ class NetworkRouterModule(InNetwork, RouteModule):
     )
     required_one_of = (('id', 'peer', 'peer_groups'),)
     shape = staticmethod(router_result)
-
-    def matches(self, item):
-        peer, groups = self.routing_key()
-        if peer is not None:
-            return optional_id(item.get('peer')) == peer
-        return groups is not None and id_set(item.get('peer_groups')) == groups
 
     def identity_text(self):
         if self.params.get('id'):
