@@ -4,7 +4,7 @@
 """Routers of a network: a routing peer or routing peer groups (the network_router module and network_router_info).
 
 A router is found as a route is, by its routing peer or its set of peer groups (there is no name), so it takes the
-route's handling of those two options: one of them in every body, setting one clears the other.
+route's handling of those two options: setting one clears the other.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ class NetworkRouterModule(InNetwork, RouteModule):
     required_on_create = ()   # peer or peer_groups: before_write says which
     model = staticmethod(_router_model)
     fields = dict(
-        peer=Field(norm=optional_id, ref='peers'),
-        peer_groups=Field('list', ref='groups', many=True),
+        peer=Field(norm=optional_id, ref='peers', initial=''),
+        peer_groups=Field('list', ref='groups', many=True, initial=[]),
         metric=Field('int', initial=9999),
         masquerade=Field('bool', initial=True),
         enabled=Field('bool', initial=True),
@@ -60,6 +60,11 @@ class NetworkRouterModule(InNetwork, RouteModule):
         if self.params.get('peer'):
             return "with peer '%s' in the network '%s'" % (self.params['peer'], self.params['network'])
         return "with peer_groups %s in the network '%s'" % (', '.join(self.params.get('peer_groups') or []), self.params['network'])
+
+    def request_body(self, state, current_obj):
+        # Both keys, the unused one empty: v0.77 takes that (it checks that exactly one is non-empty), and a router
+        # stored without peer_groups is answered with null there (a route's server wants one key only).
+        return dict(state)
 
     def before_write(self, current_obj, state):
         if state is None or state.get('peer') or state.get('peer_groups'):

@@ -166,8 +166,8 @@ def test_a_router_is_found_by_its_peer_name_and_updated_with_one_of_peer_and_pee
     client = current()
     result = engine(NetworkRouterModule, client, network='office', peer='gw-1', metric=10).run()
     assert result['diff'] == {'before': {'metric': 9999}, 'after': {'metric': 10}}
-    assert client.writes() == [('PUT', '/networks/n1/routers/r1', {'peer': 'p1', 'metric': 10, 'masquerade': True,
-                                                                   'enabled': True})]
+    assert client.writes() == [('PUT', '/networks/n1/routers/r1', {'peer': 'p1', 'peer_groups': [], 'metric': 10,
+                                                                   'masquerade': True, 'enabled': True})]
 
 
 def test_a_router_of_other_peer_groups_is_another_router():
@@ -176,8 +176,8 @@ def test_a_router_of_other_peer_groups_is_another_router():
     assert same['changed'] is False and same['network_router']['id'] == 'r2'
     other = engine(NetworkRouterModule, client, network='office', peer_groups=['servers']).run()
     assert other['changed'] is True
-    assert client.writes() == [('POST', '/networks/n1/routers', {'peer_groups': ['g1'], 'metric': 9999, 'masquerade': True,
-                                                                 'enabled': True})]
+    assert client.writes() == [('POST', '/networks/n1/routers', {'peer': '', 'peer_groups': ['g1'], 'metric': 9999,
+                                                                 'masquerade': True, 'enabled': True})]
 
 
 def test_a_router_asked_disabled_is_disabled_right_after_its_creation():
@@ -186,8 +186,10 @@ def test_a_router_asked_disabled_is_disabled_right_after_its_creation():
     client.routes[('POST', '/networks/n1/routers')] = lambda body: dict(body, id='r9', enabled=True, peer_groups=None)
     result = engine(NetworkRouterModule, client, network='office', peer='gw-2', enabled=False).run()
     assert client.writes() == [
-        ('POST', '/networks/n1/routers', {'peer': 'p2', 'metric': 9999, 'masquerade': True, 'enabled': False}),
-        ('PUT', '/networks/n1/routers/r9', {'peer': 'p2', 'metric': 9999, 'masquerade': True, 'enabled': False})]
+        ('POST', '/networks/n1/routers', {'peer': 'p2', 'peer_groups': [], 'metric': 9999, 'masquerade': True,
+                                          'enabled': False}),
+        ('PUT', '/networks/n1/routers/r9', {'peer': 'p2', 'peer_groups': [], 'metric': 9999, 'masquerade': True,
+                                            'enabled': False})]
     assert result['network_router']['enabled'] is False
 
 
