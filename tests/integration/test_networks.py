@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.emulator import make_group, make_peers, writes_of
+from tests.support.modules import examples_of
 
 REFUSAL = 'does not have Networks (they came after v0.27); upgrade the server to manage them'
 
@@ -214,3 +215,24 @@ def test_a_v027_server_refuses_the_network_modules_before_any_write(emulator, ru
     result = run([{'name': 'task', 'nms.overlay.' + module: options}])
     assert result['task']['failed'] and result['task']['msg'].endswith(REFUSAL), result['task']['msg']
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')]
+
+
+# -- the documentation examples ----------------------------------------------------------------------
+def test_examples_run_unchanged(emulator, run):
+    """Every task of the modules' EXAMPLES runs against a v0.77 server as written (but the ones naming an id from
+    the docs, which cannot exist here)."""
+    needs(emulator, 'current')
+    make_peers(emulator, 'office-gw', 'router-2')
+    make_group(emulator, 'servers')
+    make_group(emulator, 'office-routers')
+    old = make_network(emulator, 'old-office')
+    emulator.ok('POST', '/api/networks/%s/routers' % old['id'], {'peer_groups': [make_group(emulator, 'old')['id']],
+                                                                 'metric': 9999, 'masquerade': True, 'enabled': True})
+    modules = ('network', 'network_info', 'network_resource', 'network_resource_info', 'network_router',
+               'network_router_info')
+    tasks = [task for module in modules for task in examples_of(module) if 'chacdk86lnnboviihd7g' not in str(task)]
+    result = run(tasks)
+    assert result.rc == 0, result
+    assert not result.failed and len(result.results) == len(tasks)
+    assert result.changed
+    assert [n['name'] for n in listed(emulator, '/api/networks')] == ['office']  # old-office went, routers and all
