@@ -62,8 +62,9 @@ class NetworkRouterModule(InNetwork, RouteModule):
         return "with peer_groups %s in the network '%s'" % (', '.join(self.params.get('peer_groups') or []), self.params['network'])
 
     def request_body(self, state, current_obj):
-        # Both keys, the unused one empty: v0.77 takes that (it checks that exactly one is non-empty), and a router
-        # stored without peer_groups is answered with null there (a route's server wants one key only).
+        # Both keys, the unused one empty (a route's server wants one key only): v0.77 checks that exactly one is
+        # non-empty, and a router stored without peer_groups holds null there, which the emulator's network list
+        # cannot count (a 500)
         return dict(state)
 
     def before_write(self, current_obj, state):
