@@ -24,6 +24,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key i
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 
 RESOURCES = (
     GroupModule,
@@ -37,6 +40,9 @@ RESOURCES = (
     UserModule,
     TokenModule,
     AccountSettingsModule,
+    NetworkModule,
+    NetworkResourceModule,
+    NetworkRouterModule,
 )
 
 

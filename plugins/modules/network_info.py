@@ -1,0 +1,108 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: network_info
+short_description: List networks
+version_added: 0.2.0
+description:
+  - Returns all networks, or the network with a given O(id) or O(name).
+  - Networks exist on servers after v0.27 only. A v0.27 server refuses the task after one request
+    (C(GET /api/instance/version)).
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+  - nms.overlay.attributes.info_module
+options:
+  id:
+    description:
+      - Return only the network with this id. An unknown id returns an empty list.
+      - Mutually exclusive with O(name).
+    type: str
+  name:
+    description:
+      - Return only the networks with this name.
+      - Mutually exclusive with O(id).
+    type: str
+seealso:
+  - module: nms.overlay.network
+  - module: nms.overlay.network_resource_info
+  - module: nms.overlay.network_router_info
+'''
+
+EXAMPLES = r'''
+- name: List every network
+  nms.overlay.network_info:
+  register: all_networks
+
+- name: Read one network by name
+  nms.overlay.network_info:
+    name: office
+  register: office
+
+- name: Show how many routing peers the office network has
+  ansible.builtin.debug:
+    msg: "{{ office.networks[0].routing_peers_count }}"
+'''
+
+RETURN = r'''
+networks:
+  description: The networks found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the network.
+      type: str
+      sample: chacdk86lnnboviihd7g
+    name:
+      description: Name of the network.
+      type: str
+      sample: office
+    description:
+      description: Description of the network.
+      type: str
+      sample: The office LAN
+    routers:
+      description: Ids of the network's routers; never null.
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7m0]
+    resources:
+      description: Ids of the network's resources; never null.
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7m1]
+    routing_peers_count:
+      description: Number of routing peers of the network.
+      type: int
+      sample: 2
+    policies:
+      description: Ids of the policies whose rules reach a resource of the network; never null.
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7m2]
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
+
+
+class NetworkInfoModule(InfoModule):
+    resource = NetworkModule
+    requires = NetworkModule.requires
+
+
+def main():
+    NetworkInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

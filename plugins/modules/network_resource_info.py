@@ -1,0 +1,117 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: network_resource_info
+short_description: List the resources of a network
+version_added: 0.2.0
+description:
+  - Returns the resources of a network, all of them or the one with a given O(id) or O(name).
+  - Network resources exist on servers after v0.27 only. A v0.27 server refuses the task after one request
+    (C(GET /api/instance/version)).
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+  - nms.overlay.attributes.info_module
+options:
+  network:
+    description:
+      - The network whose resources are listed, as a network name or id. An unknown network fails.
+    type: str
+    required: true
+  id:
+    description:
+      - Return only the resource with this id. An unknown id returns an empty list.
+      - Mutually exclusive with O(name).
+    type: str
+  name:
+    description:
+      - Return only the resource with this name.
+      - Mutually exclusive with O(id).
+    type: str
+seealso:
+  - module: nms.overlay.network_resource
+  - module: nms.overlay.network_info
+'''
+
+EXAMPLES = r'''
+- name: List the resources of the office network
+  nms.overlay.network_resource_info:
+    network: office
+  register: office_resources
+
+- name: Show each resource's address
+  ansible.builtin.debug:
+    msg: "{{ office_resources.network_resources | items2dict(key_name='name', value_name='address') }}"
+'''
+
+RETURN = r'''
+network_resources:
+  description: The resources found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the resource.
+      type: str
+      sample: chacdk86lnnboviihd7g
+    name:
+      description: Name of the resource.
+      type: str
+      sample: file-server
+    description:
+      description: Description of the resource.
+      type: str
+      sample: The office file server
+    address:
+      description: The address as the server shows it.
+      type: str
+      sample: 192.168.10.20/32
+    type:
+      description: What the address is, V(host), V(subnet) or V(domain).
+      type: str
+      sample: host
+    groups:
+      description: The groups of the resource (each with C(id) and C(name)); never null.
+      type: list
+      elements: dict
+      sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: servers, peers_count: 2}]
+    enabled:
+      description: Whether the resource is enabled.
+      type: bool
+      sample: true
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import network_path
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class NetworkResourceInfoModule(InfoModule):
+    resource = NetworkResourceModule
+    requires = NetworkResourceModule.requires
+    plural = 'network_resources'
+    argument_spec = dict(
+        network=dict(type='str', required=True),
+        id=dict(type='str'),
+        name=dict(type='str'),
+    )
+
+    def fetch(self):
+        self.path = network_path(self) + self.resource.sub_path
+        return super().fetch()
+
+
+def main():
+    NetworkResourceInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()

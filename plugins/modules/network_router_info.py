@@ -1,0 +1,106 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: network_router_info
+short_description: List the routers of a network
+version_added: 0.2.0
+description:
+  - Returns the routers of a network, all of them or the one with a given O(id).
+  - Network routers exist on servers after v0.27 only. A v0.27 server refuses the task after one request
+    (C(GET /api/instance/version)).
+author:
+  - nms.overlay contributors (@nms-overlay)
+extends_documentation_fragment:
+  - nms.overlay.connection
+  - nms.overlay.attributes
+  - nms.overlay.attributes.info_module
+options:
+  network:
+    description:
+      - The network whose routers are listed, as a network name or id. An unknown network fails.
+    type: str
+    required: true
+  id:
+    description:
+      - Return only the router with this id. An unknown id returns an empty list.
+    type: str
+seealso:
+  - module: nms.overlay.network_router
+  - module: nms.overlay.network_info
+'''
+
+EXAMPLES = r'''
+- name: List the routers of the office network
+  nms.overlay.network_router_info:
+    network: office
+  register: office_routers
+
+- name: Show the routing peers of the office network
+  ansible.builtin.debug:
+    msg: "{{ office_routers.network_routers | map(attribute='peer') | select | list }}"
+'''
+
+RETURN = r'''
+network_routers:
+  description: The routers found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the router.
+      type: str
+      sample: chacdk86lnnboviihd7g
+    peer:
+      description: Id of the routing peer; V("") for a router of peer groups.
+      type: str
+      sample: chacbco6lnnbn6cg5s91
+    peer_groups:
+      description: Ids of the routing peer groups; V([]) for a router of one peer, never null.
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7l0]
+    metric:
+      description: Route metric.
+      type: int
+      sample: 9999
+    masquerade:
+      description: Whether the routing peers masquerade the traffic.
+      type: bool
+      sample: true
+    enabled:
+      description: Whether the router is enabled.
+      type: bool
+      sample: true
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import network_path
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+
+
+class NetworkRouterInfoModule(InfoModule):
+    resource = NetworkRouterModule
+    requires = NetworkRouterModule.requires
+    plural = 'network_routers'
+    argument_spec = dict(
+        network=dict(type='str', required=True),
+        id=dict(type='str'),
+    )
+
+    def fetch(self):
+        self.path = network_path(self) + self.resource.sub_path
+        return super().fetch()
+
+
+def main():
+    NetworkRouterInfoModule.main()
+
+
+if __name__ == '__main__':
+    main()
