@@ -57,7 +57,7 @@ def _render_network(ctx: Ctx, network: Record, created: bool = False) -> Record:
     routing_peers = 0
     for router in routers:
         routing_peers += 1 if router["peer"] else 0
-        for gid in router["peer_groups"]:
+        for gid in router["peer_groups"] or []:  # null for a router created with a peer only
             if gid in state.groups:
                 routing_peers += len(state.groups[gid]["peers"])
     return {

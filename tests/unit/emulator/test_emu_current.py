@@ -426,3 +426,12 @@ def test_sandbox_and_app_take_current() -> None:
     assert parse_args(["--dialect", "current"]).dialect == "current"
     app = App(make_token(), dialect="current", example=True)
     assert app.dialect.current and all(XID.match(key) for key in app.state.setup_keys)
+
+
+
+def test_networks_list_with_a_router_created_with_a_peer_only(cur: Emulator) -> None:
+    """v0.77.1 stores peer_groups null for a router given only a peer; the networks list still answers."""
+    peer = cur.add_peers(peers=[{"hostname": "r2"}])[0]
+    nid = cur.ok("POST", "/api/networks", {"name": "office"})["id"]
+    cur.ok("POST", f"/api/networks/{nid}/routers", {"peer": peer["id"], "metric": 100, "masquerade": True, "enabled": True})
+    assert cur.ok("GET", "/api/networks")[0]["routing_peers_count"] == 1
