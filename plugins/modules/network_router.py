@@ -47,7 +47,7 @@ options:
     type: str
   peer_groups:
     description:
-      - The routing peer groups, as group names or ids: every peer of these groups routes. Order does not matter.
+      - 'The routing peer groups, as group names or ids: every peer of these groups routes. Order does not matter.'
       - Mutually exclusive with O(peer). Must list at least one group.
     type: list
     elements: str

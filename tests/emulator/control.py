@@ -63,7 +63,8 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
 
 def _rate_limiter(value: Any) -> Any:
     """`null`/`false`: off; `true`: v0.77's defaults (6 a minute, bursts of 500); `{"rpm", "burst"}`."""
-    from .server import RateLimiter  # pylint: disable=import-outside-toplevel  (server imports this module)
+    # imported here: server imports this module
+    from .server import RateLimiter  # pylint: disable=import-outside-toplevel
 
     if value is None or value is False:
         return None

@@ -189,8 +189,8 @@ def test_network_router_create_rerun_check_diff_update_delete(emulator, run):
     assert [(r['id'], r['peer_groups']) for r in info['info']['network_routers']] == [(created['id'], [routers['id']])]
 
     emulator.clear_log()
-    gone = {'name': 'router', 'nms.overlay.network_router': {'network': 'office', 'peer_groups': ['routers'],
-                                                              'state': 'absent'}}
+    gone = {'name': 'router',
+            'nms.overlay.network_router': {'network': 'office', 'peer_groups': ['routers'], 'state': 'absent'}}
     delete = run([gone])
     assert delete.rc == 0, delete
     assert delete['router']['changed'] is True and writes_of(emulator) == ['DELETE %s/%s' % (path, created['id'])]

@@ -265,11 +265,11 @@ def test_events_audit_alias(cur: Emulator, emu: Emulator) -> None:
 
 # rate limiting ---------------------------------------------------------------------------
 def test_rate_limit_opt_in(cur: Emulator) -> None:
-    for _ in range(3):
+    for dummy in range(3):
         assert cur.call("GET", "/api/groups").status == 200  # off by default
     config = cur.control("POST", "config", {"rate_limit": {"rpm": 1, "burst": 2}})
     assert config["rate_limit"] == {"rpm": 1.0, "burst": 2}
-    statuses = [cur.call("GET", "/api/groups").status for _ in range(3)]
+    statuses = [cur.call("GET", "/api/groups").status for dummy in range(3)]
     assert statuses == [200, 200, 429]
     limited = cur.call("GET", "/api/groups")
     assert limited.body == {"message": "too many requests", "code": 429}
@@ -426,7 +426,6 @@ def test_sandbox_and_app_take_current() -> None:
     assert parse_args(["--dialect", "current"]).dialect == "current"
     app = App(make_token(), dialect="current", example=True)
     assert app.dialect.current and all(XID.match(key) for key in app.state.setup_keys)
-
 
 
 def test_networks_list_with_a_router_created_with_a_peer_only(cur: Emulator) -> None:
