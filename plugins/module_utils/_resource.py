@@ -115,10 +115,14 @@ class Field:
     object) whose keys hold references, such as a policy's rules with their sources and destinations:
     the diff shows those by name too. A reference (``ref``, ``item_refs``) is a use of the object it names,
     which then cannot be deleted (see _usage), unless ``in_use`` is false (a membership, such as a group's peers).
+    ``requires`` names the server generation that has the field ('v0.77'): a task that sets it is refused by an older
+    server before any write.
     """
 
-    def __init__(self, option='str', norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None, in_use=True):
+    def __init__(self, option='str', norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None, in_use=True,
+                 requires=None):
         self.option = option
+        self.requires = requires
         self.ref = ref
         self.in_use = in_use
         self.many = many
@@ -292,7 +296,11 @@ class ResourceModule(NmsModule):
     def check_server_accepts(self):
         """Refuse, before any write, options this server cannot take (a module asks ``self.resolver.server``, which
         costs one request per task, only when its options depend on it). network_state calls it for every described
-        resource before its first write."""
+        resource before its first write. Here: the fields of today's servers (Field ``requires``) the task sets."""
+        given = [name for name, field in self.fields.items() if field.requires and self.params.get(name) is not None]
+        if given and not self.resolver.server.current:
+            raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
+                                      % (name, self.resolver.server.describe(), self.fields[name].requires) for name in given))
 
     def same(self, name, current, desired):
         """Whether a field's normalised server value already is the desired one (a hook for answers that show a

@@ -46,13 +46,27 @@ def module_names():
     return sorted(name[:-3] for name in os.listdir(MODULES_DIR) if name.endswith('.py') and not name.startswith('_'))
 
 
+def _engines(module):
+    code = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % module)
+    return [value for value in vars(code).values() if isinstance(value, type) and hasattr(value, 'run')]
+
+
 def requires(module):
     """What of today's servers the module manages (its engine class's ``requires``), or None."""
-    code = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % module)
-    for value in vars(code).values():
-        if isinstance(value, type) and getattr(value, 'requires', None) and hasattr(value, 'run'):
-            return value.requires
+    for engine in _engines(module):
+        if getattr(engine, 'requires', None):
+            return engine.requires
     return None
+
+
+def option_requires(module):
+    """{option: the generation that has it} for the options of today's servers (a Field's ``requires``)."""
+    found = {}
+    for engine in _engines(module):
+        for name, field in (getattr(engine, 'fields', None) or {}).items():
+            if getattr(field, 'requires', None):
+                found[name] = field.requires
+    return found
 
 
 def options(spec, prefix=''):
@@ -87,7 +101,12 @@ def render(requires_of=requires):
             note = ('%s came after v0.27: on a v0.27 server the task fails after one request, before any other. %s'
                     % (feature, note)).strip()
         lines.append('| `nms.overlay.%s` | | %s | yes | %s |' % (module, old, note))
+        newer = option_requires(module)
         for name, dummy_option in options(doc_of(module, 'DOCUMENTATION').get('options')):
-            lines.append('| | `%s` | %s | yes | %s |' % (name, old, NOTES.get((module, name), '')))
+            since = newer.get(name.split('.')[0])
+            note = NOTES.get((module, name), '')
+            if since:
+                note = ('From %s on: a v0.27 server refuses a task that sets it, before any write. %s' % (since, note)).strip()
+            lines.append('| | `%s` | %s | yes | %s |' % (name, 'no' if since else old, note))
     lines.append('')
     return '\n'.join(lines)

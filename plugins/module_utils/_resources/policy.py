@@ -76,6 +76,7 @@ class PolicyModule(ResourceModule):
 
     def check_server_accepts(self):
         """Port ranges and several rules depend on the server: asked once per task, only when the options have them."""
+        super().check_server_accepts()
         rules = self.params.get('rules') or []
         ranges = rule_ranges(rules)
         if not ranges and len(rules) < 2:

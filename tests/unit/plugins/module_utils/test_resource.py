@@ -491,3 +491,31 @@ def test_a_module_of_todays_servers_is_refused_by_a_v027_server_after_one_reques
     else:
         assert task.run()['changed'] is True
         assert client.calls[0] == ('GET', '/instance/version', None) and client.writes() == [('POST', '/networks', {'name': 'office'})]
+
+
+class Route(ResourceModule):
+    path = '/routes'
+    what = 'route'
+    result_key = 'route'
+    fields = dict(name=Field(), keep_route=Field('bool', requires='v0.77'))
+
+
+@pytest.mark.parametrize('current', [False, True])
+def test_an_option_of_todays_servers_is_refused_by_a_v027_server_before_any_write(current):
+    routes = {'/routes': []}
+    if current:
+        routes['/instance/version'] = {'management_current_version': '0.77.1'}
+    client = fakes.FakeClient(routes)
+    if current:
+        assert engine(Route, client, name='lan', keep_route=True).run()['changed'] is True
+        assert client.writes() == [('POST', '/routes', {'name': 'lan', 'keep_route': True})]
+        return
+    with pytest.raises(TaskError) as failure:
+        engine(Route, client, name='lan', keep_route=True).run()
+    assert str(failure.value) == ('option keep_route: this server (v0.27: it has no GET /api/instance/version) does not '
+                                  'have it (servers have it from v0.77 on)')
+    assert client.writes() == []
+    # a task that does not set it never asks the server what it is
+    client = fakes.FakeClient({'/routes': []})
+    engine(Route, client, name='lan').run()
+    assert ('GET', '/instance/version', None) not in client.calls
