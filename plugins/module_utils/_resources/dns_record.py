@@ -118,8 +118,9 @@ class DnsRecordModule(ResourceModule):
                                 "to change" % (self.identity_text(), len(found), self._ids(found), content))
             found = same
         if len(found) > 1:
-            raise TaskError('%s matches %d DNS records (ids: %s); give the content or the id to choose one'
-                            % (self.identity_text(), len(found), self._ids(found)))
+            raise TaskError('%s matches %d DNS records (ids: %s); give the %s or the id to choose one'
+                            % (self.identity_text(), len(found), self._ids(found),
+                               'content' if self.params.get('type') else 'type, the content'))
         return found[0] if found else None
 
     @staticmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_dns_zones import DnsRecordOptions, DnsZoneOptions
@@ -128,8 +129,6 @@ def test_zone_options_are_checked_before_any_request():
 
 def test_a_conflicting_create_is_reconciled_with_the_zone_another_run_made():
     """A 409 (one zone per domain) means another run made it meanwhile: the task updates that one."""
-    from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
-
     class Racing(fakes.FakeClient):
         def post(self, path, body=None):
             self.calls.append(('POST', path, body))
@@ -197,6 +196,10 @@ def test_content_chooses_among_records_that_share_a_name_and_type():
         engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', type='A',
                content='10.0.0.7').run()
     assert "matches 2 DNS records (ids: r1, r2), none with the content '10.0.0.7'; give the id" in str(failure.value)
+    with pytest.raises(TaskError) as failure:
+        engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', state='absent').run()
+    assert str(failure.value) == ("name 'db.internal.example.com' in the DNS zone 'internal.example.com' matches 2 DNS "
+                                  "records (ids: r1, r2); give the type, the content or the id to choose one")
     assert client.writes() == []
 
 
