@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.emulator import make_group, writes_of
+from tests.support.modules import examples_of
 
 DOMAIN = 'internal.example.com'
 REFUSED = ('this server (v0.27: it has no GET /api/instance/version) does not have DNS zones (they came after '
@@ -198,6 +199,22 @@ def test_info_modules(current, run):
     assert [r['content'] for r in result['aaaa']['dns_records']] == ['2001:db8::5']
     assert result['unknown zone']['msg'] == "zone: no DNS zone with the id or domain or name 'nowhere.example.com'"
     assert current.writes() == []
+
+
+def test_examples_run_unchanged(current, run):
+    """Every task of the four modules' EXAMPLES runs against a v0.77 server as written (the zone's deletion last)."""
+    make_group(current, 'developers')
+    make_group(current, 'servers')
+    zone_examples = examples_of('dns_zone')
+    tasks = (zone_examples[:-1] + examples_of('dns_record') + examples_of('dns_record_info') + examples_of('dns_zone_info')
+             + zone_examples[-1:])
+    assert zone_examples[-1]['nms.overlay.dns_zone']['state'] == 'absent'
+    result = run(tasks)
+    assert result.rc == 0, result
+    assert not result.failed
+    assert len(result.results) == len(tasks)
+    assert result['Read the A records of one name']['dns_records'][0]['content'] == '10.0.0.6'
+    assert zones_of(current) == []
 
 
 @pytest.mark.parametrize('task', [
