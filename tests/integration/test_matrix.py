@@ -10,12 +10,13 @@ next, and server data is never templated, in the controller's worker and as a mo
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
 
 import pytest
+
+from tests.support.modules import requires
 
 PYTHONS = [path for path in os.environ.get('NMS_MATRIX_PYTHONS', sys.executable).split(os.pathsep) if path]
 
@@ -78,16 +79,9 @@ EVERY_MODULE = '''
 - {name: user_info, nms.overlay.user_info: {name: smoke-bot}}
 '''
 
-
-def runs_on_v027(module):
-    """Whether a module manages what v0.27 servers have (the play runs on the v0.27 dialects): one of today's servers
-    only (its engine ``requires`` a feature) is refused there, and has its own tests in the current dialect."""
-    action = importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % module)
-    return not action.ActionModule.engine.requires
-
-
+# modules of today's servers only are refused by the v0.27 dialects this play runs on: their own tests use the current one
 MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
-                 if name.endswith('.py') and name != '__init__.py' and runs_on_v027(name[:-3]))
+                 if name.endswith('.py') and name != '__init__.py' and not requires(name[:-3]))
 
 
 def enroll_peer(emulator):

@@ -243,6 +243,12 @@ def seed_world(emu):
     emu.api("POST", "/users", {"name": "ci-bot", "role": "admin", "is_service_user": True, "auto_groups": []})
     emu.api("POST", "/posture-checks", {"name": "recent-client", "description": "",
                                         "checks": {"nb_version_check": {"min_version": "0.25.0"}}})
+    if emu.dialect == "current":  # a v0.77 server: the DNS zone the records' examples are in
+        status, body = emu.api("GET", "/groups")
+        servers = [group["id"] for group in body if group["name"] == "servers"]
+        status, body = emu.api("POST", "/dns/zones", {"name": "Internal", "domain": "internal.example.com",
+                                                       "enable_search_domain": False, "distribution_groups": servers})
+        assert status == 200, "cannot seed the DNS zone: %s %r" % (status, body)
     emu.clear_log()
     return peers
 

@@ -1,10 +1,11 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The collection's module files as the tests read them (without importing them)."""
+"""The collection's module files as the tests read them (without importing them, but for ``requires``)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 
 import yaml
@@ -27,3 +28,10 @@ def doc_of(module, name):
 def examples_of(module):
     """The EXAMPLES tasks of a module."""
     return doc_of(module, 'EXAMPLES')
+
+
+def requires(module):
+    """What of today's servers a module manages (its engine's ``requires``, such as 'DNS zones'), or None for a
+    module that v0.27 servers serve too. Imports the module's action plugin, which names its engine."""
+    action = importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % module)
+    return action.ActionModule.engine.requires

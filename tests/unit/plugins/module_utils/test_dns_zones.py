@@ -61,6 +61,16 @@ def test_every_dns_zone_module_is_refused_by_a_v027_server_after_one_request(cls
     assert client.calls == [('GET', '/instance/version', None)]
 
 
+def test_a_version_answer_of_another_shape_is_an_api_error_not_a_server_of_today():
+    """A success answer to GET /instance/version that is no object proves nothing: an API error, nothing else sent."""
+    client = fakes.FakeClient({'/instance/version': 'ok', '/dns/zones': [zone()]})
+    with pytest.raises(ApiError) as failure:
+        engine(DnsZoneInfoModule, client).run()
+    assert (failure.value.method, failure.value.path, failure.value.status) == ('GET', '/instance/version', 200)
+    assert 'the answer is a string where an object was expected' in str(failure.value)
+    assert client.calls == [('GET', '/instance/version', None)]
+
+
 # -- zones ----------------------------------------------------------------------------------------------
 def test_a_zone_is_created_with_group_names_as_ids_and_the_servers_create_defaults():
     client = server(zones=[])
