@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from tests.support.modules import requires
+from tests.support.modules import engine_of
 
 PYTHONS = [path for path in os.environ.get('NMS_MATRIX_PYTHONS', sys.executable).split(os.pathsep) if path]
 
@@ -81,7 +81,7 @@ EVERY_MODULE = '''
 
 # modules of today's servers only are refused by the v0.27 dialects this play runs on: their own tests use the current one
 MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
-                 if name.endswith('.py') and name != '__init__.py' and not requires(name[:-3]))
+                 if name.endswith('.py') and name != '__init__.py' and not engine_of(name[:-3]).requires)
 
 
 def enroll_peer(emulator):

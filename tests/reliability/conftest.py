@@ -17,7 +17,7 @@ import pytest
 
 from tests.reliability.harness import FIGURES
 from tests.support.emulator import running_emulator
-from tests.support.modules import requires
+from tests.support.modules import engine_of
 
 
 def pytest_configure(config):
@@ -55,7 +55,7 @@ def current_emulator_session(tmp_path_factory):
 def _of_todays_servers(request):
     """Whether the test is parametrised with a module of today's servers only."""
     name = getattr(getattr(request.node, "callspec", None), "params", {}).get("name")
-    return bool(name) and bool(requires(name))
+    return bool(name) and bool(engine_of(name).requires)
 
 
 @pytest.fixture

@@ -26,6 +26,8 @@ import traceback
 
 import yaml
 
+from tests.support.modules import engine_of
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODULE_PACKAGE = "ansible_collections.nms.overlay.plugins.modules"
 STRESS = os.environ.get("NMS_STRESS", "").strip().lower() not in ("", "0", "false", "no")
@@ -156,11 +158,6 @@ def example_tasks(name):
                     found.append((task.get("name") or "", dict(task[key] or {})))
     walk(tasks)
     return found
-
-
-def engine_of(name):
-    """The engine class (an NmsModule) of a module, as its action plugin runs it."""
-    return importlib.import_module("ansible_collections.nms.overlay.plugins.action.%s" % name).ActionModule.engine
 
 
 def module_spec(name):

@@ -1,6 +1,6 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The collection's module files as the tests read them (without importing them, but for ``requires``)."""
+"""The collection's module files as the tests read them (without importing them, but for ``engine_of``)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,6 @@ def examples_of(module):
     return doc_of(module, 'EXAMPLES')
 
 
-def requires(module):
-    """What of today's servers a module manages (its engine's ``requires``, such as 'DNS zones'), or None for a
-    module that v0.27 servers serve too. Imports the module's action plugin, which names its engine."""
-    action = importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % module)
-    return action.ActionModule.engine.requires
+def engine_of(module):
+    """The engine class (an NmsModule) of a module, as its action plugin runs it (this one imports the plugin)."""
+    return importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % module).ActionModule.engine
