@@ -20,6 +20,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.policy impo
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
@@ -36,6 +38,8 @@ RESOURCES = (
     RouteModule,
     NameserverGroupModule,
     DnsSettingsModule,
+    DnsZoneModule,
+    DnsRecordModule,
     SetupKeyModule,
     UserModule,
     TokenModule,

@@ -35,7 +35,7 @@ class ServerInfo:
         """Whether the server is of today's generation (has GET /instance/version)."""
         if self._current is None:
             try:
-                answer = self.client.get(VERSION_PATH)
+                answer = self.client.get_object(VERSION_PATH)  # a success answer of another shape is an API error
             except ApiError as exc:
                 if exc.status not in (404, 405):
                     raise

@@ -16,6 +16,8 @@ import sys
 
 import pytest
 
+from tests.support.modules import engine_of
+
 PYTHONS = [path for path in os.environ.get('NMS_MATRIX_PYTHONS', sys.executable).split(os.pathsep) if path]
 
 
@@ -76,8 +78,10 @@ EVERY_MODULE = '''
 - {name: token_info, nms.overlay.token_info: {user: smoke-bot}}
 - {name: user_info, nms.overlay.user_info: {name: smoke-bot}}
 '''
+
+# modules of today's servers only are refused by the v0.27 dialects this play runs on: their own tests use the current one
 MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
-                 if name.endswith('.py') and name != '__init__.py')
+                 if name.endswith('.py') and name != '__init__.py' and not engine_of(name[:-3]).requires)
 
 
 def enroll_peer(emulator):

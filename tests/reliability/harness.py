@@ -26,6 +26,8 @@ import traceback
 
 import yaml
 
+from tests.support.modules import engine_of
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODULE_PACKAGE = "ansible_collections.nms.overlay.plugins.modules"
 STRESS = os.environ.get("NMS_STRESS", "").strip().lower() not in ("", "0", "false", "no")
@@ -158,11 +160,6 @@ def example_tasks(name):
     return found
 
 
-def engine_of(name):
-    """The engine class (an NmsModule) of a module, as its action plugin runs it."""
-    return importlib.import_module("ansible_collections.nms.overlay.plugins.action.%s" % name).ActionModule.engine
-
-
 def module_spec(name):
     """``{"argument_spec", "mutually_exclusive", "required_one_of", ...}``: what the module validates its
     options with (AnsibleModule in a module process, ArgumentSpecValidator in the controller)."""
@@ -243,6 +240,12 @@ def seed_world(emu):
     emu.api("POST", "/users", {"name": "ci-bot", "role": "admin", "is_service_user": True, "auto_groups": []})
     emu.api("POST", "/posture-checks", {"name": "recent-client", "description": "",
                                         "checks": {"nb_version_check": {"min_version": "0.25.0"}}})
+    if emu.dialect == "current":  # a v0.77 server: the DNS zone the records' examples are in
+        status, body = emu.api("GET", "/groups")
+        servers = [group["id"] for group in body if group["name"] == "servers"]
+        status, body = emu.api("POST", "/dns/zones", {"name": "Internal", "domain": "internal.example.com",
+                                                       "enable_search_domain": False, "distribution_groups": servers})
+        assert status == 200, "cannot seed the DNS zone: %s %r" % (status, body)
     emu.clear_log()
     return peers
 

@@ -8,10 +8,9 @@ option works on both, with the differences below. tests/unit/test_compatibility.
 
 from __future__ import annotations
 
-import importlib
 import os
 
-from tests.support.modules import MODULES_DIR, doc_of
+from tests.support.modules import MODULES_DIR, doc_of, engine_of
 
 # What differs between the generations for one option (module, option) or a whole module (module, None), in words a
 # user acts on. Facts: what real v0.27.6 and v0.77.1 servers do, and how the collection meets each.
@@ -46,27 +45,15 @@ def module_names():
     return sorted(name[:-3] for name in os.listdir(MODULES_DIR) if name.endswith('.py') and not name.startswith('_'))
 
 
-def _engines(module):
-    code = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % module)
-    return [value for value in vars(code).values() if isinstance(value, type) and hasattr(value, 'run')]
-
-
 def requires(module):
     """What of today's servers the module manages (its engine class's ``requires``), or None."""
-    for engine in _engines(module):
-        if getattr(engine, 'requires', None):
-            return engine.requires
-    return None
+    return engine_of(module).requires
 
 
 def option_requires(module):
     """{option: the generation that has it} for the options of today's servers (a Field's ``requires``)."""
-    found = {}
-    for engine in _engines(module):
-        for name, field in (getattr(engine, 'fields', None) or {}).items():
-            if getattr(field, 'requires', None):
-                found[name] = field.requires
-    return found
+    fields = getattr(engine_of(module), 'fields', None) or {}
+    return {name: field.requires for name, field in fields.items() if field.requires}
 
 
 def options(spec, prefix=''):

@@ -1,10 +1,11 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The collection's module files as the tests read them (without importing them)."""
+"""The collection's module files as the tests read them (without importing them, but for ``engine_of``)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 
 import yaml
@@ -27,3 +28,8 @@ def doc_of(module, name):
 def examples_of(module):
     """The EXAMPLES tasks of a module."""
     return doc_of(module, 'EXAMPLES')
+
+
+def engine_of(module):
+    """The engine class (an NmsModule) of a module, as its action plugin runs it (this one imports the plugin)."""
+    return importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % module).ActionModule.engine
