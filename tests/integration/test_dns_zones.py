@@ -131,7 +131,7 @@ def test_record_create_rerun_check_mode_diff_update_delete(current, run):
 
     # Check mode: a planned update and a planned record, no write.
     current.clear_log()
-    planned = run([record_task(**dict(wanted, content='10.0.0.6')),
+    planned = run([record_task(**{**wanted, 'content': '10.0.0.6'}),
                    record_task('new record', name='web.%s' % DOMAIN, type='CNAME', content='db.%s' % DOMAIN, ttl=60)],
                   check=True, diff=True)
     assert planned.rc == 0, planned

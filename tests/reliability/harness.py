@@ -243,8 +243,9 @@ def seed_world(emu):
     if emu.dialect == "current":  # a v0.77 server: the DNS zone the records' examples are in
         status, body = emu.api("GET", "/groups")
         servers = [group["id"] for group in body if group["name"] == "servers"]
-        status, body = emu.api("POST", "/dns/zones", {"name": "Internal", "domain": "internal.example.com",
-                                                       "enable_search_domain": False, "distribution_groups": servers})
+        zone = {"name": "Internal", "domain": "internal.example.com", "enable_search_domain": False,
+                "distribution_groups": servers}
+        status, body = emu.api("POST", "/dns/zones", zone)
         assert status == 200, "cannot seed the DNS zone: %s %r" % (status, body)
     emu.clear_log()
     return peers
