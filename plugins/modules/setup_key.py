@@ -211,6 +211,13 @@ setup_key:
       description: When the key was last changed.
       type: str
       sample: "2024-05-01T10:00:00Z"
+    allow_extra_dns_labels:
+      description:
+        - Whether peers that enroll with the key may add extra DNS labels.
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
 revoked_only:
   description:
     - V(true) when O(state=absent) found the key on a server that cannot delete setup keys (v0.27), so the key
