@@ -282,7 +282,8 @@ class NameLookup:
 
 
 def policy_result(policy, names):
-    """A policy as returned to users: references as [{id, name}] never null, ports always a list."""
+    """A policy as returned to users: references as [{id, name}] never null, ports always a list (with the ranges a
+    current server sends apart, in port_ranges, as the option writes them: '8000-8100')."""
     if not isinstance(policy, dict):
         return policy
     result = dict(policy)
@@ -290,7 +291,7 @@ def policy_result(policy, names):
     rules = []
     for rule in policy.get('rules') or []:
         rule = dict(rule)
-        rule['ports'] = list(rule.get('ports') or [])
+        rule['ports'] = rule_ports(rule) if rule.get('port_ranges') else list(rule.get('ports') or [])
         rule['description'] = rule.get('description') or ''
         rule['sources'] = named_refs(rule.get('sources'), names.group)
         rule['destinations'] = named_refs(rule.get('destinations'), names.group)

@@ -219,6 +219,14 @@ def test_policy_result_puts_names_beside_ids():
     assert result['source_posture_checks'] == [{'id': 'c1', 'name': 'recent'}, {'id': 'c9', 'name': None}]
 
 
+def test_policy_result_lists_the_ranges_a_current_server_sends_apart_in_ports_too():
+    ranges = [{'start': 443, 'end': 443}, {'start': 8000, 'end': 8100}]
+    result = policy_result({'id': 'p', 'rules': [{'id': 'p', 'name': 'r', 'ports': None, 'port_ranges': ranges}]}, Names)
+    assert result['rules'][0]['ports'] == ['443', '8000-8100'] and result['rules'][0]['port_ranges'] == ranges
+    # without port_ranges (v0.27), ports as the server holds them, in its order
+    assert policy_result({'id': 'p', 'rules': [{'name': 'r', 'ports': ['443', '22']}]}, Names)['rules'][0]['ports'] == ['443', '22']
+
+
 def test_access_rows():
     dev, web = {'id': 'g1', 'name': 'dev'}, {'id': 'g2', 'name': 'web'}
     policies = [
