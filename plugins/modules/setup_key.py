@@ -43,11 +43,14 @@ extends_documentation_fragment:
 options:
   id:
     description:
-      - Id of the setup key (a number; given as a string or an integer). Needed to rename a key.
+      - Id of the setup key (a number on v0.27 servers, a string such as V(d0cnlvuvb2ls73e2m5e0) on v0.77; given as
+        a string or an integer). Needed to rename a key.
     type: str
   name:
     description:
       - Name of the setup key. Required to create a key.
+      - A v0.77 server cannot rename a key (an update takes only O(revoked) and O(auto_groups)), so there a new
+        name for an existing key is not sent, and the task warns that the name is kept.
     type: str
   type:
     description:
