@@ -310,9 +310,11 @@ class PeerInfoModule(InfoModule):
         items = [item for item in fetched if self.keep(item)]
         fields = self.params.get('fields')
         if len(items) == 1 and 'accessible_peers' not in items[0] and (fields is None or 'accessible_peers' in fields):
-            # One peer: read it on its own for its accessible peers.
+            # One peer: read it on its own for its accessible peers (unless it was: found by id), and those apart
+            # where the server answers them apart (today's servers).
             try:
-                items = [with_accessible_peers(self.client, self.client.get_object('%s/%s' % (self.path, ref_id(items[0]))))]
+                alone = items[0] if self.params.get('id') else self.client.get_object('%s/%s' % (self.path, ref_id(items[0])))
+                items = [with_accessible_peers(self.client, alone)]
             except ApiError as exc:
                 if exc.status != 404:  # deleted in between: nothing to return
                     raise
