@@ -206,7 +206,7 @@ route:
       returned: by servers that have it (v0.77)
       type: list
       elements: str
-      sample: null
+      sample: [example.com]
     keep_route:
       description:
         - Whether a domain route keeps the addresses a domain no longer resolves to.
