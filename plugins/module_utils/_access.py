@@ -62,16 +62,10 @@ def range_text(value):
     return str(start) if start == end or end is None else '%s-%s' % (start, end)
 
 
-def split_ranges(ports):
-    """(single ports, [{start, end}]) for a current server, which takes ranges in a rule's port_ranges."""
-    singles, ranges = [], []
-    for port in ports or []:
-        if is_range(port):
-            start, end = port.split('-', 1)
-            ranges.append({'start': int(start), 'end': int(end)})
-        else:
-            singles.append(port)
-    return singles, ranges
+def port_range(port):
+    """A port or range ('8000-8100', '22') as a current server's port_ranges hold it: {start, end} (start = end for one port)."""
+    start, dummy, end = str(port).partition('-')
+    return {'start': int(start), 'end': int(end or start)}
 
 
 def rule_ports(rule):
@@ -186,11 +180,12 @@ def predicted_rules(rules, server_rules, policy_id):
 
 
 def rule_body(rule, ranges_apart=False):
-    """A normalised rule as the request wants it: ports and groups as lists, no id; with ``ranges_apart`` (a current
-    server) port ranges go in port_ranges ([{start, end}]) and ports holds single ports only."""
+    """A normalised rule as the request wants it: ports and groups as lists, no id. With ``ranges_apart`` (a current
+    server) a rule with a port range sends all its ports in port_ranges ([{start, end}]) and no ports: such a server
+    takes single ports in ports or ranges in port_ranges, never both in one rule (422)."""
     body = {key: copy.deepcopy(rule[key]) for key in RULE_FIELDS}
-    if ranges_apart:
-        body['ports'], body['port_ranges'] = split_ranges(body['ports'])
+    if ranges_apart and any(is_range(port) for port in body['ports'] or []):
+        body['port_ranges'] = [port_range(port) for port in body.pop('ports')]
     return body
 
 
@@ -287,7 +282,8 @@ class NameLookup:
 
 
 def policy_result(policy, names):
-    """A policy as returned to users: references as [{id, name}] never null, ports always a list."""
+    """A policy as returned to users: references as [{id, name}] never null, ports always a list (with the ranges a
+    current server sends apart, in port_ranges, as the option writes them: '8000-8100')."""
     if not isinstance(policy, dict):
         return policy
     result = dict(policy)
@@ -295,7 +291,7 @@ def policy_result(policy, names):
     rules = []
     for rule in policy.get('rules') or []:
         rule = dict(rule)
-        rule['ports'] = list(rule.get('ports') or [])
+        rule['ports'] = rule_ports(rule) if rule.get('port_ranges') else list(rule.get('ports') or [])
         rule['description'] = rule.get('description') or ''
         rule['sources'] = named_refs(rule.get('sources'), names.group)
         rule['destinations'] = named_refs(rule.get('destinations'), names.group)

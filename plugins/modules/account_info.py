@@ -46,7 +46,11 @@ accounts:
       type: str
       sample: ch8i4ug6lnn4g9hqv7kg
     settings:
-      description: The account settings; C(jwt_allow_groups) is never null, C(extra) only when the server has it.
+      description:
+        - The account settings; C(jwt_allow_groups) is never null, C(extra) only when the server has it.
+        - Servers that have them (v0.77) add C(peer_inactivity_expiration_enabled), C(peer_inactivity_expiration),
+          C(peer_expose_enabled), C(peer_expose_groups), C(routing_peer_dns_resolution_enabled),
+          C(lazy_connection_enabled) and C(dns_domain) (see M(nms.overlay.account_settings)).
       type: dict
       sample:
         peer_login_expiration_enabled: true
@@ -56,6 +60,13 @@ accounts:
         jwt_groups_enabled: false
         jwt_groups_claim_name: ""
         jwt_allow_groups: []
+        peer_inactivity_expiration_enabled: false
+        peer_inactivity_expiration: 600
+        peer_expose_enabled: false
+        peer_expose_groups: []
+        routing_peer_dns_resolution_enabled: true
+        lazy_connection_enabled: false
+        dns_domain: ""
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule

@@ -75,6 +75,22 @@ groups:
       type: list
       elements: dict
       sample: [{id: cgr1, name: web-1}]
+    resources_count:
+      description:
+        - Number of network resources in the group.
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: int
+      sample: 1
+    resources:
+      description:
+        - The network resources in the group, each with C(id) and C(type) (V(host), V(subnet), V(domain) or V(peer));
+          null or empty when it has none.
+        - Returned by servers that have it (v0.77). The module keeps them as they are.
+      returned: by servers that have it (v0.77)
+      type: list
+      elements: dict
+      sample: [{id: d0cnlvuvb2ls73e2m5dg, type: subnet}]
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule

@@ -195,7 +195,7 @@ peer:
       type: str
       sample: ""
     groups:
-      description: Groups of the peer, each with C(id), C(name) and C(peers_count); never null.
+      description: Groups of the peer, each with C(id), C(name) and C(peers_count) (and C(resources_count) on v0.77 servers); never null.
       type: list
       elements: dict
       sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: All, peers_count: 3}]
@@ -250,6 +250,58 @@ peer:
       elements: dict
       returned: when the peer was read or written on its own
       sample: [{id: chacbco6lnnbn6cg5s91, name: db-1, ip: 100.64.0.11, dns_label: db-1.netbird.selfhosted, user_id: ""}]
+    created_at:
+      description:
+        - When the peer was added.
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: "2026-01-10T07:55:00.000000Z"
+    ipv6:
+      description:
+        - IPv6 address of the peer inside the overlay network.
+        - Returned by servers that have it (v0.77 and later, when IPv6 is on for the peer's groups).
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: "fd00:4e42:ab12::1"
+    inactivity_expiration_enabled:
+      description:
+        - Whether the peer's session expires after a time without activity (peers added by a user only).
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    ephemeral:
+      description:
+        - Whether the peer is ephemeral (removed after some time offline).
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    extra_dns_labels:
+      description:
+        - Extra DNS labels of the peer.
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: list
+      elements: str
+      sample: []
+    local_flags:
+      description:
+        - Settings of the peer's agent, as it reports them (C(rosenpass_enabled), C(rosenpass_permissive),
+          C(server_ssh_allowed), C(disable_client_routes), C(disable_server_routes), C(disable_dns),
+          C(disable_firewall), C(block_lan_access), C(block_inbound), C(lazy_connection_enabled)).
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: dict
+      sample: {rosenpass_enabled: false, server_ssh_allowed: false, disable_dns: false, block_inbound: false}
+    disapproval_reason:
+      description:
+        - Why the peer waits for approval (cloud servers only).
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: ""
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule

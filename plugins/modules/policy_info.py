@@ -134,6 +134,15 @@ policies:
           type: list
           elements: str
           sample: ['443', '8000-8100']
+        port_ranges:
+          description:
+            - The rule's port ranges as the server holds them, each with C(start) and C(end) (a single port has both
+              equal); C(ports) lists them too, written like V(8000-8100).
+            - Returned by servers that have it (v0.77), when the rule has port ranges.
+          returned: by servers that have it (v0.77), when the rule has port ranges
+          type: list
+          elements: dict
+          sample: [{start: 8000, end: 8100}]
         sources:
           description: Source groups, each with C(id) and C(name); never null.
           type: list

@@ -199,6 +199,36 @@ route:
       description: Whether the route is in use.
       type: bool
       sample: true
+    domains:
+      description:
+        - Domains the route resolves dynamically, instead of a C(network); null for a network route.
+        - Returned by servers that have it (v0.77). A domain route's C(network) is the placeholder V(192.0.2.0/32).
+      returned: by servers that have it (v0.77)
+      type: list
+      elements: str
+      sample: [example.com]
+    keep_route:
+      description:
+        - Whether a domain route keeps the addresses a domain no longer resolves to.
+        - Returned by servers that have it (v0.77). The module keeps its value.
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    skip_auto_apply:
+      description:
+        - Whether an exit node route (V(0.0.0.0/0)) is left for the clients to choose instead of applied.
+        - Returned by servers that have it (v0.77). The module keeps its value.
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    access_control_groups:
+      description:
+        - Ids of the groups whose policies control access through the route; left out when empty.
+        - Returned by servers that have it (v0.77). The module keeps them.
+      returned: by servers that have it (v0.77), when the route has some
+      type: list
+      elements: str
+      sample: [ch8i4ug6lnn4g9hqv7m0]
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule

@@ -43,11 +43,14 @@ extends_documentation_fragment:
 options:
   id:
     description:
-      - Id of the setup key (a number; given as a string or an integer). Needed to rename a key.
+      - Id of the setup key (a number on v0.27 servers, a string such as V(d0cnlvuvb2ls73e2m5e0) on v0.77; given as
+        a string or an integer). Needed to rename a key.
     type: str
   name:
     description:
       - Name of the setup key. Required to create a key.
+      - A v0.77 server cannot rename a key (an update takes only O(revoked) and O(auto_groups)), so there a new
+        name for an existing key is not sent, and the task warns that the name is kept.
     type: str
   type:
     description:
@@ -211,6 +214,13 @@ setup_key:
       description: When the key was last changed.
       type: str
       sample: "2024-05-01T10:00:00Z"
+    allow_extra_dns_labels:
+      description:
+        - Whether peers that enroll with the key may add extra DNS labels.
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
 revoked_only:
   description:
     - V(true) when O(state=absent) found the key on a server that cannot delete setup keys (v0.27), so the key

@@ -113,6 +113,13 @@ setup_keys:
       description: When the key was last changed.
       type: str
       sample: "2024-05-01T10:00:00Z"
+    allow_extra_dns_labels:
+      description:
+        - Whether peers that enroll with the key may add extra DNS labels.
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule

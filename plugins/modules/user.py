@@ -190,6 +190,13 @@ user:
         - Not predicted in check mode for a user that would be created.
       type: dict
       sample: {dashboard_view: limited}
+    pending_approval:
+      description:
+        - Whether the user waits for an administrator's approval (users who joined by domain matching).
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
 invitation_sent:
   description: Whether this task resent an invitation (O(resend_invitation)).
   returned: always

@@ -116,6 +116,13 @@ users:
       description: Permissions of the user, such as C(dashboard_view).
       type: dict
       sample: {dashboard_view: full}
+    pending_approval:
+      description:
+        - Whether the user waits for an administrator's approval (users who joined by domain matching).
+        - Returned by servers that have it (v0.77).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id

@@ -5,10 +5,10 @@
 Fixtures (see docs/dev/interfaces.md):
 
 ``emulator``
-    A running ``tests.emulator`` process, parametrised over the dialects ``seed`` and
-    ``netbird`` (env ``NMS_EMULATOR_DIALECTS=seed,netbird`` narrows the list). One process per
-    test module and dialect; its state is reset before every test. Methods talk to it over
-    127.0.0.1 with ``urllib`` only. Note that ``emulator.api(...)`` calls go through ``/api`` and
+    A running ``tests.emulator`` process, parametrised over the dialects ``seed``, ``netbird``
+    (a v0.27.6 server) and ``current`` (a v0.77.1 server); env ``NMS_EMULATOR_DIALECTS=seed,netbird,current``
+    narrows the list. One process per test module and dialect; its state is reset before every
+    test. Methods talk to it over 127.0.0.1 with ``urllib`` only. Note that ``emulator.api(...)`` calls go through ``/api`` and
     so appear in the request log: call ``emulator.clear_log()`` after setting up state.
 
 ``run``
@@ -24,8 +24,8 @@ Fixtures (see docs/dev/interfaces.md):
     kind and where it showed, never the secret.
     How modules run follows the dialect, so every test covers both ways: against ``seed`` the play
     sets ``nms_overlay_in_process: false`` (each module runs as a process, as on a remote host);
-    against ``netbird`` modules run in the controller's worker (the default for local tasks, see
-    plugins/plugin_utils/_in_process.py). A test's own ``extra_vars`` can override it.
+    against ``netbird`` and ``current`` modules run in the controller's worker (the default for local
+    tasks, see plugins/plugin_utils/_in_process.py). A test's own ``extra_vars`` can override it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from tests.support.emulator import REPO_ROOT, Emulator
 CALLBACK_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "callback")
 BIN_DIR = os.path.dirname(sys.executable)
 
-DIALECTS = [d.strip() for d in os.environ.get("NMS_EMULATOR_DIALECTS", "seed,netbird").split(",") if d.strip()]
+DIALECTS = [d.strip() for d in os.environ.get("NMS_EMULATOR_DIALECTS", "seed,netbird,current").split(",") if d.strip()]
 # -vvvv shows every module's arguments and result: what the secrets scan needs to see
 DEFAULT_VERBOSITY = int(os.environ.get("NMS_INTEGRATION_VERBOSITY", "4"))
 
@@ -81,7 +81,7 @@ class ScannedEmulator(Emulator):
 
 def running_emulator(dialect, workdir, extra_args=()):
     """An emulator for the integration tests, for a ``with`` block (tests/support/emulator.py running_emulator):
-    with an identity provider in both dialects (invites work; a test takes it away with POST /_emulator/config)
+    with an identity provider in every dialect (invites work; a test takes it away with POST /_emulator/config)
     and the secrets scan's memory."""
     return support.running_emulator(dialect, workdir, extra_args=["--idp"] + list(extra_args), cls=ScannedEmulator)
 

@@ -112,32 +112,53 @@ def test_policy_create_rerun_edit_delete(emulator, run):
     assert stored['rules'][0]['ports'] == ['443']
     assert stored['rules'][0]['protocol'] == 'tcp'
 
-    # Switching to protocol all clears the ports and keeps the groups; a second rule is added.
-    emulator.clear_log()
-    two = run([{'name': 'two', 'nms.overlay.policy': {'name': 'dev-to-web', 'enabled': False, 'rules': [
-        {'name': 'https', 'protocol': 'all'},
-        {'name': 'db', 'protocol': 'tcp', 'ports': ['5432'], 'bidirectional': False, 'sources': ['web'], 'destinations': ['db']},
-    ]}}])
-    assert two.rc == 0, two
-    assert two['two']['changed'] is True
-    rules = two['two']['policy']['rules']
-    assert [r['name'] for r in rules] == ['https', 'db']
-    assert rules[0]['protocol'] == 'all' and rules[0]['ports'] == []
-    assert names_of(rules[0]['sources']) == ['developers', 'ops']
-    assert rules[1]['bidirectional'] is False and rules[1]['ports'] == ['5432']
-    assert two['two']['policy']['enabled'] is False
+    if emulator.dialect == 'current':
+        # v0.77 keeps only the first rule of a policy: a second rule is refused before any write, naming the server
+        emulator.clear_log()
+        refused = run([{'name': 'two', 'ignore_errors': True, 'nms.overlay.policy': {
+            'name': 'dev-to-web', 'enabled': False, 'rules': [
+                {'name': 'https', 'protocol': 'all'},
+                {'name': 'db', 'protocol': 'tcp', 'ports': ['5432'], 'bidirectional': False, 'sources': ['web'], 'destinations': ['db']},
+            ]}}])
+        assert refused['two']['failed'] is True
+        assert refused['two']['msg'].startswith('option rules: this server (0.77.1) keeps only the first rule of a policy')
+        assert emulator.writes() == []
+        # switching to protocol all clears the ports and keeps the groups
+        one = run([{'name': 'one', 'nms.overlay.policy': {'name': 'dev-to-web', 'enabled': False,
+                                                          'rules': [{'name': 'https', 'protocol': 'all'}]}}])
+        assert one['one']['changed'] is True
+        rules = one['one']['policy']['rules']
+        assert [r['name'] for r in rules] == ['https']
+        assert rules[0]['protocol'] == 'all' and rules[0]['ports'] == []
+        assert names_of(rules[0]['sources']) == ['developers', 'ops']
+        assert one['one']['policy']['enabled'] is False
+    else:
+        # Switching to protocol all clears the ports and keeps the groups; a second rule is added.
+        emulator.clear_log()
+        two = run([{'name': 'two', 'nms.overlay.policy': {'name': 'dev-to-web', 'enabled': False, 'rules': [
+            {'name': 'https', 'protocol': 'all'},
+            {'name': 'db', 'protocol': 'tcp', 'ports': ['5432'], 'bidirectional': False, 'sources': ['web'], 'destinations': ['db']},
+        ]}}])
+        assert two.rc == 0, two
+        assert two['two']['changed'] is True
+        rules = two['two']['policy']['rules']
+        assert [r['name'] for r in rules] == ['https', 'db']
+        assert rules[0]['protocol'] == 'all' and rules[0]['ports'] == []
+        assert names_of(rules[0]['sources']) == ['developers', 'ops']
+        assert rules[1]['bidirectional'] is False and rules[1]['ports'] == ['5432']
+        assert two['two']['policy']['enabled'] is False
 
-    # The same two rules in the other order: rules are ordered, so that is a change.
-    emulator.clear_log()
-    swapped = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
-        {'name': 'db'}, {'name': 'https'}]}}])
-    assert swapped['swap']['changed'] is True
-    assert [r['name'] for r in swapped['swap']['policy']['rules']] == ['db', 'https']
-    emulator.clear_log()
-    same_order = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
-        {'name': 'db', 'sources': ['web']}, {'name': 'https', 'destinations': ['web']}]}}])
-    assert same_order['swap']['changed'] is False
-    assert emulator.writes() == []
+        # The same two rules in the other order: rules are ordered, so that is a change.
+        emulator.clear_log()
+        swapped = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
+            {'name': 'db'}, {'name': 'https'}]}}])
+        assert swapped['swap']['changed'] is True
+        assert [r['name'] for r in swapped['swap']['policy']['rules']] == ['db', 'https']
+        emulator.clear_log()
+        same_order = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
+            {'name': 'db', 'sources': ['web']}, {'name': 'https', 'destinations': ['web']}]}}])
+        assert same_order['swap']['changed'] is False
+        assert emulator.writes() == []
 
     # Rename by id.
     renamed = run([{'name': 'rename', 'nms.overlay.policy': {'id': policy_id, 'name': 'renamed'}}])
@@ -305,17 +326,20 @@ def test_unknown_names_fail_before_any_write_naming_them(emulator, run):
     make_groups(emulator, 'developers', 'web')
     make_check(emulator, 'recent-client')
     emulator.clear_log()
+    rules = [{'name': 'one', 'sources': ['developers', 'ghosts'], 'destinations': ['web']},
+             {'name': 'two', 'protocol': 'tcp', 'ports': ['22'], 'sources': ['developers'], 'destinations': ['nowhere']}]
+    last = 'rules[1]'
+    if emulator.dialect == 'current':
+        # v0.77 keeps one rule per policy, and two rules are refused before names are resolved
+        # (test_two_rules_sharing_a_source_group_settle): one rule names the three unknowns
+        rules, last = [dict(rules[0], destinations=['web', 'nowhere'])], 'rules[0]'
     result = run([{'name': 'bad', 'nms.overlay.policy': {
-        'name': 'p', 'source_posture_checks': ['recent-client', 'no-such-check'],
-        'rules': [
-            {'name': 'one', 'sources': ['developers', 'ghosts'], 'destinations': ['web']},
-            {'name': 'two', 'protocol': 'tcp', 'ports': ['22'], 'sources': ['developers'], 'destinations': ['nowhere']},
-        ]}}])
+        'name': 'p', 'source_posture_checks': ['recent-client', 'no-such-check'], 'rules': rules}}])
     assert result.rc != 0
     msg = result['bad']['msg']
     assert "source_posture_checks: no posture check with the id or name 'no-such-check'" in msg
     assert "rules[0].sources: no group with the id or name 'ghosts'" in msg
-    assert "rules[1].destinations: no group with the id or name 'nowhere'" in msg
+    assert "%s.destinations: no group with the id or name 'nowhere'" % last in msg
     assert emulator.writes() == []
 
     # The same for an existing policy.
@@ -640,6 +664,8 @@ def test_examples_run_unchanged(emulator, run):
 def test_a_port_range_fails_before_any_write_naming_the_option_and_the_server_limit(emulator, run):
     make_groups(emulator, 'developers', 'ops', 'web')
     emulator.clear_log()
+    if emulator.dialect == 'current':
+        return a_port_range_goes_in_port_ranges(emulator, run)
     result = run([{'name': 'p', 'nms.overlay.policy': {'name': 'ranged', 'rules': [dict(HTTPS_RULE, ports=['443', '8000-8100'])]},
                    'ignore_errors': True}])
     assert result['p']['failed'] is True
@@ -657,11 +683,42 @@ def test_a_port_range_fails_before_any_write_naming_the_option_and_the_server_li
     assert emulator.writes() == []
 
 
+def a_port_range_goes_in_port_ranges(emulator, run):
+    """v0.77 takes ranges in a rule's port_ranges, and single ports or ranges, not both: every port of the rule goes there."""
+    task = {'name': 'p', 'nms.overlay.policy': {'name': 'ranged', 'rules': [dict(HTTPS_RULE, ports=['443', '8000-8100'])]}}
+    result = run([task])
+    assert result['p']['changed'] is True, result['p'].get('msg')
+    (post,) = emulator.writes()
+    assert 'ports' not in post['body']['rules'][0]
+    assert post['body']['rules'][0]['port_ranges'] == [{'start': 443, 'end': 443}, {'start': 8000, 'end': 8100}]
+    assert result['p']['policy']['rules'][0]['ports'] == ['443', '8000-8100']
+    emulator.clear_log()
+    assert run([task])['p']['changed'] is False
+    assert emulator.writes() == []
+    # the same through network_state, with a group it creates
+    state = run([{'name': 'n', 'nms.overlay.network_state': {
+        'groups': [{'name': 'new-group'}],
+        'policies': [{'name': 'ranged too', 'rules': [dict(HTTPS_RULE, ports=['8000-8100'], sources=['new-group'])]}]}}])
+    assert state['n']['changed'] is True, state['n'].get('msg')
+    assert policies_named(emulator, 'ranged too')[0]['rules'][0]['port_ranges'] == [{'start': 8000, 'end': 8100}]
+
+
 def test_two_rules_sharing_a_source_group_settle(emulator, run):
     make_groups(emulator, 'developers', 'ops', 'web', 'db')
     rules = [{'name': 'web', 'protocol': 'tcp', 'ports': ['443'], 'sources': ['developers'], 'destinations': ['web']},
              {'name': 'db', 'protocol': 'tcp', 'ports': ['5432'], 'sources': ['developers', 'ops'], 'destinations': ['db']}]
     task = {'name': 'p', 'nms.overlay.policy': {'name': 'two rules', 'rules': rules}}
+    if emulator.dialect == 'current':
+        # v0.77 keeps only the first rule of a policy: refused before any write, naming the server; network_state too
+        emulator.clear_log()
+        refused = run([dict(task, ignore_errors=True),
+                       {'name': 'n', 'ignore_errors': True, 'nms.overlay.network_state': {
+                           'groups': [{'name': 'new-group'}], 'policies': [{'name': 'two rules', 'rules': rules}]}}])
+        for name in ('p', 'n'):
+            assert refused[name]['failed'] is True
+            assert 'option rules: this server (0.77.1) keeps only the first rule of a policy' in refused[name]['msg']
+        assert emulator.writes() == []
+        return
     first = run([task])
     assert first['p']['changed'] is True, first.stdout
     shown = [names_of(rule['sources']) for rule in policies_named(emulator, 'two rules')[0]['rules']]

@@ -26,6 +26,12 @@ def make_groups(emulator):
 
 
 def make_policy(emulator, ids, name, rules, enabled=True):
+    """A policy of these rules; on a v0.77 server (which keeps only a policy's first rule) one policy per rule, all of
+    that name, which the report shows alike."""
+    if emulator.dialect == 'current' and len(rules) > 1:
+        for rule in rules:
+            make_policy(emulator, ids, name, [rule], enabled)
+        return
     body = {'name': name, 'description': '', 'enabled': enabled, 'rules': [
         dict(rule, description='', enabled=rule.get('enabled', True), action=rule.get('action', 'accept'),
              sources=[ids[g] for g in rule['sources']], destinations=[ids[g] for g in rule['destinations']])

@@ -24,7 +24,7 @@ class GroupModule(ResourceModule):
     result_key = 'group'
     unique_names = True      # servers refuse a second group of a name on create (409)
     usage_checked = True     # also for a route's peer_groups, which servers do not check
-    read_only = ('id', 'peers_count', 'issued')
+    read_only = ('id', 'peers_count', 'issued', 'resources_count')
     # name and peers are checked by the engine (not blank): nothing here needs a pydantic model
     fields = dict(
         name=Field(),

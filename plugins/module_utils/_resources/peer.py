@@ -24,6 +24,11 @@ def _peer_model():
     return PeerOptions
 
 
+# members only today's servers (v0.77) answer with, which no PUT takes: not sent back (their
+# inactivity_expiration_enabled is a request field, kept as it is)
+CURRENT_PEER_ANSWER_FIELDS = ('created_at', 'ephemeral', 'extra_dns_labels', 'local_flags', 'disapproval_reason')
+
+
 class PeerModule(UpdateOnly):
     """Configure, regroup or delete one peer; peers are never created (they join with setup keys)."""
 
@@ -31,7 +36,7 @@ class PeerModule(UpdateOnly):
     what = 'peer'
     kind = 'peers'
     result_key = 'peer'
-    read_only = PEER_ANSWER_FIELDS
+    read_only = PEER_ANSWER_FIELDS + CURRENT_PEER_ANSWER_FIELDS
     model = staticmethod(_peer_model)
     fields = dict(
         name=Field(),

@@ -29,6 +29,13 @@ def setup_key_valid(key):
     return key.get('state') == 'valid'
 
 
+def usable_value(value, read_back=False):
+    """Whether a setup key value a create produced is one a peer can enroll with: a today's server masks values in
+    every read (``ABCDE****``), and a mask is never shown or kept as a key. A value read back (the create answer was
+    lost) counts only when it is whole (36 characters, the length of the keys servers make)."""
+    return isinstance(value, str) and bool(value) and '*' not in value and not (read_back and len(value) < 36)
+
+
 def public_setup_key(key, reveal=False):
     """A setup key as shown to the user: ids as strings, groups never null, the value removed.
 
@@ -187,6 +194,12 @@ class SetupKeyModule(SecretOnCreate):
 
     # -- lifecycle -------------------------------------------------------------------------------
     def prepare_update(self, obj, desired):
+        if desired.get('name') is not None and desired['name'] != obj.get('name') and self.held_by_current_server(obj):
+            # a v0.77 server takes only revoked and auto_groups in an update: a name sent would be dropped, every run
+            self.warn("name cannot change after the setup key is created on %s, which takes only revoked and auto_groups "
+                      "in an update: the existing name %s is kept, not %s; replace the key to change it"
+                      % (self.resolver.server.describe(), self.shown(obj.get('name')), self.shown(desired['name'])))
+            del desired['name']
         wanted = desired.pop('expires_in', None)
         floor = lifetime_floor(obj)
         if isinstance(wanted, int) and floor is not None and wanted < floor - LIFETIME_SLACK:
@@ -208,12 +221,12 @@ class SetupKeyModule(SecretOnCreate):
         self._read_back = False
         created = super().post_once(body)
         value = created.get(SETUP_KEY_SECRET) if isinstance(created, dict) else None
-        self._value_lost = self._read_back and isinstance(created, dict) and (
-            not isinstance(value, str) or len(value) < 36 or '*' in value)
+        self._value_lost = isinstance(created, dict) and not usable_value(value, self._read_back)
         if self._value_lost:
-            # found by a read after a lost, unreadable or empty create answer, and this server masks values in reads
+            # a create answer without a whole value, or found by a read after a lost, unreadable or empty create answer
+            # on a server that masks values in reads: the result shows no value rather than the mask
             self.warn(lost_value_message("the setup key %s was created (id %s)" % (self.shown(body.get('name'), "'%s'"), ref_id(created)),
-                                         'revoke it (state: absent) and create a new one to get a value', True,
+                                         'revoke it (state: absent) and create a new one to get a value', self._read_back,
                                          self.unreadable_answer))
         return created
 
@@ -235,12 +248,16 @@ class SetupKeyModule(SecretOnCreate):
         """A concurrent copy is revoked, as state=absent does (the API of v0.27 cannot delete keys)."""
         self.client.put('%s/%s' % (self.path, ref_id(obj)), self.request_body(dict(self.from_server(obj), revoked=True), obj))
 
-    def can_delete(self, obj):
-        """Whether the server deletes setup keys: today's servers do (their key ids are not numbers, v0.27's are), so
-        the key's own answer tells, without a request."""
+    def held_by_current_server(self, obj):
+        """Whether the key is on a today's server (v0.77): their key ids are not numbers, v0.27's are, so the key's own
+        answer tells, without a request."""
         current = not str(ref_id(obj)).isdigit()
         self.resolver.server.learn(current)
         return current
+
+    def can_delete(self, obj):
+        """Whether the server deletes setup keys: today's servers do."""
+        return self.held_by_current_server(obj)
 
     def replacement_wanted(self, obj):
         return bool(self.params.get('replace_invalid')) and not setup_key_valid(obj)

@@ -25,7 +25,8 @@ class UserModule(ResourceModule):
     lookup = ('email', 'name')
     result_key = 'user'
     natural_key = 'email'
-    read_only = ('id', 'status', 'last_login', 'is_current', 'issued', 'permissions')
+    # answer-only: pending_approval and idp_id come from today's servers (v0.77), which no PUT takes
+    read_only = ('id', 'status', 'last_login', 'is_current', 'issued', 'permissions', 'pending_approval', 'idp_id')
     list_only = True       # the API has no GET /users/{id}
     required_on_create = ()
     model = staticmethod(_user_model)

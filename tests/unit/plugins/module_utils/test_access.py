@@ -8,7 +8,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
     access_rows, check_rules, merge_checks, merge_rule, normalise_checks, policies_using, policy_result, port_set, port_text,
-    posture_check_result, rule_from_server, rules_from_server,
+    posture_check_result, rule_body, rule_from_server, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule, policy_body
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
@@ -217,6 +217,14 @@ def test_policy_result_puts_names_beside_ids():
     assert result['rules'][0]['destinations'] == [] and result['rules'][0]['ports'] == []
     result = policy_result({'id': 'p', 'source_posture_checks': ['c1', 'c9'], 'rules': []}, Names)
     assert result['source_posture_checks'] == [{'id': 'c1', 'name': 'recent'}, {'id': 'c9', 'name': None}]
+
+
+def test_policy_result_lists_the_ranges_a_current_server_sends_apart_in_ports_too():
+    ranges = [{'start': 443, 'end': 443}, {'start': 8000, 'end': 8100}]
+    result = policy_result({'id': 'p', 'rules': [{'id': 'p', 'name': 'r', 'ports': None, 'port_ranges': ranges}]}, Names)
+    assert result['rules'][0]['ports'] == ['443', '8000-8100'] and result['rules'][0]['port_ranges'] == ranges
+    # without port_ranges (v0.27), ports as the server holds them, in its order
+    assert policy_result({'id': 'p', 'rules': [{'name': 'r', 'ports': ['443', '22']}]}, Names)['rules'][0]['ports'] == ['443', '22']
 
 
 def test_access_rows():
@@ -433,17 +441,31 @@ def test_a_task_without_ranges_or_several_rules_never_asks_what_the_server_is():
     assert ('GET', '/instance/version', None) not in client.calls
 
 
-def test_a_current_server_gets_ranges_in_port_ranges_and_a_rerun_is_unchanged():
+def test_a_current_server_gets_every_port_of_a_rule_with_a_range_in_port_ranges_and_a_rerun_is_unchanged():
     client = FakeClient({'/policies': [POLICY], '/groups': GROUPS, '/instance/version': VERSION})
     result = run_class(PolicyModule, client, name='p', rules=[RANGE_RULE])
     assert result['changed'] is True
     (dummy_method, dummy_path, body), = client.writes()
-    assert body['rules'][0]['ports'] == ['443'] and body['rules'][0]['port_ranges'] == [{'start': 8000, 'end': 8100}]
-    # the server's answer: singles in ports, the range in port_ranges; the same task again changes nothing
-    stored = dict(POLICY, rules=[dict(POLICY['rules'][0], ports=['443'], port_ranges=[{'start': 8000, 'end': 8100}])])
+    # v0.77 refuses a rule with both ports and port_ranges (422 "specify either individual ports or port ranges,
+    # not both"): the single port goes in port_ranges too, as a range of one port
+    assert 'ports' not in body['rules'][0]
+    assert body['rules'][0]['port_ranges'] == [{'start': 443, 'end': 443}, {'start': 8000, 'end': 8100}]
+    # the server's answer: the ranges in port_ranges, no ports; the same task again changes nothing
+    stored = dict(POLICY, rules=[dict(POLICY['rules'][0], ports=None,
+                                      port_ranges=[{'start': 443, 'end': 443}, {'start': 8000, 'end': 8100}])])
     client = FakeClient({'/policies': [stored], '/groups': GROUPS})
     assert run_class(PolicyModule, client, name='p', rules=[RANGE_RULE])['changed'] is False
     assert client.writes() == [] and ('GET', '/instance/version', None) not in client.calls  # the answer told
+
+
+def test_rule_body_sends_ports_or_port_ranges_never_both():
+    rule = dict(name='r', description='', enabled=True, action='accept', bidirectional=True, protocol='tcp',
+                sources=['g1'], destinations=['web'])
+    singles = rule_body(dict(rule, ports=['22', '443']), ranges_apart=True)
+    assert singles['ports'] == ['22', '443'] and 'port_ranges' not in singles  # a rule without a range: ports only
+    ranged = rule_body(dict(rule, ports=['22', '8000-8100']), ranges_apart=True)
+    assert 'ports' not in ranged and ranged['port_ranges'] == [{'start': 22, 'end': 22}, {'start': 8000, 'end': 8100}]
+    assert rule_body(dict(rule, ports=['22', '8000-8100']))['ports'] == ['22', '8000-8100']  # a v0.27 body, as it is
 
 
 def test_rule_from_server_reads_port_ranges():

@@ -354,6 +354,19 @@ def test_setup_key_create_reveals_once_and_revokes_in_a_second_call():
     assert result['setup_key']['revoked'] is True
 
 
+@pytest.mark.parametrize('answered', ['A616D****', '', None])
+def test_setup_key_create_answer_without_a_whole_value_shows_none_and_says_so(answered):
+    # a masked value (today's servers mask keys in every read) is never shown or kept as the key
+    client = FakeClient({'/setup-keys': [], '/groups': GROUPS,
+                         ('POST', '/setup-keys'): lambda body: dict(body, id='d1a2b3c4e5f6g7h8i9j0', key=answered)})
+    module = make(SetupKeyModule, client, name='new', type='reusable')
+    result = module.run()
+    assert result['changed'] is True and 'key' not in result['setup_key']
+    assert [w for w in module.module.warnings if "the setup key 'new' was created (id d1a2b3c4e5f6g7h8i9j0); the answer to "
+            "the creation request did not carry the value" in w and 'create a new one to get a value' in w]
+    assert client.writes() == [('POST', '/setup-keys')]
+
+
 def test_setup_key_absent_on_v027_revokes_and_clears_the_auto_groups_and_again_changes_nothing():
     # a numeric id: a v0.27 server, which has no DELETE for setup keys
     client = key_client(setup_key())

@@ -317,6 +317,28 @@ def test_a_created_key_value_that_cannot_be_kept_is_never_shown(tmp_path):
     assert 'A616097E' not in repr(result) + repr(module.module.warnings)
 
 
+class MaskingKeyServer(Server):
+    """Answers a setup key's create with a masked value, as today's servers show keys in reads."""
+
+    def post(self, path, body):
+        created = super().post(path, body)
+        if path == '/setup-keys':
+            created['key'] = 'A6160****'
+        return created
+
+
+def test_a_masked_key_value_is_never_kept_nor_returned(tmp_path):
+    secrets = tmp_path / 'secrets.json'
+    secrets.write_text('{"setup_keys": {"older": {"id": "1", "key": "kept"}}}')
+    module = engine(NetworkStateModule, MaskingKeyServer(), options=dict(CONNECTION, prune=False, setup_keys=[KEY],
+                                                                         created_secrets_file=str(secrets)))
+    result = module.run()
+    change, = result['changes']
+    assert change['action'] == 'created' and 'key' not in change and '****' not in repr(result)
+    assert secrets.read_text() == '{"setup_keys": {"older": {"id": "1", "key": "kept"}}}'
+    assert [w for w in module.module.warnings if 'did not carry the value' in w]
+
+
 @pytest.mark.parametrize('description, message', [
     (dict(posture_checks=[{'name': 'c', 'checks': [1]}]),
      'option posture_checks[0].checks: must be a dictionary of its suboptions'),
