@@ -227,8 +227,8 @@ def assert_clean_end(name, args, result):
 
 
 WORLD_GROUPS = ("servers", "developers", "monitoring", "backup", "routers", "unmanaged", "old-servers", "web",
-                "office", "engineering", "operations", "web-servers")
-WORLD_PEERS = ("web-1", "db-1", "router-1", "router-2", "old-build-host")
+                "office", "engineering", "operations", "web-servers", "office-routers")
+WORLD_PEERS = ("web-1", "db-1", "router-1", "router-2", "old-build-host", "office-gw")
 
 
 def seed_world(emu):
@@ -240,13 +240,16 @@ def seed_world(emu):
     emu.api("POST", "/users", {"name": "ci-bot", "role": "admin", "is_service_user": True, "auto_groups": []})
     emu.api("POST", "/posture-checks", {"name": "recent-client", "description": "",
                                         "checks": {"nb_version_check": {"min_version": "0.25.0"}}})
-    if emu.dialect == "current":  # a v0.77 server: the DNS zone the records' examples are in
+    if emu.dialect == "current":  # a v0.77 server: the DNS zone the records' examples are in ...
         status, body = emu.api("GET", "/groups")
         servers = [group["id"] for group in body if group["name"] == "servers"]
         zone = {"name": "Internal", "domain": "internal.example.com", "enable_search_domain": False,
                 "distribution_groups": servers}
         status, body = emu.api("POST", "/dns/zones", zone)
         assert status == 200, "cannot seed the DNS zone: %s %r" % (status, body)
+        # ... and the network the network resources' and routers' examples are in
+        status, body = emu.api("POST", "/networks", {"name": "office", "description": ""})
+        assert status == 200, "cannot seed the network: %s %r" % (status, body)
     emu.clear_log()
     return peers
 
