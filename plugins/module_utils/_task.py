@@ -18,7 +18,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolv
 
 
 def connection_argument_spec():
-    """The connection options every module takes (documented in nms.overlay.connection)."""
+    """The connection options every module takes (documented in the doc fragment nms.overlay.module)."""
     return dict(
         # not required here: the client names the environment variable when one is missing, as when it is empty
         api_url=dict(type='str', fallback=(env_fallback, ['NMS_API_URL'])),

@@ -17,9 +17,7 @@ description:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
-  - nms.overlay.connection
-  - nms.overlay.attributes
-  - nms.overlay.attributes.info_module
+  - nms.overlay.module.info_module
 options:
   zone:
     description:

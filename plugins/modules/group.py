@@ -20,9 +20,7 @@ description:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
-  - nms.overlay.connection
-  - nms.overlay.attributes
-  - nms.overlay.attributes.resource
+  - nms.overlay.module.resource
 options:
   id:
     description:

@@ -37,9 +37,7 @@ notes:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
-  - nms.overlay.connection
-  - nms.overlay.attributes
-  - nms.overlay.attributes.resource
+  - nms.overlay.module.resource
 options:
   id:
     description:

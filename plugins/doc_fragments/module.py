@@ -4,11 +4,11 @@
 
 from __future__ import annotations
 
+# What every module of the collection documents alike: its connection options, and the attributes every module
+# has. A module names one variant (nms.overlay.module.resource or nms.overlay.module.info_module), which holds
+# both; the pieces are written once here and joined.
 
-class ModuleDocFragment:
-    """Connection options shared by every module of the collection."""
-
-    DOCUMENTATION = r'''
+CONNECTION = r'''
 options:
   api_url:
     description:
@@ -67,3 +67,50 @@ notes:
     something else, and the message says so.
   - Use C(module_defaults) with the action group C(group/nms.overlay.all) to set the connection options once per play.
 '''
+
+EVERY_MODULE = r'''
+  action:
+    description: >-
+      Has an action plugin. When the task runs on the controller with the controller's own Python
+      (C(hosts: localhost) or C(delegate_to: localhost)), the module runs inside the controller's task
+      worker instead of a new process, which saves most of a task's cost. Set the variable
+      C(nms_overlay_in_process) to C(false) to always run it as a process.
+    support: full
+    details: >-
+      Another connection or interpreter, C(become), C(async) and C(ANSIBLE_KEEP_REMOTE_FILES) run the
+      module as a process, as usual.
+  action_group:
+    description: Use C(group/nms.overlay.all) in C(module_defaults) to set the connection options.
+    support: full
+    membership:
+      - nms.overlay.all
+'''
+
+# Resource modules: full check mode and diff.
+CHANGES = r'''
+  check_mode:
+    description: Can run in check mode and return the changes it would make, without sending any write.
+    support: full
+  diff_mode:
+    description: Returns the managed fields before and after the change when run with C(--diff).
+    support: full
+'''
+
+# Info modules: read only.
+READS = r'''
+  check_mode:
+    description: Reads only, so it runs the same in check mode.
+    support: full
+    details: This is an information module; it never changes anything.
+  diff_mode:
+    description: Nothing changes, so there is no diff.
+    support: N/A
+'''
+
+
+class ModuleDocFragment:
+    """The connection options and attributes of the collection's modules (see the variants)."""
+
+    DOCUMENTATION = CONNECTION + 'attributes:' + EVERY_MODULE
+    RESOURCE = CONNECTION + 'attributes:' + EVERY_MODULE.rstrip('\n') + CHANGES
+    INFO_MODULE = CONNECTION + 'attributes:' + EVERY_MODULE.rstrip('\n') + READS
