@@ -873,6 +873,12 @@ class InfoModule(NmsModule):
     argument_spec = None     # None: id and the natural key, one of them
     mutually_exclusive = None
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # what of today's servers the kind needs, the info module needs too (unless it says otherwise)
+        if 'requires' not in vars(cls) and cls.resource is not None:
+            cls.requires = cls.resource.requires
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         declared = self.resource

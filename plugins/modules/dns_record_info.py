@@ -98,7 +98,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record 
 
 class DnsRecordInfoModule(InfoModule):
     resource = DnsRecordModule
-    requires = DnsRecordModule.requires
     argument_spec = dict(
         zone=dict(type='str', required=True),
         id=dict(type='str'),

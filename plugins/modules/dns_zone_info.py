@@ -100,7 +100,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone im
 
 class DnsZoneInfoModule(InfoModule):
     resource = DnsZoneModule
-    requires = DnsZoneModule.requires
     argument_spec = dict(
         id=dict(type='str'),
         domain=dict(type='str'),

@@ -95,7 +95,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.network imp
 
 class NetworkInfoModule(InfoModule):
     resource = NetworkModule
-    requires = NetworkModule.requires
 
 
 def main():

@@ -94,7 +94,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoM
 
 class NetworkResourceInfoModule(InfoModule):
     resource = NetworkResourceModule
-    requires = NetworkResourceModule.requires
     plural = 'network_resources'
     argument_spec = dict(
         network=dict(type='str', required=True),

@@ -84,7 +84,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoM
 
 class NetworkRouterInfoModule(InfoModule):
     resource = NetworkRouterModule
-    requires = NetworkRouterModule.requires
     plural = 'network_routers'
     argument_spec = dict(
         network=dict(type='str', required=True),
