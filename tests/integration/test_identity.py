@@ -830,3 +830,92 @@ def test_an_invite_without_an_identity_provider_fails_with_the_servers_reason(em
     assert result['invite']['msg'] == 'POST %s/api/users failed with HTTP 412: idp manager must be enabled to send user invites' % emulator.url
     assert result['invite']['status'] == 412 and result['invite']['changed'] is False
     assert [u['email'] for u in emulator.api('GET', '/api/users')[1] if u['email'] == 'alice@example.com'] == []
+
+
+# -- options of today's servers (v0.77) -------------------------------------------------------------
+V027_REFUSAL = 'this server (v0.27: it has no GET /api/instance/version)'
+
+
+def only_the_version_was_asked(emulator):
+    assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')]
+
+
+def test_setup_key_allow_extra_dns_labels(emulator, run):
+    task = {'name': 'key', 'nms.overlay.setup_key': {'name': 'web-pool', 'type': 'reusable', 'allow_extra_dns_labels': True}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['key']['failed'] is True
+        assert refused['key']['msg'] == ('option allow_extra_dns_labels: %s does not have it (servers have it from v0.77 on)'
+                                         % V027_REFUSAL)
+        only_the_version_was_asked(emulator)
+        return
+    checked = run([task], check=True, diff=True)
+    assert checked['key']['changed'] is True and checked['key']['diff']['after']['allow_extra_dns_labels'] is True
+    assert emulator.writes() == []
+    first = run([task])
+    assert first['key']['changed'] is True and first['key']['setup_key']['allow_extra_dns_labels'] is True
+    assert writes(emulator) == ['POST /api/setup-keys'] and emulator.writes()[0]['body']['allow_extra_dns_labels'] is True
+    assert setup_keys(emulator, 'web-pool')[0]['allow_extra_dns_labels'] is True
+    emulator.clear_log()
+    again = run([task, {'name': 'other', 'nms.overlay.setup_key': {'name': 'plain', 'type': 'reusable'}}])
+    assert again['key']['changed'] is False and writes(emulator) == ['POST /api/setup-keys']
+    assert 'allow_extra_dns_labels' not in emulator.writes()[0]['body']  # unset: never sent
+    assert again['other']['setup_key']['allow_extra_dns_labels'] is False  # the server's default
+
+
+def test_user_roles_of_current_servers(emulator, run):
+    bot = service_user(emulator, 'reporter')
+    emulator.clear_log()
+    task = {'name': 'role', 'nms.overlay.user': {'name': 'reporter', 'is_service_user': True, 'role': 'auditor'}}
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['role']['msg'] == ("option role: %s does not have the role 'auditor' (servers have it from v0.77 on); "
+                                          "its roles are owner, admin, user" % V027_REFUSAL)
+        only_the_version_was_asked(emulator)
+        return
+    checked = run([task], check=True, diff=True)
+    assert checked['role']['changed'] is True and checked['role']['diff'] == {'before': {'role': 'user'},
+                                                                              'after': {'role': 'auditor'}}
+    assert emulator.writes() == []
+    changed = run([task])
+    assert changed['role']['user']['role'] == 'auditor'
+    assert writes(emulator) == ['PUT /api/users/%s' % bot['id']]
+    emulator.clear_log()
+    assert run([task])['role']['changed'] is False and emulator.writes() == []
+
+
+def test_user_approval(emulator, run):
+    bob = emulator.add_user('bob@example.com', pending_approval=True, is_blocked=True)
+    mallory = emulator.add_user('mallory@example.com', pending_approval=True, is_blocked=True)
+    approve = {'name': 'approve', 'nms.overlay.user': {'email': 'bob@example.com', 'approval': 'approved'}}
+    reject = {'name': 'reject', 'nms.overlay.user': {'email': 'mallory@example.com', 'approval': 'rejected',
+                                                     'state': 'absent'}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        for task in (approve, reject):
+            emulator.clear_log()
+            refused = run([dict(task, ignore_errors=True)])
+            assert refused[task['name']]['msg'] == ('option approval: %s has no approval of users (servers have it from '
+                                                    'v0.77 on)' % V027_REFUSAL)
+            only_the_version_was_asked(emulator)
+        return
+    checked = run([approve, reject], check=True, diff=True)
+    assert checked['approve']['changed'] is True and checked['reject']['changed'] is True
+    assert checked['approve']['diff']['after'] == {'pending_approval': False, 'is_blocked': False}
+    assert checked['reject']['diff']['after'] == {}
+    assert emulator.writes() == []
+    done = run([approve, reject])
+    assert done['approve']['user']['pending_approval'] is False and done['approve']['user']['status'] == 'active'
+    assert writes(emulator) == ['POST /api/users/%s/approve' % bob['id'], 'DELETE /api/users/%s/reject' % mallory['id']]
+    assert user_named(emulator, 'bob')['pending_approval'] is False
+    assert [u for u in emulator.ok('GET', '/api/users') if u['email'] == 'mallory@example.com'] == []
+    emulator.clear_log()
+    again = run([approve, reject])
+    assert again['approve']['changed'] is False and again['reject']['changed'] is False and emulator.writes() == []
+    # a user who waits for nothing is never rejected (deleted)
+    emulator.clear_log()
+    refused = run([{'name': 'reject', 'ignore_errors': True, 'nms.overlay.user': {
+        'email': 'bob@example.com', 'approval': 'rejected', 'state': 'absent'}}])
+    assert refused['reject']['msg'].startswith("option approval: the user email 'bob@example.com' is not waiting for approval")
+    assert emulator.writes() == []
