@@ -84,7 +84,7 @@ options:
         the account's O(nms.overlay.account_settings#module:user_approval_required) is set).
       - V(approved) lets the user in (it is unblocked), after any other change the task makes. A user who waits
         for nothing (approved before, or never pending) is left as it is (no change), so the task can run again.
-      - V(rejected), with O(state=absent), turns the user away: the server deletes it. It deletes only a user who
+      - V(rejected), with O(state=absent), turns the user away, and the server deletes it. It deletes only a user who
         waits for approval; for any other user the task fails before any change. A user who is gone already is no
         change.
       - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.

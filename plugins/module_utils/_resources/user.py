@@ -49,6 +49,7 @@ class UserModule(ResourceModule):
         approval=dict(type='str', choices=[APPROVE, REJECT]),
     )
     required_one_of = (('id', 'email', 'name'),)
+    options_requiring = {'approval': 'v0.77'}  # options of today's servers that are no request field
 
     def validate_options(self):
         super().validate_options()
@@ -68,12 +69,13 @@ class UserModule(ResourceModule):
                             'unblocks it')
 
     def check_generation(self):
-        """Approval exists from v0.77 on: refused by an older server before any other request, for state absent too
-        (which has no check_server_accepts)."""
+        """The options of today's servers that are no request field (approval) are refused by an older server before
+        any other request, for state absent too (which has no check_server_accepts)."""
         super().check_generation()
-        if self.params.get('approval') and not self.resolver.server.current:
-            raise TaskError('option approval: %s has no approval of users (servers have it from v0.77 on)'
-                            % self.resolver.server.describe())
+        given = [name for name in self.options_requiring if self.params.get(name) is not None]
+        if given and not self.resolver.server.current:
+            raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
+                                      % (name, self.resolver.server.describe(), self.options_requiring[name]) for name in given))
 
     def check_server_accepts(self):
         super().check_server_accepts()

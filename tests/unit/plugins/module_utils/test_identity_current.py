@@ -171,8 +171,8 @@ def test_approval_refused_by_v027_before_any_write(params):
     server = user_server(PENDING, current=False)
     with pytest.raises(TaskError) as err:
         make(UserModule, server, email='bob@example.com', **params).run()
-    assert str(err.value) == ('option approval: this server (v0.27: it has no GET /api/instance/version) has no approval '
-                              'of users (servers have it from v0.77 on)')
+    assert str(err.value) == ('option approval: this server (v0.27: it has no GET /api/instance/version) does not have it '
+                              '(servers have it from v0.77 on)')
     only_the_version_was_asked(server)
 
 
