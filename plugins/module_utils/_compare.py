@@ -73,3 +73,8 @@ def the_account(data):
 
 def lower(value):
     return value.lower() if isinstance(value, str) else value
+
+
+def known_bool(value):
+    """A flag that older servers do not have: None where the answer has no such member (it is then never sent)."""
+    return None if value is None else bool(value)

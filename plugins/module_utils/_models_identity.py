@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Union
 
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_duration
@@ -20,6 +21,7 @@ KEY_EXPIRES_MIN = 86400
 KEY_EXPIRES_MAX = 31536000
 LOGIN_EXPIRATION_MIN = 3600
 LOGIN_EXPIRATION_MAX = 15552000
+DOMAIN_NAME = re.compile(r'^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$')
 TOKEN_DAYS_MIN = 1
 TOKEN_DAYS_MAX = 365
 
@@ -84,10 +86,28 @@ class SetupKeyOptions(Options):
 
 
 class AccountSettingsOptions(Options):
-    """The account settings: peer login expiration bounds, non-empty group names."""
+    """The account settings: peer login and inactivity expiration bounds, non-empty group names, a DNS domain name."""
 
     peer_login_expiration: Optional[Union[int, str]] = None
+    peer_inactivity_expiration: Optional[Union[int, str]] = None
     jwt_allow_groups: Optional[List[NonEmptyStr]] = None
+    dns_domain: Optional[str] = None
+
+    @field_validator('peer_inactivity_expiration', mode='before')
+    @classmethod
+    def _inactivity(cls, value):
+        seconds = parse_duration(value)
+        if seconds is not None and seconds < 1:
+            raise ValueError('must be a positive duration (seconds, or such as 30m, 12h, 7d); %d was given' % seconds)
+        return seconds
+
+    @field_validator('dns_domain')
+    @classmethod
+    def _dns_domain(cls, value):
+        if value and not DOMAIN_NAME.match(value):
+            raise ValueError("'%s' is not a domain name such as corp.example.com (letters, digits and hyphens in "
+                             "dot-separated labels, no wildcard); '' restores the server's default" % value)
+        return value
 
     @field_validator('peer_login_expiration', mode='before')
     @classmethod

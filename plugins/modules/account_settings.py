@@ -59,6 +59,40 @@ options:
       - Whether newly added peers stay pending until an admin approves them (C(settings.extra) in the
         API; effective on servers that support approval).
     type: bool
+  peer_inactivity_expiration_enabled:
+    description:
+      - Whether the session of a peer added by a user through an interactive login expires after
+        O(peer_inactivity_expiration) without activity. Left unset, the server's value is kept.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
+  peer_inactivity_expiration:
+    description:
+      - Time without activity after which such a peer's session expires. Seconds, or a duration such as V(30m),
+        V(12h) or V(7d); it must be positive.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: raw
+  routing_peer_dns_resolution_enabled:
+    description:
+      - Whether routing peers resolve the DNS names of the routes and network resources they serve.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
+  dns_domain:
+    description:
+      - The account's own DNS domain for peer names (for example V(corp.example.com)); V('') returns to the
+        server's domain. It must not be the domain of one of the account's DNS zones (the server refuses it).
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: str
+  lazy_connection_enabled:
+    description:
+      - Whether peers connect to each other only when traffic needs it (experimental on the server).
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
+  user_approval_required:
+    description:
+      - Whether users who join the account by domain matching wait, blocked, until an administrator approves
+        them (see O(nms.overlay.user#module:approval)). C(settings.extra) in the API.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
   confirm_account_id:
     description:
       - The id of the account, as a confirmation that it must be deleted. Required with
@@ -89,6 +123,12 @@ EXAMPLES = r'''
     jwt_allow_groups:
       - engineering
       - operations
+
+- name: Sessions of user peers end after a week without activity; new users wait for approval (v0.77 servers)
+  nms.overlay.account_settings:
+    peer_inactivity_expiration_enabled: true
+    peer_inactivity_expiration: 7d
+    user_approval_required: true
 
 - name: Read the account id
   nms.overlay.account_info:
@@ -152,28 +192,30 @@ account_settings:
       elements: str
       sample: [engineering]
     extra:
-      description: Extra settings, such as C(peer_approval_enabled); absent when the server has none.
+      description:
+        - Extra settings, such as C(peer_approval_enabled) and (v0.77) C(user_approval_required); absent when the
+          server has none.
       type: dict
       returned: when the server has extra settings
-      sample: {peer_approval_enabled: false}
+      sample: {peer_approval_enabled: false, user_approval_required: false}
     peer_inactivity_expiration_enabled:
       description:
         - Whether the session of a peer added by a user expires after a time without activity.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     peer_inactivity_expiration:
       description:
         - Seconds without activity after which such a peer's session expires.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: int
       sample: 600
     peer_expose_enabled:
       description:
         - Whether peers may expose local services through the reverse proxy.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
@@ -188,21 +230,21 @@ account_settings:
     routing_peer_dns_resolution_enabled:
       description:
         - Whether routing peers resolve DNS for the routes they serve.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: true
     lazy_connection_enabled:
       description:
         - Whether peers connect lazily (experimental).
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     dns_domain:
       description:
         - The account's own DNS domain for peer names (empty, the server's domain).
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: str
       sample: ""

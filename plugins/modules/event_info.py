@@ -14,6 +14,8 @@ description:
   - The server sends its whole log (at most 10000 events on open-source servers) in one answer; the
     filters are applied by the module.
   - Servers store events asynchronously, so an event may show up shortly after the change that caused it.
+  - The log is read from C(/api/events/audit), its path on servers from v0.77 on (one request); an older server
+    answers that path with 404 and the module reads C(/api/events) instead (two requests).
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
@@ -149,11 +151,14 @@ log_oldest:
 import datetime
 import fnmatch
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
 
 UTC = datetime.timezone.utc
+AUDIT_PATH = '/events/audit'   # the audit log on today's servers (v0.77), where /events is an alias of it
+LEGACY_AUDIT_PATH = '/events'  # the only path of v0.27
 
 
 def _id_order(value):
@@ -236,12 +241,25 @@ class EventInfoModule(NmsModule):
                 return False
         return True
 
+    def audit_log(self):
+        """The whole audit log: today's path first (one request on v0.77); a 404 there means v0.27, which has only the
+        older path (two requests). Asking the server's generation first would cost two requests on both."""
+        try:
+            events = self.client.get_list(AUDIT_PATH)
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
+            self.resolver.server.learn(False)
+            return self.client.get_list(LEGACY_AUDIT_PATH)
+        self.resolver.server.learn(True)
+        return events
+
     def run(self):
         limit = self.params.get('limit')
         if limit is not None and limit < 1:
             raise TaskError('limit: must be at least 1 (leave it unset for every event)')
         since, until = self.window()
-        log = [normalise_event(event) for event in self.client.get_list('/events')]
+        log = [normalise_event(event) for event in self.audit_log()]
         never = datetime.datetime.min.replace(tzinfo=UTC)
         log.sort(key=lambda event: (parse_time(event.get('timestamp') or '') or never, _id_order(event.get('id'))),
                  reverse=True)

@@ -10,8 +10,8 @@ module: setup_key
 short_description: Manage setup keys that enroll peers
 version_added: 0.1.0
 description:
-  - Creates setup keys, changes their name, auto groups and revoked state, revokes them, and replaces
-    keys that can no longer enroll a peer.
+  - Creates setup keys, changes their name, auto groups and revoked state, deletes them (or revokes them, on a
+    v0.27 server, which cannot delete keys), and replaces keys that can no longer enroll a peer.
   - A key is found by O(id) when given, otherwise by O(name). Setup key names are not unique on the
     server; a name shared by several keys fails and lists their ids (give O(id) then). The exceptions
     are O(replace_invalid=true) and O(state=absent), which set revoked keys of the same name aside
@@ -79,6 +79,13 @@ options:
       - Whether peers enrolled with the key are ephemeral (removed when they stay offline).
       - Fixed when the key is created; V(false) for a new key when unset.
     type: bool
+  allow_extra_dns_labels:
+    description:
+      - Whether peers enrolled with the key may add extra DNS labels to their name (the agent's
+        C(--extra-dns-labels)), so that several peers answer one name.
+      - Fixed when the key is created; the server's default (V(false)) for a new key when unset.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
   revoked:
     description:
       - V(true) revokes the key, V(false) makes a revoked key usable again. Left unset, the current
@@ -136,7 +143,13 @@ EXAMPLES = r'''
     replace_invalid: true
   register: host_key
 
-- name: Revoke the servers key
+- name: A key for web servers that share the name web.<domain> (v0.77 servers)
+  nms.overlay.setup_key:
+    name: web-pool
+    type: reusable
+    allow_extra_dns_labels: true
+
+- name: Retire the servers key (deleted; a v0.27 server cannot delete keys, so there it is revoked)
   nms.overlay.setup_key:
     name: servers
     state: absent

@@ -53,8 +53,11 @@ options:
         ownership when the caller is the owner (the caller becomes V(admin)).
       - Servers refuse, whatever the caller's permissions, a change of the caller's own role (the owner's too) and
         V(owner) for a service user; the module refuses both before any write, naming the rule.
+      - V(network_admin) (manages networks, routes and DNS), V(auditor) (reads everything, changes nothing) and
+        V(billing_admin) are roles of servers from v0.77 on; on an older server a task that gives one of them fails
+        before any change.
     type: str
-    choices: [owner, admin, user]
+    choices: [owner, admin, user, network_admin, auditor, billing_admin]
   auto_groups:
     description:
       - Groups (names or ids) that peers registered by this user join automatically. Order does not
@@ -73,6 +76,18 @@ options:
         active or blocked users or service users. A user created by the same task already got one.
     type: bool
     default: false
+  approval:
+    description:
+      - Decides on a user who waits for approval (C(pending_approval); users who join by domain matching wait when
+        the account's O(nms.overlay.account_settings#module:user_approval_required) is set).
+      - V(approved) lets the user in (it is unblocked), after any other change the task makes. A user who waits
+        for nothing (approved before, or never pending) is left as it is (no change), so the task can run again.
+      - V(rejected), with O(state=absent), turns the user away, and the server deletes it. It deletes only a user who
+        waits for approval; for any other user the task fails before any change. A user who is gone already is no
+        change.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: str
+    choices: [approved, rejected]
   state:
     description:
       - V(present) creates or updates the user; V(absent) deletes it.
@@ -118,6 +133,19 @@ EXAMPLES = r'''
     email: alice@example.com
     resend_invitation: true
 
+- name: Let in a user who joined by domain matching and waits for approval (v0.77 servers)
+  nms.overlay.user:
+    email: bob@example.com
+    approval: approved
+    auto_groups:
+      - developers
+
+- name: Turn away a user who waits for approval; an approved user would make the task fail instead
+  nms.overlay.user:
+    email: mallory@example.com
+    approval: rejected
+    state: absent
+
 - name: Remove the service user
   nms.overlay.user:
     name: ci-bot
@@ -149,7 +177,7 @@ user:
       type: str
       sample: Alice
     role:
-      description: Role (V(owner), V(admin) or V(user)).
+      description: Role (V(owner), V(admin) or V(user); from v0.77 on also V(network_admin), V(auditor) or V(billing_admin)).
       type: str
       sample: user
     status:
@@ -190,7 +218,8 @@ user:
       sample: {dashboard_view: limited}
     pending_approval:
       description:
-        - Whether the user waits for an administrator's approval (users who joined by domain matching).
+        - Whether the user waits for an administrator's approval (users who joined by domain matching); see
+          O(approval).
         - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool

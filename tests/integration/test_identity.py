@@ -613,8 +613,10 @@ def test_setup_key_replacement_diff_shows_old_and_new_key(emulator, run):
         diff = result['diff']
         assert diff['before_header'] == "setup key 'host-1' (id %s, overused, revoked by this task)" % old['id']
         assert diff['after_header'] == "new setup key 'host-1'"
-        assert diff['before'] == {'name': 'host-1', 'type': 'one-off', 'usage_limit': 1, 'ephemeral': False,
-                                  'auto_groups': []}
+        # a v0.77 key's allow_extra_dns_labels goes to its replacement too
+        carried = {'allow_extra_dns_labels': False} if emulator.dialect == 'current' else {}
+        assert diff['before'] == dict({'name': 'host-1', 'type': 'one-off', 'usage_limit': 1, 'ephemeral': False,
+                                       'auto_groups': []}, **carried)
         assert diff['after'] == dict(diff['before'], expires_in=2592000)
     assert checked['key']['setup_key']['id'] == '(new setup key host-1)'
     # an old key that is revoked already says so
@@ -709,7 +711,9 @@ def test_account_settings_every_option(emulator, run):
         'groups_propagation_enabled': False, 'jwt_groups_enabled': True, 'jwt_groups_claim_name': 'groups',
         'jwt_allow_groups': ['eng', 'ops'], 'extra': {'peer_approval_enabled': True}}, **kept)}
     settings = emulator.ok('GET', '/api/accounts')[0]['settings']
-    assert settings['peer_login_expiration'] == 43200 and settings['extra'] == {'peer_approval_enabled': True}
+    assert settings['peer_login_expiration'] == 43200 and settings['extra']['peer_approval_enabled'] is True
+    if emulator.dialect != 'current':  # v0.77's extra has more members, each false or empty unless sent
+        assert settings['extra'] == {'peer_approval_enabled': True}
 
     # Again (the groups in another order, the duration in seconds): unchanged, one request.
     emulator.clear_log()
@@ -804,6 +808,11 @@ def test_examples_run_unchanged(emulator, run, tmp_path):
     for module in ('token', 'token_info', 'setup_key', 'setup_key_info', 'account_settings', 'account_info',
                    'user_info', 'user'):
         tasks.extend(examples_of(module))
+    if emulator.dialect == 'current':
+        for email in ('bob@example.com', 'mallory@example.com'):  # users who joined by domain matching and wait
+            emulator.add_user(email, pending_approval=True, is_blocked=True)
+    else:  # the examples of v0.77's options fail before any change on v0.27 (tested above)
+        tasks = [task for task in tasks if '(v0.77 servers)' not in task['name'] and 'approval' not in str(task)]
     result = run(tasks)
     assert result.rc == 0, result
     assert not result.failed
@@ -830,3 +839,130 @@ def test_an_invite_without_an_identity_provider_fails_with_the_servers_reason(em
     assert result['invite']['msg'] == 'POST %s/api/users failed with HTTP 412: idp manager must be enabled to send user invites' % emulator.url
     assert result['invite']['status'] == 412 and result['invite']['changed'] is False
     assert [u['email'] for u in emulator.api('GET', '/api/users')[1] if u['email'] == 'alice@example.com'] == []
+
+
+# -- options of today's servers (v0.77) -------------------------------------------------------------
+V027_REFUSAL = 'this server (v0.27: it has no GET /api/instance/version)'
+
+
+def only_the_version_was_asked(emulator):
+    assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')]
+
+
+def test_setup_key_allow_extra_dns_labels(emulator, run):
+    task = {'name': 'key', 'nms.overlay.setup_key': {'name': 'web-pool', 'type': 'reusable', 'allow_extra_dns_labels': True}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['key']['failed'] is True
+        assert refused['key']['msg'] == ('option allow_extra_dns_labels: %s does not have it (servers have it from v0.77 on)'
+                                         % V027_REFUSAL)
+        only_the_version_was_asked(emulator)
+        return
+    checked = run([task], check=True, diff=True)
+    assert checked['key']['changed'] is True and checked['key']['diff']['after']['allow_extra_dns_labels'] is True
+    assert emulator.writes() == []
+    first = run([task])
+    assert first['key']['changed'] is True and first['key']['setup_key']['allow_extra_dns_labels'] is True
+    assert writes(emulator) == ['POST /api/setup-keys'] and emulator.writes()[0]['body']['allow_extra_dns_labels'] is True
+    assert setup_keys(emulator, 'web-pool')[0]['allow_extra_dns_labels'] is True
+    emulator.clear_log()
+    again = run([task, {'name': 'other', 'nms.overlay.setup_key': {'name': 'plain', 'type': 'reusable'}}])
+    assert again['key']['changed'] is False and writes(emulator) == ['POST /api/setup-keys']
+    assert 'allow_extra_dns_labels' not in emulator.writes()[0]['body']  # unset: never sent
+    assert again['other']['setup_key']['allow_extra_dns_labels'] is False  # the server's default
+
+
+def test_user_roles_of_current_servers(emulator, run):
+    bot = service_user(emulator, 'reporter')
+    emulator.clear_log()
+    task = {'name': 'role', 'nms.overlay.user': {'name': 'reporter', 'is_service_user': True, 'role': 'auditor'}}
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['role']['msg'] == ("option role: %s does not have the role 'auditor' (servers have it from v0.77 on); "
+                                          "its roles are owner, admin, user" % V027_REFUSAL)
+        only_the_version_was_asked(emulator)
+        return
+    checked = run([task], check=True, diff=True)
+    assert checked['role']['changed'] is True and checked['role']['diff'] == {'before': {'role': 'user'},
+                                                                              'after': {'role': 'auditor'}}
+    assert emulator.writes() == []
+    changed = run([task])
+    assert changed['role']['user']['role'] == 'auditor'
+    assert writes(emulator) == ['PUT /api/users/%s' % bot['id']]
+    emulator.clear_log()
+    assert run([task])['role']['changed'] is False and emulator.writes() == []
+
+
+def test_user_approval(emulator, run):
+    bob = emulator.add_user('bob@example.com', pending_approval=True, is_blocked=True)
+    mallory = emulator.add_user('mallory@example.com', pending_approval=True, is_blocked=True)
+    approve = {'name': 'approve', 'nms.overlay.user': {'email': 'bob@example.com', 'approval': 'approved'}}
+    reject = {'name': 'reject', 'nms.overlay.user': {'email': 'mallory@example.com', 'approval': 'rejected',
+                                                     'state': 'absent'}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        for task in (approve, reject):
+            emulator.clear_log()
+            refused = run([dict(task, ignore_errors=True)])
+            assert refused[task['name']]['msg'] == ('option approval: %s does not have it (servers have it from '
+                                                    'v0.77 on)' % V027_REFUSAL)
+            only_the_version_was_asked(emulator)
+        return
+    checked = run([approve, reject], check=True, diff=True)
+    assert checked['approve']['changed'] is True and checked['reject']['changed'] is True
+    assert checked['approve']['diff']['after'] == {'pending_approval': False, 'is_blocked': False}
+    assert checked['reject']['diff']['after'] == {}
+    assert emulator.writes() == []
+    done = run([approve, reject])
+    assert done['approve']['user']['pending_approval'] is False and done['approve']['user']['status'] == 'active'
+    assert writes(emulator) == ['POST /api/users/%s/approve' % bob['id'], 'DELETE /api/users/%s/reject' % mallory['id']]
+    assert user_named(emulator, 'bob')['pending_approval'] is False
+    assert [u for u in emulator.ok('GET', '/api/users') if u['email'] == 'mallory@example.com'] == []
+    emulator.clear_log()
+    again = run([approve, reject])
+    assert again['approve']['changed'] is False and again['reject']['changed'] is False and emulator.writes() == []
+    # a user who waits for nothing is never rejected (deleted)
+    emulator.clear_log()
+    refused = run([{'name': 'reject', 'ignore_errors': True, 'nms.overlay.user': {
+        'email': 'bob@example.com', 'approval': 'rejected', 'state': 'absent'}}])
+    assert refused['reject']['msg'].startswith("option approval: the user email 'bob@example.com' is not waiting for approval")
+    assert emulator.writes() == []
+
+
+def test_account_settings_of_current_servers(emulator, run):
+    account = emulator.ok('GET', '/api/accounts')[0]
+    args = {'peer_inactivity_expiration_enabled': True, 'peer_inactivity_expiration': '2h',
+            'routing_peer_dns_resolution_enabled': False, 'dns_domain': 'corp.example.com',
+            'lazy_connection_enabled': True, 'user_approval_required': True}
+    task = {'name': 'settings', 'nms.overlay.account_settings': args}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['settings']['msg'] == '; '.join(
+            'option %s: %s does not have it (servers have it from v0.77 on)' % (name, V027_REFUSAL) for name in args)
+        only_the_version_was_asked(emulator)
+        return
+    checked = run([task], check=True, diff=True)
+    assert checked['settings']['changed'] is True and emulator.writes() == []
+    assert checked['settings']['diff']['after'] == dict(args, peer_inactivity_expiration=7200)
+    first = run([task])
+    assert first['settings']['changed'] is True
+    assert writes(emulator) == ['PUT /api/accounts/%s' % account['id']]
+    settings = emulator.ok('GET', '/api/accounts')[0]['settings']
+    assert (settings['peer_inactivity_expiration_enabled'], settings['peer_inactivity_expiration'],
+            settings['routing_peer_dns_resolution_enabled'], settings['dns_domain'], settings['lazy_connection_enabled'],
+            settings['extra']['user_approval_required']) == (True, 7200, False, 'corp.example.com', True, True)
+    # the settings v0.77 requires that the task did not set went back as the server had them
+    assert settings['peer_expose_enabled'] == account['settings']['peer_expose_enabled']
+    emulator.clear_log()
+    again = run([task, {'name': 'other', 'nms.overlay.account_settings': {'regular_users_view_blocked': False}}])
+    assert again['settings']['changed'] is False
+    body = emulator.writes()[0]['body']['settings']  # the other task's PUT keeps every v0.77 setting
+    assert body['dns_domain'] == 'corp.example.com' and body['extra']['user_approval_required'] is True
+    assert body['peer_inactivity_expiration'] == 7200 and len(emulator.writes()) == 1
+    # a domain the server refuses is refused before any request
+    emulator.clear_log()
+    bad = run([{'name': 'bad', 'ignore_errors': True, 'nms.overlay.account_settings': {'dns_domain': '*.example.com'}}])
+    assert bad['bad']['msg'].startswith("option dns_domain: '*.example.com' is not a domain name")
+    assert emulator.requests() == []

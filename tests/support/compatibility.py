@@ -29,8 +29,9 @@ NOTES = {
     ('peer_info', None): 'v0.77 answers a single peer without accessible_peers: for one peer they are read from '
                          'GET /api/peers/{id}/accessible-peers (one more request).',
     ('user', 'email'): 'Inviting a regular user needs an identity provider on the server (412 otherwise), on both.',
-    ('user', 'role'): 'owner, admin and user on both; the module refuses the caller\'s own role change and a service '
-                      'user as owner before any write (both servers refuse them).',
+    ('user', 'role'): 'owner, admin and user on both; network_admin, auditor and billing_admin from v0.77 on (a v0.27 '
+                      'server refuses them before any write). The module refuses the caller\'s own role change and a '
+                      'service user as owner before any write (both servers refuse them).',
     ('account_settings', 'peer_approval_enabled'): 'A cloud feature (settings.extra); open-source servers ignore it.',
     ('route', None): 'v0.77 deprecates routes in favour of Networks; the route endpoints still work, and a non-Linux '
                      'routing peer is accepted there (v0.27 refuses one).',
@@ -51,9 +52,13 @@ def requires(module):
 
 
 def option_requires(module):
-    """{option: the generation that has it} for the options of today's servers (a Field's ``requires``)."""
-    fields = getattr(engine_of(module), 'fields', None) or {}
-    return {name: field.requires for name, field in fields.items() if field.requires}
+    """{option: the generation that has it} for the options of today's servers (a Field's ``requires``, and the
+    engine's ``options_requiring`` for options that are no request field)."""
+    engine = engine_of(module)
+    fields = getattr(engine, 'fields', None) or {}
+    found = {name: field.requires for name, field in fields.items() if field.requires}
+    found.update(getattr(engine, 'options_requiring', None) or {})
+    return found
 
 
 def options(spec, prefix=''):

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import describe_shape
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, str_set, the_account, unwrap_items
+from ansible_collections.nms.overlay.plugins.module_utils._compare import known_bool, ref_id, str_set, the_account, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, Settings
 from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm
@@ -23,6 +23,15 @@ def _text(value):
 
 ACCOUNT_SETTINGS = ('peer_login_expiration_enabled', 'peer_login_expiration', 'regular_users_view_blocked',
                     'groups_propagation_enabled', 'jwt_groups_enabled', 'jwt_groups_claim_name', 'jwt_allow_groups')
+# the settings of today's servers (v0.77) the module manages: sent only when set (the body otherwise carries the
+# server's own values, as it read them); user_approval_required is a member of settings.extra
+CURRENT_SETTINGS = ('peer_inactivity_expiration_enabled', 'peer_inactivity_expiration', 'routing_peer_dns_resolution_enabled',
+                    'dns_domain', 'lazy_connection_enabled')
+EXTRA_SETTINGS = ('peer_approval_enabled', 'user_approval_required')
+
+
+def _optional_text(value):
+    return None if value is None else str(value)
 
 
 class AccountSettingsModule(Settings):
@@ -43,6 +52,12 @@ class AccountSettingsModule(Settings):
         jwt_groups_claim_name=Field(norm=_text),
         jwt_allow_groups=Field('list', norm=str_set),
         peer_approval_enabled=Field('bool', norm=bool),
+        peer_inactivity_expiration_enabled=Field('bool', norm=known_bool, requires='v0.77'),
+        peer_inactivity_expiration=Field('raw', norm=duration_norm, requires='v0.77'),
+        routing_peer_dns_resolution_enabled=Field('bool', norm=known_bool, requires='v0.77'),
+        dns_domain=Field(norm=_optional_text, requires='v0.77'),
+        lazy_connection_enabled=Field('bool', norm=known_bool, requires='v0.77'),
+        user_approval_required=Field('bool', norm=known_bool, requires='v0.77'),
     )
     options = dict(
         confirm_account_id=dict(type='str'),
@@ -65,17 +80,23 @@ class AccountSettingsModule(Settings):
 
     def from_server(self, obj):
         settings = dict(obj.get('settings') or {})
-        settings['peer_approval_enabled'] = (settings.get('extra') or {}).get('peer_approval_enabled')
+        for name in EXTRA_SETTINGS:
+            settings[name] = (settings.get('extra') or {}).get(name)
         return {name: field.normalise(settings.get(name)) for name, field in self.fields.items()}
 
     def request_body(self, state, current_obj):
         settings = dict((current_obj or {}).get('settings') or {})  # keeps members this module does not know
         for name in ACCOUNT_SETTINGS:
             settings[name] = state.get(name)
+        for name in CURRENT_SETTINGS:
+            if state.get(name) is not None:
+                settings[name] = state[name]
         settings['jwt_allow_groups'] = list(settings.get('jwt_allow_groups') or [])
-        if 'extra' in settings or self.params.get('peer_approval_enabled') is not None:
-            extra = dict(settings.get('extra') or {})
+        if 'extra' in settings or any(self.params.get(name) is not None for name in EXTRA_SETTINGS):
+            extra = dict(settings.get('extra') or {})  # keeps the members this module does not know
             extra['peer_approval_enabled'] = bool(state.get('peer_approval_enabled'))  # never send extra without it
+            if state.get('user_approval_required') is not None:
+                extra['user_approval_required'] = state['user_approval_required']
             settings['extra'] = extra
         return {'settings': settings}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import known_bool, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, SecretOnCreate, lost_value_message
 from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm, iso_time, now, parse_time, zero_time
@@ -113,6 +113,8 @@ class SetupKeyModule(SecretOnCreate):
         ephemeral=Field('bool', norm=bool, immutable=True, initial=False),
         auto_groups=Field('list', ref='groups', many=True, initial=[]),
         revoked=Field('bool', norm=bool, initial=False),
+        # v0.77: fixed at creation (its PUT takes only revoked and auto_groups); never sent unless set
+        allow_extra_dns_labels=Field('bool', norm=known_bool, immutable=True, requires='v0.77'),
     )
     options = dict(
         replace_invalid=dict(type='bool', default=False),
@@ -175,6 +177,8 @@ class SetupKeyModule(SecretOnCreate):
             body['usage_limit'] = 0
         if body['expires_in'] is None:
             body['expires_in'] = remaining_seconds(current_obj or {})  # required in a PUT, ignored there
+        if body['allow_extra_dns_labels'] is None:
+            del body['allow_extra_dns_labels']  # a v0.27 server has no such member
         return body
 
     def to_result(self, obj):

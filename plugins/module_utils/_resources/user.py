@@ -11,6 +11,12 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 
+# the roles of v0.27 servers, and those today's servers (v0.77) add
+ROLES = ('owner', 'admin', 'user')
+CURRENT_ROLES = ('network_admin', 'auditor', 'billing_admin')
+APPROVE, REJECT = 'approved', 'rejected'
+
+
 def _user_model():
     from ansible_collections.nms.overlay.plugins.module_utils._models_identity import UserOptions
     return UserOptions
@@ -34,14 +40,16 @@ class UserModule(ResourceModule):
         email=Field(norm=lower, immutable=True),
         name=Field(immutable=True),
         is_service_user=Field('bool', norm=bool, immutable=True),
-        role=Field(dict(type='str', choices=['owner', 'admin', 'user']), norm=lower),
+        role=Field(dict(type='str', choices=list(ROLES + CURRENT_ROLES)), norm=lower),
         auto_groups=Field('list', ref='groups', many=True, initial=[]),
         is_blocked=Field('bool', norm=bool, initial=False),
     )
     options = dict(
         resend_invitation=dict(type='bool', default=False),
+        approval=dict(type='str', choices=[APPROVE, REJECT]),
     )
     required_one_of = (('id', 'email', 'name'),)
+    options_requiring = {'approval': 'v0.77'}  # options of today's servers that are no request field
 
     def validate_options(self):
         super().validate_options()
@@ -50,6 +58,31 @@ class UserModule(ResourceModule):
             raise TaskError('option email: service users have no email; find a service user by name or id')
         if params.get('is_service_user') is False and not params.get('email') and not params.get('id'):
             raise TaskError('option email: a regular user is found by email (or id), not by name; give email')
+        approval = params.get('approval')
+        if approval == REJECT and params.get('state') != 'absent':
+            raise TaskError('option approval: rejected turns the user away, which deletes it; give state: absent with it')
+        if approval == APPROVE and params.get('state') == 'absent':
+            raise TaskError('option approval: approved lets the user in, which state: absent contradicts; to turn a '
+                            'pending user away use approval: rejected')
+        if approval == APPROVE and params.get('is_blocked'):
+            raise TaskError('options approval: approved and is_blocked: true contradict each other: approving a user '
+                            'unblocks it')
+
+    def check_generation(self):
+        """The options of today's servers that are no request field (approval) are refused by an older server before
+        any other request, for state absent too (which has no check_server_accepts)."""
+        super().check_generation()
+        given = [name for name in self.options_requiring if self.params.get(name) is not None]
+        if given and not self.resolver.server.current:
+            raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
+                                      % (name, self.resolver.server.describe(), self.options_requiring[name]) for name in given))
+
+    def check_server_accepts(self):
+        super().check_server_accepts()
+        role = lower(self.params.get('role'))
+        if role in CURRENT_ROLES and not self.resolver.server.current:
+            raise TaskError("option role: %s does not have the role '%s' (servers have it from v0.77 on); its roles are %s"
+                            % (self.resolver.server.describe(), role, ', '.join(ROLES)))
 
     def matches(self, item):
         email = self.params.get('email')
@@ -111,11 +144,51 @@ class UserModule(ResourceModule):
         if state is not None:
             self.check_role_change(current_obj, state.get('role'))
             return
+        if self.params.get('approval') == REJECT and not current_obj.get('pending_approval'):
+            raise TaskError('option approval: the user %s is not waiting for approval, so there is nothing to reject; '
+                            'nothing was deleted (to delete the user, leave approval out)' % self.identity_text())
         if current_obj.get('role') == 'owner':
             raise TaskError('the user %s is the account owner and cannot be deleted; transfer the ownership first'
                             % self.identity_text())
         if current_obj.get('is_current'):
             raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
+
+    def delete(self, obj):
+        if self.params.get('approval') != REJECT:
+            return super().delete(obj)
+        try:
+            # the server deletes a pending user by rejecting it (and records the rejection)
+            self.client.delete('%s/%s/reject' % (self.path, ref_id(obj)))
+        except ApiError as exc:
+            if exc.status != 404:  # a retried rejection whose first answer was lost finds the user gone
+                raise
+        return None
+
+    def prepare_update(self, obj, desired):
+        if self.params.get('approval') == APPROVE and obj.get('pending_approval'):
+            desired.pop('is_blocked', None)  # approving unblocks the user (after the update, see after_update)
+        return desired
+
+    def after_update(self, obj, result):
+        """approval: approved lets a user who waits for approval in (POST /users/{id}/approve), after the update of
+        its other fields; a user who waits for nothing is left as it is."""
+        if self.params.get('approval') != APPROVE or not obj.get('pending_approval'):
+            return result
+        before = dict(pending_approval=True, is_blocked=bool(obj.get('is_blocked')))
+        after = dict(pending_approval=False, is_blocked=False)
+        updated = result.get(self.result_key) or obj
+        if self.module.check_mode:
+            approved = dict(updated, **after)
+            if approved.get('status') == 'blocked':
+                approved['status'] = 'active'  # what the server shows once the user is let in
+        else:
+            answer = self.client.post('%s/%s/approve' % (self.path, ref_id(obj)))
+            approved = answer if isinstance(answer, dict) and answer else dict(updated, **after)
+        self.remember(approved)
+        diff = result.get('diff') or dict(before={}, after={})
+        result.update(changed=True, diff=dict(before=dict(diff['before'], **before), after=dict(diff['after'], **after)))
+        result[self.result_key] = self.to_result(approved)
+        return result
 
     def check_role_change(self, current_obj, role):
         """Refuse, before any write, the role changes servers refuse whatever the caller's permissions."""

@@ -16,6 +16,8 @@ MIN_EXPIRATION = 3600
 MAX_EXPIRATION = 15552000
 KEY_TYPES = ("reusable", "one-off")
 MAX_EVENTS = 10000
+# v0.77's check of an account's DNS domain: dot-separated labels of letters, digits and hyphens, no wildcard
+DNS_DOMAIN = re.compile(r"^(?=.{1,253}\.?$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$")
 
 
 # accounts --------------------------------------------------------------------------
@@ -65,11 +67,21 @@ def update_account(ctx: Ctx) -> Any:
         })
         if settings["peer_expose_enabled"] and not settings["peer_expose_groups"]:
             raise ApiError(422, "peer expose requires at least one group")
+        if settings["dns_domain"] and not DNS_DOMAIN.match(settings["dns_domain"]):
+            raise ApiError(422, f'invalid domain "{settings["dns_domain"]}" provided for DNS domain')
     extra = settings_body.obj("extra")
     if extra is not None:
         if not extra.has("peer_approval_enabled") and ctx.dialect.legacy:
             raise DropConnection()  # a nil pointer panic on v0.27 (v0.77's member is a plain boolean)
         settings["extra"] = {"peer_approval_enabled": extra.bool("peer_approval_enabled")}
+        if ctx.dialect.current:
+            # v0.77's extra: every member is read (left out: false, empty)
+            settings["extra"].update({
+                "user_approval_required": extra.bool("user_approval_required"),
+                "network_traffic_logs_enabled": extra.bool("network_traffic_logs_enabled"),
+                "network_traffic_logs_groups": extra.str_list("network_traffic_logs_groups") or [],
+                "network_traffic_packet_counter_enabled": extra.bool("network_traffic_packet_counter_enabled"),
+            })
     account = ctx.state.account
     old = account["settings"]
     account["settings"] = settings

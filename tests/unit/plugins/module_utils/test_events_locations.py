@@ -103,6 +103,25 @@ def test_log_size_and_oldest_describe_the_log_before_the_filters():
     assert empty == {'changed': False, 'events': [], 'log_size': 0, 'log_oldest': ''}
 
 
+def test_audit_log_path_of_each_server_generation():
+    # v0.77: /events/audit answers, one request
+    current = make(EventInfoModule, {'/events/audit': list(EVENTS), '/events': []})
+    assert [e['id'] for e in current.run()['events']] == ['3', '2', '1']
+    assert [call[1] for call in current.client.calls] == ['/events/audit']
+    assert current.resolver.server.current is True and len(current.client.calls) == 1  # learned from the answer
+    # v0.27: /events/audit is unknown (404), then /events
+    legacy = make(EventInfoModule, {'/events': list(EVENTS)})
+    assert [e['id'] for e in legacy.run()['events']] == ['3', '2', '1']
+    assert [call[1] for call in legacy.client.calls] == ['/events/audit', '/events']
+    assert legacy.resolver.server.current is False and len(legacy.client.calls) == 2
+    # any other failure is the server's error, not a reason to read another path
+    failing = make(EventInfoModule, {'/events/audit': ApiError('GET', '/events/audit', 403, 'permission denied'),
+                                     '/events': list(EVENTS)})
+    with pytest.raises(ApiError, match='permission denied'):
+        failing.run()
+    assert [call[1] for call in failing.client.calls] == ['/events/audit']
+
+
 def test_event_option_errors():
     with pytest.raises(TaskError, match="since: 'soon' is neither"):
         events(since='soon')
