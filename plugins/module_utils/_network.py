@@ -316,8 +316,9 @@ class NetworkStateModule(NmsModule):
         """Every name the description refers to exists on the server or in the description."""
         # every entry's options first, so that invalid input fails before any request
         refuse_any(self.entries, lambda entry: entry.resource.validate_options())
-        # kinds a v0.27 server does not have (Networks, DNS zones): refused with their modules' message (one request)
-        refuse_any(self.entries, lambda entry: entry.resource.check_generation())
+        # kinds a v0.27 server does not have (Networks, DNS zones): refused with their modules' message (one request);
+        # what is nested in a network or zone needs what its parent needs, which says it once
+        refuse_any([entry for entry in self.entries if entry.parent is None], lambda entry: entry.resource.check_generation())
         refuse_any([entry for entry in self.entries if entry.index is None or entry.resource.params.get('state') != 'absent'],
                    lambda entry: entry.resource.check_server_accepts())
         problems = []
