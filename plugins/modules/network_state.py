@@ -97,8 +97,8 @@ options:
     description:
       - Networks, each with the options of M(nms.overlay.network), and two lists of what is in it.
       - C(resources), each with the options of M(nms.overlay.network_resource) but O(nms.overlay.network_resource#module:network),
-        and C(routers), each with the options of M(nms.overlay.network_router) but O(nms.overlay.network_router#module:network):
-        the network they belong to is the entry they are listed in (giving that option there is refused). They are found
+        and C(routers), each with the options of M(nms.overlay.network_router) but O(nms.overlay.network_router#module:network).
+        The network they belong to is the entry they are listed in (giving that option there is refused). They are found
         and created under that network's id, also when this task creates the network (in check mode, under its placeholder).
       - Servers after v0.27 only. A v0.27 server refuses a non-empty list before any write, as the modules do; an empty
         list is nothing to do there.
@@ -111,7 +111,7 @@ options:
   dns_zones:
     description:
       - Custom DNS zones, each with the options of M(nms.overlay.dns_zone), and C(records), each with the options of
-        M(nms.overlay.dns_record) but O(nms.overlay.dns_record#module:zone): the zone is the entry they are listed in.
+        M(nms.overlay.dns_record) but O(nms.overlay.dns_record#module:zone). Their zone is the entry they are listed in.
       - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
       - A zone described with O(nms.overlay.dns_zone#module:state=absent) is deleted with its records. With O(prune), the
         records of a described zone that its C(records) do not list are deleted, when C(records) is given.

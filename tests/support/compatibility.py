@@ -53,7 +53,9 @@ def requires(module):
 def option_requires(module):
     """{option: the generation that has it} for the options of today's servers (a Field's ``requires``)."""
     fields = getattr(engine_of(module), 'fields', None) or {}
-    return {name: field.requires for name, field in fields.items() if field.requires}
+    found = {name: field.requires for name, field in fields.items() if field.requires}
+    found.update(getattr(engine_of(module), 'newer_options', None) or {})  # network_state's sections of today's kinds
+    return found
 
 
 def options(spec, prefix=''):
