@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from tests.support.emulator import writes_of as writes
+from tests.support.modules import example_network
 
 REPO = __file__.rsplit('/tests/', 1)[0]
 
@@ -573,21 +574,6 @@ def teardown_of(description):
     """The description with every item state: absent (the settings, which are not things to delete, left out)."""
     return {kind: [dict(item, state='absent') for item in items] for kind, items in description.items()
             if isinstance(items, list)}
-
-
-def example_network(dialect=None):
-    """The example the collection ships, as its playbook holds it; with a dialect, as the playbook builds it on that
-    server: the office LAN as a route on v0.27, as a Network (with a DNS zone) on a v0.77 server."""
-    import yaml
-    with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
-        play_vars = yaml.safe_load(handle)[0]['vars']
-    example = copy.deepcopy(play_vars['nms_example_network'])
-    if dialect is None:
-        return example
-    extra = play_vars['nms_example_office_network' if dialect == 'current' else 'nms_example_office_route']
-    for kind, items in extra.items():
-        example[kind] = example.get(kind, []) + copy.deepcopy(items)  # the playbook's list_merge='append'
-    return example
 
 
 def assert_torn_down(emulator, seeded_policies=('Default',)):
