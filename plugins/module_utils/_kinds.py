@@ -57,7 +57,24 @@ def resolver_table():
 
 
 def sections():
-    """(key, class) of each kind a network_state description holds, in the order they are applied."""
+    """(key, class) of each kind a network_state description holds at its top, in the order they are applied."""
+    return tuple((cls.section, cls) for cls in RESOURCES if cls.section and not nested_in(cls))
+
+
+def nested_in(cls):
+    """(parent section, key in a parent's entry, option naming the parent) of a kind described inside the entries of
+    another (a network's resources and routers, a DNS zone's records), else None."""
+    return getattr(cls, 'nested_in', None)
+
+
+def nested_sections(parent):
+    """(key in a parent's entry, class) of each kind described inside the entries of the section ``parent``."""
+    return tuple((nested_in(cls)[1], cls) for cls in RESOURCES if nested_in(cls) and nested_in(cls)[0] == parent)
+
+
+def all_sections():
+    """(section, class) of every kind network_state handles, nested ones after their parent, in the order they are
+    applied (deletions run in the reverse order)."""
     return tuple((cls.section, cls) for cls in RESOURCES if cls.section)
 
 
@@ -71,8 +88,10 @@ def usage_table():
             continue
         entries = []
         for cls in RESOURCES:
-            if not cls.section:
-                continue  # a kind network_state does not describe: the server is the judge of its references
+            if not cls.section or cls.requires:
+                # a kind network_state does not describe, or one of today's servers only (a v0.27 server cannot list
+                # it): the server is the judge of its references
+                continue
             fields = [(name, field) for name, field in cls.fields.items()
                       if field.in_use and (field.ref == target.kind or target.kind in field.item_refs.values())]
             if fields:

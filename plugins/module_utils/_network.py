@@ -23,8 +23,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import display_name
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, shape_problem
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import sections
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import all_sections, nested_in, nested_sections, sections
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import planned
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
 from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, referring_kinds, users_of
@@ -32,6 +33,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._usage import current_
 
 # The description's keys, in the order they are applied (a kind only refers to kinds before it): the declarations'.
 KINDS = sections()
+# Every kind the run applies, the ones described inside another's entries (a network's resources and routers, a DNS
+# zone's records) after their parent: the order of creates and updates, reversed for deletions.
+ORDER = all_sections()
 SINGLETONS = tuple(kind for kind, cls in KINDS if cls.singleton)
 # kinds whose deletion a reference blocks (checked before the first write)
 REFERENCED = tuple(kind for kind, cls in KINDS if cls.usage_checked)
@@ -63,15 +67,21 @@ class _Entry:
     """One described resource: where it is in the description and the object handling it. ``origin`` names the
     option that made an entry the description does not list (default_policy)."""
 
-    def __init__(self, kind, index, label, resource, origin=None):
+    def __init__(self, kind, index, label, resource, origin=None, place=None):
         self.kind = kind
         self.index = index
         self.label = label
         self.resource = resource
         self.origin = origin
+        self.place = place    # where a nested entry is in the description: networks[0].resources[1]
+        self.parent = None    # the entry a nested entry is described in
+        self.nested = {}      # a parent's nested lists as given ({'resources': [...]}), checked as entries of their own
+        self.server_id = None  # the id of the object it left (a placeholder in check mode), once applied
 
     @property
     def where(self):
+        if self.place:
+            return '%s (%s)' % (self.place, self.label)
         if self.origin:
             return '%s (%s)' % (self.origin, self.label)
         if self.index is None:
@@ -80,8 +90,12 @@ class _Entry:
 
 
 def _label(cls, params):
-    """What names a described resource or a server object of the kind in messages."""
-    return display_name(params, (cls.natural_key, 'name', 'email', 'network_id', 'id')) or '?'
+    """What names a described resource or a server object of the kind in messages (a network router without a
+    routing peer: its peer groups)."""
+    groups = params.get('peer_groups')
+    return (display_name(params, (cls.natural_key, 'name', 'email', 'network_id')) or
+            (', '.join(str(group) for group in groups) if isinstance(groups, list) and groups else None) or
+            display_name(params, ('id',)) or '?')
 
 
 class _PlanResolver(Resolver):
@@ -132,11 +146,22 @@ def refuse_any(entries, check):
 
 
 def item_spec(cls):
-    """The options one described resource takes: its module's, without the connection options."""
+    """The options one described resource takes: its module's, without the connection options; a parent's entry also
+    takes its nested lists, and a nested entry does not name its parent (the entry it is in does)."""
     spec = cls.full_argument_spec()
     for name in CONNECTION_OPTIONS:
         spec.pop(name, None)
+    for key, dummy_child in nested_sections(cls.section):
+        spec[key] = dict(type='list', elements='dict')
+    if nested_in(cls):
+        spec.pop(nested_in(cls)[2])
     return spec
+
+
+def parent_reference(entry):
+    """How a nested entry's option names the parent it is described in: the parent's id, else its natural key."""
+    params = entry.resource.params
+    return params.get('id') or params.get(entry.resource.natural_key)
 
 
 class NetworkStateModule(NmsModule):
@@ -152,10 +177,12 @@ class NetworkStateModule(NmsModule):
     argument_spec['return_created_secrets'] = dict(type='bool', default=True, no_log=False)
     argument_spec['created_secrets_file'] = dict(type='path', no_log=False)
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
+    # the sections of kinds only today's servers have, with the generation that has them (a v0.27 server refuses them)
+    newer_options = {kind: 'v0.77' for kind, cls in KINDS if cls.requires}
 
     @classmethod
     def preload(cls):
-        for dummy_kind, resource_cls in KINDS:
+        for dummy_kind, resource_cls in ORDER:
             resource_cls.preload()
 
     def __init__(self, *args, **kwargs):
@@ -192,43 +219,72 @@ class NetworkStateModule(NmsModule):
         return [(kind, cls) for kind, cls in KINDS if self.params.get(kind) is not None]
 
     def build_entries(self):
-        """Every described resource checked against its module's options, before any request."""
+        """Every described resource checked against its module's options, before any request; the entries nested in
+        a parent's entry (a network's resources and routers, a zone's records) too, each naming its parent."""
         problems = []
-        connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
         for kind, cls in self.described_kinds():
             value = self.params[kind]
             items = [(None, value)] if kind in SINGLETONS else list(enumerate(value))
-            validator = ArgumentSpecValidator(
-                item_spec(cls), mutually_exclusive=list(cls.mutually_exclusive), required_one_of=list(cls.required_one_of),
-                required_if=list(cls.required_if), required_together=list(cls.required_together))
-            for index, item in items:
-                where = kind if index is None else '%s[%s]' % (kind, index)
-                if not isinstance(item, dict):
-                    problems.append('%s: must be a dictionary of %s options' % (where, kind))
-                    continue
-                shape = shape_problem(item_spec(cls), item, where + '.')  # as the single modules check first
-                if shape:
-                    problems.append(shape)
-                    continue
-                checked = validator.validate(item)
-                if checked.error_messages:
-                    problems.extend('%s: %s' % (where, message) for message in checked.error_messages)
-                    continue
-                params = dict(checked.validated_parameters, **connection)
-                entry = _Entry(kind, index, '' if index is None else _label(cls, params), None)
-                # the deletion of a described group or posture check is checked before the first write (check_deletions)
-                entry.resource = self.resource(cls, params, entry,
-                                               usage_known=kind in REFERENCED and params.get('state') == 'absent')
-                self.entries.append(entry)
+            for parent in self.checked_entries(kind, cls, items, problems):
+                self.entries.append(parent)
+                for key, child_cls in nested_sections(kind):
+                    if parent.nested.get(key) is None:
+                        continue
+                    children = self.checked_entries(
+                        child_cls.section, child_cls, list(enumerate(parent.nested[key])), problems, parent=parent,
+                        place='%s[%s].%s' % (kind, parent.index, key))
+                    if parent.resource.params.get('state') != 'absent':
+                        self.entries.extend(children)  # deleting a network or a zone deletes what is in it
         if problems:
             raise TaskError('the network description is invalid, nothing was changed: ' + '; '.join(problems))
         self.check_duplicates()
+
+    def checked_entries(self, kind, cls, items, problems, parent=None, place=None):
+        """The entries of the items [(index, item)] of one kind, each checked as its module checks its options (what
+        is wrong goes to ``problems``). ``parent``: the entry they are nested in, under its key ``place``."""
+        entries = []
+        connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
+        spec = item_spec(cls)
+        validator = ArgumentSpecValidator(
+            spec, mutually_exclusive=list(cls.mutually_exclusive), required_one_of=list(cls.required_one_of),
+            required_if=list(cls.required_if), required_together=list(cls.required_together))
+        nested_keys = [key for key, dummy_child in nested_sections(kind)]
+        for index, item in items:
+            where = kind if index is None else '%s[%s]' % (place or kind, index)
+            if not isinstance(item, dict):
+                problems.append('%s: must be a dictionary of %s options' % (where, kind))
+                continue
+            if parent is not None and nested_in(cls)[2] in item:
+                problems.append('%s: option %s: not given here, the %s is the entry this one is nested in'
+                                % (where, nested_in(cls)[2], parent.resource.what))
+                continue
+            shape = shape_problem(spec, item, where + '.')  # as the single modules check first
+            if shape:
+                problems.append(shape)
+                continue
+            checked = validator.validate(item)
+            if checked.error_messages:
+                problems.extend('%s: %s' % (where, message) for message in checked.error_messages)
+                continue
+            params = dict(checked.validated_parameters, **connection)
+            nested = {key: params.pop(key) for key in nested_keys}
+            if parent is not None:
+                params[nested_in(cls)[2]] = parent_reference(parent)
+            entry = _Entry(kind, index, '' if index is None else _label(cls, params), None,
+                           place=where if parent is not None else None)
+            entry.parent = parent
+            entry.nested = nested
+            # the deletion of a described group or posture check is checked before the first write (check_deletions)
+            entry.resource = self.resource(cls, params, entry,
+                                           usage_known=kind in REFERENCED and params.get('state') == 'absent')
+            entries.append(entry)
+        return entries
 
     def resource(self, cls, params, entry, found_in_list=False, usage_known=False):
         def warn(message):
             # a task with no_log gets the place of the entry, never its name
             where = entry.where if not getattr(self.module, 'no_log', False) else (
-                entry.kind if entry.index is None else '%s[%s]' % (entry.kind, entry.index))
+                entry.kind if entry.index is None else '%s[%s]' % (entry.place or entry.kind, entry.index))
             self.warn('%s: %s' % (where, message))
 
         return cls(_TaskModule(params, self.module.check_mode, warn, getattr(self.module, 'no_log', False)),
@@ -262,6 +318,9 @@ class NetworkStateModule(NmsModule):
         """Every name the description refers to exists on the server or in the description."""
         # every entry's options first, so that invalid input fails before any request
         refuse_any(self.entries, lambda entry: entry.resource.validate_options())
+        # kinds a v0.27 server does not have (Networks, DNS zones): refused with their modules' message (one request);
+        # what is nested in a network or zone needs what its parent needs, which says it once
+        refuse_any([entry for entry in self.entries if entry.parent is None], lambda entry: entry.resource.check_generation())
         refuse_any([entry for entry in self.entries if entry.index is None or entry.resource.params.get('state') != 'absent'],
                    lambda entry: entry.resource.check_server_accepts())
         problems = []
@@ -415,7 +474,7 @@ class NetworkStateModule(NmsModule):
             self.kept_allow_all = {ref_id(policy) for policy in targets}
             return
         connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
-        order = [kind for kind, dummy_cls in KINDS]
+        order = [kind for kind, dummy_cls in ORDER]
         position = len([e for e in self.entries if order.index(e.kind) <= order.index('policies')])
         for policy in targets:
             params = dict(item_spec_defaults(PolicyModule), id=ref_id(policy), **connection)
@@ -464,8 +523,19 @@ class NetworkStateModule(NmsModule):
 
     # -- applying -------------------------------------------------------------------------------------
     def applied_kinds(self):
-        """The kinds the run handles, in dependency order: the described ones, and policies for default_policy."""
-        return [(kind, cls) for kind, cls in KINDS if self.params.get(kind) is not None or any(e.kind == kind for e in self.entries)]
+        """The kinds the run handles, in dependency order: the described ones, policies for default_policy, and the
+        nested kinds described (or to prune) in a parent's entry."""
+        return [(kind, cls) for kind, cls in ORDER if self.params.get(kind) is not None or any(e.kind == kind for e in self.entries)
+                or self.pruned_parents(cls)]
+
+    def pruned_parents(self, cls):
+        """The parent entries whose nested list of the kind ``cls`` is given, when pruning (those lists are complete:
+        what else is in the parent goes)."""
+        if not self.params['prune'] or not nested_in(cls):
+            return []
+        parent_kind, key, dummy_option = nested_in(cls)
+        return [entry for entry in self.entries if entry.kind == parent_kind and not is_absent(entry)
+                and entry.nested.get(key) is not None]
 
     def run(self):
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
@@ -488,6 +558,7 @@ class NetworkStateModule(NmsModule):
                 obj = result.get(entry.resource.result_key) or {}
                 if isinstance(obj, dict) and obj.get('id') is not None:
                     kept.setdefault(entry.kind, set()).add(ref_id(obj))
+                    entry.server_id = ref_id(obj)
             if applied:
                 self.progress('network_state: %s' % report.kind_line(kind))
         # Deletions last, in reverse dependency order (a route before the groups it uses, setup keys before their
@@ -500,6 +571,9 @@ class NetworkStateModule(NmsModule):
             pruning = self.params['prune'] and kind in described and kind not in SINGLETONS
             if pruning:
                 self.prune(kind, cls, kept.get(kind, set()), report)
+            for parent in self.pruned_parents(cls):
+                pruning = True
+                self.prune(kind, cls, kept.get(kind, set()), report, parent=parent)
             if absent or pruning:
                 self.progress('network_state: %s (deletions%s)' % (report.kind_line(kind), ', prune' if pruning else ''))
         return dict(report.result(), progress=list(self.steps))
@@ -513,8 +587,15 @@ class NetworkStateModule(NmsModule):
         except TaskError as exc:
             raise TaskError('%s: %s' % (entry.where, exc), **self.report.so_far()) from exc
 
-    def prune(self, kind, cls, kept, report):
+    def prune(self, kind, cls, kept, report, parent=None):
+        """Delete what the description does not name: of the kind, or (``parent``) of the kind in that parent."""
         connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
+        if parent is not None:
+            if parent.server_id is None or planned(parent.server_id):
+                return  # a parent check mode only plans holds nothing yet
+            connection[nested_in(cls)[2]] = parent.server_id
+        elif cls.requires and not self.resolver.server.current:
+            return  # an empty list of a kind a v0.27 server does not have: there is none to prune
         probe = self.resource(cls, dict(connection), _Entry(kind, None, '', None))
         for obj in list(probe.list_items()):
             if ref_id(obj) in kept or self.protected(kind, obj):
@@ -635,7 +716,7 @@ class Report:
         return '%s: %s' % (kind, ', '.join(parts) or 'nothing to do')
 
     def message(self):
-        order = [kind for kind, dummy_cls in KINDS]
+        order = [kind for kind, dummy_cls in ORDER]
         kinds = sorted(self.summary, key=order.index)
         text = '; '.join(self.kind_line(kind) for kind in kinds) or 'nothing described'
         if self.check_mode:

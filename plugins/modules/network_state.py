@@ -10,8 +10,9 @@ module: network_state
 short_description: Reconcile a whole network description in one task
 version_added: 0.1.0
 description:
-  - Brings groups, posture checks, policies, routes, nameserver groups, DNS settings, setup keys, users and account
-    settings to the state one description gives, in a single task.
+  - Brings groups, posture checks, policies, routes, nameserver groups, DNS settings, DNS zones with their records,
+    setup keys, users, account settings and networks with their resources and routers to the state one description
+    gives, in a single task.
   - Each kind is listed once; only the writes that are needed are sent, in dependency order (groups first, account
     settings last). An unchanged network costs one list request per described kind and per referenced kind, and no write.
   - Every described resource takes exactly the options of its own module (without the connection options), and is
@@ -90,6 +91,30 @@ options:
     description:
       - The account settings, with the options of M(nms.overlay.account_settings). Deleting the account is not possible here.
     type: dict
+  networks:
+    description:
+      - Networks, each with the options of M(nms.overlay.network), and two lists of what is in it.
+      - C(resources), each with the options of M(nms.overlay.network_resource) but O(nms.overlay.network_resource#module:network),
+        and C(routers), each with the options of M(nms.overlay.network_router) but O(nms.overlay.network_router#module:network).
+        The network they belong to is the entry they are listed in (giving that option there is refused). They are found
+        and created under that network's id, also when this task creates the network (in check mode, under its placeholder).
+      - Servers after v0.27 only. A v0.27 server refuses a non-empty list before any write, as the modules do; an empty
+        list is nothing to do there.
+      - A network described with O(nms.overlay.network#module:state=absent) is deleted with everything in it (its resources
+        and routers as listed are not looked at).
+      - With O(prune), the resources (or routers) of a described network that its C(resources) (or C(routers)) do not
+        list are deleted, when that list is given (an empty list removes them all); a network without the key keeps them.
+    type: list
+    elements: dict
+  dns_zones:
+    description:
+      - Custom DNS zones, each with the options of M(nms.overlay.dns_zone), and C(records), each with the options of
+        M(nms.overlay.dns_record) but O(nms.overlay.dns_record#module:zone). Their zone is the entry they are listed in.
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - A zone described with O(nms.overlay.dns_zone#module:state=absent) is deleted with its records. With O(prune), the
+        records of a described zone that its C(records) do not list are deleted, when C(records) is given.
+    type: list
+    elements: dict
   default_policy:
     description:
       - What happens to the account-wide allow-all policy. Every account starts with one, named C(Default), that
@@ -114,6 +139,8 @@ options:
     description:
       - Also remove resources of the described kinds that the description does not name.
       - Only the kinds given in the description are pruned; a kind that is left out is not touched.
+      - For a described network or DNS zone, what is in it is pruned the same way, one list at a time (see O(networks)
+        and O(dns_zones)).
       - Groups are deleted except the C(All) group and groups issued by an identity provider or an integration;
         setup keys are deleted, or on a v0.27 server (which cannot delete them) revoked with their auto groups cleared
         (revoked keys without auto groups are left alone); users are deleted except owners and the calling user.
@@ -132,6 +159,8 @@ notes:
     with every item C(state=absent) removes a whole network in one run, and a policy or route deleted in the same
     run does not keep a group in use. References of an item described absent are not resolved, so running the
     same teardown again changes nothing.
+  - The order is groups, posture checks, policies, routes, nameserver groups, DNS settings, DNS zones (each followed by
+    its records), setup keys, users, account settings, networks (followed by their resources, then their routers).
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
   - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
     the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.
@@ -142,6 +171,8 @@ seealso:
   - module: nms.overlay.group
   - module: nms.overlay.policy
   - module: nms.overlay.route
+  - module: nms.overlay.network
+  - module: nms.overlay.dns_zone
 '''
 
 EXAMPLES = r'''
@@ -180,6 +211,33 @@ EXAMPLES = r'''
             sources: [developers]
             destinations: [servers]
 
+- name: Give the office LAN to the office through its gateways, with an internal zone (servers after v0.27)
+  nms.overlay.network_state:
+    groups:
+      - name: office
+      - name: office-routers
+    networks:
+      - name: office
+        description: The office LAN
+        resources:
+          - name: office-lan
+            address: 192.168.10.0/24
+            groups: [office]
+        routers:
+          - peer_groups: [office-routers]
+            metric: 100
+            masquerade: true
+    dns_zones:
+      - name: Office
+        domain: office.example.com
+        distribution_groups: [office]
+        records:
+          - name: printer.office.example.com
+            type: A
+            content: 192.168.10.20
+            ttl: 300
+    prune: true
+
 - name: Preview what a description would change, then apply it with pruning
   nms.overlay.network_state:
     groups:
@@ -203,11 +261,15 @@ changes:
   elements: dict
   contains:
     kind:
-      description: The description key of the resource.
+      description:
+        - The description key of the resource; for what is listed inside a network or a DNS zone, V(network_resources),
+          V(network_routers) or V(dns_records).
       type: str
       sample: groups
     name:
-      description: Name (or email, or network id) of the resource.
+      description:
+        - Name (or email, or network id, or a DNS zone's domain) of the resource; a network router's routing peer, or
+          its peer groups.
       type: str
       sample: servers
     action:
@@ -245,7 +307,8 @@ changes:
 summary:
   description:
     - For each described kind, how many resources were created, updated, deleted and left unchanged; setup keys also
-      count the keys only revoked (C(revoked)).
+      count the keys only revoked (C(revoked)). What is listed inside networks and DNS zones is counted under
+      C(network_resources), C(network_routers) and C(dns_records).
     - In check mode nothing was done, and the counts say so, under C(would_create), C(would_update), C(would_delete)
       (and C(would_revoke)) besides C(unchanged).
     - RV(changes[].action) keeps the same words in both modes, so that a preview's changes can be compared with the

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from tests.support.emulator import writes_of as writes
+from tests.support.modules import example_network
 
 REPO = __file__.rsplit('/tests/', 1)[0]
 
@@ -239,8 +240,11 @@ def test_build_network_playbook(emulator, run):
     assert second.rc == 0, second.stdout
     assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
     assert writes(emulator) == []
-    assert 'office-lan' in names(emulator, '/api/routes', key='network_id')
-    down = run([], playbook='nms.overlay.build_network', extra_vars={'nms_network_override': teardown_of(example_network())})
+    if emulator.dialect == 'current':  # the office LAN is a Network on a v0.77 server, a route on v0.27
+        assert names(emulator, '/api/networks') == ['office'] and names(emulator, '/api/routes', key='network_id') == []
+    else:
+        assert 'office-lan' in names(emulator, '/api/routes', key='network_id')
+    down = run([], playbook='nms.overlay.build_network', extra_vars={'nms_network_override': teardown_of(example_network(emulator.dialect))})
     assert down.rc == 0, down.stdout
     assert_torn_down(emulator)
 
@@ -423,7 +427,9 @@ def test_enroll_failed_join_revokes_the_key(emulator, run, tmp_path):
     fate = '(the one-off setup key was %s)' % ('deleted' if emulator.dialect == 'current' else 'revoked')
     assert 'cannot reach management server' in failed['msg'] and fate in failed['msg'], failed['msg']
     keys = emulator.api('GET', '/api/setup-keys')[1]
-    if emulator.dialect == 'current':  # v0.77 deletes setup keys (state absent), v0.27 can only revoke them
+    if emulator.dialect == 'current':
+        assert names(emulator, '/api/networks') == [] and names(emulator, '/api/dns/zones') == []
+        assert emulator.api('GET', '/api/networks/resources')[1] in ([], None)  # v0.77 deletes setup keys (state absent), v0.27 can only revoke them
         assert keys == []
         created = [w for w in emulator.writes() if w['method'] == 'POST' and w['path'] == '/api/setup-keys']
         assert len(created) == 1 and [w['method'] for w in emulator.writes()].count('DELETE') == 1
@@ -572,12 +578,6 @@ def teardown_of(description):
             if isinstance(items, list)}
 
 
-def example_network():
-    import yaml  # the example the collection ships, as its playbook holds it
-    with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
-        return yaml.safe_load(handle)[0]['vars']['nms_example_network']
-
-
 def assert_torn_down(emulator, seeded_policies=('Default',)):
     assert names(emulator, '/api/groups') == ['All']
     assert names(emulator, '/api/policies') == sorted(seeded_policies)
@@ -587,6 +587,8 @@ def assert_torn_down(emulator, seeded_policies=('Default',)):
     assert 'automation' not in [u['name'] for u in emulator.api('GET', '/api/users')[1]]
     keys = emulator.api('GET', '/api/setup-keys')[1]
     if emulator.dialect == 'current':
+        assert names(emulator, '/api/networks') == [] and names(emulator, '/api/dns/zones') == []
+        assert emulator.api('GET', '/api/networks/resources')[1] in ([], None)
         assert keys == [], keys  # a v0.77 server deletes setup keys
     else:
         # a v0.27 server cannot delete setup keys: each is revoked and lists no group (a group a key lists cannot go)
@@ -646,7 +648,7 @@ def test_the_example_network_builds_settles_and_tears_down(emulator, run):
     second = run([], playbook='nms.overlay.build_network')
     assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
     assert writes(emulator) == []
-    teardown = {'nms_network_override': teardown_of(example_network())}
+    teardown = {'nms_network_override': teardown_of(example_network(emulator.dialect))}
     down = run([], playbook='nms.overlay.build_network', extra_vars=teardown)
     assert down.rc == 0, down.stdout
     assert_torn_down(emulator)

@@ -13,6 +13,8 @@ from collections import Counter
 
 import pytest
 
+from tests.support.modules import example_network
+
 STRESS = os.environ.get('NMS_STRESS', '').strip().lower() not in ('', '0', 'false', 'no')
 SEEDS = range(1, 21) if STRESS else range(1, 4)
 FAULTS = {'rate': 0.2, 'kinds': ['503', '429', 'drop', 'slow'], 'retry_after': 1, 'slow': 2.5}
@@ -23,7 +25,8 @@ def inventory_of(emulator):
     listing = {}
     for path, key in (('/api/groups', 'name'), ('/api/policies', 'name'), ('/api/posture-checks', 'name'),
                       ('/api/routes', 'network_id'), ('/api/dns/nameservers', 'name'), ('/api/setup-keys', 'name'),
-                      ('/api/users', 'name')):
+                      ('/api/users', 'name')) + ((('/api/networks', 'name'), ('/api/dns/zones', 'domain'))
+                                                 if emulator.dialect == 'current' else ()):
         status, items = emulator.api('GET', path)
         assert status == 200, items
         listing[path] = Counter(item[key] for item in items or [])
@@ -41,8 +44,10 @@ def test_build_network_through_random_faults(emulator, run, seed):
     for path, counts in built.items():
         duplicates = [name for name, count in counts.items() if count > 1]
         assert duplicates == [], (path, duplicates)
-    assert set(built['/api/groups']) == {'All', 'office', 'office-gateways', 'servers', 'developers'}
-    assert 'office-lan' in built['/api/routes'] and 'internal dns' in built['/api/dns/nameservers']
+    assert set(built['/api/groups']) == {'All'} | {group['name'] for group in example_network(emulator.dialect)['groups']}
+    assert 'internal dns' in built['/api/dns/nameservers']
+    # the office LAN: a Network on a v0.77 server, a route on v0.27
+    assert 'office' in built['/api/networks'] if emulator.dialect == 'current' else 'office-lan' in built['/api/routes']
     assert 'developers to servers (ssh)' in built['/api/policies']
     assert faults, 'the faults were not injected'
 

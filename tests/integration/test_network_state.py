@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from tests.support.emulator import writes_of as writes
@@ -167,3 +169,118 @@ def test_a_server_refusal_part_way_reports_what_was_changed_without_the_key_valu
     assert all('key' not in change for change in failed['changes'])
     value = [k['key'] for k in emulator.state()['setup_keys'] if k['name'] == 'ci'][0]
     assert value not in result.stdout
+
+
+# -- networks (with resources and routers) and DNS zones (with records) ---------------------------------------------
+NET_GROUPS = [{'name': 'office'}, {'name': 'lan'}]
+NETWORK = {'name': 'office', 'description': 'the office LAN',
+           'resources': [{'name': 'office-lan', 'address': '192.168.10.0/24', 'groups': ['lan']}],
+           'routers': [{'peer': 'gw-1', 'metric': 100}]}
+ZONE = {'name': 'Office', 'domain': 'office.example.com', 'distribution_groups': ['office'],
+        'records': [{'name': 'printer.office.example.com', 'type': 'A', 'content': '192.168.10.20', 'ttl': 300}]}
+
+
+def listed(emulator, path, key='name'):
+    status, items = emulator.api('GET', path)
+    assert status == 200, items
+    return {item[key]: item for item in items or []}
+
+
+def done(result):
+    return sorted((c['kind'], c['name'], c['action'], c['pruned']) for c in result['network']['changes'])
+
+
+def test_networks_and_dns_zones_build_settle_change_prune_and_tear_down(emulator, run):
+    if emulator.dialect != 'current':
+        pytest.skip('Networks and DNS zones exist on servers after v0.27 (refused: see the next test)')
+    gateway = enroll(emulator, 'gw-1')
+    described = dict(groups=NET_GROUPS, networks=[NETWORK], dns_zones=[ZONE])
+
+    # a preview first: nested entries are planned under their parent's placeholder, nothing is written or read there
+    emulator.clear_log()
+    preview = run([state_task(**described)], check=True, diff=True)
+    assert preview.rc == 0, preview.stdout
+    assert writes(emulator) == []
+    assert not [r['path'] for r in emulator.requests() if '(new' in r['path']], emulator.requests()
+    headers = [d['before_header'] for d in preview['network']['diff']]
+    assert 'network resource office-lan' in headers and 'DNS record printer.office.example.com' in headers, headers
+
+    built = run([state_task(**described)])
+    assert built.rc == 0, built.stdout
+    assert done(built) == done(preview) == sorted([
+        ('groups', 'office', 'created', False), ('groups', 'lan', 'created', False),
+        ('networks', 'office', 'created', False), ('network_resources', 'office-lan', 'created', False),
+        ('network_routers', 'gw-1', 'created', False), ('dns_zones', 'office.example.com', 'created', False),
+        ('dns_records', 'printer.office.example.com', 'created', False)])
+    network = listed(emulator, '/api/networks')['office']
+    resources = listed(emulator, '/api/networks/%s/resources' % network['id'])
+    assert resources['office-lan']['groups'][0]['id'] == groups(emulator)['lan']
+    routers = emulator.api('GET', '/api/networks/%s/routers' % network['id'])[1]
+    assert [(r['peer'], r['metric']) for r in routers] == [(gateway, 100)]
+    zone = listed(emulator, '/api/dns/zones', key='domain')['office.example.com']
+    assert [r['content'] for r in emulator.api('GET', '/api/dns/zones/%s/records' % zone['id'])[1]] == ['192.168.10.20']
+
+    # the same description again: no write
+    emulator.clear_log()
+    again = run([state_task(**described)])
+    assert again['network']['changed'] is False, again['network']['changes']
+    assert writes(emulator) == []
+
+    # one resource's address changes: one PUT, under its network, with its diff
+    moved = copy.deepcopy(described)
+    moved['networks'][0]['resources'][0]['address'] = '192.168.11.0/24'
+    emulator.clear_log()
+    update = run([state_task(**moved)], diff=True)
+    assert writes(emulator) == ['PUT /api/networks/%s/resources/%s' % (network['id'], resources['office-lan']['id'])]
+    assert update['network']['diff'] == [{'before_header': 'network resource office-lan', 'after_header': 'network resource office-lan',
+                                          'before': {'address': '192.168.10.0/24'}, 'after': {'address': '192.168.11.0/24'}}]
+
+    # prune: what the described network and zone hold beyond their lists goes, with the undescribed zone; the routers,
+    # which the description no longer lists, stay
+    assert emulator.api('POST', '/api/networks/%s/resources' % network['id'], {
+        'name': 'stray', 'address': '10.9.9.9', 'groups': [groups(emulator)['lan']], 'enabled': True})[0] == 200
+    assert emulator.api('POST', '/api/dns/zones', {'name': 'Lab', 'domain': 'lab.example.com',
+                                                   'distribution_groups': [groups(emulator)['office']]})[0] == 200
+    del moved['networks'][0]['routers']
+    emulator.clear_log()
+    pruned_preview = run([state_task(prune=True, **moved)], check=True)
+    assert writes(emulator) == []
+    pruned = run([state_task(prune=True, **moved)])
+    assert pruned.rc == 0, pruned.stdout
+    assert done(pruned) == done(pruned_preview) == [
+        ('dns_zones', 'lab.example.com', 'deleted', True), ('network_resources', 'stray', 'deleted', True)]
+    assert sorted(listed(emulator, '/api/networks/%s/resources' % network['id'])) == ['office-lan']
+    assert len(emulator.api('GET', '/api/networks/%s/routers' % network['id'])[1]) == 1
+    assert sorted(listed(emulator, '/api/dns/zones', key='domain')) == ['office.example.com']
+
+    # teardown: each item absent; the network and the zone go with what is in them, before the groups they use
+    teardown = {kind: [dict(item, state='absent') for item in items] for kind, items in moved.items()}
+    emulator.clear_log()
+    down = run([state_task(**teardown)])
+    assert down.rc == 0, down.stdout
+    assert [w.split('/')[2] for w in writes(emulator)] == ['networks', 'dns', 'groups', 'groups']
+    assert listed(emulator, '/api/networks') == {} and listed(emulator, '/api/dns/zones') == {}
+    assert sorted(groups(emulator)) == ['All']
+    emulator.clear_log()
+    assert run([state_task(**teardown)])['network']['changed'] is False
+    assert writes(emulator) == []
+
+
+def test_networks_and_dns_zones_are_refused_by_a_v027_server_before_any_request_but_its_version(emulator, run):
+    if emulator.dialect == 'current':
+        pytest.skip('a v0.77 server has Networks and DNS zones (see the test before)')
+    emulator.clear_log()
+    result = run([state_task(groups=NET_GROUPS, networks=[NETWORK], dns_zones=[ZONE])], check=True)
+    refused = result['network']
+    assert refused['failed'] is True
+    assert refused['msg'] == (
+        'nothing was changed: dns_zones[0] (office.example.com): this server (v0.27: it has no GET '
+        '/api/instance/version) does not have DNS zones (they came after v0.27); upgrade the server to manage them; '
+        'networks[0] (office): this server (v0.27: it has no GET /api/instance/version) does not have Networks (they '
+        'came after v0.27); upgrade the server to manage them'), refused['msg']
+    assert [r['path'] for r in emulator.requests()] == ['/api/instance/version']
+    # empty lists are nothing to do there, also with prune
+    built = run([state_task(groups=NET_GROUPS, networks=[], dns_zones=[], prune=True)])
+    assert built.rc == 0, built.stdout
+    assert sorted(groups(emulator)) == ['All', 'lan', 'office']
+    assert not [r['path'] for r in emulator.requests() if r['path'].startswith(('/api/networks', '/api/dns/zones'))]

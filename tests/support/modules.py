@@ -33,3 +33,19 @@ def examples_of(module):
 def engine_of(module):
     """The engine class (an NmsModule) of a module, as its action plugin runs it (this one imports the plugin)."""
     return importlib.import_module('ansible_collections.nms.overlay.plugins.action.%s' % module).ActionModule.engine
+
+
+def example_network(dialect=None):
+    """The example network as the build_network playbook holds it; with a dialect, as the playbook builds it on that
+    server: the office LAN as a route on v0.27, as a Network (with a DNS zone) on a v0.77 server (``current``)."""
+    import copy
+    with open(os.path.join(os.path.dirname(os.path.dirname(MODULES_DIR)), 'playbooks', 'build_network.yml'),
+              encoding='utf-8') as handle:
+        play_vars = yaml.safe_load(handle)[0]['vars']
+    example = copy.deepcopy(play_vars['nms_example_network'])
+    if dialect is None:
+        return example
+    extra = play_vars['nms_example_office_network' if dialect == 'current' else 'nms_example_office_route']
+    for kind, items in extra.items():
+        example[kind] = example.get(kind, []) + copy.deepcopy(items)  # the playbook's list_merge='append'
+    return example

@@ -12,6 +12,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import ZONES_FEATURE, domain_problem
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import planned
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import ip_text
 
 RECORD_TYPES = ('A', 'AAAA', 'CNAME')
@@ -56,6 +57,8 @@ class DnsRecordModule(ResourceModule):
     """A record of a zone, found by id, or by name and type (and content where several records share both)."""
 
     what = 'DNS record'
+    section = 'dns_records'
+    nested_in = ('dns_zones', 'records', 'zone')  # network_state: a zone's entry lists them under records
     result_key = 'dns_record'
     requires = ZONES_FEATURE
     required_on_create = ('name', 'type', 'content', 'ttl')
@@ -85,6 +88,11 @@ class DnsRecordModule(ResourceModule):
     @property
     def path(self):
         return records_path(self.zone())
+
+    def list_items(self):
+        if planned(ref_id(self.zone())):
+            return []  # a zone check mode only plans has no records yet
+        return super().list_items()
 
     def identity_text(self):
         text = super().identity_text()

@@ -46,7 +46,7 @@ class DnsZoneModule(ResourceModule):
 
     path = '/dns/zones'
     what = 'DNS zone'
-    kind = 'dns_zones'          # a record's zone option names it by id, domain or name
+    kind = section = 'dns_zones'  # a record's zone option names it by id, domain or name
     result_key = 'dns_zone'
     requires = ZONES_FEATURE
     natural_key = 'domain'

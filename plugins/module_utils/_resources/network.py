@@ -11,6 +11,12 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
 NETWORKS = 'Networks'  # what a v0.27 server lacks (named when it refuses these modules)
 
 
+def planned(item_id):
+    """Whether an id is the placeholder check mode gives an object it only plans (ResourceModule.placeholder): nothing
+    lives under such an object yet, and the server knows no such path."""
+    return isinstance(item_id, str) and item_id.startswith('(new ')
+
+
 def network_result(item):
     """A network as returned to the user: its lists of ids never null (servers answer a network without
     resources with null)."""
@@ -36,6 +42,11 @@ class InNetwork:
     def path(self):
         return network_path(self) + self.sub_path
 
+    def list_items(self):
+        if planned(self.resolver.to_id('networks', self.params['network'], 'network')):
+            return []  # a network check mode only plans has no resources or routers yet
+        return super().list_items()
+
     def find(self):
         if self.params.get('state') == 'absent':
             dummy_path, what, names = kind_table()['networks']
@@ -47,7 +58,7 @@ class InNetwork:
 class NetworkModule(ResourceModule):
     path = '/networks'
     what = 'network'
-    kind = 'networks'
+    kind = section = 'networks'  # network_state describes its resources and routers inside each network's entry
     result_key = 'network'
     requires = NETWORKS
     # what the server derives from the network's resources, routers and policies: never sent

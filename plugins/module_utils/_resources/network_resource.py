@@ -42,6 +42,8 @@ class NetworkResourceModule(InNetwork, ResourceModule):
 
     sub_path = '/resources'
     what = 'network resource'
+    section = 'network_resources'
+    nested_in = ('networks', 'resources', 'network')  # network_state: a network's entry lists them under resources
     result_key = 'network_resource'
     requires = NETWORKS
     list_only = True          # a GET by id of another network's resource is a bare 500: look in the network's list

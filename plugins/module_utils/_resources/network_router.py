@@ -33,7 +33,9 @@ class NetworkRouterModule(InNetwork, RouteModule):
 
     sub_path = '/routers'
     what = 'network router'
-    kind = section = None     # nothing refers to a router; network_state does not describe networks
+    kind = None               # nothing refers to a router
+    section = 'network_routers'
+    nested_in = ('networks', 'routers', 'network')  # network_state: a network's entry lists them under routers
     result_key = 'network_router'
     natural_key = 'peer'
     requires = NETWORKS

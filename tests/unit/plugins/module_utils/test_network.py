@@ -39,6 +39,8 @@ class Server(fakes.FakeClient):
         self.calls.append(('GET', path))
         if path == '/dns/settings':
             return dict(self.dns)
+        if path == '/instance/version':
+            raise ApiError('GET', path, 404, 'not found')  # a v0.27 server
         base, items = self._collection(path)
         if path == base:
             return [dict(i) for i in items]
@@ -50,7 +52,7 @@ class Server(fakes.FakeClient):
     def post(self, path, body):
         self.calls.append(('POST', path))
         self.counter += 1
-        item = dict(body, id='%s-%d' % (path.strip('/'), self.counter))
+        item = dict(body, id='%s-%d' % (path.strip('/').replace('/', '-'), self.counter))
         if path == '/groups':
             item['peers'] = [{'id': p, 'name': p} for p in body.get('peers') or []]
             item['issued'] = 'api'
@@ -549,3 +551,167 @@ def test_a_task_without_a_progress_hook_still_gets_the_steps_and_a_no_log_task_n
     task.no_log = True
     module = engine(NetworkStateModule, server, module=task)
     assert module.run()['progress'][1] == 'network_state: groups: created 2'
+
+
+# -- networks (with resources and routers) and DNS zones (with records), on a current server -----------------------
+class CurrentServer(Server):
+    """A v0.77 server: the in-memory server with networks and DNS zones, each holding its own lists."""
+
+    NESTED = {'/networks': ('resources', 'routers'), '/dns/zones': ('records',)}
+
+    def __init__(self):
+        super().__init__()
+        self.items.update({'/networks': [], '/dns/zones': []})
+
+    def get(self, path, query=None):
+        if path == '/instance/version':
+            self.calls.append(('GET', path))
+            return {'management_current_version': '0.77.1'}
+        return super().get(path, query)
+
+    def post(self, path, body):
+        item = super().post(path, body)
+        for key in self.NESTED.get(path, ()):
+            self.items['%s/%s/%s' % (path, item['id'], key)] = []
+        return item
+
+    def delete(self, path):
+        result = super().delete(path)
+        for key in [key for key in self.items if key.startswith(path + '/')]:
+            del self.items[key]  # a network's resources and routers, a zone's records go with it
+        return result
+
+
+OFFICE_NETWORK = {'name': 'office', 'description': 'the office LAN',
+                  'resources': [{'name': 'office-lan', 'address': '192.168.10.0/24', 'groups': ['office']}],
+                  'routers': [{'peer_groups': ['gateways'], 'metric': 100}]}
+ZONE = {'name': 'corp', 'domain': 'corp.example.com', 'distribution_groups': ['office'],
+        'records': [{'name': 'www.corp.example.com', 'type': 'A', 'content': '192.168.10.5', 'ttl': 300}]}
+OFFICE_GROUPS = [{'name': 'office'}, {'name': 'gateways'}]
+
+
+def shape(calls):
+    """Requests with the server's ids replaced by their collection's name: comparable from run to run."""
+    return [(method, '/'.join('ID' if part.split('-')[-1].isdigit() else part for part in path.split('/')))
+            for method, path in calls]
+
+
+def test_networks_and_zones_are_applied_with_their_children_in_order_and_a_rerun_changes_nothing():
+    server = CurrentServer()
+    result = reconcile(server, groups=OFFICE_GROUPS, networks=[OFFICE_NETWORK], dns_zones=[ZONE])
+    assert shape(server.writes()) == [
+        ('POST', '/groups'), ('POST', '/groups'), ('POST', '/dns/zones'), ('POST', '/dns/zones/ID/records'),
+        ('POST', '/networks'), ('POST', '/networks/ID/resources'), ('POST', '/networks/ID/routers')]
+    network_id = server.items['/networks'][0]['id']
+    # children are created under their parent's id (the network made in this run)
+    assert [w[1] for w in server.writes()][-2:] == ['/networks/%s/resources' % network_id, '/networks/%s/routers' % network_id]
+    resource = server.items['/networks/%s/resources' % network_id][0]
+    assert resource['groups'] == [server.items['/groups'][2]['id']]  # the group by id
+    assert [(c['kind'], c['name'], c['action']) for c in result['changes']][2:] == [
+        ('dns_zones', 'corp.example.com', 'created'), ('dns_records', 'www.corp.example.com', 'created'),
+        ('networks', 'office', 'created'), ('network_resources', 'office-lan', 'created'),
+        ('network_routers', 'gateways', 'created')]
+    assert result['summary']['network_resources'] == dict(created=1, updated=0, deleted=0, unchanged=0)
+
+    server.calls.clear()
+    again = reconcile(server, groups=OFFICE_GROUPS, networks=[OFFICE_NETWORK], dns_zones=[ZONE])
+    assert again['changed'] is False, again['changes']
+    assert server.writes() == []
+
+
+def test_check_mode_plans_children_under_a_placeholder_parent_without_reading_or_writing_under_it():
+    server = CurrentServer()
+    result = reconcile(server, check_mode=True, groups=OFFICE_GROUPS, networks=[OFFICE_NETWORK], dns_zones=[ZONE])
+    assert server.writes() == []
+    assert not [path for dummy, path in server.calls if '(new' in path], server.calls  # no request under a placeholder
+    changes = {c['kind']: c for c in result['changes']}
+    assert changes['networks']['id'] == '(new network office)'
+    assert changes['dns_zones']['id'] == '(new DNS zone corp.example.com)'
+    assert {c['kind'] for c in result['changes'] if c['action'] == 'created'} == {
+        'groups', 'networks', 'network_resources', 'network_routers', 'dns_zones', 'dns_records'}
+    assert result['msg'].startswith('check mode, nothing was changed: ')
+
+
+def test_prune_deletes_the_children_a_described_parent_does_not_list_and_keeps_unlisted_kinds():
+    server = CurrentServer()
+    more = copy.deepcopy(OFFICE_NETWORK)
+    more['resources'].append({'name': 'printer', 'address': '192.168.10.9', 'groups': ['office']})
+    more['routers'].append({'peer': 'web-1'})
+    assert reconcile(server, groups=OFFICE_GROUPS, networks=[more, {'name': 'lab'}])['changed'] is True
+    network_id = [n['id'] for n in server.items['/networks'] if n['name'] == 'office'][0]
+    described = dict(OFFICE_NETWORK)
+    del described['routers']  # routers not listed: left as they are
+    server.calls.clear()
+    preview = reconcile(server, check_mode=True, prune=True, groups=OFFICE_GROUPS, networks=[described])
+    assert server.writes() == []
+    pruned = sorted((c['kind'], c['name']) for c in preview['changes'] if c['pruned'])
+    assert pruned == [('network_resources', 'printer'), ('networks', 'lab')], preview['changes']
+    result = reconcile(server, prune=True, groups=OFFICE_GROUPS, networks=[described])
+    assert sorted((c['kind'], c['name']) for c in result['changes'] if c['pruned']) == pruned
+    assert [r['name'] for r in server.items['/networks/%s/resources' % network_id]] == ['office-lan']
+    assert len(server.items['/networks/%s/routers' % network_id]) == 2
+    assert [n['name'] for n in server.items['/networks']] == ['office']
+    # the routers listed (an empty list) are the whole list: both go
+    empty = dict(described, routers=[])
+    assert len(reconcile(server, prune=True, groups=OFFICE_GROUPS, networks=[empty])['changes']) == 2
+    assert server.items['/networks/%s/routers' % network_id] == []
+    assert reconcile(server, prune=True, groups=OFFICE_GROUPS, networks=[empty])['changed'] is False
+
+
+def test_a_teardown_deletes_parents_in_reverse_order_and_their_children_with_them():
+    server = CurrentServer()
+    reconcile(server, groups=OFFICE_GROUPS, networks=[OFFICE_NETWORK], dns_zones=[ZONE])
+    server.calls.clear()
+    absent = [dict(item, state='absent') for item in OFFICE_GROUPS]
+    result = reconcile(server, groups=absent, networks=[dict(OFFICE_NETWORK, state='absent')],
+                       dns_zones=[dict(ZONE, state='absent')])
+    assert shape(server.writes()) == [('DELETE', '/networks/ID'), ('DELETE', '/dns/zones/ID'),
+                                      ('DELETE', '/groups/ID'), ('DELETE', '/groups/ID')]
+    assert [c['kind'] for c in result['changes']] == ['networks', 'dns_zones', 'groups', 'groups']
+    server.calls.clear()
+    again = reconcile(server, groups=absent, networks=[dict(OFFICE_NETWORK, state='absent')],
+                      dns_zones=[dict(ZONE, state='absent')])
+    assert again['changed'] is False and server.writes() == []
+
+
+@pytest.mark.parametrize('description', [
+    dict(networks=[OFFICE_NETWORK]), dict(dns_zones=[ZONE]), dict(networks=[dict(OFFICE_NETWORK, state='absent')])])
+def test_networks_and_zones_are_refused_by_a_v027_server_before_any_write(description):
+    server = Server()
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, groups=OFFICE_GROUPS, **description)
+    assert server.writes() == []
+    message = str(failure.value)
+    assert message.startswith('nothing was changed: '), message
+    assert 'does not have %s (they came after v0.27)' % ('DNS zones' if 'dns_zones' in description else 'Networks') in message
+
+
+def test_an_empty_networks_list_on_a_v027_server_is_nothing_to_do_even_with_prune():
+    server = Server()
+    result = reconcile(server, prune=True, groups=OFFICE_GROUPS, networks=[], dns_zones=[])
+    assert result['changed'] is True  # the groups
+    assert not [path for dummy, path in server.calls if path.startswith(('/networks', '/dns/zones'))]
+
+
+@pytest.mark.parametrize('network, message', [
+    (dict(OFFICE_NETWORK, resources=[{'name': 'x', 'address': '10.0.0.1', 'colour': 'red'}]),
+     'networks[0].resources[0]: colour. Supported parameters include: address,'),
+    (dict(OFFICE_NETWORK, resources=[{'name': 'x', 'network': 'other'}]),
+     "networks[0].resources[0]: option network: not given here, the network is the entry this one is nested in"),
+    (dict(OFFICE_NETWORK, routers=['gw']), "networks[0]: Elements value for option 'routers' is of type str"),
+])
+def test_nested_entries_are_checked_before_any_request_and_named_by_their_place(network, message):
+    server = CurrentServer()
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, networks=[network])
+    assert message in str(failure.value)
+    assert server.calls == []
+
+
+def test_a_nested_reference_to_an_unknown_group_names_its_place_before_any_write():
+    server = CurrentServer()
+    network = dict(OFFICE_NETWORK, resources=[{'name': 'lan', 'address': '10.0.0.0/24', 'groups': ['nobody']}])
+    with pytest.raises(TaskError) as failure:
+        reconcile(server, groups=OFFICE_GROUPS, networks=[network])
+    assert "networks[0].resources[0] (lan): groups: no group with the id or name 'nobody'" in str(failure.value)
+    assert server.writes() == []

@@ -249,9 +249,10 @@ def test_same_python_looks_a_bare_name_up_on_path(tmp_path, monkeypatch):
 
 
 def test_network_state_preloads_every_kind_it_reconciles(monkeypatch):
-    from ansible_collections.nms.overlay.plugins.module_utils._network import KINDS, NetworkStateModule
+    # every kind: the nested ones too (a network's resources and routers, a DNS zone's records)
+    from ansible_collections.nms.overlay.plugins.module_utils._network import ORDER, NetworkStateModule
     preloaded = []
-    for dummy_kind, resource_cls in KINDS:
+    for dummy_kind, resource_cls in ORDER:
         monkeypatch.setattr(resource_cls, 'preload', classmethod(preloaded.append))
     NetworkStateModule.preload()
-    assert preloaded == [resource_cls for dummy_kind, resource_cls in KINDS]
+    assert preloaded == [resource_cls for dummy_kind, resource_cls in ORDER]
