@@ -75,8 +75,8 @@ options:
   approval_required:
     description:
       - Whether the peer waits for an administrator's approval (cloud servers only).
-      - Open-source servers of both generations (v0.27 and v0.77) ignore it in updates and always show
-        V(false): they approve every peer. The module finds that out by reading, never by writing. When the
+      - Open-source servers of both generations (v0.27 and v0.77) approve every peer, so they always show
+        V(false) and ignore it in updates. The module finds that out by reading, never by writing. When the
         value would change, it reads the account (one request) and applies O(approval_required) only when
         the account has peer approval enabled (C(settings.extra.peer_approval_enabled), see
         M(nms.overlay.account_settings)), or when the peer already waits for approval. Otherwise it warns,
