@@ -135,6 +135,11 @@ options:
       - With tens of thousands of peers, fewer fields make the inventory noticeably faster, because
         Ansible handles every host variable of every host on each run.
       - C(ansible_host) is set either way. A field the server does not send for a peer is left out.
+      - Servers from v0.77 on send more fields than v0.27 servers, for example V(inactivity_expiration_enabled),
+        V(created_at), V(ephemeral), V(extra_dns_labels), V(local_flags) (the agent's own settings),
+        V(disapproval_reason) and, where IPv6 is on, V(ipv6); on a v0.27 server these host variables are
+        left out, so use them with a C(default) in O(compose), O(groups) and O(keyed_groups) when both
+        generations serve the inventory.
       - A field nested deeper than 16 levels of lists and objects fails the inventory, naming the peer and the field.
     type: list
     elements: str

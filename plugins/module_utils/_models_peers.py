@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipaddress
 from typing import List, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options
+from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, OptionsError
 
 try:
     from pydantic import field_validator
@@ -36,3 +36,13 @@ class PeerOptions(Options):
         except ValueError:
             raise ValueError("'%s' is not an IP address (give the peer's overlay address, e.g. 100.64.0.5)" % value) from None
         return value
+
+
+def check_new_address(value):
+    """A peer's new address (v0.77 takes an IPv4 address, without a prefix length, in the account's network range,
+    which the server checks)."""
+    try:
+        ipaddress.IPv4Address(str(value).strip())
+    except ValueError:
+        raise OptionsError("option ip: '%s' is not an IPv4 address such as 100.64.0.15 (given with id or hostname, ip is "
+                           "the peer's new overlay address)" % value) from None

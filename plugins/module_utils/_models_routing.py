@@ -40,6 +40,23 @@ else:  # pragma: no cover - validate() reports the missing library before these 
 
 # The server's pattern for a match domain (compared without case and without a trailing dot).
 DOMAIN = re.compile(r'^[a-z0-9]+([\-.][a-z0-9]+)*\.[a-z]{2,}$', re.IGNORECASE)
+# The pattern a v0.77 server checks a route's domains against (after IDNA): dot-separated labels of letters,
+# digits, hyphens and underscores, optionally after a leading wildcard label.
+ROUTE_DOMAIN = re.compile(r'^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?$',
+                          re.IGNORECASE)
+MAX_ROUTE_DOMAINS = 32
+
+
+def route_domain_problem(domain):
+    """Why a v0.77 server refuses a route domain, or None (international names count in their IDNA form)."""
+    try:
+        ascii_name = domain.encode('idna').decode('ascii') if not domain.isascii() else domain
+    except UnicodeError:
+        ascii_name = None
+    if ascii_name is None or not ROUTE_DOMAIN.match(ascii_name):
+        return ("'%s' is not a domain name such as example.com or *.example.com (dot-separated labels of letters, "
+                "digits, hyphens and underscores, no trailing dot)" % domain)
+    return None
 
 
 def _network(value):
@@ -54,7 +71,7 @@ def _network(value):
 
 
 class RouteOptions(Options):
-    """A route: bounds from the spec's Limits, and never both peer and peer_groups."""
+    """A route: bounds from the spec's Limits, never both peer and peer_groups, never both network and domains."""
 
     description: Optional[str] = None
     network_id: Optional[NetworkId] = None
@@ -65,11 +82,29 @@ class RouteOptions(Options):
     metric: Optional[Metric] = None
     masquerade: Optional[bool] = None
     groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
+    domains: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1, max_length=MAX_ROUTE_DOMAINS)
+    keep_route: Optional[bool] = None
+    access_control_groups: Optional[List[NonEmptyStr]] = None
+    skip_auto_apply: Optional[bool] = None
 
     @field_validator('network')
     @classmethod
     def _check_network(cls, value):
         return value if value is None else _network(value)
+
+    @field_validator('domains')
+    @classmethod
+    def _check_domains(cls, value, info: ValidationInfo):
+        if value is None:
+            return value
+        if info.data.get('network') is not None:
+            raise ValueError('cannot be set together with network: a route leads either to a network range or to '
+                             'the addresses its domains resolve to')
+        for domain in value:
+            problem = route_domain_problem(domain)
+            if problem:
+                raise ValueError(problem)
+        return value
 
     @field_validator('peer_groups')
     @classmethod

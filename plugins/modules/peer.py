@@ -10,13 +10,13 @@ module: peer
 short_description: Configure, regroup and delete peers of the overlay network
 version_added: 0.1.0
 description:
-  - Renames a peer, switches its SSH server and login expiration, sets the groups it belongs to, or
-    deletes it.
+  - Renames a peer, switches its SSH server and login (and, on servers from v0.77 on, inactivity)
+    expiration, moves it to another overlay address (v0.77), sets the groups it belongs to, or deletes it.
   - Peers cannot be created through the API. A machine joins the network with a setup key (see
     M(nms.overlay.setup_key)); this module then configures the peer. A peer that does not exist
     fails with O(state=present) and is left alone with O(state=absent).
-  - The peer is found by O(id), O(hostname) or O(ip) (one of them), or else by O(name). A
-    O(hostname), O(ip) or O(name) that matches several peers fails and lists their ids.
+  - The peer is found by O(id) or O(hostname), else by O(ip), else by O(name). A O(hostname), O(ip)
+    or O(name) that matches several peers fails and lists their ids.
   - Options left unset keep the server's value. The server replaces the whole peer on every update,
     so the module always sends the current values merged with the options you set.
 author:
@@ -27,17 +27,22 @@ options:
   id:
     description:
       - Id of the peer to manage.
-      - Mutually exclusive with O(hostname) and O(ip).
+      - Mutually exclusive with O(hostname).
     type: str
   hostname:
     description:
       - Find the peer by the hostname its machine reported (case-insensitive).
-      - Mutually exclusive with O(id) and O(ip).
+      - Mutually exclusive with O(id).
     type: str
   ip:
     description:
-      - Find the peer by its address inside the overlay network, for example V(100.64.0.5).
-      - Mutually exclusive with O(id) and O(hostname).
+      - Address of the peer inside the overlay network, for example V(100.64.0.5).
+      - Alone (or with O(name)), it finds the peer, on every server.
+      - With O(id) or O(hostname), the peer gets this address, an IPv4 address without a prefix length.
+        Servers have that from v0.77 on; on an older server such a task fails before any change. The
+        address must be in the account's overlay network range and free - another peer's address fails
+        before any write, an address outside the range is refused by the server (its message is shown).
+        Changing it moves the peer in the overlay network (its connections are set up again).
     type: str
   name:
     description:
@@ -56,10 +61,20 @@ options:
       - Only peers added by a user through SSO login have a login that can expire. For a peer that
         joined with a setup key the value is always V(false); asking for V(true) fails before any write.
     type: bool
+  inactivity_expiration_enabled:
+    description:
+      - Whether the peer's session expires after a time without activity (after the account's
+        C(peer_inactivity_expiration), see M(nms.overlay.account_settings)).
+      - Like O(login_expiration_enabled), only peers added by a user through SSO login have one; for a
+        peer that joined with a setup key the server refuses a change (its message is shown).
+      - Leave it unset to keep the server's value.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
   approval_required:
     description:
       - Whether the peer waits for an administrator's approval (cloud servers only).
-      - Open-source servers ignore it. The module finds that out by reading, never by writing. When the
+      - Open-source servers of both generations (v0.27 and v0.77) approve every peer, so they always show
+        V(false) and ignore it in updates. The module finds that out by reading, never by writing. When the
         value would change, it reads the account (one request) and applies O(approval_required) only when
         the account has peer approval enabled (C(settings.extra.peer_approval_enabled), see
         M(nms.overlay.account_settings)), or when the peer already waits for approval. Otherwise it warns,
@@ -116,6 +131,11 @@ EXAMPLES = r'''
   nms.overlay.peer:
     ip: 100.64.0.10
     name: web-1-frankfurt
+
+- name: Give the peer web-1 the overlay address 100.64.0.20 (servers from v0.77 on)
+  nms.overlay.peer:
+    hostname: web-1
+    ip: 100.64.0.20
 
 - name: Put the peer in exactly the groups servers and monitoring
   nms.overlay.peer:
@@ -265,7 +285,7 @@ peer:
     inactivity_expiration_enabled:
       description:
         - Whether the peer's session expires after a time without activity (peers added by a user only).
-        - Returned by servers that have it (v0.77).
+        - Returned by servers that have it (v0.77); O(inactivity_expiration_enabled) sets it.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false

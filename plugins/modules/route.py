@@ -10,8 +10,9 @@ module: route
 short_description: Manage network routes served by routing peers
 version_added: 0.1.0
 description:
-  - Creates, updates and deletes a route of the overlay network, a network range that peers reach
-    through a routing peer or through the peers of routing peer groups.
+  - Creates, updates and deletes a route of the overlay network, a network range (or, on servers from
+    v0.77 on, the addresses some domains resolve to) that peers reach through a routing peer or through
+    the peers of routing peer groups.
   - A route is found by O(id) when given. Otherwise it is found by O(network_id) together with its
     routing O(peer), or together with the set of its O(peer_groups); with neither of those, by
     O(network_id) alone. Several routes that share one O(network_id) with different routing peers
@@ -21,7 +22,7 @@ description:
   - Options left unset keep the server's value on an update. When a route is created, unset options
     take these values - O(description=""), O(enabled=true), O(masquerade=true), O(metric=9999).
   - The server replaces the whole route on an update, so the module sends the current route merged
-    with the options of the task.
+    with the options of the task (fields of v0.77 servers included, whether the task sets them or not).
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
@@ -45,8 +46,40 @@ options:
     description:
       - The routed network range in CIDR notation, IPv4 or IPv6.
       - Compared by value; the server stores the network address, so V(10.0.0.5/24) is V(10.0.0.0/24).
-      - Required to create a route.
+      - Creating a route needs O(network) or O(domains). Cannot be used together with O(domains); setting
+        it on a domain route (with O(id)) makes it a network route.
     type: str
+  domains:
+    description:
+      - Domains whose addresses the route leads to, resolved by the routing peer, in place of a O(network),
+        for example V(example.com) or V(*.example.com); 1 to 32 domains. Compared as a set, without case.
+      - Cannot be used together with O(network); setting it on a network route (with O(id)) makes it a
+        domain route. The server shows a domain route's C(network) as the placeholder V(192.0.2.0/32).
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: list
+    elements: str
+  keep_route:
+    description:
+      - Whether the route keeps an address after a domain no longer resolves to it. It matters for domain
+        routes (O(domains)); the server stores it for network routes too.
+      - Leave it unset to keep the server's value (V(false) for a new route).
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
+  access_control_groups:
+    description:
+      - Groups, as group names or ids, whose access policies control the traffic through the route. Order
+        does not matter; V([]) removes them. Such a group cannot be deleted while the route uses it.
+      - Leave it unset to keep the server's value (none for a new route).
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: list
+    elements: str
+  skip_auto_apply:
+    description:
+      - Whether an exit node route (O(network=0.0.0.0/0)) is left for each client to choose instead of being
+        applied automatically. The server stores it for other routes too.
+      - Leave it unset to keep the server's value (V(false) for a new route).
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: bool
   peer:
     description:
       - The routing peer, as a peer name or id. It must be a Linux peer.
@@ -130,6 +163,19 @@ EXAMPLES = r'''
       - servers
     masquerade: false
 
+- name: Route the addresses of the company's SaaS domains through a routing peer (servers from v0.77 on)
+  nms.overlay.route:
+    network_id: saas
+    domains:
+      - example.com
+      - "*.example.com"
+    keep_route: true
+    peer: router-1
+    groups:
+      - servers
+    access_control_groups:
+      - servers
+
 - name: Disable the backup route without touching anything else
   nms.overlay.route:
     network_id: office-lan
@@ -164,11 +210,11 @@ route:
       type: str
       sample: Office LAN
     network:
-      description: The routed network, masked to its network address.
+      description: The routed network, masked to its network address (V(192.0.2.0/32) for a domain route).
       type: str
       sample: 192.168.10.0/24
     network_type:
-      description: V(IPv4) or V(IPv6).
+      description: V(IPv4) or V(IPv6) (V(Domain) for a domain route).
       type: str
       sample: IPv4
     peer:
@@ -199,31 +245,32 @@ route:
       sample: true
     domains:
       description:
-        - Domains the route resolves dynamically, instead of a C(network); null for a network route.
-        - Returned by servers that have it (v0.77). A domain route's C(network) is the placeholder V(192.0.2.0/32).
-      returned: by servers that have it (v0.77)
+        - Domains the route resolves dynamically, instead of a C(network); never null, V([]) for a network
+          route and on servers without domain routes (before v0.77).
+        - A domain route's C(network) is the placeholder V(192.0.2.0/32).
+      returned: always
       type: list
       elements: str
       sample: [example.com]
     keep_route:
       description:
         - Whether a domain route keeps the addresses a domain no longer resolves to.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     skip_auto_apply:
       description:
         - Whether an exit node route (V(0.0.0.0/0)) is left for the clients to choose instead of applied.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     access_control_groups:
       description:
-        - Ids of the groups whose policies control access through the route; left out when empty.
-        - Returned by servers that have it (v0.77). The module keeps them.
-      returned: by servers that have it (v0.77), when the route has some
+        - Ids of the groups whose policies control access through the route; never null, V([]) when the
+          route has none and on servers without them (before v0.77).
+      returned: always
       type: list
       elements: str
       sample: [ch8i4ug6lnn4g9hqv7m0]

@@ -66,11 +66,11 @@ routes:
       type: str
       sample: Office LAN
     network:
-      description: The routed network, masked to its network address.
+      description: The routed network, masked to its network address (V(192.0.2.0/32) for a domain route).
       type: str
       sample: 192.168.10.0/24
     network_type:
-      description: V(IPv4) or V(IPv6).
+      description: V(IPv4) or V(IPv6) (V(Domain) for a domain route).
       type: str
       sample: IPv4
     peer:
@@ -101,31 +101,32 @@ routes:
       sample: true
     domains:
       description:
-        - Domains the route resolves dynamically, instead of a C(network); null for a network route.
-        - Returned by servers that have it (v0.77). A domain route's C(network) is the placeholder V(192.0.2.0/32).
-      returned: by servers that have it (v0.77)
+        - Domains the route resolves dynamically, instead of a C(network); never null, V([]) for a network
+          route and on servers without domain routes (before v0.77).
+        - A domain route's C(network) is the placeholder V(192.0.2.0/32).
+      returned: always
       type: list
       elements: str
       sample: [example.com]
     keep_route:
       description:
         - Whether a domain route keeps the addresses a domain no longer resolves to.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     skip_auto_apply:
       description:
         - Whether an exit node route (V(0.0.0.0/0)) is left for the clients to choose instead of applied.
-        - Returned by servers that have it (v0.77). The module keeps its value.
+        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     access_control_groups:
       description:
-        - Ids of the groups whose policies control access through the route; left out when empty.
-        - Returned by servers that have it (v0.77). The module keeps them.
-      returned: by servers that have it (v0.77), when the route has some
+        - Ids of the groups whose policies control access through the route; never null, V([]) when the
+          route has none and on servers without them (before v0.77).
+      returned: always
       type: list
       elements: str
       sample: [ch8i4ug6lnn4g9hqv7m0]

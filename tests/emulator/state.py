@@ -74,6 +74,7 @@ ACTIVITIES = {
     "setupkey.delete": "Setup key deleted",
     "peer.inactivity.expiration.enable": "Peer inactivity expiration enabled",
     "peer.inactivity.expiration.disable": "Peer inactivity expiration disabled",
+    "peer.ip.update": "Peer IP updated",
     "network.create": "Network created",
     "network.update": "Network updated",
     "network.delete": "Network deleted",

@@ -238,6 +238,30 @@ def test_peer_fields_keeps_only_the_named_host_variables(emulator, tmp_path, col
     assert {'nms_id', 'nms_os', 'nms_groups', 'nms_connected', 'nms_hostname'} <= set(every.hostvars['web-1'])
 
 
+def test_peer_fields_of_todays_servers_become_host_variables(emulator, tmp_path, collections_dir):
+    """v0.77 peers carry fields v0.27 lacks (inactivity_expiration_enabled, created_at, ...): asked for, they become
+    host variables there, and are left out on a v0.27 server, which does not send them."""
+    user = emulator.add_user('dev@example.com', role='user')
+    laptop = emulator.enroll('', 'laptop', user_id=user['id'])
+    make_peers(emulator, 'web-1')
+    inv = inventory(tmp_path, collections_dir, {
+        'plugin': 'nms.overlay.peers', 'hostname_source': 'name',
+        'peer_fields': ['id', 'inactivity_expiration_enabled', 'created_at', 'ephemeral'],
+        'groups': {'inactivity_expires': 'nms_inactivity_expiration_enabled | default(false)'}},
+        env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    laptop_vars, web_vars = inv.hostvars['laptop'], inv.hostvars['web-1']
+    if emulator.dialect != 'current':
+        assert sorted(laptop_vars) == sorted(web_vars) == ['ansible_host', 'nms_id']
+        assert inv.hosts_of('inactivity_expires') == []
+        return
+    # an SSO peer's inactivity expiration is on by default on v0.77; a setup-key peer has none
+    assert laptop_vars['nms_inactivity_expiration_enabled'] is True and web_vars['nms_inactivity_expiration_enabled'] is False
+    assert laptop_vars['nms_created_at'] == peer(emulator, laptop['id'])['created_at'] and laptop_vars['nms_ephemeral'] is False
+    assert sorted(laptop_vars) == ['ansible_host', 'nms_created_at', 'nms_ephemeral', 'nms_id', 'nms_inactivity_expiration_enabled']
+    assert inv.hosts_of('inactivity_expires') == ['laptop']
+
+
 def test_duplicate_names_get_the_id_appended(emulator, tmp_path, collections_dir):
     first = make_peers(emulator, 'twin')['twin']
     second = make_peers(emulator, 'twin')['twin']

@@ -171,7 +171,7 @@ def test_failures_are_clear_and_write_nothing(emulator, run):
         {'name': 'expiry', 'nms.overlay.peer': {'hostname': 'web-1', 'login_expiration_enabled': True},
          'ignore_errors': True},
         {'name': 'bad ip', 'nms.overlay.peer': {'ip': 'web-1'}, 'ignore_errors': True},
-        {'name': 'two keys', 'nms.overlay.peer': {'ip': '100.64.0.1', 'hostname': 'web-1'}, 'ignore_errors': True},
+        {'name': 'two keys', 'nms.overlay.peer': {'id': 'x', 'hostname': 'web-1'}, 'ignore_errors': True},
     ])
     msgs = {name: result[name]['msg'] for name in ('missing', 'unknown group', 'ambiguous', 'expiry', 'bad ip', 'two keys')}
     assert all(result[name]['failed'] for name in msgs)
@@ -311,6 +311,8 @@ def test_examples_run_unchanged(emulator, run):
     for name in ('servers', 'monitoring', 'backup'):
         make_group(emulator, name)
     tasks = examples_of('peer') + examples_of('peer_info')
+    if emulator.dialect != 'current':  # older servers refuse the examples of today's options (tested below)
+        tasks = [task for task in tasks if not sets_todays_options(task.get('nms.overlay.peer') or {})]
     result = run(tasks)
     assert result.rc == 0, result
     assert not result.failed
@@ -318,3 +320,98 @@ def test_examples_run_unchanged(emulator, run):
     assert web['name'] == 'web-1-frankfurt' and web['ssh_enabled'] is True
     assert sorted(g['name'] for g in web['groups']) == ['All', 'backup', 'monitoring', 'servers']
     assert [p['hostname'] for p in emulator.api('GET', '/api/peers')[1]] == ['web-1']
+
+
+# -- fields of today's servers (v0.77) --------------------------------------------------------------------
+def sets_todays_options(args):
+    """Whether peer options set what only today's servers have: inactivity expiration, or a new address (ip with id
+    or hostname; alone, ip finds the peer)."""
+    return 'inactivity_expiration_enabled' in args or ('ip' in args and ('id' in args or 'hostname' in args))
+
+
+def free_address(emulator):
+    taken = set(p['ip'] for p in emulator.api('GET', '/api/peers')[1])
+    return next('100.64.250.%d' % n for n in range(2, 250) if '100.64.250.%d' % n not in taken)
+
+
+def test_inactivity_expiration_and_address_on_a_current_server(emulator, run):
+    if emulator.dialect != 'current':
+        pytest.skip('needs the current dialect (a v0.77.1 server)')
+    user = emulator.add_user('dev@example.com', role='user')
+    laptop = emulator.enroll('', 'laptop', user_id=user['id'])
+    web = make_peers(emulator, 'web-1')['web-1']
+    assert peer_by_id(emulator, laptop['id'])['inactivity_expiration_enabled'] is True  # v0.77's default for SSO peers
+    off = {'name': 'off', 'nms.overlay.peer': {'hostname': 'laptop', 'inactivity_expiration_enabled': False}}
+    emulator.clear_log()
+    check = run([off], check=True, diff=True)
+    assert check['off']['changed'] is True and check['off']['peer']['inactivity_expiration_enabled'] is False
+    assert check['off']['diff'] == {'before': {'inactivity_expiration_enabled': True},
+                                    'after': {'inactivity_expiration_enabled': False}}
+    assert emulator.writes() == []
+
+    first = run([off], diff=True)
+    assert first.rc == 0, first
+    assert first['off']['changed'] is True and first['off']['diff'] == check['off']['diff']
+    assert writes_of(emulator) == ['PUT /api/peers/%s' % laptop['id']]
+    assert emulator.writes()[0]['body']['inactivity_expiration_enabled'] is False and 'ip' not in emulator.writes()[0]['body']
+    assert peer_by_id(emulator, laptop['id'])['inactivity_expiration_enabled'] is False
+
+    emulator.clear_log()
+    again = run([off])
+    assert again['off']['changed'] is False and emulator.writes() == []
+    # which server this is (a task setting an option of today's servers asks once), then the peers
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/instance/version', 'GET /api/peers']
+
+    # On again; then an update that leaves it unset keeps it (v0.77 resets what a PUT leaves out).
+    emulator.clear_log()
+    both = run([{'name': 'on', 'nms.overlay.peer': {'hostname': 'laptop', 'inactivity_expiration_enabled': True}},
+                {'name': 'ssh', 'nms.overlay.peer': {'hostname': 'laptop', 'ssh_enabled': True}}])
+    assert both.rc == 0, both
+    assert [w['body']['inactivity_expiration_enabled'] for w in emulator.writes()] == [True, True]
+    assert peer_by_id(emulator, laptop['id'])['inactivity_expiration_enabled'] is True
+
+    # A new address: by hostname; again no write; check mode plans one without writing.
+    old, new, later = peer_by_id(emulator, web)['ip'], free_address(emulator), None
+    emulator.clear_log()
+    move = run([{'name': 'move', 'nms.overlay.peer': {'hostname': 'web-1', 'ip': new}}], diff=True)
+    assert move.rc == 0, move
+    assert move['move']['diff'] == {'before': {'ip': old}, 'after': {'ip': new}} and move['move']['peer']['ip'] == new
+    assert writes_of(emulator) == ['PUT /api/peers/%s' % web] and emulator.writes()[0]['body']['ip'] == new
+    assert peer_by_id(emulator, web)['ip'] == new
+    emulator.clear_log()
+    later = free_address(emulator)
+    result = run([{'name': 'again', 'nms.overlay.peer': {'id': web, 'ip': new}},
+                  {'name': 'check', 'nms.overlay.peer': {'id': web, 'ip': later}}], check=True)
+    assert result['again']['changed'] is False and result['check']['changed'] is True
+    assert result['check']['peer']['ip'] == later and emulator.writes() == []
+
+    # Refused: another peer's address (before any write), an address outside the range (by the server, its message shown).
+    emulator.clear_log()
+    taken = peer_by_id(emulator, laptop['id'])['ip']
+    bad = run([{'name': 'taken', 'ignore_errors': True, 'nms.overlay.peer': {'id': web, 'ip': taken}},
+               {'name': 'outside', 'ignore_errors': True, 'nms.overlay.peer': {'id': web, 'ip': '10.1.2.3'}}])
+    assert bad['taken']['failed'] is True
+    assert bad['taken']['msg'] == ("option ip: %s is the address of the peer 'laptop' (id %s); the peer 'web-1' can only "
+                                   "get a free address" % (taken, laptop['id']))
+    assert bad['outside']['failed'] is True
+    assert 'PUT %s/api/peers/%s' % (emulator.url, web) in bad['outside']['msg']
+    assert 'update peer ip transaction: ip 10.1.2.3 is not within the account network range' in bad['outside']['msg']
+    assert writes_of(emulator) == ['PUT /api/peers/%s' % web]  # only the refused one
+    assert peer_by_id(emulator, web)['ip'] == new
+
+
+def test_todays_peer_options_are_refused_by_a_v027_server_before_any_write(emulator, run):
+    if emulator.dialect != 'netbird':
+        pytest.skip('needs the netbird dialect (a v0.27.6 server)')
+    make_peers(emulator, 'web-1')
+    emulator.clear_log()
+    result = run([
+        {'name': 'inactivity', 'ignore_errors': True,
+         'nms.overlay.peer': {'hostname': 'web-1', 'inactivity_expiration_enabled': True}},
+        {'name': 'address', 'ignore_errors': True, 'nms.overlay.peer': {'hostname': 'web-1', 'ip': '100.64.250.2'}},
+    ])
+    assert result['inactivity']['msg'] == ('option inactivity_expiration_enabled: this server (v0.27: it has no GET '
+                                           '/api/instance/version) does not have it (servers have it from v0.77 on)')
+    assert result['address']['msg'].startswith("option ip: this server (v0.27: it has no GET /api/instance/version) "
+                                               "cannot change a peer's address (servers can from v0.77 on)")
+    assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 2

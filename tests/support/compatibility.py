@@ -26,6 +26,10 @@ NOTES = {
                          'module returns it anyway.',
     ('peer', 'approval_required'): 'Applied only by servers that use peer approval (cloud servers with '
                                    'peer_approval_enabled); open-source servers of both generations ignore it.',
+    ('peer', 'ip'): 'Alone, it finds the peer on both. With id or hostname it gives the peer that address: v0.77 only '
+                    '(a v0.27 server refuses such a task before any write).',
+    ('route', 'domains'): 'A domain route (v0.77) has no network of its own: the server shows the placeholder '
+                          '192.0.2.0/32 and the module never sends it back.',
     ('peer_info', None): 'v0.77 answers a single peer without accessible_peers: for one peer they are read from '
                          'GET /api/peers/{id}/accessible-peers (one more request).',
     ('user', 'email'): 'Inviting a regular user needs an identity provider on the server (412 otherwise), on both.',

@@ -17,6 +17,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, Field, UpdateOnly
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP, group_body
+from ansible_collections.nms.overlay.plugins.module_utils._server import unknown_to_server
 
 
 def _peer_model():
@@ -25,7 +26,7 @@ def _peer_model():
 
 
 # members only today's servers (v0.77) answer with, which no PUT takes: not sent back (their
-# inactivity_expiration_enabled is a request field, kept as it is)
+# inactivity_expiration_enabled is a request field: see fields)
 CURRENT_PEER_ANSWER_FIELDS = ('created_at', 'ephemeral', 'extra_dns_labels', 'local_flags', 'disapproval_reason')
 
 
@@ -43,10 +44,12 @@ class PeerModule(UpdateOnly):
         ssh_enabled=Field('bool', norm=bool),
         login_expiration_enabled=Field('bool', norm=bool),
         approval_required=Field('bool', norm=bool),
+        inactivity_expiration_enabled=Field('bool', norm=bool, requires='v0.77'),
+        # finds the peer, or with id or hostname sets its address (v0.77): see address_to_set
+        ip=Field(norm=bare_ip),
     )
     options = dict(
         hostname=dict(type='str'),
-        ip=dict(type='str'),
         groups=dict(type='list', elements='str'),
         groups_mode=dict(type='str', default='exact', choices=['exact', 'add', 'remove']),
     )
@@ -55,7 +58,7 @@ class PeerModule(UpdateOnly):
                      'nms.overlay.setup_key), then this module can configure it')
     group_plan = approval_wanted = None
     approval_sent = False
-    mutually_exclusive = (('id', 'hostname', 'ip'),)
+    mutually_exclusive = (('id', 'hostname'),)
     required_one_of = (('id', 'name', 'hostname', 'ip'),)
 
     # -- identity ----------------------------------------------------------------------------------
@@ -64,6 +67,26 @@ class PeerModule(UpdateOnly):
         data = {key: self.params[key] for key in ('id', 'name', 'hostname', 'ip', 'groups')
                 if self.params.get(key) is not None}
         validate(self.model(), data)
+        if self.address_to_set() is not None:
+            from ansible_collections.nms.overlay.plugins.module_utils._models_peers import check_new_address
+            check_new_address(self.address_to_set())
+
+    def address_to_set(self):
+        """The address the task gives the peer: ip with id or hostname (alone, ip finds the peer), or None."""
+        return self.params.get('ip') if self.lookup_key() != 'ip' else None
+
+    def check_server_accepts(self):
+        super().check_server_accepts()
+        if self.address_to_set() is not None and not self.resolver.server.current:
+            raise TaskError("option ip: %s cannot change a peer's address (servers can from v0.77 on); given with id "
+                            "or hostname, ip is the peer's new address, and alone it finds the peer"
+                            % self.resolver.server.describe())
+
+    def desired(self):
+        desired = super().desired()
+        if self.address_to_set() is None:
+            desired.pop('ip', None)
+        return desired
 
     def lookup_key(self):
         for key in ('id', 'hostname', 'ip'):
@@ -86,7 +109,11 @@ class PeerModule(UpdateOnly):
 
     # -- the peer itself ---------------------------------------------------------------------------
     def before_write(self, current_obj, state):
-        if state is None or current_obj is None or current_obj.get('user_id'):
+        if state is None or current_obj is None:
+            return
+        if self.address_to_set() is not None and state.get('ip') != bare_ip(current_obj.get('ip')):
+            self.check_address_free(current_obj, state['ip'])
+        if current_obj.get('user_id'):
             return
         if state.get('login_expiration_enabled') != bool(current_obj.get('login_expiration_enabled')):
             raise TaskError("login_expiration_enabled: the peer '%s' joined with a setup key, so its login cannot "
@@ -95,8 +122,23 @@ class PeerModule(UpdateOnly):
                             % current_obj.get('name'))
 
     def request_body(self, state, current_obj):
-        # PUT replaces the peer: every field is sent, current values merged with the user's.
-        return {name: state.get(name) for name in PEER_REQUEST_FIELDS}
+        # PUT replaces the peer: every field is sent, current values merged with the user's; today's fields go only
+        # to servers that have them, and the address only when the task changes it (v0.77 moves the peer then).
+        body = {name: state.get(name) for name in PEER_REQUEST_FIELDS}
+        todays = [name for name, field in self.fields.items() if field.requires]
+        body.update((name, state.get(name)) for name in todays
+                    if name not in unknown_to_server(self.fields, self.params, current_obj))
+        if self.address_to_set() is not None:
+            body['ip'] = state.get('ip')
+        return body
+
+    def check_address_free(self, current_obj, address):
+        """Refuse, before any write (and in check mode), an address another peer has (the server refuses it too)."""
+        others = [peer for peer in self.resolver.items('peers')
+                  if bare_ip(peer.get('ip')) == address and ref_id(peer) != ref_id(current_obj)]
+        if others:
+            raise TaskError("option ip: %s is the address of the peer '%s' (id %s); the peer '%s' can only get a free "
+                            "address" % (address, others[0].get('name'), ref_id(others[0]), current_obj.get('name')))
 
     def to_result(self, obj):
         return normalise_peer(obj) if isinstance(obj, dict) and obj else {}

@@ -5,12 +5,15 @@
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set, ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set, lower_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._server import unknown_to_server
 
 NO_MATCH = object()
+# the network a v0.77 server gives a domain route (and shows in its answers)
+DOMAIN_NETWORK = '192.0.2.0/32'
 
 
 def optional_id(value):
@@ -39,20 +42,25 @@ class RouteModule(ResourceModule):
     natural_key = 'network_id'
     read_only = ('id', 'network_type')
     model = staticmethod(_route_model)
-    required_on_create = ('network_id', 'network', 'groups')
+    required_on_create = ('network_id', 'groups')  # and network or domains: see before_write
     fields = dict(
         network_id=Field(),
         description=Field(initial=''),
         network=Field(norm=cidr),
+        # the server lower-cases domains; order and duplicates do not matter
+        domains=Field('list', norm=lower_set, many=True, requires='v0.77'),
         peer=Field(norm=optional_id, ref='peers'),
         groups=Field('list', ref='groups', many=True),
         peer_groups=Field('list', ref='groups', many=True),
         metric=Field('int', initial=9999),
         masquerade=Field('bool', initial=True),
         enabled=Field('bool', initial=True),
+        keep_route=Field('bool', requires='v0.77'),
+        access_control_groups=Field('list', ref='groups', many=True, requires='v0.77'),
+        skip_auto_apply=Field('bool', requires='v0.77'),
     )
     shape = staticmethod(route_result)
-    mutually_exclusive = (('peer', 'peer_groups'),)
+    mutually_exclusive = (('peer', 'peer_groups'), ('network', 'domains'))
     required_one_of = (('id', 'network_id'),)
 
     def __init__(self, *args, **kwargs):
@@ -107,10 +115,20 @@ class RouteModule(ResourceModule):
             desired['peer_groups'] = []
         elif desired.get('peer_groups'):
             desired['peer'] = ''
+        # ... and a network or domains (whose route shows the server's placeholder network)
+        if desired.get('domains'):
+            desired['network'] = DOMAIN_NETWORK
+        elif desired.get('network'):
+            desired['domains'] = []
         return desired
 
     def before_write(self, current_obj, state):
-        if state is None or state.get('peer') or state.get('peer_groups'):
+        if state is None:
+            return
+        if current_obj is None and not state.get('network') and not state.get('domains'):
+            raise TaskError('option network or option domains is required to create the route %s: a route leads to a '
+                            'network range or to domains' % self.identity_text())
+        if state.get('peer') or state.get('peer_groups'):
             return
         if current_obj is None:
             raise TaskError('option peer or option peer_groups is required to create the route %s: a route needs '
@@ -119,8 +137,14 @@ class RouteModule(ResourceModule):
                         'peer_groups to update it' % self.identity_text())
 
     def request_body(self, state, current_obj):
-        # POST and PUT need exactly one of the keys peer and peer_groups (an empty one counts as set).
-        body = dict(state)
+        # POST and PUT need exactly one of the keys peer and peer_groups (an empty one counts as set), and on v0.77
+        # exactly one of network and domains; fields of today's servers go only to servers that have them.
+        body = {name: value for name, value in state.items()
+                if name not in unknown_to_server(self.fields, self.params, current_obj)}
+        if body.get('domains'):
+            body.pop('network', None)
+        else:
+            body.pop('domains', None)
         self._creating = current_obj is None
         if body.get('peer'):
             body.pop('peer_groups', None)

@@ -11,6 +11,10 @@ from ..util import ApiError, Body
 from .base import Ctx, check_group_ids, route
 
 DOMAIN = re.compile(r"^[a-z0-9]+([\-\.]{1}[a-z0-9]+)*\.[a-z]{2,}$", re.IGNORECASE)
+# v0.77's check of a route's domains (after IDNA, lower-cased): labels of letters, digits, "-" and "_", a leading "*."
+ROUTE_DOMAIN = re.compile(r"^(?:\*\.)?(?:(?:xn--)?[a-z0-9_](?:[a-z0-9\-_]{0,61}[a-z0-9])?\.)*(?:xn--)?[a-z0-9]"
+                          r"(?:[a-z0-9\-_]{0,61}[a-z0-9])?$")
+MAX_ROUTE_DOMAINS = 32
 NS_PREFIX = "nameserver group "
 DOMAIN_PLACEHOLDER = "192.0.2.0/32"  # the network v0.77 gives a domain route
 
@@ -89,9 +93,7 @@ def _current_route_from_body(ctx: Ctx, route_id: str) -> Record:
         raise ApiError(422, "identifier should be between 1 and 40 characters")
     domains = body.str_list("domains")
     if domains is not None:
-        for item in domains:
-            if not DOMAIN.match(item.lstrip("*.")):
-                raise ApiError(422, f"invalid domains: invalid domain {item}")
+        domains = _route_domains(domains)
         prefix, network_type = DOMAIN_PLACEHOLDER, "Domain"
     else:
         raw_network = body.str("network")
@@ -103,16 +105,14 @@ def _current_route_from_body(ctx: Ctx, route_id: str) -> Record:
     metric = body.int("metric")
     if not 1 <= metric <= 9999:
         raise ApiError(422, "metric should be between 1 and 9999")
-    if domains is not None and not domains:
-        raise ApiError(422, "invalid prefix")
     peer = body.str("peer")
     peer_groups = body.str_list("peer_groups") or []
-    groups = check_group_ids(state, body.str_list("groups"))
     if peer_groups:
         check_group_ids(state, peer_groups)
     access_control_groups = body.str_list("access_control_groups") or []
     if access_control_groups:
         check_group_ids(state, access_control_groups)
+    groups = check_group_ids(state, body.str_list("groups"))  # after the others, as v0.77 checks them
     _check_prefix_unique(ctx, route_id, prefix if domains is None else "domains:" + ",".join(domains), peer, peer_groups,
                          current=True)
     return {
@@ -133,6 +133,25 @@ def _current_route_from_body(ctx: Ctx, route_id: str) -> Record:
         "access_control_groups": access_control_groups,
         "skip_auto_apply": body.bool("skip_auto_apply"),
     }
+
+
+def _route_domains(domains: list[str]) -> list[str]:
+    """v0.77's ValidateDomains: 1 to 32 domains, each converted to IDNA and lower-cased, then checked; answered
+    lower-cased in their Unicode form."""
+    if not domains:
+        raise ApiError(422, "invalid domains: domains list is empty")
+    if len(domains) > MAX_ROUTE_DOMAINS:
+        raise ApiError(422, f"invalid domains: domains list exceeds maximum allowed domains: {MAX_ROUTE_DOMAINS}")
+    stored = []
+    for item in domains:
+        try:
+            ascii_name = item.encode("idna").decode("ascii").lower() if not item.isascii() else item.lower()
+        except UnicodeError as exc:
+            raise ApiError(422, f"invalid domains: convert domain to punycode: {item}: {exc}".lower()) from exc
+        if not ROUTE_DOMAIN.match(ascii_name):
+            raise ApiError(422, f"invalid domains: invalid domain format: {item}".lower())
+        stored.append(ascii_name.encode("ascii").decode("idna"))
+    return stored
 
 
 def _check_prefix_unique(ctx: Ctx, route_id: str, prefix: str, peer: str, peer_groups: list[str],

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
-from ..state import ACCOUNT_ID, Record, State
+from ..state import ACCOUNT_ID, NETWORK, Record, State
 from ..util import ApiError
 from .base import CURRENT, Ctx, route
 
@@ -85,6 +86,9 @@ def update_peer(ctx: Ctx) -> Any:
     body.bool("approval_required")  # type-checked, ignored like in the open-source server
     # v0.77 reads inactivity_expiration_enabled like the other members: left out, it is false
     inactivity = body.bool("inactivity_expiration_enabled") if ctx.dialect.current else peer.get("inactivity_expiration_enabled", False)
+    if ctx.dialect.current and body.raw("ip") is not None:
+        # v0.77 moves the peer first, so a later refusal of the other members leaves the new address in place
+        _move_peer(ctx, peer, body.str("ip"))
     if not name:
         raise ApiError(500, "internal server error")
     if expiration != peer["login_expiration_enabled"] and not peer["user_id"]:
@@ -111,6 +115,29 @@ def update_peer(ctx: Ctx) -> Any:
         code = "peer.inactivity.expiration.enable" if inactivity else "peer.inactivity.expiration.disable"
         ctx.event(code, peer["ip"], state.peer_meta(peer))
     return render_single(ctx, peer)
+
+
+def _move_peer(ctx: Ctx, peer: Record, raw: str) -> None:
+    """v0.77's PUT member `ip`: an address (else 422), unchanged is no change; a new one must lie in the account's
+    network and be free (422, worded like the server's wrapped, lower-cased errors); `peer.ip.update` event."""
+    state = ctx.state
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError as exc:
+        raise ApiError(422, f'invalid ip address {raw}: parseaddr("{raw}"): unable to parse ip'.lower()) from exc
+    if str(address) == peer["ip"]:
+        return
+    failure = "update peer ip transaction: "
+    if address.version != 4 or address not in NETWORK:
+        raise ApiError(422, failure + f"ip {address} is not within the account network range {NETWORK}")
+    for other in state.peers.values():
+        if other["id"] != peer["id"] and other["ip"] == str(address):
+            raise ApiError(422, failure + f"ip {address} is already assigned to peer {other['id']}")
+    meta = dict(state.peer_meta(peer), old_ip=peer["ip"], ip=str(address))
+    state.used_ips.discard(peer["ip"])
+    state.used_ips.add(str(address))
+    peer["ip"] = str(address)
+    ctx.event("peer.ip.update", peer["id"], meta)
 
 
 def remove_peer(state: State, peer: Record, initiator: str) -> None:

@@ -200,3 +200,29 @@ def test_bulk_peer_seed_and_list_order(emu: Emulator) -> None:
         assert len({tuple(order) for order in orders}) > 1
     else:
         assert orders[0] == orders[1] == orders[2] == result["ids"]
+
+
+def test_current_peer_put_moves_the_peer_like_v0771(cur: Emulator, emu: Emulator) -> None:
+    key = cur.setup_key()
+    web, db = cur.enroll(key["key"], "web"), cur.enroll(key["key"], "db")
+    body = {"name": "web", "ssh_enabled": False, "login_expiration_enabled": False, "inactivity_expiration_enabled": False}
+    taken = [p["ip"] for p in cur.ok("GET", "/api/peers")]
+    free = next(f"100.64.250.{n}" for n in range(2, 250) if f"100.64.250.{n}" not in taken)
+    moved = cur.ok("PUT", f"/api/peers/{web['id']}", dict(body, ip=free))
+    assert moved["ip"] == free
+    event = cur.events("peer.ip.update")[0]
+    assert event["target_id"] == web["id"] and (event["meta"]["old_ip"], event["meta"]["ip"]) == (web["ip"], free)
+    assert cur.ok("PUT", f"/api/peers/{web['id']}", dict(body, ip=free))["ip"] == free  # the same: no change
+    assert len(cur.events("peer.ip.update")) == 1
+    cases = [
+        ("nope", 'invalid ip address nope: parseaddr("nope"): unable to parse ip'),
+        ("10.1.2.3", "update peer ip transaction: ip 10.1.2.3 is not within the account network range 100.64.0.0/16"),
+        (db["ip"], f"update peer ip transaction: ip {db['ip']} is already assigned to peer {db['id']}"),
+    ]
+    for address, message in cases:
+        refused = cur.call("PUT", f"/api/peers/{web['id']}", dict(body, ip=address))
+        assert refused.status == 422 and refused.body["message"] == message
+    # v0.27 has no such member: it is ignored
+    old_key = emu.setup_key()
+    old = emu.enroll(old_key["key"], "web")
+    assert emu.ok("PUT", f"/api/peers/{old['id']}", dict(body, ip=free))["ip"] == old["ip"]

@@ -170,3 +170,27 @@ def test_a_routing_peer_is_judged_by_the_agents_own_os_not_the_os_text(emu: Emul
     odd = emu.enroll(key["key"], "odd", os="Custom distribution", goos="darwin")
     refused = emu.call("POST", "/api/routes", _route_body(network="10.2.0.0/24", peer=odd["id"], groups=[group["id"]]))
     assert refused.status == 422
+
+
+def test_current_route_domains_are_checked_and_stored_like_v0771(cur: Emulator) -> None:
+    group = cur.group("servers")
+    base = _route_body(peer_groups=[group["id"]], groups=[group["id"]])
+    del base["network"]
+    created = cur.ok("POST", "/api/routes", dict(base, domains=["Example.COM", "*.example.com", "intranet", "Bücher.de"]))
+    # lower-cased, international names in their Unicode form; the placeholder network
+    assert created["domains"] == ["example.com", "*.example.com", "intranet", "bücher.de"]
+    assert (created["network"], created["network_type"]) == ("192.0.2.0/32", "Domain")
+    cases = [
+        ([], "invalid domains: domains list is empty"),
+        (["d%d.example.com" % n for n in range(33)], "invalid domains: domains list exceeds maximum allowed domains: 32"),
+        (["Bad Name.com"], "invalid domains: invalid domain format: bad name.com"),
+        (["example.com."], "invalid domains: invalid domain format: example.com."),
+    ]
+    for domains, message in cases:
+        response = cur.call("POST", "/api/routes", dict(base, network_id="other", domains=domains))
+        assert response.status == 422, (domains, response)
+        assert response.body["message"] == message
+    # access control groups are checked like the other groups
+    unknown = cur.call("POST", "/api/routes", dict(base, network_id="acl", domains=["a.example.com"],
+                                                   access_control_groups=["nope"]))
+    assert unknown.status == 422 and unknown.body["message"] == "group id nope not found"

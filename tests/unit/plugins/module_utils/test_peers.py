@@ -25,8 +25,9 @@ def peer(pid, name, ip, user_id='', **extra):
 
 
 class FakeServer(fakes.FakeClient):
-    def __init__(self):
+    def __init__(self, current=False):
         super().__init__()
+        self.current = current  # a v0.77 server: GET /instance/version answers, peers have today's fields
         self.peers = {
             'p1': peer('p1', 'web-1', '100.64.0.10'),
             'p2': peer('p2', 'db-1', '100.64.0.11'),
@@ -38,6 +39,9 @@ class FakeServer(fakes.FakeClient):
             'g2': {'id': 'g2', 'name': 'backup', 'peers': None},
         }
         self.account = {'id': 'acc', 'settings': {'peer_login_expiration': 86400}}  # open source: no extra
+        if current:
+            for item in self.peers.values():
+                item['inactivity_expiration_enabled'] = False
 
     def render(self, pid):
         data = copy.deepcopy(self.peers[pid])
@@ -53,6 +57,8 @@ class FakeServer(fakes.FakeClient):
             return copy.deepcopy(list(self.groups.values()))
         if path == '/accounts':
             return [copy.deepcopy(self.account)]
+        if path == '/instance/version' and self.current:
+            return {'management_current_version': '0.77.1'}
         if path.startswith('/groups/'):
             return copy.deepcopy(self.groups[path.rsplit('/', 1)[1]])
         pid = path.rsplit('/', 1)[1]
@@ -68,6 +74,10 @@ class FakeServer(fakes.FakeClient):
             return copy.deepcopy(self.groups[oid])
         self.peers[oid].update(name=body['name'], ssh_enabled=body['ssh_enabled'],
                                login_expiration_enabled=body['login_expiration_enabled'])
+        if self.current:
+            self.peers[oid].update(inactivity_expiration_enabled=body.get('inactivity_expiration_enabled', False))
+            if body.get('ip') is not None:
+                self.peers[oid]['ip'] = body['ip']
         if self.account['settings'].get('extra', {}).get('peer_approval_enabled'):  # a cloud server applies it
             self.peers[oid]['approval_required'] = body['approval_required']
         return self.render(oid)
@@ -342,3 +352,73 @@ def test_group_write_always_undone_fails_naming_the_group():
     message = str(failure.value)
     assert "the group 'servers' (id g1)" in message and 'p1' in message and 'concurrent' in message
     assert len(server.writes()) == 10
+
+
+# -- fields of today's servers (v0.77) --------------------------------------------------------------------
+def test_inactivity_expiration_is_sent_when_set_and_kept_when_not():
+    server = FakeServer(current=True)
+    result, dummy = run(server, hostname='laptop', inactivity_expiration_enabled=True)
+    assert result['diff'] == {'before': {'inactivity_expiration_enabled': False}, 'after': {'inactivity_expiration_enabled': True}}
+    assert server.writes()[0][2]['inactivity_expiration_enabled'] is True
+    assert result['peer']['inactivity_expiration_enabled'] is True
+    server.calls = []
+    result, dummy = run(server, hostname='laptop', ssh_enabled=True)  # a PUT that leaves it out would reset it
+    body = server.writes()[0][2]
+    assert body['inactivity_expiration_enabled'] is True and 'ip' not in body
+    assert server.peers['p3']['inactivity_expiration_enabled'] is True
+    server.calls = []
+    result, dummy = run(server, hostname='laptop', inactivity_expiration_enabled=True)
+    assert result['changed'] is False and server.writes() == []
+
+
+def test_a_v027_peer_update_sends_no_field_of_todays_servers():
+    server = FakeServer()
+    run(server, id='p3', ssh_enabled=True)
+    assert set(server.writes()[0][2]) == {'name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required'}
+
+
+@pytest.mark.parametrize('options, option', [({'inactivity_expiration_enabled': True}, 'inactivity_expiration_enabled'),
+                                             ({'ip': '100.64.0.20'}, 'ip')])
+def test_todays_peer_options_are_refused_by_a_v027_server_before_any_write(options, option):
+    server = FakeServer()
+    with pytest.raises(TaskError) as info:
+        run(server, id='p1', **options)
+    assert str(info.value).startswith('option %s: this server (v0.27: it has no GET /api/instance/version) ' % option)
+    assert server.calls == [('GET', '/instance/version')]
+
+
+def test_ip_with_id_or_hostname_moves_the_peer_and_alone_finds_it():
+    server = FakeServer(current=True)
+    result, dummy = run(server, hostname='web-1', ip='100.64.0.20')
+    assert result['changed'] is True
+    assert result['diff'] == {'before': {'ip': '100.64.0.10'}, 'after': {'ip': '100.64.0.20'}}
+    assert server.writes()[0][2]['ip'] == '100.64.0.20' and result['peer']['ip'] == '100.64.0.20'
+    server.calls = []
+    result, dummy = run(server, id='p1', ip='100.64.0.20')
+    assert result['changed'] is False and server.writes() == []
+    # alone, ip finds the peer (on any server) and is never sent
+    server.calls = []
+    result, dummy = run(server, ip='100.64.0.20', name='web-2')
+    assert result['changed'] is True and 'ip' not in server.writes()[0][2]
+    old = FakeServer()
+    result, dummy = run(old, ip='100.64.0.10', ssh_enabled=True)
+    assert result['changed'] is True and 'ip' not in old.writes()[0][2]
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_an_address_another_peer_has_fails_before_any_write(check_mode):
+    server = FakeServer(current=True)
+    with pytest.raises(TaskError) as info:
+        run(server, check_mode=check_mode, id='p1', ip='100.64.0.11')
+    assert str(info.value) == ("option ip: 100.64.0.11 is the address of the peer 'db-1' (id p2); the peer 'web-1' can "
+                               "only get a free address")
+    assert server.writes() == []
+
+
+@pytest.mark.parametrize('value', ['100.64.0.20/16', 'fd00::1', 'web-2'])
+def test_a_new_address_must_be_an_ipv4_address(value):
+    server = FakeServer(current=True)
+    with pytest.raises(TaskError) as info:
+        run(server, id='p1', ip=value)
+    assert "is not an IPv4 address such as 100.64.0.15" in str(info.value) or "is not an IP address" in str(info.value)
+    assert str(info.value).startswith('option ip: ') and server.calls == []

@@ -54,7 +54,7 @@ def test_domain_set_ignores_case_order_trailing_dot_and_duplicates():
 
 def test_results_never_null():
     assert RouteModule.result_shape({'id': 'r1', 'peer': 'p1', 'groups': None}) == {
-        'id': 'r1', 'peer': 'p1', 'peer_groups': [], 'groups': []}
+        'id': 'r1', 'peer': 'p1', 'peer_groups': [], 'groups': [], 'domains': [], 'access_control_groups': []}
     assert RouteModule.result_shape({}) == {}
     assert NameserverGroupModule.result_shape({'id': 'n', 'domains': None, 'groups': None, 'nameservers': None}) == {
         'id': 'n', 'domains': [], 'groups': [], 'nameservers': []}
@@ -125,6 +125,14 @@ def _error(model, data):
     ({'peer': 'r1', 'peer_groups': ['g']}, 'option peer_groups: cannot be set together with peer'),
     ({'groups': []}, 'option groups: must list at least 1 item'),
     ({'peer_groups': [], 'metric': '7'}, 'option peer_groups: must list at least 1 item; option metric: must be a whole number'),
+    ({'network': '10.0.0.0/24', 'domains': ['example.com']}, 'option domains: cannot be set together with network'),
+    ({'domains': []}, 'option domains: must list at least 1 item'),
+    ({'domains': ['d%d.example.com' % n for n in range(33)]}, 'option domains: must list at most 32 items'),
+    ({'domains': ['example.com.']}, "option domains: 'example.com.' is not a domain name such as example.com"),
+    ({'domains': ['exa mple.com']}, "option domains: 'exa mple.com' is not a domain name"),
+    ({'domains': ['*.-bad.com']}, "option domains: '*.-bad.com' is not a domain name"),
+    ({'access_control_groups': ['']}, 'option access_control_groups[0]: must not be empty'),
+    ({'keep_route': 'maybe'}, 'option keep_route: must be'),
 ])
 def test_route_options_rules(data, expected):
     assert _error(RouteOptions, data).startswith(expected)
@@ -133,6 +141,12 @@ def test_route_options_rules(data, expected):
 def test_route_options_accept_host_bits_and_ipv6():
     validate(RouteOptions, {'network': '10.0.0.5/24', 'metric': 1, 'network_id': 'x' * 40})
     validate(RouteOptions, {'network': '2001:db8::/64', 'metric': 9999})
+
+
+def test_route_options_accept_the_domains_a_v077_server_takes():
+    validate(RouteOptions, {'domains': ['example.com', '*.Example.COM', 'intranet', '_srv.example.com', 'bücher.de'],
+                            'keep_route': True, 'access_control_groups': [], 'skip_auto_apply': False})
+    validate(RouteOptions, {'domains': ['d%d.example.com' % n for n in range(32)]})
 
 
 @pytest.mark.parametrize('data, expected', [
@@ -163,8 +177,9 @@ def test_dns_settings_options():
 class FakeClient(fakes.FakeClient):
     """Routes, nameserver groups and DNS settings in memory, plus fixed peers and groups."""
 
-    def __init__(self, routes=(), nameservers=(), settings=None):
+    def __init__(self, routes=(), nameservers=(), settings=None, current=False):
         super().__init__()
+        self.current = current  # a v0.77 server (GET /instance/version answers) or a v0.27 one
         self.data = {'/routes': {r['id']: dict(r) for r in routes},
                      '/dns/nameservers': {n['id']: dict(n) for n in nameservers}}
         self.settings = settings if settings is not None else {'disabled_management_groups': []}
@@ -179,6 +194,10 @@ class FakeClient(fakes.FakeClient):
             return self.groups
         if path == '/dns/settings':
             return self.settings
+        if path == '/instance/version':
+            if not self.current:
+                raise ApiError('GET', path, 404, 'not found')
+            return {'management_current_version': '0.77.1'}
         if path in self.data:
             return list(self.data[path].values())
         base, item_id = path.rsplit('/', 1)
@@ -209,7 +228,9 @@ class FakeClient(fakes.FakeClient):
 
 
 ROUTE_DEFAULTS = dict(id=None, state='present', network_id=None, description=None, network=None, peer=None,
-                      peer_groups=None, groups=None, metric=None, masquerade=None, enabled=None)
+                      peer_groups=None, groups=None, metric=None, masquerade=None, enabled=None, domains=None,
+                      keep_route=None, access_control_groups=None, skip_auto_apply=None)
+TODAYS_ROUTE_FIELDS = ('domains', 'keep_route', 'access_control_groups', 'skip_auto_apply')
 NS_DEFAULTS = dict(id=None, state='present', name=None, description=None, nameservers=None, groups=None,
                    domains=None, primary=None, search_domains_enabled=None, enabled=None)
 
@@ -287,6 +308,98 @@ def test_route_unknown_peer_fails_on_present():
     with pytest.raises(TaskError) as info:
         run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='n', peer='gone')
     assert str(info.value) == "peer: no peer with the id or name 'gone'"
+
+
+# -- fields of today's servers (v0.77) --------------------------------------------------------------------
+def domain_route(rid='r1', domains=('example.com',), **extra):
+    """A domain route as a v0.77 server answers it: the placeholder network, the domains, its own fields."""
+    item = dict(route(rid, peer='p1', network='192.0.2.0/32'), network_type='Domain', domains=list(domains),
+                keep_route=True, skip_auto_apply=False)
+    item.update(extra)
+    return item
+
+
+def test_a_domain_route_is_created_with_domains_and_no_network():
+    client = FakeClient(current=True)
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='docs', domains=['Docs.Example.com', 'example.com'],
+                       peer='router-1', groups=['servers'], keep_route=True, access_control_groups=['routers'])
+    assert result['changed'] is True
+    body = client.writes()[0][2]
+    assert client.writes()[0][:2] == ('POST', '/routes')
+    assert body['domains'] == ['docs.example.com', 'example.com'] and 'network' not in body
+    assert body['keep_route'] is True and body['access_control_groups'] == ['g2'] and body['peer'] == 'p1'
+    assert 'skip_auto_apply' not in body  # unset: never sent, the server's default applies
+    assert result['diff']['after']['domains'] == ['docs.example.com', 'example.com']
+
+
+def test_a_route_without_network_or_domains_is_not_created():
+    client = FakeClient(current=True)
+    with pytest.raises(TaskError) as info:
+        run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='n', peer='router-1', groups=['servers'])
+    assert str(info.value).startswith("option network or option domains is required to create the route network_id 'n'")
+    assert client.writes() == []
+
+
+def test_a_network_route_sends_no_field_of_todays_servers_the_task_does_not_set():
+    client = FakeClient(current=True)
+    run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='lan', network='10.0.0.0/24', peer='router-1',
+              groups=['servers'])
+    body = client.writes()[0][2]
+    assert body['network'] == '10.0.0.0/24' and not set(TODAYS_ROUTE_FIELDS) & set(body)
+    # an update of a v0.27 route (which has none of them) sends none either
+    client = FakeClient(routes=[route('r1', peer='p1')])
+    run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-1', metric=10)
+    body = client.writes()[0][2]
+    assert body['metric'] == 10 and body['network'] == '192.168.10.0/24' and not set(TODAYS_ROUTE_FIELDS) & set(body)
+
+
+def test_an_update_of_a_domain_route_keeps_its_domains_and_fields_and_sends_no_network():
+    client = FakeClient(routes=[domain_route(access_control_groups=['g2'], skip_auto_apply=True)], current=True)
+    run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-1', metric=10)
+    body = client.writes()[0][2]
+    # v0.77 refuses a body with both network and domains (its answers carry both)
+    assert 'network' not in body and body['domains'] == ['example.com']
+    assert (body['keep_route'], body['access_control_groups'], body['skip_auto_apply'], body['metric']) == (True, ['g2'], True, 10)
+
+
+def test_todays_route_fields_compare_normalised_and_rerun_unchanged():
+    client = FakeClient(routes=[domain_route(domains=['b.example.com', 'a.example.com'], access_control_groups=['g2', 'g1'])],
+                        current=True)
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-1',
+                       domains=['A.example.com', 'b.example.com', 'a.example.com'], keep_route=True, skip_auto_apply=False,
+                       access_control_groups=['servers', 'routers'])
+    assert result['changed'] is False and client.writes() == []
+
+
+def test_a_network_route_switches_to_domains_by_id():
+    client = FakeClient(routes=[dict(route('r1', peer='p1'), domains=None, keep_route=False, skip_auto_apply=False)],
+                        current=True)
+    result = run_class(RouteModule, ROUTE_DEFAULTS, client, id='r1', domains=['example.com'], keep_route=True)
+    assert result['diff'] == {'before': {'network': '192.168.10.0/24', 'domains': [], 'keep_route': False},
+                              'after': {'network': '192.0.2.0/32', 'domains': ['example.com'], 'keep_route': True}}
+    body = client.writes()[0][2]
+    assert 'network' not in body and body['domains'] == ['example.com'] and body['keep_route'] is True
+    # ... and back to a network
+    client = FakeClient(routes=[domain_route()], current=True)
+    run_class(RouteModule, ROUTE_DEFAULTS, client, id='r1', network='10.1.0.0/16')
+    body = client.writes()[0][2]
+    assert body['network'] == '10.1.0.0/16' and 'domains' not in body and body['keep_route'] is True
+
+
+@pytest.mark.parametrize('option, value', [('domains', ['example.com']), ('keep_route', False),
+                                           ('access_control_groups', ['servers']), ('skip_auto_apply', True)])
+def test_todays_route_fields_are_refused_by_a_v027_server_before_any_write(option, value):
+    client = FakeClient(routes=[route('r1', peer='p1')])
+    with pytest.raises(TaskError) as info:
+        run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-1', **{option: value})
+    assert str(info.value) == ('option %s: this server (v0.27: it has no GET /api/instance/version) does not have it '
+                               '(servers have it from v0.77 on)' % option)
+    assert client.calls == [('GET', '/instance/version')]
+
+
+def test_route_results_show_todays_lists_as_lists():
+    assert RouteModule.result_shape({'id': 'r1', 'domains': None})['domains'] == []
+    assert RouteModule.result_shape({'id': 'r1'})['access_control_groups'] == []
 
 
 def nsgroup(nid='n1', name='corp-dns', primary=False, domains=('example.com',), search=False):
