@@ -520,3 +520,84 @@ def test_a_later_rule_answered_without_sources_is_not_sent_back_as_answered():
     client = FakeClient({'/policies': [two_rule_policy(None)], '/groups': GROUPS})
     run_class(PolicyModule, client, name='p', description='changed', rules=[dict(name='r'), dict(name='s', sources=['g1', 'g2'])])
     assert [rule['sources'] for rule in client.writes()[0][2]['rules']] == [['g1'], ['g1', 'g2']]
+
+
+# -- today's fields: a group's network resources (v0.77) -------------------------------------------------
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule, group_body  # noqa: E402
+
+CURRENT = {'management_current_version': '0.77.1'}
+NET_RESOURCES = [{'id': 'res1', 'name': 'office-lan', 'type': 'subnet', 'address': '10.0.0.0/24'},
+                 {'id': 'res2', 'name': 'wiki', 'type': 'domain', 'address': 'wiki.example.com'}]
+TODAY_GROUP = {'id': 'g1', 'name': 'office', 'issued': 'api', 'peers_count': 0, 'peers': None, 'resources_count': 1,
+               'resources': [{'id': 'res1', 'type': 'subnet'}]}
+
+
+def _group_server(group=None, current=True):
+    routes = {'/groups': [group] if group else [], '/networks/resources': NET_RESOURCES, '/peers': []}
+    if group:
+        routes['/groups/' + group['id']] = group
+    if current:
+        routes['/instance/version'] = CURRENT
+    return FakeClient(routes)
+
+
+def test_group_resources_are_sent_only_when_set_as_resource_objects():
+    server = _group_server()
+    engine(GroupModule, server, name='office').run()
+    assert server.writes() == [('POST', '/groups', {'name': 'office', 'peers': []})]
+    assert ('GET', '/instance/version', None) not in server.calls  # unset: the server is never asked
+    server = _group_server()
+    engine(GroupModule, server, name='office', resources=['wiki', 'res1']).run()
+    assert server.writes() == [('POST', '/groups', {'name': 'office', 'peers': [], 'resources': [
+        {'id': 'res1', 'type': 'subnet'}, {'id': 'res2', 'type': 'domain'}]})]
+
+
+def test_group_resources_compare_as_a_set_and_an_update_keeps_them_when_unset():
+    server = _group_server(dict(TODAY_GROUP, resources=[{'id': 'res2', 'type': 'domain'}, {'id': 'res1', 'type': 'subnet'}]))
+    assert engine(GroupModule, server, name='office', resources=['office-lan', 'wiki']).run()['changed'] is False
+    assert server.writes() == []
+    server = _group_server(TODAY_GROUP)
+    engine(GroupModule, server, name='office', peers=[]).run()  # peers [] vs null: unchanged, no write
+    assert server.writes() == []
+    server = _group_server(dict(TODAY_GROUP, name='office'))
+    engine(GroupModule, server, id='g1', name='office-2').run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office-2', 'peers': [], 'resources': [{'id': 'res1', 'type': 'subnet'}]})]
+
+
+def test_group_resources_change_with_a_diff_by_name():
+    server = _group_server(TODAY_GROUP)
+    result = engine(GroupModule, server, name='office', resources=['wiki']).run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office', 'peers': [], 'resources': [{'id': 'res2', 'type': 'domain'}]})]
+    assert result['diff'] == {'before': {'resources': ['office-lan']}, 'after': {'resources': ['wiki']}}
+    server = _group_server(TODAY_GROUP)
+    engine(GroupModule, server, name='office', resources=[]).run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office', 'peers': [], 'resources': []})]
+
+
+def test_group_resources_are_refused_by_a_v027_server_before_any_write():
+    server = _group_server(current=False)
+    with pytest.raises(TaskError) as failure:
+        engine(GroupModule, server, name='office', resources=['wiki']).run()
+    assert str(failure.value) == ('option resources: this server (v0.27: it has no GET /api/instance/version) does not '
+                                  'have it (servers have it from v0.77 on)')
+    assert server.calls == [('GET', '/instance/version', None)]
+
+
+def test_a_v027_group_update_sends_no_resources():
+    old = {'id': 'g1', 'name': 'office', 'issued': 'api', 'peers_count': 0, 'peers': None}
+    server = _group_server(old, current=False)
+    result = engine(GroupModule, server, id='g1', name='office-2').run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office-2', 'peers': []})]
+    assert result['group']['resources'] == []  # a list field is a list in every result
+
+
+def test_group_resources_unknown_name_fails_before_any_write():
+    server = _group_server(TODAY_GROUP)
+    with pytest.raises(TaskError) as failure:
+        engine(GroupModule, server, name='office', resources=['nope']).run()
+    assert str(failure.value) == "resources: no network resource with the id or name 'nope'"
+    assert server.writes() == []
+
+
+def test_group_body_of_a_peer_regrouping_keeps_the_resources():
+    assert group_body(TODAY_GROUP, ['p1']) == {'name': 'office', 'peers': ['p1'], 'resources': [{'id': 'res1', 'type': 'subnet'}]}
