@@ -342,7 +342,10 @@ def access_rows(policies):
 OS_KEYS = dict(android='min_version', darwin='min_version', ios='min_version',
                linux='min_kernel_version', windows='min_kernel_version')
 # the posture checks the collection knows (the options and the model); others a server has are kept, not managed
-CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check')
+CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check', 'process_check')
+# the checks of today's servers only (v0.77): a task that sets one is refused by an older server
+TODAY_CHECKS = ('process_check',)
+PROCESS_PATHS = ('linux_path', 'mac_path', 'windows_path')
 
 
 def _location_key(location):
@@ -383,6 +386,14 @@ def normalise_checks(checks):
     if member:
         ranges = sorted(set(cidr(value) for value in flatten(member.get('ranges'))))
         result['peer_network_range_check'] = {'action': member.get('action'), 'ranges': ranges}
+    member = checks.get('process_check')
+    if member:
+        # each process with the paths it has (servers answer an unset path as ""), compared as a set
+        processes = {}
+        for process in member.get('processes') or []:
+            item = {key: process[key] for key in PROCESS_PATHS if isinstance(process, dict) and process.get(key)}
+            processes[tuple(item.get(key, '') for key in PROCESS_PATHS)] = item
+        result['process_check'] = {'processes': [processes[k] for k in sorted(processes)]}
     return result
 
 

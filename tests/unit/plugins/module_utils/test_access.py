@@ -154,7 +154,7 @@ def test_posture_check_model_messages_name_the_option():
     assert check_error({'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.300/8']}}).startswith(
         "option checks.peer_network_range_check.ranges[0]: '10.0.0.300/8' is not a CIDR range")
     assert check_error({}) == ('option checks: give at least one of nb_version_check, os_version_check, '
-                               'geo_location_check, peer_network_range_check')
+                               'geo_location_check, peer_network_range_check, process_check')
     for version in ('1', '0.25.0', 'v1.2.3', '6.5.11-rc1', '5.15.0-91-generic', '1.2.3+meta'):
         validate(PostureCheckOptions, {'checks': {'nb_version_check': {'min_version': version}}})
 
@@ -346,7 +346,7 @@ def test_posture_check_merge_and_replace():
 
 def test_shape_problem_names_the_option_ansible_core_would_trip_over():
     spec = PostureCheckModule.full_argument_spec()
-    members = 'geo_location_check, nb_version_check, os_version_check, peer_network_range_check'
+    members = 'geo_location_check, nb_version_check, os_version_check, peer_network_range_check, process_check'
     assert shape_problem(spec, {'checks': [1, 2]}).endswith('of its suboptions (%s), not [1, 2]' % members)
     assert shape_problem(spec, {'checks': {'os_version_check': {'linux': 5}}}) == (
         'option checks.os_version_check.linux: must be a dictionary of its suboptions (min_kernel_version), not 5')
@@ -601,3 +601,59 @@ def test_group_resources_unknown_name_fails_before_any_write():
 
 def test_group_body_of_a_peer_regrouping_keeps_the_resources():
     assert group_body(TODAY_GROUP, ['p1']) == {'name': 'office', 'peers': ['p1'], 'resources': [{'id': 'res1', 'type': 'subnet'}]}
+
+
+# -- today's fields: a posture check's process_check (v0.77) ---------------------------------------------
+PROCESS_CHECK = {'id': 'c1', 'name': 'agent-running', 'description': '', 'checks': {
+    'process_check': {'processes': [{'linux_path': '/usr/bin/netbird', 'mac_path': '', 'windows_path': ''},
+                                    {'linux_path': '', 'mac_path': '/Applications/NetBird.app', 'windows_path': ''}]}}}
+
+
+def test_normalise_checks_keeps_the_paths_a_process_has_and_compares_processes_as_a_set():
+    wanted = normalise_checks({'process_check': {'processes': [{'mac_path': '/Applications/NetBird.app'},
+                                                               {'linux_path': '/usr/bin/netbird', 'windows_path': None}]}})
+    assert wanted == normalise_checks(PROCESS_CHECK['checks']) == {'process_check': {'processes': [
+        {'mac_path': '/Applications/NetBird.app'}, {'linux_path': '/usr/bin/netbird'}]}}
+
+
+def test_process_check_model_messages_name_the_option():
+    with pytest.raises(OptionsError) as failure:
+        validate(PostureCheckOptions, {'checks': {'process_check': {'processes': [{'linux_path': ''}]}}})
+    assert str(failure.value).startswith('option checks.process_check.processes[0]: give the path of the process on at least one of')
+    with pytest.raises(OptionsError) as failure:
+        validate(PostureCheckOptions, {'checks': {'process_check': {'processes': []}}})
+    assert str(failure.value) == 'option checks.process_check.processes: give at least one process'
+
+
+def _check_server(check=None, current=True):
+    routes = {'/posture-checks': [check] if check else []}
+    if current:
+        routes['/instance/version'] = CURRENT
+    return FakeClient(routes)
+
+
+def test_process_check_is_sent_when_set_and_an_update_keeps_it_when_unset():
+    server = _check_server()
+    engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [{'linux_path': '/usr/bin/netbird'}]}}).run()
+    assert server.writes() == [('POST', '/posture-checks', {'name': 'agent-running', 'description': '', 'checks': {
+        'process_check': {'processes': [{'linux_path': '/usr/bin/netbird'}]}}})]
+    server = _check_server(PROCESS_CHECK)  # the same processes: no write
+    engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [
+        {'mac_path': '/Applications/NetBird.app'}, {'linux_path': '/usr/bin/netbird'}]}}).run()
+    assert server.writes() == []
+    server = _check_server(PROCESS_CHECK)
+    engine(PostureCheckModule, server, name='agent-running', checks={'nb_version_check': {'min_version': '0.30.0'}}).run()
+    assert server.writes()[0][2]['checks'] == {'nb_version_check': {'min_version': '0.30.0'}, 'process_check': {'processes': [
+        {'mac_path': '/Applications/NetBird.app'}, {'linux_path': '/usr/bin/netbird'}]}}
+
+
+def test_process_check_is_refused_by_a_v027_server_before_any_write():
+    server = _check_server(current=False)
+    with pytest.raises(TaskError) as failure:
+        engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [{'linux_path': '/x'}]}}).run()
+    assert str(failure.value) == ('option checks.process_check: this server (v0.27: it has no GET /api/instance/version) does '
+                                  'not have it (servers have it from v0.77 on)')
+    assert server.calls == [('GET', '/instance/version', None)]
+    server = _check_server(current=False)  # other checks never ask what the server is
+    engine(PostureCheckModule, server, name='recent', checks={'nb_version_check': {'min_version': '0.30.0'}}).run()
+    assert ('GET', '/instance/version', None) not in server.calls
