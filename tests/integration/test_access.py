@@ -47,6 +47,12 @@ def names_of(refs):
     return sorted(ref['name'] for ref in refs or [])
 
 
+def todays_options(task):
+    """Whether an example task sets an option that only servers from v0.77 on have."""
+    text = repr(task)
+    return any(option in text for option in ('process_check', 'source_resource', 'destination_resource'))
+
+
 HTTPS_RULE = {'name': 'https', 'protocol': 'tcp', 'ports': ['443', '8080'],
               'sources': ['developers', 'ops'], 'destinations': ['web']}
 
@@ -644,10 +650,11 @@ def test_policy_info_access_view(emulator, run):
 
 # -- examples -------------------------------------------------------------------------------------------
 def test_examples_run_unchanged(emulator, run):
-    """Every task of the four modules' EXAMPLES runs against the emulator as written, in this order."""
+    """Every task of the four modules' EXAMPLES runs against the emulator as written, in this order (options of
+    today's servers only on the current dialect: their refusal by v0.27 is tested with each)."""
     tasks = []
     for module in ('posture_check', 'policy', 'policy_info', 'posture_check_info'):
-        tasks.extend(examples_of(module))
+        tasks.extend(task for task in examples_of(module) if emulator.dialect == 'current' or not todays_options(task))
     result = run(tasks)
     assert result.rc == 0, result
     assert not result.failed
@@ -739,3 +746,46 @@ def test_two_rules_sharing_a_source_group_settle(emulator, run):
         assert emulator.writes() == []
     else:
         assert renamed['p']['changed'] is True
+
+
+# -- a posture check's process_check (v0.77) ----------------------------------------------------------
+AGENT = {'linux_path': '/usr/bin/netbird', 'mac_path': '/Applications/NetBird.app/Contents/MacOS/netbird'}
+
+
+def test_posture_check_process_check_of_todays_servers(emulator, run):
+    """v0.77: created, a re-run with the processes in another order sends no write, check mode none either, the diff
+    shows the change, and another member's update keeps it; v0.27: refused after one GET /instance/version."""
+    task = {'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'process_check': {'processes': [AGENT, {'windows_path': 'C:\\ProgramData\\NetBird\\netbird.exe'}]}}}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['pc']['failed'] is True
+        assert refused['pc']['msg'] == ('option checks.process_check: this server (v0.27: it has no GET '
+                                        '/api/instance/version) does not have it (servers have it from v0.77 on)')
+        assert paths(emulator) == ['GET /api/instance/version']
+        return
+    first = run([task])
+    assert first.rc == 0, first
+    assert first['pc']['changed'] is True and writes(emulator) == ['POST /api/posture-checks']
+    processes = first['pc']['posture_check']['checks']['process_check']['processes']
+    assert sorted(p['linux_path'] for p in processes) == ['', '/usr/bin/netbird']  # the server answers "" for no path
+
+    emulator.clear_log()
+    again = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'process_check': {'processes': [{'windows_path': 'C:\\ProgramData\\NetBird\\netbird.exe'}, AGENT]}}}}])
+    assert again['pc']['changed'] is False and emulator.writes() == []
+
+    emulator.clear_log()
+    check = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'process_check': {'processes': [{'linux_path': '/usr/sbin/sshd'}]}}}}], check=True, diff=True)
+    assert check['pc']['changed'] is True and emulator.writes() == []
+    assert check['pc']['diff']['after']['checks']['process_check'] == {'processes': [{'linux_path': '/usr/sbin/sshd'}]}
+
+    emulator.clear_log()
+    other = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'nb_version_check': {'min_version': '0.30.0'}}}}])
+    assert other['pc']['changed'] is True
+    (put,) = emulator.writes()
+    assert len(put['body']['checks']['process_check']['processes']) == 2
+    assert len(checks_named(emulator, 'agent-running')[0]['checks']['process_check']['processes']) == 2
