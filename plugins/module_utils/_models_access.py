@@ -193,6 +193,8 @@ class RuleOptions(Options):
     ports: Optional[List[PortStr]] = None
     sources: Optional[List[NonEmptyStr]] = None
     destinations: Optional[List[NonEmptyStr]] = None
+    source_resource: Optional[NonEmptyStr] = None
+    destination_resource: Optional[NonEmptyStr] = None
 
 
 class PolicyOptions(Options):

@@ -46,7 +46,7 @@ options:
         or ids. Order does not matter. Resource names are unique in the account, across its networks.
       - V([]) takes every resource out of the group. Leave it unset to keep the group's resources as they are.
       - A network resource's O(nms.overlay.network_resource#module:groups) and a group's resources are one
-        thing on the server: the resource is in the groups whose resources list it. Manage it from one side only.
+        thing on the server (the resource is in the groups whose resources list it). Manage it from one side only.
       - Every name must match exactly one network resource; an unknown name fails before any write.
       - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
     type: list

@@ -37,7 +37,7 @@ NOTES = {
     ('event_info', None): 'v0.77 serves the audit log at /api/events/audit and keeps /api/events as its alias.',
 }
 COMMON = ('Every update sends back every field the server returned that the task does not change, including fields '
-          'of today\'s servers that no option manages yet (a route\'s keep_route, a group\'s resources, a peer\'s '
+          'of today\'s servers that no option manages yet (a route\'s keep_route, a peer\'s '
           'inactivity expiration), so nothing a task did not ask for is reset.')
 
 
@@ -51,9 +51,22 @@ def requires(module):
 
 
 def option_requires(module):
-    """{option: the generation that has it} for the options of today's servers (a Field's ``requires``)."""
-    fields = getattr(engine_of(module), 'fields', None) or {}
-    return {name: field.requires for name, field in fields.items() if field.requires}
+    """{option: the generation that has it} for the options of today's servers (a Field's ``requires``, and the
+    suboptions a kind names in ``suboption_requires``, such as checks.process_check)."""
+    engine = engine_of(module)
+    fields = getattr(engine, 'fields', None) or {}
+    found = {name: field.requires for name, field in fields.items() if field.requires}
+    found.update(getattr(engine, 'suboption_requires', None) or {})
+    return found
+
+
+def since_of(newer, name):
+    """The generation that has an option (dotted name): its own, else the nearest enclosing option's."""
+    parts = name.split('.')
+    for end in range(len(parts), 0, -1):
+        if '.'.join(parts[:end]) in newer:
+            return newer['.'.join(parts[:end])]
+    return None
 
 
 def options(spec, prefix=''):
@@ -90,7 +103,7 @@ def render(requires_of=requires):
         lines.append('| `nms.overlay.%s` | | %s | yes | %s |' % (module, old, note))
         newer = option_requires(module)
         for name, dummy_option in options(doc_of(module, 'DOCUMENTATION').get('options')):
-            since = newer.get(name.split('.')[0])
+            since = since_of(newer, name)
             note = NOTES.get((module, name), '')
             if since:
                 note = ('From %s on: a v0.27 server refuses a task that sets it, before any write. %s' % (since, note)).strip()

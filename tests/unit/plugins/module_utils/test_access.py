@@ -357,8 +357,8 @@ def test_shape_problem_names_the_option_ansible_core_would_trip_over():
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}, 3.5]}).startswith('option rules[1]: must be')
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}]}) is None
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': ['a']}) == (
-        "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destinations, enabled, "
-        "name, ports, protocol, sources), not 'a'")
+        "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destination_resource, "
+        "destinations, enabled, name, ports, protocol, source_resource, sources), not 'a'")
 
 
 def test_shape_problem_refuses_a_nul_character_at_any_depth_naming_where():
@@ -657,3 +657,98 @@ def test_process_check_is_refused_by_a_v027_server_before_any_write():
     server = _check_server(current=False)  # other checks never ask what the server is
     engine(PostureCheckModule, server, name='recent', checks={'nb_version_check': {'min_version': '0.30.0'}}).run()
     assert ('GET', '/instance/version', None) not in server.calls
+
+
+# -- today's fields: a rule's source and destination resources (v0.77) ---------------------------------------
+def put_body(server):
+    (put,) = [body for method, dummy_path, body in server.writes() if method == 'PUT']
+    return put
+
+
+LAPTOP = {'id': 'p9', 'name': 'laptop', 'dns_label': 'laptop', 'ip': '100.64.0.9'}
+DEV_GROUP = {'id': 'g2', 'name': 'developers', 'peers': []}
+LAN_RULE = {'name': 'lan', 'protocol': 'all', 'sources': ['developers'], 'destination_resource': 'office-lan'}
+
+
+def _policy_server(policy=None, current=True, peers=(LAPTOP,)):
+    routes = {'/policies': [policy] if policy else [], '/groups': [DEV_GROUP], '/peers': list(peers),
+              '/networks/resources': NET_RESOURCES, '/posture-checks': []}
+    if current:
+        routes['/instance/version'] = CURRENT
+    return FakeClient(routes)
+
+
+def _answered(rule_body_sent, **changes):
+    """A policy as v0.77 answers one made of the rule sent: groups as summaries, a side without groups null."""
+    rule = dict(rule_body_sent, id='pol1')
+    for side in ('sources', 'destinations'):
+        rule[side] = [{'id': gid, 'name': 'developers'} for gid in rule.get(side) or []] or None
+    return dict({'id': 'pol1', 'name': 'to-lan', 'description': '', 'enabled': True, 'source_posture_checks': [],
+                 'rules': [rule]}, **changes)
+
+
+def test_a_destination_resource_takes_the_place_of_the_destinations():
+    server = _policy_server()
+    engine(PolicyModule, server, name='to-lan', rules=[LAN_RULE]).run()
+    (write,) = server.writes()
+    rule = write[2]['rules'][0]
+    assert rule['destinationResource'] == {'id': 'res1', 'type': 'subnet'} and 'destinations' not in rule
+    assert rule['sources'] == ['g2'] and 'sourceResource' not in rule
+    # the same again, against the answer: no write
+    policy = _answered(rule)
+    server = _policy_server(policy)
+    assert engine(PolicyModule, server, name='to-lan', rules=[dict(LAN_RULE, destination_resource='res1')]).run()['changed'] is False
+    assert server.writes() == []
+
+
+def test_a_rule_resource_is_kept_when_unset_and_replaced_by_groups_given():
+    policy = _answered(dict(rule_body(merge_rule(dict(LAN_RULE, sources=['g2'], destination_resource={'id': 'res1', 'type': 'subnet'}),
+                                                 [], 0))))
+    server = _policy_server(policy)
+    engine(PolicyModule, server, name='to-lan', description='changed').run()
+    rule = put_body(server)['rules'][0]
+    # no destinations beside the kept resource: v0.77 refuses a side with both, even an empty list
+    assert rule['destinationResource'] == {'id': 'res1', 'type': 'subnet'} and 'destinations' not in rule
+    server = _policy_server(policy)
+    engine(PolicyModule, server, name='to-lan', rules=[{'name': 'lan', 'destinations': ['developers']}]).run()
+    rule = put_body(server)['rules'][0]
+    assert rule['destinations'] == ['g2'] and 'destinationResource' not in rule
+
+
+def test_a_source_resource_names_a_peer():
+    server = _policy_server()
+    engine(PolicyModule, server, name='from-laptop', rules=[{'name': 'r', 'source_resource': 'laptop',
+                                                              'destinations': ['developers']}]).run()
+    rule = server.writes()[0][2]['rules'][0]
+    assert rule['sourceResource'] == {'id': 'p9', 'type': 'peer'} and 'sources' not in rule
+
+
+def test_rule_resources_are_refused_by_a_v027_server_before_any_write():
+    server = _policy_server(current=False)
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-lan', rules=[LAN_RULE]).run()
+    assert str(failure.value) == ('option rules[0].destination_resource: this server (v0.27: it has no GET '
+                                  '/api/instance/version) does not have it (servers have it from v0.77 on)')
+    assert server.calls == [('GET', '/instance/version', None)]
+
+
+def test_groups_and_a_resource_on_one_side_fail_before_any_request():
+    server = _policy_server()
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-lan', rules=[dict(LAN_RULE, destinations=['developers'])]).run()
+    assert str(failure.value) == ('option rules[0].destination_resource: give destinations or destination_resource, '
+                                  'not both (servers refuse a rule with both)')
+    assert server.calls == []
+
+
+def test_a_resource_name_a_peer_and_a_network_resource_share_fails_asking_for_the_id():
+    server = _policy_server(peers=(dict(LAPTOP, name='wiki'),))
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-wiki', rules=[dict(LAN_RULE, destination_resource='wiki')]).run()
+    assert str(failure.value) == ("rules[0].destination_resource: 'wiki' names the peer with id p9 and the network "
+                                  "resource with id res2; give the id")
+    server = _policy_server()
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-wiki', rules=[dict(LAN_RULE, destination_resource='nope')]).run()
+    assert str(failure.value) == "rules[0].destination_resource: no peer or network resource with the id or name 'nope'"
+    assert server.writes() == []
