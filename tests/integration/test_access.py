@@ -652,6 +652,10 @@ def test_policy_info_access_view(emulator, run):
 def test_examples_run_unchanged(emulator, run):
     """Every task of the four modules' EXAMPLES runs against the emulator as written, in this order (options of
     today's servers only on the current dialect: their refusal by v0.27 is tested with each)."""
+    if emulator.dialect == 'current':  # the network resource a policy example names
+        office = emulator.ok('POST', '/api/networks', {'name': 'office', 'description': ''})
+        emulator.ok('POST', '/api/networks/%s/resources' % office['id'],
+                    {'name': 'office-lan', 'address': '192.168.10.0/24', 'enabled': True, 'groups': []})
     tasks = []
     for module in ('posture_check', 'policy', 'policy_info', 'posture_check_info'):
         tasks.extend(task for task in examples_of(module) if emulator.dialect == 'current' or not todays_options(task))
@@ -789,3 +793,55 @@ def test_posture_check_process_check_of_todays_servers(emulator, run):
     (put,) = emulator.writes()
     assert len(put['body']['checks']['process_check']['processes']) == 2
     assert len(checks_named(emulator, 'agent-running')[0]['checks']['process_check']['processes']) == 2
+
+
+# -- a rule's source and destination resources (v0.77) -----------------------------------------------------
+def test_policy_rule_resources_of_todays_servers(emulator, run):
+    """v0.77: a destination resource in place of the destinations, by name; a re-run and check mode send no write; an
+    update that leaves it unset keeps it (without the empty destinations v0.77 refuses beside it); destinations given
+    replace it. v0.27: refused after one GET /instance/version, naming rules[0].destination_resource."""
+    groups = make_groups(emulator, 'developers')
+    rule = {'name': 'lan', 'protocol': 'all', 'sources': ['developers'], 'destination_resource': 'office-lan'}
+    task = {'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'rules': [rule]}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['p']['failed'] is True
+        assert refused['p']['msg'] == ('option rules[0].destination_resource: this server (v0.27: it has no GET '
+                                       '/api/instance/version) does not have it (servers have it from v0.77 on)')
+        assert paths(emulator) == ['GET /api/instance/version']
+        return
+    peer = support.make_peers(emulator, 'laptop')['laptop']
+    office = emulator.ok('POST', '/api/networks', {'name': 'office', 'description': ''})
+    lan = emulator.ok('POST', '/api/networks/%s/resources' % office['id'],
+                      {'name': 'office-lan', 'address': '192.168.10.0/24', 'enabled': True, 'groups': []})
+    emulator.clear_log()
+    first = run([task])
+    assert first.rc == 0, first
+    (post,) = emulator.writes()
+    sent = post['body']['rules'][0]
+    assert sent['destinationResource'] == {'id': lan['id'], 'type': 'subnet'} and 'destinations' not in sent
+    assert first['p']['policy']['rules'][0]['destinationResource'] == {'id': lan['id'], 'type': 'subnet'}
+
+    emulator.clear_log()
+    again = run([task])
+    assert again['p']['changed'] is False and emulator.writes() == []
+
+    emulator.clear_log()
+    check = run([{'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'rules': [dict(rule, destination_resource='laptop')]}}],
+                check=True)
+    assert check['p']['changed'] is True and emulator.writes() == []
+    assert check['p']['policy']['rules'][0]['destinationResource'] == {'id': peer, 'type': 'peer'}
+
+    emulator.clear_log()
+    described = run([{'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'description': 'office LAN'}}])
+    assert described['p']['changed'] is True, described['p'].get('msg')
+    (put,) = emulator.writes()
+    assert put['body']['rules'][0]['destinationResource'] == {'id': lan['id'], 'type': 'subnet'}
+    assert 'destinations' not in put['body']['rules'][0]
+
+    emulator.clear_log()
+    grouped = run([{'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'rules': [{'name': 'lan', 'destinations': ['developers']}]}}])
+    assert grouped['p']['changed'] is True, grouped['p'].get('msg')
+    stored = policies_named(emulator, 'to-lan')[0]['rules'][0]
+    assert 'destinationResource' not in stored and ids_of(stored['destinations']) == [groups['developers']]
