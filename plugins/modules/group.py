@@ -58,7 +58,8 @@ options:
         O(nms.overlay.route#module:peer_groups)), a nameserver group, a setup key (also a revoked one), a
         user's auto groups or the DNS settings use fails before any write, naming each user of the group.
         Check mode fails the same way. The server itself does not check a route's peer groups.
-      - A v0.77 server also refuses to delete a group that holds network resources; set O(resources=[]) first.
+      - Servers from v0.77 on also refuse to delete a group that holds network resources, so that fails before
+        any write (in check mode too), naming them; set O(resources=[]) first.
     type: str
     choices: [present, absent]
     default: present

@@ -396,6 +396,12 @@ def test_resources_of_todays_servers(emulator, run):
     assert sorted(r['id'] for r in groups_named(emulator, 'office-gateways')[0]['resources']) == sorted([made['lan'], made['printers']])
 
     emulator.clear_log()
+    held = run([{'name': 'g', 'ignore_errors': True, 'nms.overlay.group': {'name': 'office-gateways', 'state': 'absent'}}])
+    assert held['g']['failed'] is True and 'holds the network resources' in held['g']['msg']
+    assert emulator.writes() == []
+
+    emulator.clear_log()
     emptied = run([{'name': 'g', 'nms.overlay.group': {'name': 'office-gateways', 'resources': []}}])
     assert emptied['g']['changed'] is True and emptied['g']['group']['resources'] == []
     assert emulator.writes()[0]['body']['resources'] == []
+    assert run([{'name': 'g', 'nms.overlay.group': {'name': 'office-gateways', 'state': 'absent'}}])['g']['changed'] is True

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule, kept_fields
 
@@ -48,6 +48,15 @@ class GroupModule(ResourceModule):
         if current_obj and current_obj.get('name') == ALL_GROUP:
             raise TaskError('the All group holds every peer and cannot be changed or deleted')
         super().before_write(current_obj, state)
+
+    def check_unused(self, obj):
+        """Today's servers also refuse to delete a group that holds network resources: said before any write."""
+        held = id_list(obj.get('resources'))
+        if held:
+            raise TaskError("the group '%s' (id %s) holds the network %s %s, and servers refuse to delete a group that "
+                            "holds network resources; set its resources to [] first" % (
+                                obj.get('name'), ref_id(obj), 'resource' if len(held) == 1 else 'resources', ', '.join(held)))
+        super().check_unused(obj)
 
     def request_body(self, state, current_obj):
         """Resources as {id, type}; unset, the server's are sent back as they are, and none to a server without them."""

@@ -752,3 +752,13 @@ def test_a_resource_name_a_peer_and_a_network_resource_share_fails_asking_for_th
         engine(PolicyModule, server, name='to-wiki', rules=[dict(LAN_RULE, destination_resource='nope')]).run()
     assert str(failure.value) == "rules[0].destination_resource: no peer or network resource with the id or name 'nope'"
     assert server.writes() == []
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_group_holding_network_resources_is_not_deleted(check_mode):
+    server = _group_server(TODAY_GROUP)
+    with pytest.raises(TaskError) as failure:
+        engine(GroupModule, server, name='office', state='absent', check_mode=check_mode).run()
+    assert str(failure.value) == ("the group 'office' (id g1) holds the network resource res1, and servers refuse to delete "
+                                  "a group that holds network resources; set its resources to [] first")
+    assert server.writes() == []
