@@ -59,9 +59,9 @@ NEEDS_SERVER = {
     "required for a new rule": re.compile(r"option rules\[\d+\] \(.*\): .* required for a new rule"),
     # user: nobody can change their own role; which user the token acts as only GET /api/users tells
     "own role": re.compile(r"option role: the user .* is the one this task acts as"),
-    # options of today's servers (a Field's requires, a kind's check_server_accepts): whether the server has them
-    # only GET /api/instance/version tells (_resource.py ResourceModule.check_server_accepts)
-    "today's servers only": re.compile(r"option \S+: this server \(.*\) does not have it"),
+    # an option of today's servers (a Field's requires, a peer's new ip): whether the server has it only
+    # GET /api/instance/version tells (_server.py)
+    "server generation": re.compile(r"option \S+: this server \(.*\) (?:does not have it|cannot )"),
 }
 # ansible-core's own messages that name no option (the collection cannot change them): counted, reported
 CORE_MESSAGES_WITHOUT_OPTION = ("dictionary requested, could not parse JSON or key=value",)

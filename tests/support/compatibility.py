@@ -52,12 +52,20 @@ def requires(module):
 
 def option_requires(module):
     """{option: the generation that has it} for the options of today's servers (a Field's ``requires``, and the
-    suboptions a kind names in ``suboption_requires``, such as checks.process_check)."""
+    engine's ``options_requiring`` for options that are no request field)."""
     engine = engine_of(module)
     fields = getattr(engine, 'fields', None) or {}
     found = {name: field.requires for name, field in fields.items() if field.requires}
-    found.update(getattr(engine, 'suboption_requires', None) or {})
+    found.update(getattr(engine, 'options_requiring', None) or {})
+    found.update(getattr(engine, 'newer_options', None) or {})
     return found
+
+
+def options(spec, prefix=''):
+    """(dotted option name, option) of a module's options, suboptions after their option, in documentation order."""
+    for name, option in (spec or {}).items():
+        yield prefix + name, option
+        yield from options(option.get('suboptions'), prefix + name + '.')
 
 
 def since_of(newer, name):
@@ -67,13 +75,6 @@ def since_of(newer, name):
         if '.'.join(parts[:end]) in newer:
             return newer['.'.join(parts[:end])]
     return None
-
-
-def options(spec, prefix=''):
-    """(dotted option name, option) of a module's options, suboptions after their option, in documentation order."""
-    for name, option in (spec or {}).items():
-        yield prefix + name, option
-        yield from options(option.get('suboptions'), prefix + name + '.')
 
 
 def render(requires_of=requires):

@@ -71,7 +71,7 @@ class PolicyModule(ResourceModule):
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'rules')
     # refused by an older server in check_server_accepts
-    suboption_requires = {'rules.%s' % option: 'v0.77' for dummy, option, dummy_key in RESOURCE_SIDES}
+    options_requiring = {'rules.%s' % option: 'v0.77' for dummy, option, dummy_key in RESOURCE_SIDES}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -66,7 +66,7 @@ class PostureCheckModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'checks')
-    suboption_requires = {'checks.%s' % name: 'v0.77' for name in TODAY_CHECKS}  # refused in check_server_accepts
+    options_requiring = {'checks.%s' % name: 'v0.77' for name in TODAY_CHECKS}  # refused in check_server_accepts
     shape = staticmethod(posture_check_result)
 
     @property
