@@ -21,6 +21,10 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 # -- policy rules -------------------------------------------------------------------------------------
 
 RULE_FIELDS = ('name', 'description', 'enabled', 'action', 'bidirectional', 'protocol', 'ports', 'sources', 'destinations')
+# each side of a rule: its groups, or (servers from v0.77 on) one resource in their place, a peer or a network resource:
+# (groups key, option, request key of the resource)
+RESOURCE_SIDES = (('sources', 'source_resource', 'sourceResource'), ('destinations', 'destination_resource', 'destinationResource'))
+RESOURCE_KEYS = tuple(key for dummy, dummy_option, key in RESOURCE_SIDES)
 
 # Values a rule gets on creation when the user leaves the option unset and no server rule of the same
 # name exists (documented in the policy module).
@@ -79,7 +83,7 @@ def rule_from_server(rule):
     The rule id is left out: servers force it to the policy id, so it identifies nothing.
     """
     rule = rule or {}
-    return dict(
+    normalised = dict(
         name=rule.get('name') or '',
         description=rule.get('description') or '',
         enabled=bool(rule.get('enabled')),
@@ -90,6 +94,11 @@ def rule_from_server(rule):
         sources=id_set(rule.get('sources')),
         destinations=id_set(rule.get('destinations')),
     )
+    for dummy, dummy_option, key in RESOURCE_SIDES:
+        resource = rule.get(key)
+        if isinstance(resource, dict) and ref_id(resource) not in (None, ''):
+            normalised[key] = dict(id=ref_id(resource), type=resource.get('type'))
+    return normalised
 
 
 def rules_from_server(rules):
@@ -109,6 +118,9 @@ def rule_problems(rule, index):
     ports = rule.get('ports')
     bidirectional = rule.get('bidirectional')
     problems = []
+    for side, option, dummy in RESOURCE_SIDES:
+        if rule.get(option) is not None and rule.get(side) is not None:
+            problems.append(where + '%s: give %s or %s, not both (servers refuse a rule with both)' % (option, side, option))
     if protocol in PORTLESS and ports:
         problems.append(where + 'ports: not allowed with protocol %s, which covers every port; '
                         'remove them or use protocol tcp or udp' % protocol)
@@ -137,11 +149,13 @@ def match_server_rule(name, server_rules):
 def merge_rule(user_rule, server_rules, index):
     """The rule to send: the user's values, else the same-named server rule's, else creation defaults.
 
-    ``user_rule`` has sources and destinations already resolved to ids; its unset options are None.
+    ``user_rule`` has sources and destinations already resolved to ids, and a source or destination resource to
+    {id, type}; its unset options are None. A side's resource stands in place of its groups: given, the side's groups
+    are left out; groups given, the server's resource is dropped; neither given, the server rule's side is kept.
     """
     base = match_server_rule(user_rule.get('name'), server_rules)
     if base is None:
-        missing = [side for side in ('sources', 'destinations') if user_rule.get(side) is None]
+        missing = [side for side, option, dummy in RESOURCE_SIDES if user_rule.get(side) is None and user_rule.get(option) is None]
         if missing:
             raise TaskError('option rules[%d] (%s): %s required for a new rule' % (
                 index, user_rule.get('name'), ' and '.join(missing) + (' are' if len(missing) > 1 else ' is')))
@@ -157,6 +171,12 @@ def merge_rule(user_rule, server_rules, index):
             merged['ports'] = []
         if user_rule.get('bidirectional') is None:
             merged['bidirectional'] = True
+    for side, option, key in RESOURCE_SIDES:
+        if user_rule.get(option) is not None:
+            merged[key] = dict(user_rule[option])
+            merged[side] = []
+        elif user_rule.get(side) is None and base.get(key):
+            merged[key] = copy.deepcopy(base[key])
     merged['ports'] = port_set(merged['ports'])
     merged['sources'] = id_set(merged['sources'])
     merged['destinations'] = id_set(merged['destinations'])
@@ -184,6 +204,11 @@ def rule_body(rule, ranges_apart=False):
     server) a rule with a port range sends all its ports in port_ranges ([{start, end}]) and no ports: such a server
     takes single ports in ports or ranges in port_ranges, never both in one rule (422)."""
     body = {key: copy.deepcopy(rule[key]) for key in RULE_FIELDS}
+    for side, dummy, key in RESOURCE_SIDES:
+        if rule.get(key):
+            body[key] = copy.deepcopy(rule[key])
+            if not body[side]:
+                del body[side]  # servers refuse a side with a resource and a group list, even an empty one
     if ranges_apart and any(is_range(port) for port in body['ports'] or []):
         body['port_ranges'] = [port_range(port) for port in body.pop('ports')]
     return body
@@ -342,7 +367,10 @@ def access_rows(policies):
 OS_KEYS = dict(android='min_version', darwin='min_version', ios='min_version',
                linux='min_kernel_version', windows='min_kernel_version')
 # the posture checks the collection knows (the options and the model); others a server has are kept, not managed
-CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check')
+CHECK_NAMES = ('nb_version_check', 'os_version_check', 'geo_location_check', 'peer_network_range_check', 'process_check')
+# the checks of today's servers only (v0.77): a task that sets one is refused by an older server
+TODAY_CHECKS = ('process_check',)
+PROCESS_PATHS = ('linux_path', 'mac_path', 'windows_path')
 
 
 def _location_key(location):
@@ -383,6 +411,14 @@ def normalise_checks(checks):
     if member:
         ranges = sorted(set(cidr(value) for value in flatten(member.get('ranges'))))
         result['peer_network_range_check'] = {'action': member.get('action'), 'ranges': ranges}
+    member = checks.get('process_check')
+    if member:
+        # each process with the paths it has (servers answer an unset path as ""), compared as a set
+        processes = {}
+        for process in member.get('processes') or []:
+            item = {key: process[key] for key in PROCESS_PATHS if isinstance(process, dict) and process.get(key)}
+            processes[tuple(item.get(key, '') for key in PROCESS_PATHS)] = item
+        result['process_check'] = {'processes': [processes[k] for k in sorted(processes)]}
     return result
 
 

@@ -50,10 +50,19 @@ RESOURCES = (
 )
 
 
+# kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the
+# account-wide one, which servers that have them answer (a group's resources name them)
+LISTED_UNDER_PARENT = {
+    'network_resources': ('/networks/resources', NetworkResourceModule.what, (NetworkResourceModule.natural_key,)),
+}
+
+
 def resolver_table():
     """kind -> (list path, noun, fields a reference may match after the id), for every kind referred to by name."""
-    return {cls.kind: (cls.path, cls.what, tuple(cls.lookup or (cls.natural_key,)))
-            for cls in RESOURCES if cls.kind and cls.path and not cls.singleton}
+    table = {cls.kind: (cls.path, cls.what, tuple(cls.lookup or (cls.natural_key,)))
+             for cls in RESOURCES if cls.kind and cls.path and not cls.singleton}
+    table.update(LISTED_UNDER_PARENT)
+    return table
 
 
 def sections():

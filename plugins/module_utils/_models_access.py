@@ -15,7 +15,7 @@ import ipaddress
 import re
 from typing import List, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import CHECK_NAMES
+from ansible_collections.nms.overlay.plugins.module_utils._access import CHECK_NAMES, PROCESS_PATHS
 from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options
 
 try:
@@ -143,11 +143,35 @@ class PeerNetworkRangeCheck(Options):
         return value
 
 
+class Process(Options):
+    linux_path: Optional[str] = None
+    mac_path: Optional[str] = None
+    windows_path: Optional[str] = None
+
+    @model_validator(mode='after')
+    def one_path(self):
+        if not any(getattr(self, name) for name in PROCESS_PATHS):
+            raise ValueError('give the path of the process on at least one of %s' % ', '.join(PROCESS_PATHS))
+        return self
+
+
+class ProcessCheck(Options):
+    processes: Optional[List[Process]] = None
+
+    @field_validator('processes')
+    @classmethod
+    def some_processes(cls, value):
+        if value is not None and not value:
+            raise ValueError('give at least one process')
+        return value
+
+
 class Checks(Options):
     nb_version_check: Optional[MinVersion] = None
     os_version_check: Optional[OsVersionCheck] = None
     geo_location_check: Optional[GeoLocationCheck] = None
     peer_network_range_check: Optional[PeerNetworkRangeCheck] = None
+    process_check: Optional[ProcessCheck] = None
 
     @model_validator(mode='after')
     def one_check(self):
@@ -169,6 +193,8 @@ class RuleOptions(Options):
     ports: Optional[List[PortStr]] = None
     sources: Optional[List[NonEmptyStr]] = None
     destinations: Optional[List[NonEmptyStr]] = None
+    source_resource: Optional[NonEmptyStr] = None
+    destination_resource: Optional[NonEmptyStr] = None
 
 
 class PolicyOptions(Options):

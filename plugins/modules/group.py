@@ -38,6 +38,17 @@ options:
       - Every name must match exactly one peer; an unknown or ambiguous name fails before any write.
     type: list
     elements: str
+  resources:
+    description:
+      - The complete set of network resources in the group (see M(nms.overlay.network_resource)), as resource names
+        or ids. Order does not matter. Resource names are unique in the account, across its networks.
+      - V([]) takes every resource out of the group. Leave it unset to keep the group's resources as they are.
+      - A network resource's O(nms.overlay.network_resource#module:groups) and a group's resources are one
+        thing on the server (the resource is in the groups whose resources list it). Manage it from one side only.
+      - Every name must match exactly one network resource; an unknown name fails before any write.
+      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+    type: list
+    elements: str
   state:
     description:
       - V(present) creates or updates the group; V(absent) deletes it.
@@ -45,6 +56,8 @@ options:
         O(nms.overlay.route#module:peer_groups)), a nameserver group, a setup key (also a revoked one), a
         user's auto groups or the DNS settings use fails before any write, naming each user of the group.
         Check mode fails the same way. The server itself does not check a route's peer groups.
+      - Servers from v0.77 on also refuse to delete a group that holds network resources, so that fails before
+        any write (in check mode too), naming them; set O(resources=[]) first.
     type: str
     choices: [present, absent]
     default: present
@@ -71,6 +84,12 @@ EXAMPLES = r'''
   nms.overlay.group:
     id: ch8i4ug6lnn4g9hqv7l0
     name: backend
+
+- name: Ensure the office group holds the office network's resources (servers from v0.77 on)
+  nms.overlay.group:
+    name: office-routers
+    resources:
+      - office-lan
 
 - name: Remove a group
   nms.overlay.group:
@@ -118,9 +137,9 @@ group:
     resources:
       description:
         - The network resources in the group, each with C(id) and C(type) (V(host), V(subnet), V(domain) or V(peer));
-          null or empty when it has none.
-        - Returned by servers that have it (v0.77). The module keeps them as they are.
-      returned: by servers that have it (v0.77)
+          V([]) when it has none, also from a server that does not have them (before v0.77).
+        - Set by O(resources); when that is unset, the module keeps them as they are.
+      returned: always
       type: list
       elements: dict
       sample: [{id: d0cnlvuvb2ls73e2m5dg, type: subnet}]

@@ -83,9 +83,8 @@ groups:
     resources:
       description:
         - The network resources in the group, each with C(id) and C(type) (V(host), V(subnet), V(domain) or V(peer));
-          null or empty when it has none.
-        - Returned by servers that have it (v0.77). The module keeps them as they are.
-      returned: by servers that have it (v0.77)
+          V([]) when it has none, also from a server that does not have them (before v0.77).
+      returned: always
       type: list
       elements: dict
       sample: [{id: d0cnlvuvb2ls73e2m5dg, type: subnet}]

@@ -111,14 +111,35 @@ options:
         elements: str
       sources:
         description:
-          - Source groups, as names or ids. Order does not matter. Required for a new rule.
+          - Source groups, as names or ids. Order does not matter. Required for a new rule without
+            O(rules[].source_resource).
+          - Given, they replace a source resource the rule has.
         type: list
         elements: str
       destinations:
         description:
-          - Destination groups, as names or ids. Order does not matter. Required for a new rule.
+          - Destination groups, as names or ids. Order does not matter. Required for a new rule without
+            O(rules[].destination_resource).
+          - Given, they replace a destination resource the rule has.
         type: list
         elements: str
+      source_resource:
+        description:
+          - One peer (or network resource), by name or id, as the rule's source in place of O(rules[].sources);
+            the two cannot both be given. A v0.77 server applies a source resource only when it is a peer.
+          - The name must match exactly one peer or network resource; a name both a peer and a network resource
+            have fails, asking for the id.
+          - Left unset, the rule keeps the source resource it has (unless O(rules[].sources) is given).
+          - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+        type: str
+      destination_resource:
+        description:
+          - One peer or network resource (see M(nms.overlay.network_resource)), by name or id, as the rule's
+            destination in place of O(rules[].destinations); the two cannot both be given.
+          - The name must match exactly one peer or network resource, as for O(rules[].source_resource).
+          - Left unset, the rule keeps the destination resource it has (unless O(rules[].destinations) is given).
+          - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+        type: str
   state:
     description:
       - V(present) creates or updates the policy; V(absent) deletes it.
@@ -194,6 +215,16 @@ EXAMPLES = r'''
           - developers
         destinations:
           - web-servers
+
+- name: Let developers reach one network resource (servers from v0.77 on)
+  nms.overlay.policy:
+    name: developers-to-office-lan
+    rules:
+      - name: office-lan
+        protocol: all
+        sources:
+          - developers
+        destination_resource: office-lan
 
 - name: Remove a policy
   nms.overlay.policy:
@@ -293,6 +324,21 @@ policy:
           type: list
           elements: dict
           sample: [{id: cgr2, name: web-servers}]
+        sourceResource:
+          description:
+            - The rule's source resource in place of its sources, with C(id) and C(type) (V(peer), or V(host),
+              V(subnet) or V(domain) for a network resource).
+            - Returned by servers that have it (v0.77), when the rule has one.
+          returned: by servers that have it (v0.77), when the rule has one
+          type: dict
+          sample: {id: cgr1peer, type: peer}
+        destinationResource:
+          description:
+            - The rule's destination resource in place of its destinations, with C(id) and C(type).
+            - Returned by servers that have it (v0.77), when the rule has one.
+          returned: by servers that have it (v0.77), when the rule has one
+          type: dict
+          sample: {id: d0cnlvuvb2ls73e2m5dg, type: subnet}
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule

@@ -151,6 +151,21 @@ policies:
           type: list
           elements: dict
           sample: [{id: cgr2, name: web-servers}]
+        sourceResource:
+          description:
+            - The rule's source resource in place of its sources, with C(id) and C(type) (V(peer), or V(host),
+              V(subnet) or V(domain) for a network resource).
+            - Returned by servers that have it (v0.77), when the rule has one.
+          returned: by servers that have it (v0.77), when the rule has one
+          type: dict
+          sample: {id: cgr1peer, type: peer}
+        destinationResource:
+          description:
+            - The rule's destination resource in place of its destinations, with C(id) and C(type).
+            - Returned by servers that have it (v0.77), when the rule has one.
+          returned: by servers that have it (v0.77), when the rule has one
+          type: dict
+          sample: {id: d0cnlvuvb2ls73e2m5dg, type: subnet}
 access:
   description:
     - Who reaches whom, from the enabled rules of the enabled policies found. One row per source group,

@@ -144,6 +144,29 @@ options:
             type: list
             elements: str
             required: true
+      process_check:
+        description:
+          - Processes that must be running on the peer. A peer passes when every listed process runs, at the path
+            given for its operating system; a process without a path for the peer's operating system fails it.
+          - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+        type: dict
+        suboptions:
+          processes:
+            description:
+              - The processes, at least one. Order does not matter.
+            type: list
+            elements: dict
+            required: true
+            suboptions:
+              linux_path:
+                description: Path of the process's executable on Linux, for example V(/usr/bin/netbird).
+                type: str
+              mac_path:
+                description: Path of the process's executable on macOS.
+                type: str
+              windows_path:
+                description: Path of the process's executable on Windows.
+                type: str
   checks_mode:
     description:
       - V(merge) changes only the members of O(checks) that you give.
@@ -195,6 +218,15 @@ EXAMPLES = r'''
           - 192.168.0.0/16
           - 10.20.0.0/16
 
+- name: Require the NetBird agent to run on the peer (servers from v0.77 on)
+  nms.overlay.posture_check:
+    name: agent-running
+    checks:
+      process_check:
+        processes:
+          - linux_path: /usr/bin/netbird
+            mac_path: /Applications/NetBird.app/Contents/MacOS/netbird
+
 - name: Delete a posture check (fails while a policy uses it)
   nms.overlay.posture_check:
     name: office-networks
@@ -224,6 +256,8 @@ posture_check:
     checks:
       description:
         - The configured members only. C(peer_network_range_check.ranges) is always a flat list.
+        - C(process_check) (servers from v0.77 on) lists C(processes), each with C(linux_path), C(mac_path) and
+          C(windows_path) as the server answers them (V("") where a process has no path).
       type: dict
       sample:
         nb_version_check:

@@ -47,6 +47,12 @@ def names_of(refs):
     return sorted(ref['name'] for ref in refs or [])
 
 
+def todays_options(task):
+    """Whether an example task sets an option that only servers from v0.77 on have."""
+    text = repr(task)
+    return any(option in text for option in ('process_check', 'source_resource', 'destination_resource'))
+
+
 HTTPS_RULE = {'name': 'https', 'protocol': 'tcp', 'ports': ['443', '8080'],
               'sources': ['developers', 'ops'], 'destinations': ['web']}
 
@@ -644,10 +650,15 @@ def test_policy_info_access_view(emulator, run):
 
 # -- examples -------------------------------------------------------------------------------------------
 def test_examples_run_unchanged(emulator, run):
-    """Every task of the four modules' EXAMPLES runs against the emulator as written, in this order."""
+    """Every task of the four modules' EXAMPLES runs against the emulator as written, in this order (options of
+    today's servers only on the current dialect: their refusal by v0.27 is tested with each)."""
+    if emulator.dialect == 'current':  # the network resource a policy example names
+        office = emulator.ok('POST', '/api/networks', {'name': 'office', 'description': ''})
+        emulator.ok('POST', '/api/networks/%s/resources' % office['id'],
+                    {'name': 'office-lan', 'address': '192.168.10.0/24', 'enabled': True, 'groups': []})
     tasks = []
     for module in ('posture_check', 'policy', 'policy_info', 'posture_check_info'):
-        tasks.extend(examples_of(module))
+        tasks.extend(task for task in examples_of(module) if emulator.dialect == 'current' or not todays_options(task))
     result = run(tasks)
     assert result.rc == 0, result
     assert not result.failed
@@ -739,3 +750,98 @@ def test_two_rules_sharing_a_source_group_settle(emulator, run):
         assert emulator.writes() == []
     else:
         assert renamed['p']['changed'] is True
+
+
+# -- a posture check's process_check (v0.77) ----------------------------------------------------------
+AGENT = {'linux_path': '/usr/bin/netbird', 'mac_path': '/Applications/NetBird.app/Contents/MacOS/netbird'}
+
+
+def test_posture_check_process_check_of_todays_servers(emulator, run):
+    """v0.77: created, a re-run with the processes in another order sends no write, check mode none either, the diff
+    shows the change, and another member's update keeps it; v0.27: refused after one GET /instance/version."""
+    task = {'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'process_check': {'processes': [AGENT, {'windows_path': 'C:\\ProgramData\\NetBird\\netbird.exe'}]}}}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['pc']['failed'] is True
+        assert refused['pc']['msg'] == ('option checks.process_check: this server (v0.27: it has no GET '
+                                        '/api/instance/version) does not have it (servers have it from v0.77 on)')
+        assert paths(emulator) == ['GET /api/instance/version']
+        return
+    first = run([task])
+    assert first.rc == 0, first
+    assert first['pc']['changed'] is True and writes(emulator) == ['POST /api/posture-checks']
+    processes = first['pc']['posture_check']['checks']['process_check']['processes']
+    assert sorted(p['linux_path'] for p in processes) == ['', '/usr/bin/netbird']  # the server answers "" for no path
+
+    emulator.clear_log()
+    again = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'process_check': {'processes': [{'windows_path': 'C:\\ProgramData\\NetBird\\netbird.exe'}, AGENT]}}}}])
+    assert again['pc']['changed'] is False and emulator.writes() == []
+
+    emulator.clear_log()
+    check = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'process_check': {'processes': [{'linux_path': '/usr/sbin/sshd'}]}}}}], check=True, diff=True)
+    assert check['pc']['changed'] is True and emulator.writes() == []
+    assert check['pc']['diff']['after']['checks']['process_check'] == {'processes': [{'linux_path': '/usr/sbin/sshd'}]}
+
+    emulator.clear_log()
+    other = run([{'name': 'pc', 'nms.overlay.posture_check': {'name': 'agent-running', 'checks': {
+        'nb_version_check': {'min_version': '0.30.0'}}}}])
+    assert other['pc']['changed'] is True
+    (put,) = emulator.writes()
+    assert len(put['body']['checks']['process_check']['processes']) == 2
+    assert len(checks_named(emulator, 'agent-running')[0]['checks']['process_check']['processes']) == 2
+
+
+# -- a rule's source and destination resources (v0.77) -----------------------------------------------------
+def test_policy_rule_resources_of_todays_servers(emulator, run):
+    """v0.77: a destination resource in place of the destinations, by name; a re-run and check mode send no write; an
+    update that leaves it unset keeps it (without the empty destinations v0.77 refuses beside it); destinations given
+    replace it. v0.27: refused after one GET /instance/version, naming rules[0].destination_resource."""
+    groups = make_groups(emulator, 'developers')
+    rule = {'name': 'lan', 'protocol': 'all', 'sources': ['developers'], 'destination_resource': 'office-lan'}
+    task = {'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'rules': [rule]}}
+    emulator.clear_log()
+    if emulator.dialect != 'current':
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['p']['failed'] is True
+        assert refused['p']['msg'] == ('option rules[0].destination_resource: this server (v0.27: it has no GET '
+                                       '/api/instance/version) does not have it (servers have it from v0.77 on)')
+        assert paths(emulator) == ['GET /api/instance/version']
+        return
+    peer = support.make_peers(emulator, 'laptop')['laptop']
+    office = emulator.ok('POST', '/api/networks', {'name': 'office', 'description': ''})
+    lan = emulator.ok('POST', '/api/networks/%s/resources' % office['id'],
+                      {'name': 'office-lan', 'address': '192.168.10.0/24', 'enabled': True, 'groups': []})
+    emulator.clear_log()
+    first = run([task])
+    assert first.rc == 0, first
+    (post,) = emulator.writes()
+    sent = post['body']['rules'][0]
+    assert sent['destinationResource'] == {'id': lan['id'], 'type': 'subnet'} and 'destinations' not in sent
+    assert first['p']['policy']['rules'][0]['destinationResource'] == {'id': lan['id'], 'type': 'subnet'}
+
+    emulator.clear_log()
+    again = run([task])
+    assert again['p']['changed'] is False and emulator.writes() == []
+
+    emulator.clear_log()
+    check = run([{'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'rules': [dict(rule, destination_resource='laptop')]}}],
+                check=True)
+    assert check['p']['changed'] is True and emulator.writes() == []
+    assert check['p']['policy']['rules'][0]['destinationResource'] == {'id': peer, 'type': 'peer'}
+
+    emulator.clear_log()
+    described = run([{'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'description': 'office LAN'}}])
+    assert described['p']['changed'] is True, described['p'].get('msg')
+    (put,) = emulator.writes()
+    assert put['body']['rules'][0]['destinationResource'] == {'id': lan['id'], 'type': 'subnet'}
+    assert 'destinations' not in put['body']['rules'][0]
+
+    emulator.clear_log()
+    grouped = run([{'name': 'p', 'nms.overlay.policy': {'name': 'to-lan', 'rules': [{'name': 'lan', 'destinations': ['developers']}]}}])
+    assert grouped['p']['changed'] is True, grouped['p'].get('msg')
+    stored = policies_named(emulator, 'to-lan')[0]['rules'][0]
+    assert 'destinationResource' not in stored and ids_of(stored['destinations']) == [groups['developers']]

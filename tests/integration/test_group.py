@@ -320,15 +320,88 @@ def test_group_info_id_and_name_are_mutually_exclusive_as_documented(emulator, r
 
 
 def test_examples_run_unchanged(emulator, run):
-    """Every task of the modules' EXAMPLES runs against the emulator as written."""
+    """Every task of the modules' EXAMPLES runs against the emulator as written (a group's resources on a v0.77 server)."""
     make_peers(emulator, 'web-1', 'db-1')
     status, dummy = emulator.api('POST', '/api/groups', {'name': 'old-servers'})
+    if emulator.dialect == 'current':
+        office = emulator.ok('POST', '/api/networks', {'name': 'office', 'description': ''})
+        emulator.ok('POST', '/api/networks/%s/resources' % office['id'],
+                    {'name': 'office-lan', 'address': '192.168.10.0/24', 'enabled': True, 'groups': []})
     tasks = []
     for module in ('group', 'group_info'):
         for task in examples_of(module):
             if 'ch8i4ug6lnn4g9hqv7l0' in str(task):
                 continue  # an id from the docs: it cannot exist here
+            if 'resources' in task.get('nms.overlay.group', {}) and emulator.dialect != 'current':
+                continue  # a v0.77 option: refused here (test_resources_of_todays_servers)
             tasks.append(task)
     result = run(tasks, extra_vars={'nms_api_url': emulator.url, 'nms_api_token': emulator.token})
     assert result.rc == 0, result
     assert not result.failed
+
+
+# -- a group's network resources (v0.77) -----------------------------------------------------------------
+def make_resources(emulator, *names):
+    """Network resources of one network, by name: {name: id}."""
+    network = emulator.ok('POST', '/api/networks', {'name': 'office', 'description': ''})
+    made = {}
+    for index, name in enumerate(names):
+        made[name] = emulator.ok('POST', '/api/networks/%s/resources' % network['id'], {
+            'name': name, 'address': '10.10.%d.0/24' % index, 'enabled': True, 'groups': []})['id']
+    return made
+
+
+def test_resources_of_todays_servers(emulator, run):
+    """v0.77: set by name or id as {id, type}, a re-run and a task without them send no write, check mode none
+    either, the diff names them, a rename keeps them; v0.27: refused after one GET /instance/version."""
+    task = {'name': 'g', 'nms.overlay.group': {'name': 'office-routers', 'resources': ['lan', 'printers']}}
+    if emulator.dialect != 'current':
+        emulator.clear_log()
+        refused = run([dict(task, ignore_errors=True)])
+        assert refused['g']['failed'] is True
+        assert refused['g']['msg'] == ('option resources: this server (v0.27: it has no GET /api/instance/version) does '
+                                       'not have it (servers have it from v0.77 on)')
+        assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/instance/version']
+        return
+    made = make_resources(emulator, 'lan', 'printers', 'wiki')
+    emulator.clear_log()
+    first = run([task])
+    assert first.rc == 0, first
+    assert first['g']['changed'] is True
+    (post,) = emulator.writes()
+    assert sorted(post['body']['resources'], key=lambda r: r['id']) == sorted(
+        [{'id': made['lan'], 'type': 'subnet'}, {'id': made['printers'], 'type': 'subnet'}], key=lambda r: r['id'])
+    group = first['g']['group']
+    assert sorted(r['id'] for r in group['resources']) == sorted([made['lan'], made['printers']])
+    # the server keeps one list: the resources show the group among their groups
+    status, resources = emulator.api('GET', '/api/networks/resources')
+    assert {r['name']: [g['name'] for g in r['groups'] or []] for r in resources} == {
+        'lan': ['office-routers'], 'printers': ['office-routers'], 'wiki': []}
+
+    emulator.clear_log()
+    again = run([{'name': 'g', 'nms.overlay.group': {'name': 'office-routers', 'resources': ['printers', made['lan']]}}])
+    assert again['g']['changed'] is False and emulator.writes() == []
+
+    emulator.clear_log()
+    check = run([{'name': 'g', 'nms.overlay.group': {'name': 'office-routers', 'resources': ['wiki', 'lan']}}],
+                check=True, diff=True)
+    assert check['g']['changed'] is True and emulator.writes() == []
+    assert check['g']['diff'] == {'before': {'resources': ['lan', 'printers']}, 'after': {'resources': ['lan', 'wiki']}}
+
+    emulator.clear_log()
+    rename = run([{'name': 'g', 'nms.overlay.group': {'id': group['id'], 'name': 'office-gateways'}}])
+    assert rename['g']['changed'] is True
+    (put,) = emulator.writes()
+    assert sorted(r['id'] for r in put['body']['resources']) == sorted([made['lan'], made['printers']])
+    assert sorted(r['id'] for r in groups_named(emulator, 'office-gateways')[0]['resources']) == sorted([made['lan'], made['printers']])
+
+    emulator.clear_log()
+    held = run([{'name': 'g', 'ignore_errors': True, 'nms.overlay.group': {'name': 'office-gateways', 'state': 'absent'}}])
+    assert held['g']['failed'] is True and 'holds the network resources' in held['g']['msg']
+    assert emulator.writes() == []
+
+    emulator.clear_log()
+    emptied = run([{'name': 'g', 'nms.overlay.group': {'name': 'office-gateways', 'resources': []}}])
+    assert emptied['g']['changed'] is True and emptied['g']['group']['resources'] == []
+    assert emulator.writes()[0]['body']['resources'] == []
+    assert run([{'name': 'g', 'nms.overlay.group': {'name': 'office-gateways', 'state': 'absent'}}])['g']['changed'] is True

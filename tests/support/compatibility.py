@@ -42,7 +42,7 @@ NOTES = {
     ('event_info', None): 'v0.77 serves the audit log at /api/events/audit and keeps /api/events as its alias.',
 }
 COMMON = ('Every update sends back every field the server returned that the task does not change, including fields '
-          'of today\'s servers that no option manages yet (a route\'s keep_route, a group\'s resources, a peer\'s '
+          'of today\'s servers that no option manages yet (a route\'s keep_route, a peer\'s '
           'inactivity expiration), so nothing a task did not ask for is reset.')
 
 
@@ -73,6 +73,15 @@ def options(spec, prefix=''):
         yield from options(option.get('suboptions'), prefix + name + '.')
 
 
+def since_of(newer, name):
+    """The generation that has an option (dotted name): its own, else the nearest enclosing option's."""
+    parts = name.split('.')
+    for end in range(len(parts), 0, -1):
+        if '.'.join(parts[:end]) in newer:
+            return newer['.'.join(parts[:end])]
+    return None
+
+
 def render(requires_of=requires):
     lines = [
         '# Server compatibility',
@@ -100,7 +109,7 @@ def render(requires_of=requires):
         lines.append('| `nms.overlay.%s` | | %s | yes | %s |' % (module, old, note))
         newer = option_requires(module)
         for name, dummy_option in options(doc_of(module, 'DOCUMENTATION').get('options')):
-            since = newer.get(name.split('.')[0])
+            since = since_of(newer, name)
             note = NOTES.get((module, name), '')
             if since:
                 note = ('From %s on: a v0.27 server refuses a task that sets it, before any write. %s' % (since, note)).strip()

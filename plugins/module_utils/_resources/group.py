@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule, kept_fields
 
@@ -14,7 +14,17 @@ ALL_GROUP = 'All'
 
 def group_body(group, peer_ids):
     """The PUT body that sets a group's peers and keeps everything else it has (today's resources)."""
-    return kept_fields(group, dict(name=group.get('name'), peers=list(peer_ids)), GroupModule.fields, GroupModule.read_only)
+    return kept_fields(group, dict(name=group.get('name'), peers=list(peer_ids)), ('name', 'peers'), GroupModule.read_only)
+
+
+def resource_refs(ids, known):
+    """A group's resources as the API takes them ([{id, type}]) for their ids; each type from ``known`` (the group's
+    own resources first, then the network resources listed), so a kept resource keeps the type the server gave it."""
+    types = {}
+    for item in known:
+        if isinstance(item, dict) and ref_id(item) not in (None, '') and item.get('type'):
+            types.setdefault(ref_id(item), item['type'])
+    return [dict(id=item_id, type=types.get(item_id)) for item_id in ids]
 
 
 class GroupModule(ResourceModule):
@@ -29,6 +39,8 @@ class GroupModule(ResourceModule):
     fields = dict(
         name=Field(),
         peers=Field('list', ref='peers', many=True, initial=[], in_use=False),
+        # today's servers keep a resource's groups in the groups (a resource's groups are the groups listing it)
+        resources=Field('list', ref='network_resources', many=True, in_use=False, requires='v0.77'),
     )
     required_one_of = (('id', 'name'),)
 
@@ -36,6 +48,27 @@ class GroupModule(ResourceModule):
         if current_obj and current_obj.get('name') == ALL_GROUP:
             raise TaskError('the All group holds every peer and cannot be changed or deleted')
         super().before_write(current_obj, state)
+
+    def check_unused(self, obj):
+        """Today's servers also refuse to delete a group that holds network resources: said before any write."""
+        held = id_list(obj.get('resources'))
+        if held:
+            raise TaskError("the group '%s' (id %s) holds the network %s %s, and servers refuse to delete a group that "
+                            "holds network resources; set its resources to [] first" % (
+                                obj.get('name'), ref_id(obj), 'resource' if len(held) == 1 else 'resources', ', '.join(held)))
+        super().check_unused(obj)
+
+    def request_body(self, state, current_obj):
+        """Resources as {id, type}; unset, the server's are sent back as they are, and none to a server without them."""
+        body = dict(state)
+        if 'resources' in body:
+            answered = current_obj.get('resources') if isinstance(current_obj, dict) else None
+            if self.params.get('resources') is None and not (isinstance(current_obj, dict) and 'resources' in current_obj):
+                del body['resources']  # an older server's group: the field does not exist there
+            else:
+                listed = self.resolver.cached('network_resources') or []
+                body['resources'] = resource_refs(body['resources'], list(answered or []) + list(listed))
+        return body
 
     def to_result(self, obj):
         """Peers as {id, name} also in check mode (where the planned group holds the ids it would send)."""

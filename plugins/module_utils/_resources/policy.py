@@ -6,12 +6,12 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    RULE_FIELDS, NameLookup, answered_with_ranges, as_answered, check_rules, merge_rule, policy_result, predicted_rules,
+    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, NameLookup, answered_with_ranges, as_answered, check_rules, merge_rule, policy_result, predicted_rules,
     rule_body, rule_ranges, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 
@@ -30,7 +30,12 @@ RULE_OPTIONS = dict(
     ports=dict(type='list', elements='str'),
     sources=dict(type='list', elements='str'),
     destinations=dict(type='list', elements='str'),
+    source_resource=dict(type='str'),
+    destination_resource=dict(type='str'),
 )
+
+# what a rule's source or destination resource may be: (resolver kind, the API's resource type of one of them)
+RESOURCE_KINDS = (('peers', lambda item: 'peer'), ('network_resources', lambda item: item.get('type')))
 
 
 def policy_body(state, ranges_apart=False):
@@ -53,7 +58,7 @@ class PolicyModule(ResourceModule):
     result_key = 'policy'
     # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
     # left out: servers force it to the policy id
-    item_fields = dict(rules=(RULE_FIELDS + ('id', 'port_ranges'), 'name'))
+    item_fields = dict(rules=(RULE_FIELDS + RESOURCE_KEYS + ('id', 'port_ranges'), 'name'))
     model = staticmethod(_policy_model)
     fields = dict(
         name=Field(),
@@ -65,6 +70,8 @@ class PolicyModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'rules')
+    # refused by an older server in check_server_accepts
+    options_requiring = {'rules.%s' % option: 'v0.77' for dummy, option, dummy_key in RESOURCE_SIDES}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -75,13 +82,19 @@ class PolicyModule(ResourceModule):
         check_rules(self.params.get('rules'))
 
     def check_server_accepts(self):
-        """Port ranges and several rules depend on the server: asked once per task, only when the options have them."""
+        """Port ranges, resources and several rules depend on the server: asked once per task, only when the options
+        have them."""
         super().check_server_accepts()
         rules = self.params.get('rules') or []
         ranges = rule_ranges(rules)
-        if not ranges and len(rules) < 2:
+        resources = [(index, option) for index, rule in enumerate(rules) for dummy, option, dummy_key in RESOURCE_SIDES
+                     if rule.get(option) is not None]
+        if not ranges and not resources and len(rules) < 2:
             return
         server = self.resolver.server
+        if resources and not server.current:
+            raise TaskError('; '.join('option rules[%d].%s: %s does not have it (servers have it from v0.77 on)'
+                                      % (index, option, server.describe()) for index, option in resources))
         if any(answered_with_ranges(policy) for policy in self.resolver.items(self.kind)):
             server.learn(True)  # the list this task reads anyway shows it: no request to ask
         if ranges and not server.current:
@@ -114,6 +127,27 @@ class PolicyModule(ResourceModule):
             problems.append(str(exc))
             return []
 
+    def _resource(self, value, option, problems):
+        """A rule's resource ({id, type}) for the name or id of a peer or a network resource; one of them only."""
+        found = []
+        for kind, type_of in RESOURCE_KINDS:
+            dummy_path, what, fields = kind_table()[kind]
+            try:
+                item = find_unique(self.resolver.items(kind), value, fields, what, option)
+            except ResolveError as exc:
+                problems.append(str(exc))
+                return None
+            if item is not None:
+                found.append((what, item, type_of(item)))
+        if len(found) == 1:
+            return dict(id=ref_id(found[0][1]), type=found[0][2])
+        if not found:
+            problems.append("%s: no peer or network resource with the id or name '%s'" % (option, value))
+        else:
+            problems.append("%s: '%s' names %s; give the id" % (option, value, ' and '.join(
+                "the %s with id %s" % (what, ref_id(item)) for what, item, dummy in found)))
+        return None
+
     def desired(self):
         """The user's options with every name resolved; all unknown names fail together, before any write."""
         wanted, problems = {}, []
@@ -127,9 +161,11 @@ class PolicyModule(ResourceModule):
         resolved = []
         for index, rule in enumerate(rules or []):
             rule = dict(rule)
-            for side in ('sources', 'destinations'):
+            for side, option, dummy in RESOURCE_SIDES:
                 if rule.get(side) is not None:
                     rule[side] = self._ids('groups', rule[side], 'rules[%d].%s' % (index, side), problems)
+                if rule.get(option) is not None:
+                    rule[option] = self._resource(rule[option], 'rules[%d].%s' % (index, option), problems)
             resolved.append(rule)
         if problems:
             raise TaskError('; '.join(problems))
@@ -145,7 +181,8 @@ class PolicyModule(ResourceModule):
             return
         given = self.params.get('rules')
         for index, rule in enumerate(state['rules']):
-            if index and not rule['sources'] and (given is None or given[index].get('sources') is None):
+            if index and not rule['sources'] and not rule.get('sourceResource') and (
+                    given is None or given[index].get('sources') is None):
                 # sent back as answered, the rule would lose in the store what the answer left out
                 raise TaskError("option rules[%d].sources is required to update the policy '%s': the server answers its "
                                 "rule '%s' without sources (a v0.27 server leaves out of a later rule the source groups "

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    CHECK_NAMES, merge_checks, normalise_checks, policies_using, posture_check_result,
+    CHECK_NAMES, PROCESS_PATHS, TODAY_CHECKS, merge_checks, normalise_checks, policies_using, posture_check_result,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -38,6 +38,10 @@ CHECKS_OPTIONS = dict(
         action=dict(type='str', required=True, choices=['allow', 'deny']),
         ranges=dict(type='list', elements='str', required=True),
     )),
+    process_check=dict(type='dict', options=dict(
+        processes=dict(type='list', elements='dict', required=True,
+                       options={path: dict(type='str') for path in PROCESS_PATHS}),
+    )),
 )
 
 
@@ -62,12 +66,21 @@ class PostureCheckModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'checks')
+    options_requiring = {'checks.%s' % name: 'v0.77' for name in TODAY_CHECKS}  # refused in check_server_accepts
     shape = staticmethod(posture_check_result)
 
     @property
     def item_fields(self):
         # checks the module does not know (today's process_check) are kept, unless the task replaces them all
         return {} if self.params.get('checks_mode') == 'replace' else dict(checks=(CHECK_NAMES, None))
+
+    def check_server_accepts(self):
+        """The checks of today's servers (process_check) are refused by an older one before any write."""
+        super().check_server_accepts()
+        given = [name for name in TODAY_CHECKS if (self.params.get('checks') or {}).get(name) is not None]
+        if given and not self.resolver.server.current:
+            raise TaskError('; '.join('option checks.%s: %s does not have it (servers have it from v0.77 on)'
+                                      % (name, self.resolver.server.describe()) for name in given))
 
     def merge_desired(self, current, desired):
         if 'checks' in desired and self.params.get('checks_mode') != 'replace':

@@ -297,8 +297,9 @@ def _checks(ctx: Ctx, body: Body) -> tuple[Record, list[tuple[str, str]]]:
     if process is not None:  # v0.77
         processes = []
         for item in process.obj_list("processes") or []:
-            paths = {key: item.str(key) for key in ("linux_path", "mac_path", "windows_path") if item.str(key)}
-            if not paths:
+            # v0.77 answers every path of a process, "" where it has none
+            paths = {key: item.str(key) or "" for key in ("linux_path", "mac_path", "windows_path")}
+            if not any(paths.values()):
                 raise ApiError(422, "processcheck path shouldn't be empty")
             processes.append(paths)
         if not processes:

@@ -154,7 +154,7 @@ def test_posture_check_model_messages_name_the_option():
     assert check_error({'peer_network_range_check': {'action': 'allow', 'ranges': ['10.0.0.300/8']}}).startswith(
         "option checks.peer_network_range_check.ranges[0]: '10.0.0.300/8' is not a CIDR range")
     assert check_error({}) == ('option checks: give at least one of nb_version_check, os_version_check, '
-                               'geo_location_check, peer_network_range_check')
+                               'geo_location_check, peer_network_range_check, process_check')
     for version in ('1', '0.25.0', 'v1.2.3', '6.5.11-rc1', '5.15.0-91-generic', '1.2.3+meta'):
         validate(PostureCheckOptions, {'checks': {'nb_version_check': {'min_version': version}}})
 
@@ -346,7 +346,7 @@ def test_posture_check_merge_and_replace():
 
 def test_shape_problem_names_the_option_ansible_core_would_trip_over():
     spec = PostureCheckModule.full_argument_spec()
-    members = 'geo_location_check, nb_version_check, os_version_check, peer_network_range_check'
+    members = 'geo_location_check, nb_version_check, os_version_check, peer_network_range_check, process_check'
     assert shape_problem(spec, {'checks': [1, 2]}).endswith('of its suboptions (%s), not [1, 2]' % members)
     assert shape_problem(spec, {'checks': {'os_version_check': {'linux': 5}}}) == (
         'option checks.os_version_check.linux: must be a dictionary of its suboptions (min_kernel_version), not 5')
@@ -357,8 +357,8 @@ def test_shape_problem_names_the_option_ansible_core_would_trip_over():
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}, 3.5]}).startswith('option rules[1]: must be')
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}]}) is None
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': ['a']}) == (
-        "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destinations, enabled, "
-        "name, ports, protocol, sources), not 'a'")
+        "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destination_resource, "
+        "destinations, enabled, name, ports, protocol, source_resource, sources), not 'a'")
 
 
 def test_shape_problem_refuses_a_nul_character_at_any_depth_naming_where():
@@ -520,3 +520,245 @@ def test_a_later_rule_answered_without_sources_is_not_sent_back_as_answered():
     client = FakeClient({'/policies': [two_rule_policy(None)], '/groups': GROUPS})
     run_class(PolicyModule, client, name='p', description='changed', rules=[dict(name='r'), dict(name='s', sources=['g1', 'g2'])])
     assert [rule['sources'] for rule in client.writes()[0][2]['rules']] == [['g1'], ['g1', 'g2']]
+
+
+# -- today's fields: a group's network resources (v0.77) -------------------------------------------------
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule, group_body  # noqa: E402
+
+CURRENT = {'management_current_version': '0.77.1'}
+NET_RESOURCES = [{'id': 'res1', 'name': 'office-lan', 'type': 'subnet', 'address': '10.0.0.0/24'},
+                 {'id': 'res2', 'name': 'wiki', 'type': 'domain', 'address': 'wiki.example.com'}]
+TODAY_GROUP = {'id': 'g1', 'name': 'office', 'issued': 'api', 'peers_count': 0, 'peers': None, 'resources_count': 1,
+               'resources': [{'id': 'res1', 'type': 'subnet'}]}
+
+
+def _group_server(group=None, current=True):
+    routes = {'/groups': [group] if group else [], '/networks/resources': NET_RESOURCES, '/peers': []}
+    if group:
+        routes['/groups/' + group['id']] = group
+    if current:
+        routes['/instance/version'] = CURRENT
+    return FakeClient(routes)
+
+
+def test_group_resources_are_sent_only_when_set_as_resource_objects():
+    server = _group_server()
+    engine(GroupModule, server, name='office').run()
+    assert server.writes() == [('POST', '/groups', {'name': 'office', 'peers': []})]
+    assert ('GET', '/instance/version', None) not in server.calls  # unset: the server is never asked
+    server = _group_server()
+    engine(GroupModule, server, name='office', resources=['wiki', 'res1']).run()
+    assert server.writes() == [('POST', '/groups', {'name': 'office', 'peers': [], 'resources': [
+        {'id': 'res1', 'type': 'subnet'}, {'id': 'res2', 'type': 'domain'}]})]
+
+
+def test_group_resources_compare_as_a_set_and_an_update_keeps_them_when_unset():
+    server = _group_server(dict(TODAY_GROUP, resources=[{'id': 'res2', 'type': 'domain'}, {'id': 'res1', 'type': 'subnet'}]))
+    assert engine(GroupModule, server, name='office', resources=['office-lan', 'wiki']).run()['changed'] is False
+    assert server.writes() == []
+    server = _group_server(TODAY_GROUP)
+    engine(GroupModule, server, name='office', peers=[]).run()  # peers [] vs null: unchanged, no write
+    assert server.writes() == []
+    server = _group_server(dict(TODAY_GROUP, name='office'))
+    engine(GroupModule, server, id='g1', name='office-2').run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office-2', 'peers': [], 'resources': [{'id': 'res1', 'type': 'subnet'}]})]
+
+
+def test_group_resources_change_with_a_diff_by_name():
+    server = _group_server(TODAY_GROUP)
+    result = engine(GroupModule, server, name='office', resources=['wiki']).run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office', 'peers': [], 'resources': [{'id': 'res2', 'type': 'domain'}]})]
+    assert result['diff'] == {'before': {'resources': ['office-lan']}, 'after': {'resources': ['wiki']}}
+    server = _group_server(TODAY_GROUP)
+    engine(GroupModule, server, name='office', resources=[]).run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office', 'peers': [], 'resources': []})]
+
+
+def test_group_resources_are_refused_by_a_v027_server_before_any_write():
+    server = _group_server(current=False)
+    with pytest.raises(TaskError) as failure:
+        engine(GroupModule, server, name='office', resources=['wiki']).run()
+    assert str(failure.value) == ('option resources: this server (v0.27: it has no GET /api/instance/version) does not '
+                                  'have it (servers have it from v0.77 on)')
+    assert server.calls == [('GET', '/instance/version', None)]
+
+
+def test_a_v027_group_update_sends_no_resources():
+    old = {'id': 'g1', 'name': 'office', 'issued': 'api', 'peers_count': 0, 'peers': None}
+    server = _group_server(old, current=False)
+    result = engine(GroupModule, server, id='g1', name='office-2').run()
+    assert server.writes() == [('PUT', '/groups/g1', {'name': 'office-2', 'peers': []})]
+    assert result['group']['resources'] == []  # a list field is a list in every result
+
+
+def test_group_resources_unknown_name_fails_before_any_write():
+    server = _group_server(TODAY_GROUP)
+    with pytest.raises(TaskError) as failure:
+        engine(GroupModule, server, name='office', resources=['nope']).run()
+    assert str(failure.value) == "resources: no network resource with the id or name 'nope'"
+    assert server.writes() == []
+
+
+def test_group_body_of_a_peer_regrouping_keeps_the_resources():
+    assert group_body(TODAY_GROUP, ['p1']) == {'name': 'office', 'peers': ['p1'], 'resources': [{'id': 'res1', 'type': 'subnet'}]}
+
+
+# -- today's fields: a posture check's process_check (v0.77) ---------------------------------------------
+PROCESS_CHECK = {'id': 'c1', 'name': 'agent-running', 'description': '', 'checks': {
+    'process_check': {'processes': [{'linux_path': '/usr/bin/netbird', 'mac_path': '', 'windows_path': ''},
+                                    {'linux_path': '', 'mac_path': '/Applications/NetBird.app', 'windows_path': ''}]}}}
+
+
+def test_normalise_checks_keeps_the_paths_a_process_has_and_compares_processes_as_a_set():
+    wanted = normalise_checks({'process_check': {'processes': [{'mac_path': '/Applications/NetBird.app'},
+                                                               {'linux_path': '/usr/bin/netbird', 'windows_path': None}]}})
+    assert wanted == normalise_checks(PROCESS_CHECK['checks']) == {'process_check': {'processes': [
+        {'mac_path': '/Applications/NetBird.app'}, {'linux_path': '/usr/bin/netbird'}]}}
+
+
+def test_process_check_model_messages_name_the_option():
+    with pytest.raises(OptionsError) as failure:
+        validate(PostureCheckOptions, {'checks': {'process_check': {'processes': [{'linux_path': ''}]}}})
+    assert str(failure.value).startswith('option checks.process_check.processes[0]: give the path of the process on at least one of')
+    with pytest.raises(OptionsError) as failure:
+        validate(PostureCheckOptions, {'checks': {'process_check': {'processes': []}}})
+    assert str(failure.value) == 'option checks.process_check.processes: give at least one process'
+
+
+def _check_server(check=None, current=True):
+    routes = {'/posture-checks': [check] if check else []}
+    if current:
+        routes['/instance/version'] = CURRENT
+    return FakeClient(routes)
+
+
+def test_process_check_is_sent_when_set_and_an_update_keeps_it_when_unset():
+    server = _check_server()
+    engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [{'linux_path': '/usr/bin/netbird'}]}}).run()
+    assert server.writes() == [('POST', '/posture-checks', {'name': 'agent-running', 'description': '', 'checks': {
+        'process_check': {'processes': [{'linux_path': '/usr/bin/netbird'}]}}})]
+    server = _check_server(PROCESS_CHECK)  # the same processes: no write
+    engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [
+        {'mac_path': '/Applications/NetBird.app'}, {'linux_path': '/usr/bin/netbird'}]}}).run()
+    assert server.writes() == []
+    server = _check_server(PROCESS_CHECK)
+    engine(PostureCheckModule, server, name='agent-running', checks={'nb_version_check': {'min_version': '0.30.0'}}).run()
+    assert server.writes()[0][2]['checks'] == {'nb_version_check': {'min_version': '0.30.0'}, 'process_check': {'processes': [
+        {'mac_path': '/Applications/NetBird.app'}, {'linux_path': '/usr/bin/netbird'}]}}
+
+
+def test_process_check_is_refused_by_a_v027_server_before_any_write():
+    server = _check_server(current=False)
+    with pytest.raises(TaskError) as failure:
+        engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [{'linux_path': '/x'}]}}).run()
+    assert str(failure.value) == ('option checks.process_check: this server (v0.27: it has no GET /api/instance/version) does '
+                                  'not have it (servers have it from v0.77 on)')
+    assert server.calls == [('GET', '/instance/version', None)]
+    server = _check_server(current=False)  # other checks never ask what the server is
+    engine(PostureCheckModule, server, name='recent', checks={'nb_version_check': {'min_version': '0.30.0'}}).run()
+    assert ('GET', '/instance/version', None) not in server.calls
+
+
+# -- today's fields: a rule's source and destination resources (v0.77) ---------------------------------------
+def put_body(server):
+    (put,) = [body for method, dummy_path, body in server.writes() if method == 'PUT']
+    return put
+
+
+LAPTOP = {'id': 'p9', 'name': 'laptop', 'dns_label': 'laptop', 'ip': '100.64.0.9'}
+DEV_GROUP = {'id': 'g2', 'name': 'developers', 'peers': []}
+LAN_RULE = {'name': 'lan', 'protocol': 'all', 'sources': ['developers'], 'destination_resource': 'office-lan'}
+
+
+def _policy_server(policy=None, current=True, peers=(LAPTOP,)):
+    routes = {'/policies': [policy] if policy else [], '/groups': [DEV_GROUP], '/peers': list(peers),
+              '/networks/resources': NET_RESOURCES, '/posture-checks': []}
+    if current:
+        routes['/instance/version'] = CURRENT
+    return FakeClient(routes)
+
+
+def _answered(rule_body_sent, **changes):
+    """A policy as v0.77 answers one made of the rule sent: groups as summaries, a side without groups null."""
+    rule = dict(rule_body_sent, id='pol1')
+    for side in ('sources', 'destinations'):
+        rule[side] = [{'id': gid, 'name': 'developers'} for gid in rule.get(side) or []] or None
+    return dict({'id': 'pol1', 'name': 'to-lan', 'description': '', 'enabled': True, 'source_posture_checks': [],
+                 'rules': [rule]}, **changes)
+
+
+def test_a_destination_resource_takes_the_place_of_the_destinations():
+    server = _policy_server()
+    engine(PolicyModule, server, name='to-lan', rules=[LAN_RULE]).run()
+    (write,) = server.writes()
+    rule = write[2]['rules'][0]
+    assert rule['destinationResource'] == {'id': 'res1', 'type': 'subnet'} and 'destinations' not in rule
+    assert rule['sources'] == ['g2'] and 'sourceResource' not in rule
+    # the same again, against the answer: no write
+    policy = _answered(rule)
+    server = _policy_server(policy)
+    assert engine(PolicyModule, server, name='to-lan', rules=[dict(LAN_RULE, destination_resource='res1')]).run()['changed'] is False
+    assert server.writes() == []
+
+
+def test_a_rule_resource_is_kept_when_unset_and_replaced_by_groups_given():
+    policy = _answered(dict(rule_body(merge_rule(dict(LAN_RULE, sources=['g2'], destination_resource={'id': 'res1', 'type': 'subnet'}),
+                                                 [], 0))))
+    server = _policy_server(policy)
+    engine(PolicyModule, server, name='to-lan', description='changed').run()
+    rule = put_body(server)['rules'][0]
+    # no destinations beside the kept resource: v0.77 refuses a side with both, even an empty list
+    assert rule['destinationResource'] == {'id': 'res1', 'type': 'subnet'} and 'destinations' not in rule
+    server = _policy_server(policy)
+    engine(PolicyModule, server, name='to-lan', rules=[{'name': 'lan', 'destinations': ['developers']}]).run()
+    rule = put_body(server)['rules'][0]
+    assert rule['destinations'] == ['g2'] and 'destinationResource' not in rule
+
+
+def test_a_source_resource_names_a_peer():
+    server = _policy_server()
+    engine(PolicyModule, server, name='from-laptop', rules=[{'name': 'r', 'source_resource': 'laptop',
+                                                              'destinations': ['developers']}]).run()
+    rule = server.writes()[0][2]['rules'][0]
+    assert rule['sourceResource'] == {'id': 'p9', 'type': 'peer'} and 'sources' not in rule
+
+
+def test_rule_resources_are_refused_by_a_v027_server_before_any_write():
+    server = _policy_server(current=False)
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-lan', rules=[LAN_RULE]).run()
+    assert str(failure.value) == ('option rules[0].destination_resource: this server (v0.27: it has no GET '
+                                  '/api/instance/version) does not have it (servers have it from v0.77 on)')
+    assert server.calls == [('GET', '/instance/version', None)]
+
+
+def test_groups_and_a_resource_on_one_side_fail_before_any_request():
+    server = _policy_server()
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-lan', rules=[dict(LAN_RULE, destinations=['developers'])]).run()
+    assert str(failure.value) == ('option rules[0].destination_resource: give destinations or destination_resource, '
+                                  'not both (servers refuse a rule with both)')
+    assert server.calls == []
+
+
+def test_a_resource_name_a_peer_and_a_network_resource_share_fails_asking_for_the_id():
+    server = _policy_server(peers=(dict(LAPTOP, name='wiki'),))
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-wiki', rules=[dict(LAN_RULE, destination_resource='wiki')]).run()
+    assert str(failure.value) == ("rules[0].destination_resource: 'wiki' names the peer with id p9 and the network "
+                                  "resource with id res2; give the id")
+    server = _policy_server()
+    with pytest.raises(TaskError) as failure:
+        engine(PolicyModule, server, name='to-wiki', rules=[dict(LAN_RULE, destination_resource='nope')]).run()
+    assert str(failure.value) == "rules[0].destination_resource: no peer or network resource with the id or name 'nope'"
+    assert server.writes() == []
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_group_holding_network_resources_is_not_deleted(check_mode):
+    server = _group_server(TODAY_GROUP)
+    with pytest.raises(TaskError) as failure:
+        engine(GroupModule, server, name='office', state='absent', check_mode=check_mode).run()
+    assert str(failure.value) == ("the group 'office' (id g1) holds the network resource res1, and servers refuse to delete "
+                                  "a group that holds network resources; set its resources to [] first")
+    assert server.writes() == []

@@ -378,7 +378,7 @@ def test_plural_of_every_kind():
     assert {what: plural(what) for dummy, what, dummy_fields in kind_table().values()} == {
         'group': 'groups', 'peer': 'peers', 'posture check': 'posture checks', 'user': 'users',
         'setup key': 'setup keys', 'policy': 'policies', 'route': 'routes', 'nameserver group': 'nameserver groups',
-        'network': 'networks', 'DNS zone': 'DNS zones'}
+        'network': 'networks', 'DNS zone': 'DNS zones', 'network resource': 'network resources'}
     assert plural('token') == 'tokens' and plural('policy', 1) == 'policy' and plural('DNS settings') == 'DNS settings'
     assert plural('key') == 'keys' and plural('address') == 'addresses'
 
