@@ -360,6 +360,13 @@ class ResourceModule(NmsModule):
         body = self.request_body(state, current_obj)
         return kept_fields(self.server_fields(current_obj), body, self.fields, self.read_only, self.item_fields)
 
+    def unknown_to_server(self, obj, desired):
+        """The fields of today's servers (Field ``requires``) an update leaves out: those the task does not set and the
+        server's object does not carry, so that an older server is never sent them (not even as null or [])."""
+        carried = self.server_fields(obj)
+        carried = carried if isinstance(carried, dict) else {}
+        return [name for name, field in self.fields.items() if field.requires and name not in desired and name not in carried]
+
     def server_fields(self, obj):
         """The server object whose fields an update keeps (a module whose object is wrapped unwraps it)."""
         return obj
@@ -777,6 +784,8 @@ class ResourceModule(NmsModule):
             self.check_rename(obj, desired[self.natural_key])
         state = dict(current)
         state.update(desired)
+        for name in self.unknown_to_server(obj, desired):
+            del state[name]
         self.before_write(obj, state)
         result['changed'] = True
         result['diff'] = dict(before={k: current.get(k) for k in changed_keys},

@@ -77,10 +77,3 @@ def explain_forbidden(exc):
                             % (text, rule), retry_after=exc.retry_after)
     return exc
 
-
-def unknown_to_server(fields, params, server_obj):
-    """The fields of today's servers (a Field's ``requires``) that a request body leaves out: those the task does not
-    set and the server's object (None on create) does not carry, so an older server is never sent them."""
-    present = server_obj if isinstance(server_obj, dict) else {}
-    return set(name for name, field in fields.items()
-               if field.requires and params.get(name) is None and name not in present)

@@ -61,13 +61,10 @@ class GroupModule(ResourceModule):
     def request_body(self, state, current_obj):
         """Resources as {id, type}; unset, the server's are sent back as they are, and none to a server without them."""
         body = dict(state)
-        if 'resources' in body:
+        if 'resources' in body:  # (the engine leaves it out for a server without it)
             answered = current_obj.get('resources') if isinstance(current_obj, dict) else None
-            if self.params.get('resources') is None and not (isinstance(current_obj, dict) and 'resources' in current_obj):
-                del body['resources']  # an older server's group: the field does not exist there
-            else:
-                listed = self.resolver.cached('network_resources') or []
-                body['resources'] = resource_refs(body['resources'], list(answered or []) + list(listed))
+            listed = self.resolver.cached('network_resources') or []
+            body['resources'] = resource_refs(body['resources'], list(answered or []) + list(listed))
         return body
 
     def to_result(self, obj):

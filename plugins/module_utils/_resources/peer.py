@@ -17,7 +17,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, Field, UpdateOnly
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP, group_body
-from ansible_collections.nms.overlay.plugins.module_utils._server import unknown_to_server
 
 
 def _peer_model():
@@ -125,9 +124,7 @@ class PeerModule(UpdateOnly):
         # PUT replaces the peer: every field is sent, current values merged with the user's; today's fields go only
         # to servers that have them, and the address only when the task changes it (v0.77 moves the peer then).
         body = {name: state.get(name) for name in PEER_REQUEST_FIELDS}
-        todays = [name for name, field in self.fields.items() if field.requires]
-        body.update((name, state.get(name)) for name in todays
-                    if name not in unknown_to_server(self.fields, self.params, current_obj))
+        body.update((name, state[name]) for name, field in self.fields.items() if field.requires and name in state)
         if self.address_to_set() is not None:
             body['ip'] = state.get('ip')
         return body

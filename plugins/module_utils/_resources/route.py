@@ -9,7 +9,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-from ansible_collections.nms.overlay.plugins.module_utils._server import unknown_to_server
 
 NO_MATCH = object()
 # the network a v0.77 server gives a domain route (and shows in its answers)
@@ -139,8 +138,7 @@ class RouteModule(ResourceModule):
     def request_body(self, state, current_obj):
         # POST and PUT need exactly one of the keys peer and peer_groups (an empty one counts as set), and on v0.77
         # exactly one of network and domains; fields of today's servers go only to servers that have them.
-        body = {name: value for name, value in state.items()
-                if name not in unknown_to_server(self.fields, self.params, current_obj)}
+        body = dict(state)
         if body.get('domains'):
             body.pop('network', None)
         else:

@@ -519,3 +519,21 @@ def test_an_option_of_todays_servers_is_refused_by_a_v027_server_before_any_writ
     client = fakes.FakeClient({'/routes': []})
     engine(Route, client, name='lan').run()
     assert ('GET', '/instance/version', None) not in client.calls
+
+
+class TodaysThing(Thing):
+    """A thing with a field only today's servers have (and so only their objects carry)."""
+
+    fields = dict(Thing.fields, labels=Field('list', many=True, requires='v0.77'), flag=Field('bool', requires='v0.77'))
+
+
+@pytest.mark.parametrize('server_thing, sent', [
+    ({'id': 't1', 'name': 'x', 'size': 1, 'members': [], 'note': ''}, {}),                   # an older server's object
+    ({'id': 't1', 'name': 'x', 'size': 1, 'members': [], 'note': '', 'labels': ['a'], 'flag': None},
+     {'labels': ['a'], 'flag': None}),                                                        # today's: kept as it is
+])
+def test_an_update_sends_fields_of_todays_servers_only_when_the_server_object_carries_them(server_thing, sent):
+    client = FakeClient([server_thing], PEERS)
+    result, dummy = run(client, cls=TodaysThing, name='x', note='new')
+    assert result['changed'] is True
+    assert client.things['t1'] == dict({'id': 't1', 'name': 'x', 'size': 1, 'members': [], 'note': 'new'}, **sent)
