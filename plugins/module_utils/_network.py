@@ -177,8 +177,9 @@ class NetworkStateModule(NmsModule):
     argument_spec['return_created_secrets'] = dict(type='bool', default=True, no_log=False)
     argument_spec['created_secrets_file'] = dict(type='path', no_log=False)
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
-    # the sections of kinds only today's servers have, with the generation that has them (a v0.27 server refuses them)
-    newer_options = {kind: 'v0.77' for kind, cls in KINDS if cls.requires}
+    # the sections of kinds only today's servers have, with the generation that has them: for the compatibility page;
+    # the described kinds themselves refuse a v0.27 server (check_references), so that empty sections pass
+    options_requiring = {kind: 'v0.77' for kind, cls in KINDS if cls.requires}
 
     @classmethod
     def preload(cls):

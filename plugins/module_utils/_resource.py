@@ -19,7 +19,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, plural
-from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec
+from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, refuse_newer_options
 
 MISSING = object()
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
@@ -297,10 +297,7 @@ class ResourceModule(NmsModule):
         """Refuse, before any write, options this server cannot take (a module asks ``self.resolver.server``, which
         costs one request per task, only when its options depend on it). network_state calls it for every described
         resource before its first write. Here: the fields of today's servers (Field ``requires``) the task sets."""
-        given = [name for name, field in self.fields.items() if field.requires and self.params.get(name) is not None]
-        if given and not self.resolver.server.current:
-            raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
-                                      % (name, self.resolver.server.describe(), self.fields[name].requires) for name in given))
+        refuse_newer_options(self, {name: field.requires for name, field in self.fields.items() if field.requires})
 
     def same(self, name, current, desired):
         """Whether a field's normalised server value already is the desired one (a hook for answers that show a

@@ -130,6 +130,15 @@ def no_log_values(spec, params):
     return found
 
 
+def refuse_newer_options(task, requiring):
+    """Refuse, naming each, the options of ``requiring`` ({option: generation that has it}) that the task sets, when
+    the server is older (the version is asked only when one is set)."""
+    given = [name for name in requiring if task.params.get(name) is not None]
+    if given and not task.resolver.server.current:
+        raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
+                                  % (name, task.resolver.server.describe(), requiring[name]) for name in given))
+
+
 class NmsModule:
     """What resource and info modules share: the running task, the client and error reporting.
 
@@ -144,6 +153,9 @@ class NmsModule:
     required_if = ()
     required_together = ()
     requires = None          # what of today's servers the module manages ('Networks'): refused by a v0.27 server
+    # options that only today's servers have and that are no request field ({option: generation}, such as a user's
+    # approval; request fields say it with Field ``requires``): a v0.27 server refuses a task that sets them
+    options_requiring = {}
 
     def __init__(self, module=None, client=None, resolver=None):
         """``client`` and ``resolver`` are given when several resources of one task share them (network_state);
@@ -199,11 +211,13 @@ class NmsModule:
         self.module.warn(message)
 
     def check_generation(self):
-        """Refuse a module whose resources a v0.27 server does not have, before any other request (the one request
-        is GET /api/instance/version, shared with the rest of the task)."""
+        """Refuse a module whose resources a v0.27 server does not have, and options it does not have that are no
+        request field (``options_requiring``), before any other request (the one request is GET /api/instance/version,
+        shared with the rest of the task)."""
         if self.requires and not self.resolver.server.current:
             raise TaskError('%s does not have %s (they came after v0.27); upgrade the server to manage them'
                             % (self.resolver.server.describe(), self.requires))
+        refuse_newer_options(self, self.options_requiring)
 
     def progress(self, message):
         """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,

@@ -62,7 +62,6 @@ def option_requires(module):
     fields = getattr(engine, 'fields', None) or {}
     found = {name: field.requires for name, field in fields.items() if field.requires}
     found.update(getattr(engine, 'options_requiring', None) or {})
-    found.update(getattr(engine, 'newer_options', None) or {})
     return found
 
 

@@ -49,7 +49,7 @@ class UserModule(ResourceModule):
         approval=dict(type='str', choices=[APPROVE, REJECT]),
     )
     required_one_of = (('id', 'email', 'name'),)
-    options_requiring = {'approval': 'v0.77'}  # options of today's servers that are no request field
+    options_requiring = {'approval': 'v0.77'}  # refused by a v0.27 server for state absent too (check_generation)
 
     def validate_options(self):
         super().validate_options()
@@ -67,15 +67,6 @@ class UserModule(ResourceModule):
         if approval == APPROVE and params.get('is_blocked'):
             raise TaskError('options approval: approved and is_blocked: true contradict each other: approving a user '
                             'unblocks it')
-
-    def check_generation(self):
-        """The options of today's servers that are no request field (approval) are refused by an older server before
-        any other request, for state absent too (which has no check_server_accepts)."""
-        super().check_generation()
-        given = [name for name in self.options_requiring if self.params.get(name) is not None]
-        if given and not self.resolver.server.current:
-            raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
-                                      % (name, self.resolver.server.describe(), self.options_requiring[name]) for name in given))
 
     def check_server_accepts(self):
         super().check_server_accepts()
