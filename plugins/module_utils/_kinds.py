@@ -73,7 +73,7 @@ def sections():
 def nested_in(cls):
     """(parent section, key in a parent's entry, option naming the parent) of a kind described inside the entries of
     another (a network's resources and routers, a DNS zone's records), else None."""
-    return getattr(cls, 'nested_in', None)
+    return cls.nested_in
 
 
 def nested_sections(parent):

@@ -228,6 +228,9 @@ class ResourceModule(NmsModule):
     result_key = None
     kind = None              # resolver kind of this resource (references to it are resolved by name), and its list
     section = None           # its key in a network_state description (None: kind, or not described there)
+    # a kind that lives under a parent object: (the parent's section, the key of the parent's entry that lists it, the
+    # option that names the parent), such as a network's resources; None for a top-level kind
+    nested_in = None
     lookup = None            # the fields a reference to it may match after the id (None: the natural key)
     natural_key = 'name'
     fields = {}
@@ -356,6 +359,12 @@ class ResourceModule(NmsModule):
         (see kept_fields), so that an update never resets what the task did not ask to change."""
         body = self.request_body(state, current_obj)
         return kept_fields(self.server_fields(current_obj), body, self.fields, self.read_only, self.item_fields)
+
+    @classmethod
+    def list_path(cls, task):
+        """The path of the kind's list for a task (a module or an info module) with these options: ``path``, or for a
+        kind that lives under a parent object, under the one the task names."""
+        return cls.path
 
     def unknown_to_server(self, obj, desired):
         """The fields of today's servers (Field ``requires``) an update leaves out: those the task does not set and the
@@ -876,7 +885,8 @@ class InfoModule(NmsModule):
 
     resource = None
     plural = None            # the result's key (None: the resource's kind)
-    argument_spec = None     # None: id and the natural key, one of them
+    argument_spec = None     # None: id and the natural key (one of them), the filters and the parent's option
+    filters = ()             # further options that keep the items whose field of that name equals them
     mutually_exclusive = None
 
     def __init_subclass__(cls, **kwargs):
@@ -888,20 +898,29 @@ class InfoModule(NmsModule):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         declared = self.resource
-        self.path = declared.path
         self.what = declared.what
         self.kind = declared.kind
         self.natural_key = declared.natural_key
         self.list_only = declared.list_only
         self.plural = self.plural or declared.kind or declared.result_key + 's'
 
+    @property
+    def path(self):
+        return self.resource.list_path(self)
+
     @classmethod
     def full_argument_spec(cls):
         spec = connection_argument_spec()
-        if cls.argument_spec is None:
-            spec.update(id=dict(type='str'), **{cls.resource.natural_key: dict(type='str')})
-        else:
+        if cls.argument_spec is not None:
             spec.update(copy.deepcopy(cls.argument_spec))
+            return spec
+        declared = cls.resource
+        if declared.nested_in:  # the option that names the parent (a resource's network), as the kind's module has it
+            parent_option = declared.nested_in[2]
+            spec[parent_option] = copy.deepcopy(declared.options[parent_option])
+        spec.update(id=dict(type='str'), **{declared.natural_key: dict(type='str')})
+        for name in cls.filters:
+            spec[name] = dict(declared.fields[name].spec, required=False)
         return spec
 
     @classmethod
@@ -932,8 +951,11 @@ class InfoModule(NmsModule):
         """Whether an item passes the module's filters (id and name by default)."""
         if self.params.get('id') and ref_id(item) != self.params['id']:
             return False
-        name = self.params.get(self.natural_key)
-        return name is None or item.get(self.natural_key) == name
+        for name in (self.natural_key,) + tuple(self.filters):
+            wanted = self.params.get(name)
+            if wanted is not None and item.get(name) != wanted:
+                return False
+        return True
 
     def to_result(self, item):
         return self.resource.result_shape(item)

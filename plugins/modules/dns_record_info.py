@@ -93,26 +93,13 @@ dns_records:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule, RECORD_TYPES, records_path, zone_of
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
 
 
 class DnsRecordInfoModule(InfoModule):
     resource = DnsRecordModule
-    argument_spec = dict(
-        zone=dict(type='str', required=True),
-        id=dict(type='str'),
-        name=dict(type='str'),
-        type=dict(type='str', choices=list(RECORD_TYPES)),
-    )
+    filters = ('type',)
     mutually_exclusive = (('id', 'name'), ('id', 'type'))
-
-    def fetch(self):
-        self.path = records_path(zone_of(self))
-        return super().fetch()
-
-    def keep(self, item):
-        wanted = self.params.get('type')
-        return super().keep(item) and (wanted is None or item.get('type') == wanted)
 
 
 def main():

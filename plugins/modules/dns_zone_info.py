@@ -100,16 +100,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone im
 
 class DnsZoneInfoModule(InfoModule):
     resource = DnsZoneModule
-    argument_spec = dict(
-        id=dict(type='str'),
-        domain=dict(type='str'),
-        name=dict(type='str'),
-    )
+    filters = ('name',)
     mutually_exclusive = (('id', 'domain'), ('id', 'name'))
-
-    def keep(self, item):
-        name = self.params.get('name')
-        return super().keep(item) and (name is None or item.get('name') == name)
 
 
 def main():

@@ -87,7 +87,6 @@ network_resources:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import network_path
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 
@@ -95,15 +94,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoM
 class NetworkResourceInfoModule(InfoModule):
     resource = NetworkResourceModule
     plural = 'network_resources'
-    argument_spec = dict(
-        network=dict(type='str', required=True),
-        id=dict(type='str'),
-        name=dict(type='str'),
-    )
-
-    def fetch(self):
-        self.path = network_path(self) + self.resource.sub_path
-        return super().fetch()
 
 
 def main():

@@ -77,7 +77,6 @@ network_routers:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import network_path
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 
@@ -85,14 +84,10 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoM
 class NetworkRouterInfoModule(InfoModule):
     resource = NetworkRouterModule
     plural = 'network_routers'
-    argument_spec = dict(
+    argument_spec = dict(  # a router has no name: found by id only
         network=dict(type='str', required=True),
         id=dict(type='str'),
     )
-
-    def fetch(self):
-        self.path = network_path(self) + self.resource.sub_path
-        return super().fetch()
 
 
 def main():

@@ -80,7 +80,7 @@ tokens:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule, tokens_path
+from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 
 
 class TokenInfoModule(InfoModule):
@@ -90,10 +90,6 @@ class TokenInfoModule(InfoModule):
         id=dict(type='str'),
         name=dict(type='str'),
     )
-
-    def fetch(self):
-        self.path = tokens_path(self)
-        return super().fetch()
 
 
 def main():

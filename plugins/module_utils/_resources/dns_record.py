@@ -85,9 +85,13 @@ class DnsRecordModule(ResourceModule):
             self._zone = zone_of(self) or {}
         return self._zone or None
 
+    @classmethod
+    def list_path(cls, task):
+        return records_path(zone_of(task))
+
     @property
     def path(self):
-        return records_path(self.zone())
+        return records_path(self.zone())  # the zone read once per task
 
     def list_items(self):
         if planned(ref_id(self.zone())):

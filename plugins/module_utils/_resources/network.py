@@ -38,9 +38,13 @@ class InNetwork:
     that the option ``network`` names, and nothing is left to delete under a network that does not exist (deleting a
     network deletes its resources and routers)."""
 
+    @classmethod
+    def list_path(cls, task):
+        return network_path(task) + cls.sub_path
+
     @property
     def path(self):
-        return network_path(self) + self.sub_path
+        return self.list_path(self)
 
     def list_items(self):
         if planned(self.resolver.to_id('networks', self.params['network'], 'network')):

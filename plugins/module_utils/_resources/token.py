@@ -70,10 +70,14 @@ class TokenModule(SecretOnCreate):
         self._read_back = None   # why the created token had to be read back (the answer was lost or empty)
         self._absent = False     # the last read after a lost answer found no token
 
+    @classmethod
+    def list_path(cls, task):
+        """The tokens of the task's user (the resolver lists the users once per task)."""
+        return tokens_path(task)
+
     @property
     def path(self):
-        """The tokens of the task's user (the resolver lists the users once per task)."""
-        return tokens_path(self)
+        return self.list_path(self)
 
     def from_server(self, obj):
         return {'name': obj.get('name'), 'expires_in': token_days(obj)}
