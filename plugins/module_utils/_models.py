@@ -5,7 +5,8 @@
 
 Resource-specific models live in the ``_models_<area>.py`` files so that a module imports and builds
 only the models it needs. Every model field is named like the Ansible option it checks, and all of
-them are optional: a model validates what the user set, before any request is sent.
+them are optional: a model validates what the user set, before any request is sent. A model declares only
+the options with a rule beyond the type the argument spec already checks (or that such a rule reads).
 """
 
 from __future__ import annotations

@@ -116,12 +116,10 @@ class OsVersionCheck(Options):
 
 class Location(Options):
     country_code: Optional[CountryStr] = None
-    city_name: Optional[str] = None
 
 
 class GeoLocationCheck(Options):
     locations: Optional[List[Location]] = None
-    action: Optional[str] = None
 
     @field_validator('locations')
     @classmethod
@@ -133,7 +131,6 @@ class GeoLocationCheck(Options):
 
 class PeerNetworkRangeCheck(Options):
     ranges: Optional[List[CidrStr]] = None
-    action: Optional[str] = None
 
     @field_validator('ranges')
     @classmethod
@@ -182,14 +179,12 @@ class Checks(Options):
 
 class PostureCheckOptions(Options):
     name: Optional[NonEmptyStr] = None
-    description: Optional[str] = None
     checks: Optional[Checks] = None
 
 
 # -- policies -----------------------------------------------------------------------------------------
 class RuleOptions(Options):
     name: Optional[NonEmptyStr] = None
-    description: Optional[str] = None
     ports: Optional[List[PortStr]] = None
     sources: Optional[List[NonEmptyStr]] = None
     destinations: Optional[List[NonEmptyStr]] = None
@@ -199,7 +194,6 @@ class RuleOptions(Options):
 
 class PolicyOptions(Options):
     name: Optional[NonEmptyStr] = None
-    description: Optional[str] = None
     rules: Optional[List[RuleOptions]] = None
     source_posture_checks: Optional[List[NonEmptyStr]] = None
 

@@ -40,8 +40,6 @@ class DnsZoneOptions(Options):
 
     name: Optional[ZoneName] = None
     domain: Optional[str] = None
-    enabled: Optional[bool] = None
-    enable_search_domain: Optional[bool] = None
     distribution_groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
 
     @field_validator('domain')
