@@ -73,19 +73,14 @@ def _network(value):
 class RouteOptions(Options):
     """A route: bounds from the spec's Limits, never both peer and peer_groups, never both network and domains."""
 
-    description: Optional[str] = None
     network_id: Optional[NetworkId] = None
-    enabled: Optional[bool] = None
     peer: Optional[NonEmptyStr] = None
     peer_groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
     network: Optional[str] = None
     metric: Optional[Metric] = None
-    masquerade: Optional[bool] = None
     groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
     domains: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1, max_length=MAX_ROUTE_DOMAINS)
-    keep_route: Optional[bool] = None
     access_control_groups: Optional[List[NonEmptyStr]] = None
-    skip_auto_apply: Optional[bool] = None
 
     @field_validator('network')
     @classmethod
@@ -140,13 +135,9 @@ class NameserverGroupOptions(Options):
     """
 
     name: Optional[NameserverGroupName] = None
-    description: Optional[str] = None
     nameservers: Optional[List[NameserverOptions]] = Field(default=None, min_length=1, max_length=3)
-    enabled: Optional[bool] = None
     groups: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
     domains: Optional[List[NonEmptyStr]] = None
-    primary: Optional[bool] = None
-    search_domains_enabled: Optional[bool] = None
 
     @field_validator('domains')
     @classmethod
