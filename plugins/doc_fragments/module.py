@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-# What every module of the collection documents alike: its connection options, and the attributes every module
-# has. A module names one variant (nms.overlay.module.resource or nms.overlay.module.info_module), which holds
-# both; the pieces are written once here and joined.
 
-CONNECTION = r'''
+class ModuleDocFragment:
+    """What every module of the collection documents alike. A module names this fragment (the connection options and the
+    attributes of every module) and one variant: RESOURCE or INFO_MODULE (ansible-test reads each as a literal)."""
+
+    DOCUMENTATION = r'''
 options:
   api_url:
     description:
@@ -66,9 +67,7 @@ notes:
     status. An HTTP 404 that does not come from the API (no JSON message) means that O(api_url) points at
     something else, and the message says so.
   - Use C(module_defaults) with the action group C(group/nms.overlay.all) to set the connection options once per play.
-'''
-
-EVERY_MODULE = r'''
+attributes:
   action:
     description: >-
       Has an action plugin. When the task runs on the controller with the controller's own Python
@@ -86,8 +85,9 @@ EVERY_MODULE = r'''
       - nms.overlay.all
 '''
 
-# Resource modules: full check mode and diff.
-CHANGES = r'''
+    # Resource modules: full check mode and diff.
+    RESOURCE = r'''
+attributes:
   check_mode:
     description: Can run in check mode and return the changes it would make, without sending any write.
     support: full
@@ -96,8 +96,9 @@ CHANGES = r'''
     support: full
 '''
 
-# Info modules: read only.
-READS = r'''
+    # Info modules: read only.
+    INFO_MODULE = r'''
+attributes:
   check_mode:
     description: Reads only, so it runs the same in check mode.
     support: full
@@ -106,11 +107,3 @@ READS = r'''
     description: Nothing changes, so there is no diff.
     support: N/A
 '''
-
-
-class ModuleDocFragment:
-    """The connection options and attributes of the collection's modules (see the variants)."""
-
-    DOCUMENTATION = CONNECTION + 'attributes:' + EVERY_MODULE
-    RESOURCE = CONNECTION + 'attributes:' + EVERY_MODULE.rstrip('\n') + CHANGES
-    INFO_MODULE = CONNECTION + 'attributes:' + EVERY_MODULE.rstrip('\n') + READS

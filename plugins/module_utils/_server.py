@@ -76,4 +76,3 @@ def explain_forbidden(exc):
             return ApiError(exc.method, exc.path, exc.status, '%s (the server refuses this whatever the permissions: %s)'
                             % (text, rule), retry_after=exc.retry_after)
     return exc
-

@@ -16,6 +16,7 @@ description:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
+  - nms.overlay.module
   - nms.overlay.module.info_module
 options: {}
 seealso:

@@ -18,6 +18,7 @@ description:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
+  - nms.overlay.module
   - nms.overlay.module.resource
 options:
   disabled_management_groups:

@@ -22,6 +22,7 @@ description:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
+  - nms.overlay.module
   - nms.overlay.module.resource
 options:
   id:

@@ -31,6 +31,7 @@ notes:
 author:
   - nms.overlay contributors (@nms-overlay)
 extends_documentation_fragment:
+  - nms.overlay.module
   - nms.overlay.module.resource
 options:
   user:

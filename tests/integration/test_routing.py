@@ -255,7 +255,7 @@ def test_route_options_fail_before_any_request(emulator, run):
     assert late['no routing peer']['msg'].startswith(
         "option peer or option peer_groups is required to create the route network_id 'n'")
     assert late['no network']['msg'].startswith("option network or option domains is required to create the route "
-                                                 "network_id 'n'")
+                                                "network_id 'n'")
     assert emulator.writes() == []
 
 

@@ -54,6 +54,7 @@ class NetworkRouterModule(InNetwork, RouteModule):
         network=dict(type='str', required=True),
     )
     required_one_of = (('id', 'peer', 'peer_groups'),)
+    mutually_exclusive = (('peer', 'peer_groups'),)  # a router has no network nor domains
     shape = staticmethod(router_result)
 
     def identity_text(self):

@@ -718,7 +718,7 @@ def test_a_rule_resource_is_kept_when_unset_and_replaced_by_groups_given():
 def test_a_source_resource_names_a_peer():
     server = _policy_server()
     engine(PolicyModule, server, name='from-laptop', rules=[{'name': 'r', 'source_resource': 'laptop',
-                                                              'destinations': ['developers']}]).run()
+                                                             'destinations': ['developers']}]).run()
     rule = server.writes()[0][2]['rules'][0]
     assert rule['sourceResource'] == {'id': 'p9', 'type': 'peer'} and 'sources' not in rule
 
