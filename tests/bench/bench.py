@@ -145,8 +145,13 @@ def measure_unchanged(emulator, workdir, repeats, extra_tasks=None, as_process=F
 
 
 def example_network():
+    """The example network as build_network describes it to a v0.27 server (the bench's dialect): with the office route."""
     with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
-        return yaml.safe_load(handle)[0]['vars']['nms_example_network']
+        playbook_vars = yaml.safe_load(handle)[0]['vars']
+    description = dict(playbook_vars['nms_example_network'])
+    for kind, items in playbook_vars['nms_example_office_route'].items():
+        description[kind] = list(description.get(kind) or []) + list(items)
+    return description
 
 
 def per_resource_tasks(description):
