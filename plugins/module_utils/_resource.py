@@ -723,7 +723,7 @@ class ResourceModule(NmsModule):
     discarded = 'deleted'  # what discard_copy does, for the warning
 
     def discard_copy(self, obj):
-        """Remove this run's own copy of a concurrently created object (a hook: setup keys are revoked)."""
+        """Remove this run's own copy of a concurrently created object (a hook: see SecretOnCreate's)."""
         self.delete(obj)
 
     @staticmethod
@@ -874,6 +874,15 @@ class SecretOnCreate(ResourceModule):
         result = self.update_object(obj, copy.deepcopy(self.retired))
         result['revoked_only'] = True
         return result
+
+    def discard_copy(self, obj):
+        """This run's own copy of a concurrently created object goes as state=absent makes it go: deleted where the
+        server can, else retired."""
+        if self.can_delete(obj):
+            self.delete(obj)
+            return
+        state = dict(self.from_server(obj), **copy.deepcopy(self.retired))
+        self.client.put(self.update_path(obj), self.update_body(state, obj))
 
 
 class InfoModule(NmsModule):

@@ -248,10 +248,6 @@ class SetupKeyModule(SecretOnCreate):
     discarded = 'revoked'
     retired = dict(revoked=True, auto_groups=[])
 
-    def discard_copy(self, obj):
-        """A concurrent copy is revoked, as state=absent does (the API of v0.27 cannot delete keys)."""
-        self.client.put('%s/%s' % (self.path, ref_id(obj)), self.request_body(dict(self.from_server(obj), revoked=True), obj))
-
     def held_by_current_server(self, obj):
         """Whether the key is on a today's server (v0.77): their key ids are not numbers, v0.27's are, so the key's own
         answer tells, without a request."""

@@ -263,3 +263,17 @@ def test_account_settings_option_rules_fail_before_any_request(option, value, me
     with pytest.raises(OptionsError, match=re.escape(message)):
         make(AccountSettingsModule, server, **{option: value}).run()
     assert server.calls == []
+
+
+@pytest.mark.parametrize('key, writes', [
+    # a v0.77 key (its id is no number): deleted, as state=absent deletes it
+    (current_key(id='d1a2b3c4e5f6g7h8i9j0'), [('DELETE', '/setup-keys/d1a2b3c4e5f6g7h8i9j0', None)]),
+    # a v0.27 key: revoked and holding no group, as state=absent leaves it (that API cannot delete keys)
+    (current_key(id='17', allow_extra_dns_labels=None), [('PUT', '/setup-keys/17', 'revoked, no groups')]),
+])
+def test_a_concurrent_copy_of_a_setup_key_goes_as_state_absent_makes_it_go(key, writes):
+    server = key_server(key)
+    make(SetupKeyModule, server, name='servers').discard_copy(key)
+    sent = [(method, path, body if body is None else 'revoked, no groups' if body['revoked'] and body['auto_groups'] == [] else body)
+            for method, path, body in server.writes()]
+    assert sent == writes
