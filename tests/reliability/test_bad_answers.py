@@ -67,15 +67,20 @@ _FIRST = {}
 
 
 def first_requesting_example(name, emu):
-    """The first EXAMPLES task of the module that sends at least one request (checked once)."""
+    """The first EXAMPLES task of the module that sends at least one request (checked once), and the position of
+    its first request the server answers with success: a request before it asked for something this server does
+    not have (event_info's GET /api/events/audit, answered 404 by v0.27), and the module rightly goes on after that
+    answer whatever its body."""
     if name not in _FIRST:
         _FIRST[name] = None
         for title, args in example_args(name):
             emu.reset()
             seed_world(emu)
             run_module(name, dict(connection_of(emu), **args))
-            if emu.requests():
-                _FIRST[name] = (title, args)
+            log = emu.requests()
+            if log:
+                answered = [index for index, entry in enumerate(log) if entry["status"] < 400]
+                _FIRST[name] = (title, args, answered[0] if answered else 0)
                 break
     return _FIRST[name]
 
@@ -116,13 +121,13 @@ def test_first_request_faulted(name, kind, emulator):
     example = first_requesting_example(name, emulator)
     if example is None:
         pytest.skip("no EXAMPLES task of %s sends a request" % name)
-    title, task_args = example
+    title, task_args, position = example
     emulator.reset()
     seed_world(emulator)
-    emulator.set_faults({"queue": [FAULTS[kind][0]]})
+    emulator.set_faults({"queue": [{"delay": 0.0}] * position + [FAULTS[kind][0]]})
     args = dict(connection_of(emulator, timeout=TIMEOUT), **task_args)
     result = run_module(name, args)
-    check_failure(name, args, result, emulator.requests(), kind, emulator)
+    check_failure(name, args, result, emulator.requests(), kind, emulator, position=position)
     FIGURES.setdefault("bad answers", {})["%s/%s" % (name, kind)] = "%r failed: %s" % (title[:40], result["msg"][:150])
 
 
