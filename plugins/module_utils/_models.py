@@ -16,22 +16,42 @@ import traceback
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 
 try:
-    from pydantic import BaseModel, ConfigDict, ValidationError, constr
+    from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, conint, constr,
+                          field_validator, model_validator)
     HAS_PYDANTIC = True
     PYDANTIC_IMPORT_ERROR = None
-    NonEmptyStr = constr(strip_whitespace=True, min_length=1)
 except ImportError:  # pragma: no cover - reported through missing_required_lib
     HAS_PYDANTIC = False
     PYDANTIC_IMPORT_ERROR = traceback.format_exc()
 
+    # Stand-ins, so that the models of every area can still be defined (and never used) without pydantic.
     class BaseModel:  # pylint: disable=too-few-public-methods
-        """Stand-in so that model classes can still be defined without pydantic."""
+        """Stand-in base of the model classes."""
 
     def ConfigDict(**kwargs):  # pylint: disable=invalid-name
         return kwargs
 
+    def Field(default=None, **dummy_kwargs):  # pylint: disable=invalid-name
+        return default
+
+    def field_validator(*dummy_args, **dummy_kwargs):
+        return lambda function: function
+
+    model_validator = field_validator
+
+    def AfterValidator(function):  # pylint: disable=invalid-name
+        return function
+
+    def constr(**dummy_kwargs):
+        return str
+
+    def conint(**dummy_kwargs):
+        return int
+
     ValidationError = ValueError
-    NonEmptyStr = str
+    ValidationInfo = object
+
+NonEmptyStr = constr(strip_whitespace=True, min_length=1)
 
 
 class OptionsError(TaskError):

@@ -16,18 +16,13 @@ import re
 from typing import List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import CHECK_NAMES, PROCESS_PATHS
-from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options
+from ansible_collections.nms.overlay.plugins.module_utils._models import (AfterValidator, NonEmptyStr, Options,
+                                                                          field_validator, model_validator)
 
 try:
     from typing import Annotated
-    from pydantic import AfterValidator, field_validator, model_validator
-except ImportError:  # pragma: no cover - pydantic missing is reported by _models.validate
+except ImportError:  # pragma: no cover - Python before 3.9
     Annotated = None
-
-    def model_validator(*dummy, **dummy_kw):
-        return lambda function: function
-
-    field_validator = model_validator
 
 # hashicorp/go-version, which the server parses version strings with (1, 0.25.0, v1.2.3, 6.5.11-rc1).
 VERSION = re.compile(r'^v?[0-9]+(\.[0-9]+)*'

@@ -13,26 +13,14 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
+from ansible_collections.nms.overlay.plugins.module_utils._models import (Field, NonEmptyStr, Options, ValidationInfo, conint,
+                                                                          constr, field_validator)
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import content_problem
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import domain_problem
 
-if HAS_PYDANTIC:
-    from pydantic import Field, ValidationInfo, conint, constr, field_validator
-
-    ZoneName = constr(strip_whitespace=False, min_length=1, max_length=255)
-    Content = constr(strip_whitespace=False, min_length=1, max_length=255)
-    Ttl = conint(strict=True, ge=0)
-else:  # pragma: no cover - validate() reports the missing library before these are used
-    def field_validator(*dummy_args, **dummy_kwargs):
-        return lambda func: func
-
-    def Field(default=None, **dummy_kwargs):  # pylint: disable=invalid-name
-        return default
-
-    ValidationInfo = object
-    ZoneName = Content = str
-    Ttl = int
+ZoneName = constr(strip_whitespace=False, min_length=1, max_length=255)
+Content = constr(strip_whitespace=False, min_length=1, max_length=255)
+Ttl = conint(strict=True, ge=0)
 
 
 class DnsZoneOptions(Options):

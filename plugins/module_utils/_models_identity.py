@@ -9,13 +9,7 @@ import re
 from typing import List, Optional, Union
 
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_duration
-from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
-
-if HAS_PYDANTIC:
-    from pydantic import field_validator
-else:  # pragma: no cover - the models are not used without pydantic
-    def field_validator(*dummy_args, **dummy_kwargs):
-        return lambda func: func
+from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, field_validator
 
 KEY_EXPIRES_MIN = 86400
 KEY_EXPIRES_MAX = 31536000

@@ -9,20 +9,9 @@ import ipaddress
 import re
 from typing import List, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
+from ansible_collections.nms.overlay.plugins.module_utils._models import Field, NonEmptyStr, Options, conint, field_validator
 
-if HAS_PYDANTIC:
-    from pydantic import Field, conint, field_validator
-
-    Metric = conint(strict=True, ge=1, le=9999)
-else:  # pragma: no cover - validate() reports the missing library before these are used
-    def field_validator(*dummy_args, **dummy_kwargs):
-        return lambda func: func
-
-    def Field(default=None, **dummy_kwargs):  # pylint: disable=invalid-name
-        return default
-
-    Metric = int
+Metric = conint(strict=True, ge=1, le=9999)
 
 # The server's domain pattern (labels of letters, digits, '-' and '_', an optional leading '*.'), compared without case.
 DOMAIN = re.compile(r'^(\*\.)?((xn--)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*(xn--)?[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?$',

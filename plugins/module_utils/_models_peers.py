@@ -8,13 +8,7 @@ from __future__ import annotations
 import ipaddress
 from typing import List, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, OptionsError
-
-try:
-    from pydantic import field_validator
-except ImportError:  # pragma: no cover - reported by _models.validate
-    def field_validator(*dummy_args, **dummy_kwargs):
-        return lambda func: func
+from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, OptionsError, field_validator
 
 
 class PeerOptions(Options):

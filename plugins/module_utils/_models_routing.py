@@ -12,30 +12,16 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import List, Optional
+from typing import List, Literal, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._models import HAS_PYDANTIC, NonEmptyStr, Options
+from ansible_collections.nms.overlay.plugins.module_utils._models import (Field, NonEmptyStr, Options, ValidationInfo, conint,
+                                                                          constr, field_validator)
 
-if HAS_PYDANTIC:
-    from typing import Literal
-
-    from pydantic import Field, ValidationInfo, conint, constr, field_validator
-
-    NetworkId = constr(strip_whitespace=False, min_length=1, max_length=40)
-    NameserverGroupName = constr(strip_whitespace=False, min_length=1, max_length=40)
-    Metric = conint(strict=True, ge=1, le=9999)
-    Port = conint(strict=True, ge=1, le=65535)
-    NsType = Literal['udp']
-else:  # pragma: no cover - validate() reports the missing library before these are used
-    def field_validator(*dummy_args, **dummy_kwargs):
-        return lambda func: func
-
-    def Field(default=None, **dummy_kwargs):  # pylint: disable=invalid-name
-        return default
-
-    ValidationInfo = object
-    NetworkId = NameserverGroupName = NsType = str
-    Metric = Port = int
+NetworkId = constr(strip_whitespace=False, min_length=1, max_length=40)
+NameserverGroupName = constr(strip_whitespace=False, min_length=1, max_length=40)
+Metric = conint(strict=True, ge=1, le=9999)
+Port = conint(strict=True, ge=1, le=65535)
+NsType = Literal['udp']
 
 
 # The server's pattern for a match domain (compared without case and without a trailing dot).
