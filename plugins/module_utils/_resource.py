@@ -896,7 +896,7 @@ class InfoModule(NmsModule):
     plural = None            # the result's key (None: the resource's kind)
     argument_spec = None     # None: id and the natural key (one of them), the filters and the parent's option
     filters = ()             # further options that keep the items whose field of that name equals them
-    mutually_exclusive = None
+    mutually_exclusive = None  # None: id with the natural key and with each filter
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -935,9 +935,10 @@ class InfoModule(NmsModule):
     @classmethod
     def validation(cls):
         checks = super().validation()
-        if cls.mutually_exclusive is None:
-            pair = ['id', cls.resource.natural_key]
-            checks['mutually_exclusive'] = [pair] if all(name in checks['argument_spec'] for name in pair) else []
+        if cls.mutually_exclusive is None:  # an id finds one item: no other filter may narrow it
+            spec = checks['argument_spec']
+            checks['mutually_exclusive'] = [['id', name] for name in (cls.resource.natural_key,) + tuple(cls.filters)
+                                             if 'id' in spec and name in spec]
         return checks
 
     def fetch(self):

@@ -92,9 +92,5 @@ class AccountInfoModule(InfoModule):
         return item
 
 
-def main():
-    AccountInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    AccountInfoModule.main()

@@ -254,9 +254,5 @@ account_settings:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 
 
-def main():
-    AccountSettingsModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    AccountSettingsModule.main()

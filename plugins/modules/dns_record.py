@@ -139,9 +139,5 @@ dns_record:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
 
 
-def main():
-    DnsRecordModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    DnsRecordModule.main()

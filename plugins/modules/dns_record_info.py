@@ -100,12 +100,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record 
 class DnsRecordInfoModule(InfoModule):
     resource = DnsRecordModule
     filters = ('type',)
-    mutually_exclusive = (('id', 'name'), ('id', 'type'))
-
-
-def main():
-    DnsRecordInfoModule.main()
 
 
 if __name__ == '__main__':
-    main()
+    DnsRecordInfoModule.main()

@@ -63,9 +63,5 @@ dns_settings:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
 
 
-def main():
-    DnsSettingsModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    DnsSettingsModule.main()

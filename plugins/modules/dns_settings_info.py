@@ -58,9 +58,5 @@ class DnsSettingsInfoModule(InfoModule):
         return {'changed': False, 'dns_settings': self.to_result(self.client.get_object(self.path))}
 
 
-def main():
-    DnsSettingsInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    DnsSettingsInfoModule.main()

@@ -138,9 +138,5 @@ dns_zone:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule
 
 
-def main():
-    DnsZoneModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    DnsZoneModule.main()

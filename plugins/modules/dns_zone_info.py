@@ -102,12 +102,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone im
 class DnsZoneInfoModule(InfoModule):
     resource = DnsZoneModule
     filters = ('name',)
-    mutually_exclusive = (('id', 'domain'), ('id', 'name'))
-
-
-def main():
-    DnsZoneInfoModule.main()
 
 
 if __name__ == '__main__':
-    main()
+    DnsZoneInfoModule.main()

@@ -271,9 +271,5 @@ class EventInfoModule(NmsModule):
                 'log_oldest': str(log[-1].get('timestamp') or '') if log else ''}
 
 
-def main():
-    EventInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    EventInfoModule.main()

@@ -149,9 +149,5 @@ group:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 
 
-def main():
-    GroupModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    GroupModule.main()

@@ -99,9 +99,5 @@ class GroupInfoModule(InfoModule):
     resource = GroupModule
 
 
-def main():
-    GroupInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    GroupInfoModule.main()

@@ -171,9 +171,5 @@ class LocationInfoModule(NmsModule):
         return {'changed': False, 'country': country, 'cities': cities}
 
 
-def main():
-    LocationInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    LocationInfoModule.main()

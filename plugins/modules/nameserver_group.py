@@ -195,9 +195,5 @@ nameserver_group:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 
-def main():
-    NameserverGroupModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NameserverGroupModule.main()

@@ -103,9 +103,5 @@ class NameserverGroupInfoModule(InfoModule):
     resource = NameserverGroupModule
 
 
-def main():
-    NameserverGroupInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NameserverGroupInfoModule.main()

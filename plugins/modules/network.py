@@ -111,9 +111,5 @@ network:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 
 
-def main():
-    NetworkModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkModule.main()

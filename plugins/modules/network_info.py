@@ -98,9 +98,5 @@ class NetworkInfoModule(InfoModule):
     resource = NetworkModule
 
 
-def main():
-    NetworkInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkInfoModule.main()

@@ -147,9 +147,5 @@ network_resource:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 
 
-def main():
-    NetworkResourceModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkResourceModule.main()

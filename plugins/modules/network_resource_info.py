@@ -97,9 +97,5 @@ class NetworkResourceInfoModule(InfoModule):
     plural = 'network_resources'
 
 
-def main():
-    NetworkResourceInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkResourceInfoModule.main()

@@ -136,9 +136,5 @@ network_router:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 
 
-def main():
-    NetworkRouterModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkRouterModule.main()

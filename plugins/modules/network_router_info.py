@@ -91,9 +91,5 @@ class NetworkRouterInfoModule(InfoModule):
     )
 
 
-def main():
-    NetworkRouterInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkRouterInfoModule.main()

@@ -356,9 +356,5 @@ status:
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 
 
-def main():
-    NetworkStateModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    NetworkStateModule.main()

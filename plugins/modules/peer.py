@@ -326,9 +326,5 @@ peer:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 
 
-def main():
-    PeerModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    PeerModule.main()

@@ -325,9 +325,5 @@ class PeerInfoModule(InfoModule):
         return {'changed': False, self.plural: peers}
 
 
-def main():
-    PeerInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    PeerInfoModule.main()

@@ -345,9 +345,5 @@ policy:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 
 
-def main():
-    PolicyModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    PolicyModule.main()

@@ -238,9 +238,5 @@ class PolicyInfoModule(InfoModule):
         return result
 
 
-def main():
-    PolicyInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    PolicyInfoModule.main()

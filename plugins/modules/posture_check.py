@@ -271,9 +271,5 @@ posture_check:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 
 
-def main():
-    PostureCheckModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    PostureCheckModule.main()

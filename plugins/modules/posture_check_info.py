@@ -90,9 +90,5 @@ class PostureCheckInfoModule(InfoModule):
     resource = PostureCheckModule
 
 
-def main():
-    PostureCheckInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    PostureCheckInfoModule.main()

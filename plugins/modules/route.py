@@ -280,9 +280,5 @@ route:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 
 
-def main():
-    RouteModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    RouteModule.main()

@@ -141,9 +141,5 @@ class RouteInfoModule(InfoModule):
     resource = RouteModule
 
 
-def main():
-    RouteInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    RouteInfoModule.main()

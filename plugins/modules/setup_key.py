@@ -250,9 +250,5 @@ replaced_id:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 
 
-def main():
-    SetupKeyModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    SetupKeyModule.main()

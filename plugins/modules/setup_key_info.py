@@ -139,9 +139,5 @@ class SetupKeyInfoModule(InfoModule):
         return self.params.get('valid') is None or setup_key_valid(item) == self.params['valid']
 
 
-def main():
-    SetupKeyInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    SetupKeyInfoModule.main()

@@ -151,9 +151,5 @@ replaced_id:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 
 
-def main():
-    TokenModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    TokenModule.main()

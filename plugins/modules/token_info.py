@@ -93,9 +93,5 @@ class TokenInfoModule(InfoModule):
     )
 
 
-def main():
-    TokenInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    TokenInfoModule.main()

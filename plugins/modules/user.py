@@ -235,9 +235,5 @@ invitation_sent:
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 
 
-def main():
-    UserModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    UserModule.main()

@@ -157,9 +157,5 @@ class UserInfoModule(InfoModule):
         return params.get('name') is None or item.get('name') == params['name']
 
 
-def main():
-    UserInfoModule.main()
-
-
 if __name__ == '__main__':
-    main()
+    UserInfoModule.main()

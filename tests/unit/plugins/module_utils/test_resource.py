@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
@@ -537,3 +539,16 @@ def test_an_update_sends_fields_of_todays_servers_only_when_the_server_object_ca
     result, dummy = run(client, cls=TodaysThing, name='x', note='new')
     assert result['changed'] is True
     assert client.things['t1'] == dict({'id': 't1', 'name': 'x', 'size': 1, 'members': [], 'note': 'new'}, **sent)
+
+
+@pytest.mark.parametrize('module_name, pairs', [
+    ('group_info', [['id', 'name']]),
+    ('dns_zone_info', [['id', 'domain'], ['id', 'name']]),
+    ('dns_record_info', [['id', 'name'], ['id', 'type']]),
+    ('network_router_info', []),
+    ('peer_info', []),
+])
+def test_an_info_modules_id_excludes_its_natural_key_and_filters_unless_it_says_otherwise(module_name, pairs):
+    module = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.' + module_name)
+    info_class = next(value for name, value in vars(module).items() if name.endswith('InfoModule') and name != 'InfoModule')
+    assert [list(pair) for pair in info_class.validation()['mutually_exclusive']] == pairs
