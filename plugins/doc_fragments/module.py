@@ -7,9 +7,13 @@ from __future__ import annotations
 
 class ModuleDocFragment:
     """What every module of the collection documents alike. A module names this fragment (the connection options and the
-    attributes of every module) and one variant: RESOURCE or INFO_MODULE (ansible-test reads each as a literal)."""
+    attributes of every module), one variant of RESOURCE or INFO_MODULE, and the variants of the engine behaviours it
+    has: BY_ID_OR_NAME, CONVERGE, CURRENT_SERVERS (tests/unit/test_doc_fragment.py derives which from the engine).
+    ansible-test reads each as a literal."""
 
     DOCUMENTATION = r'''
+author:
+  - nms.overlay contributors (@nms-overlay)
 options:
   api_url:
     description:
@@ -106,4 +110,37 @@ attributes:
   diff_mode:
     description: Nothing changes, so there is no diff.
     support: N/A
+'''
+
+    # Info modules whose filters are the default pair: id, or the name.
+    BY_ID_OR_NAME = r'''
+options:
+  id:
+    description:
+      - Return only the one with this id. An unknown id returns an empty list.
+      - Mutually exclusive with O(name).
+    type: str
+  name:
+    description:
+      - Return only those with this name.
+      - Mutually exclusive with O(id).
+    type: str
+'''
+
+    # Kinds whose natural key the server does not keep unique (the engine's converge).
+    CONVERGE = r'''
+options: {}
+notes:
+  - The server does not refuse a second object that this module would find by the same options. When tasks on many
+    hosts create such an object at once (a task without C(run_once)), each lists again after its create and all
+    converge on the copy with the lowest id; the others remove their own copy and warn. See "Many hosts, one
+    resource" in the getting started guide.
+'''
+
+    # Kinds only servers after v0.27 have (the kind's requires).
+    CURRENT_SERVERS = r'''
+options: {}
+notes:
+  - Only servers after v0.27 have what this module manages. A v0.27 server (one without
+    C(GET /api/instance/version)) makes the task fail after that one request, before any write.
 '''

@@ -16,6 +16,7 @@ import traceback
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 
 try:
+    # pylint: disable-next=unused-import  # the area models import pydantic's names from here, stand-ins included
     from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, conint, constr,
                           field_validator, model_validator)
     HAS_PYDANTIC = True

@@ -937,8 +937,8 @@ class InfoModule(NmsModule):
         checks = super().validation()
         if cls.mutually_exclusive is None:  # an id finds one item: no other filter may narrow it
             spec = checks['argument_spec']
-            checks['mutually_exclusive'] = [['id', name] for name in (cls.resource.natural_key,) + tuple(cls.filters)
-                                             if 'id' in spec and name in spec]
+            narrowing = (cls.resource.natural_key,) + tuple(cls.filters)
+            checks['mutually_exclusive'] = [['id', name] for name in narrowing if 'id' in spec and name in spec]
         return checks
 
     def fetch(self):

@@ -13,14 +13,9 @@ description:
   - Returns the account the token belongs to, with its id and settings.
   - The API always returns exactly one account; it is returned as a list of one.
   - Admins and service users may read the account; regular users may not.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
-options: {}
 seealso:
   - module: nms.overlay.account_settings
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

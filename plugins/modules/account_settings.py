@@ -17,11 +17,6 @@ description:
     and everything in it (users, peers, groups, policies, setup keys, tokens). This cannot be undone,
     and the token used by the task stops working too. Without a matching O(confirm_account_id) the
     task fails before any write.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   peer_login_expiration_enabled:
     description:
@@ -109,6 +104,7 @@ notes:
   - Only the account owner may delete the account.
 seealso:
   - module: nms.overlay.account_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

@@ -16,16 +16,9 @@ description:
     it, or when none of them has that content, the task fails and lists their ids.
   - Options left unset keep the server's value. One record of a name and type is updated in place, its
     O(content) and O(ttl) included.
-  - Only servers of today have DNS zones. A v0.27 server (one without C(GET /api/instance/version)) makes the
-    task fail after that one request, before any write.
 notes:
   - The server refuses a second record of the same name, type and content, and a CNAME record beside any other
     record of its name; the task then fails with the server's message.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   zone:
     description:
@@ -70,6 +63,7 @@ options:
 seealso:
   - module: nms.overlay.dns_record_info
   - module: nms.overlay.dns_zone
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -12,13 +12,6 @@ version_added: 0.1.0
 description:
   - Returns the records of a custom DNS zone, all of them, the record with a given O(id), or the records with a
     given O(name) and/or O(type).
-  - Only servers of today have DNS zones. A v0.27 server (one without C(GET /api/instance/version)) makes the
-    task fail after that one request.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   zone:
     description:
@@ -44,6 +37,7 @@ options:
 seealso:
   - module: nms.overlay.dns_record
   - module: nms.overlay.dns_zone_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -15,11 +15,6 @@ description:
   - Options left unset keep the server's value; a task without options changes nothing.
   - Reads the settings whether the server wraps them in C(items) (as the API specification shows)
     or not (as deployed servers answer).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   disabled_management_groups:
     description:
@@ -34,6 +29,7 @@ notes:
 seealso:
   - module: nms.overlay.dns_settings_info
   - module: nms.overlay.nameserver_group
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

@@ -12,15 +12,10 @@ version_added: 0.1.0
 description:
   - Returns the DNS settings of the account, a single object that always exists.
   - Reads the settings whether the server wraps them in C(items) or not.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
-options: {}
 seealso:
   - module: nms.overlay.dns_settings
   - module: nms.overlay.nameserver_group_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

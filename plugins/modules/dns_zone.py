@@ -16,13 +16,6 @@ description:
   - Options left unset keep the server's value.
   - A zone's domain cannot change after it is created. A different O(domain) for a zone found by O(id) is
     reported as a warning and changes nothing; create a new zone to use another domain.
-  - Only servers of today have DNS zones. A v0.27 server (one without C(GET /api/instance/version)) makes the
-    task fail after that one request, before any write.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -66,6 +59,7 @@ seealso:
   - module: nms.overlay.dns_zone_info
   - module: nms.overlay.dns_record
   - module: nms.overlay.dns_settings
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -12,13 +12,6 @@ version_added: 0.1.0
 description:
   - Returns all custom DNS zones with their records, or the zone with a given O(id) or O(domain), or the zones
     with a given O(name).
-  - Only servers of today have DNS zones. A v0.27 server (one without C(GET /api/instance/version)) makes the
-    task fail after that one request.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   id:
     description:
@@ -30,14 +23,10 @@ options:
       - Return only the zone of this domain.
       - Mutually exclusive with O(id).
     type: str
-  name:
-    description:
-      - Return only the zones with this name.
-      - Mutually exclusive with O(id).
-    type: str
 seealso:
   - module: nms.overlay.dns_zone
   - module: nms.overlay.dns_record_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

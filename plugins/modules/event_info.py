@@ -16,11 +16,6 @@ description:
   - Servers store events asynchronously, so an event may show up shortly after the change that caused it.
   - The log is read from C(/api/events/audit), its path on servers from v0.77 on (one request); an older server
     answers that path with 404 and the module reads C(/api/events) instead (two requests).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   activity_code:
     description:
@@ -60,6 +55,7 @@ options:
     type: int
 seealso:
   - module: nms.overlay.peer
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

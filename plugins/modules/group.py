@@ -17,11 +17,6 @@ description:
     the group's members.
   - The built-in C(All) group holds every peer and cannot be changed or deleted; trying to fails
     before any write.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -65,6 +60,7 @@ options:
 seealso:
   - module: nms.overlay.group_info
   - module: nms.overlay.peer
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

@@ -11,24 +11,9 @@ short_description: List groups of peers
 version_added: 0.1.0
 description:
   - Returns all groups, or the group with a given O(id) or O(name).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
-options:
-  id:
-    description:
-      - Return only the group with this id. An unknown id returns an empty list.
-      - Mutually exclusive with O(name).
-    type: str
-  name:
-    description:
-      - Return only the groups with this name.
-      - Mutually exclusive with O(id).
-    type: str
 seealso:
   - module: nms.overlay.group
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name]
 '''
 
 EXAMPLES = r'''

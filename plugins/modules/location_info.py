@@ -17,11 +17,6 @@ description:
     module fails saying so.
   - Servers answer in different shapes (countries as plain codes or as objects with a name; cities as a
     list or a single object). The module always returns the normalised lists described below.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   country:
     description:
@@ -32,6 +27,7 @@ notes:
   - Only users with admin power (and no service user with the role C(user)) may read locations.
 seealso:
   - module: nms.overlay.posture_check
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

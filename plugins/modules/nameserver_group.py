@@ -21,11 +21,6 @@ description:
     the options merged with the server''s values before a write: O(primary=true) only with no
     O(domains); no O(domains) only with O(primary=true); O(search_domains_enabled=true) only with
     O(domains). A failure names the option and the rule.'
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -103,6 +98,7 @@ options:
 seealso:
   - module: nms.overlay.nameserver_group_info
   - module: nms.overlay.dns_settings
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

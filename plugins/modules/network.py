@@ -13,17 +13,10 @@ description:
   - Creates, updates and deletes a network, the container of resources (hosts, subnets, domains) that peers
     reach through the network's routers. Its resources and routers are managed with
     M(nms.overlay.network_resource) and M(nms.overlay.network_router).
-  - Networks exist on servers after v0.27 only. A v0.27 server refuses the task after one request
-    (C(GET /api/instance/version)), before any write.
   - A network is found by O(id) when given, otherwise by O(name). A name shared by several networks fails
     and lists their ids.
   - Options left unset keep the server's value.
   - Deleting a network deletes its resources and routers with it (the server does so).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -48,6 +41,7 @@ seealso:
   - module: nms.overlay.network_info
   - module: nms.overlay.network_resource
   - module: nms.overlay.network_router
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

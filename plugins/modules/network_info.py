@@ -11,28 +11,11 @@ short_description: List networks
 version_added: 0.1.0
 description:
   - Returns all networks, or the network with a given O(id) or O(name).
-  - Networks exist on servers after v0.27 only. A v0.27 server refuses the task after one request
-    (C(GET /api/instance/version)).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
-options:
-  id:
-    description:
-      - Return only the network with this id. An unknown id returns an empty list.
-      - Mutually exclusive with O(name).
-    type: str
-  name:
-    description:
-      - Return only the networks with this name.
-      - Mutually exclusive with O(id).
-    type: str
 seealso:
   - module: nms.overlay.network
   - module: nms.overlay.network_resource_info
   - module: nms.overlay.network_router_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

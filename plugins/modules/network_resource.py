@@ -12,16 +12,9 @@ version_added: 0.1.0
 description:
   - Creates, updates and deletes a resource of a network, a host, a subnet or a domain that peers reach
     through the network's routers. Policies give access to it through the groups it belongs to.
-  - Network resources exist on servers after v0.27 only. A v0.27 server refuses the task after one request
-    (C(GET /api/instance/version)), before any write.
   - A resource is found in the network O(network) by O(id) when given, otherwise by O(name).
   - Options left unset keep the server's value. In particular, a task without O(groups) never changes the
     resource's groups.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   network:
     description:
@@ -72,6 +65,7 @@ seealso:
   - module: nms.overlay.network_resource_info
   - module: nms.overlay.network
   - module: nms.overlay.network_router
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -11,32 +11,16 @@ short_description: List the resources of a network
 version_added: 0.1.0
 description:
   - Returns the resources of a network, all of them or the one with a given O(id) or O(name).
-  - Network resources exist on servers after v0.27 only. A v0.27 server refuses the task after one request
-    (C(GET /api/instance/version)).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   network:
     description:
       - The network whose resources are listed, as a network name or id. An unknown network fails.
     type: str
     required: true
-  id:
-    description:
-      - Return only the resource with this id. An unknown id returns an empty list.
-      - Mutually exclusive with O(name).
-    type: str
-  name:
-    description:
-      - Return only the resource with this name.
-      - Mutually exclusive with O(id).
-    type: str
 seealso:
   - module: nms.overlay.network_resource
   - module: nms.overlay.network_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -12,8 +12,6 @@ version_added: 0.1.0
 description:
   - Creates, updates and deletes a router of a network, one routing peer (O(peer)) or the peers of routing
     peer groups (O(peer_groups)) through which other peers reach the network's resources.
-  - Network routers exist on servers after v0.27 only. A v0.27 server refuses the task after one request
-    (C(GET /api/instance/version)), before any write.
   - A router has no name. It is found in the network O(network) by O(id) when given, otherwise by its routing
     peer (O(peer)) or its exact set of peer groups (O(peer_groups)), as a route is. Several routers of that peer
     or set of groups fail and list their ids.
@@ -21,11 +19,6 @@ description:
     them on an existing router (found by O(id)) clears the other.
   - Servers create every router enabled; a router created with O(enabled=false) is disabled by a second request
     right after its creation.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   network:
     description:
@@ -75,6 +68,7 @@ seealso:
   - module: nms.overlay.network_router_info
   - module: nms.overlay.network
   - module: nms.overlay.network_resource
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -11,13 +11,6 @@ short_description: List the routers of a network
 version_added: 0.1.0
 description:
   - Returns the routers of a network, all of them or the one with a given O(id).
-  - Network routers exist on servers after v0.27 only. A v0.27 server refuses the task after one request
-    (C(GET /api/instance/version)).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   network:
     description:
@@ -31,6 +24,7 @@ options:
 seealso:
   - module: nms.overlay.network_router
   - module: nms.overlay.network_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.current_servers]
 '''
 
 EXAMPLES = r'''

@@ -22,11 +22,6 @@ description:
     a posture check in a policy, a peer of a route, ...) is checked against the server and the description. One bad
     reference stops the run before anything changes, and the message says where it is.
   - The P(nms.overlay.network#role) role uses this module.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   groups:
     description:
@@ -174,6 +169,7 @@ seealso:
   - module: nms.overlay.route
   - module: nms.overlay.network
   - module: nms.overlay.dns_zone
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

@@ -19,11 +19,6 @@ description:
     or O(name) that matches several peers fails and lists their ids.
   - Options left unset keep the server's value. The server replaces the whole peer on every update,
     so the module always sends the current values merged with the options you set.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -120,6 +115,7 @@ seealso:
   - module: nms.overlay.group
   - plugin: nms.overlay.peers
     plugin_type: inventory
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

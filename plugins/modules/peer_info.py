@@ -14,11 +14,6 @@ description:
   - When the result is one peer (by O(id), or filters that leave exactly one), that peer is read on its
     own and also carries C(accessible_peers), the peers it can reach by policy. Today's servers answer those
     apart (C(GET /api/peers/{id}/accessible-peers)), which is then read too.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   id:
     description:
@@ -61,6 +56,7 @@ seealso:
   - module: nms.overlay.peer
   - plugin: nms.overlay.peers
     plugin_type: inventory
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

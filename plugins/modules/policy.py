@@ -24,11 +24,6 @@ description:
   - The rules are checked before any request the way the server checks them (protocol V(all) and
     V(icmp) take no ports and must be bidirectional; a one-way V(tcp) or V(udp) rule needs ports),
     and the failure names the rule and the option, for example C(rules[1].ports).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -148,16 +143,13 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - The server lets several policies share a name. When tasks on many hosts create the same name at once
-    (a task without C(run_once)), each lists again after its create and all converge on the copy with
-    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
-    getting started guide.
   - Deployed servers silently drop unknown group ids from rules; this module resolves every group
     first, so an unknown name or id fails before the write instead.
 seealso:
   - module: nms.overlay.policy_info
   - module: nms.overlay.posture_check
   - module: nms.overlay.group
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
 '''
 
 EXAMPLES = r'''

@@ -16,22 +16,7 @@ description:
     which group on which protocol and ports, so access can be reviewed without reading the policies.
   - To see that access as a group-to-group matrix, pass RV(policies) to the filter P(nms.overlay.access_matrix#filter),
     or run the playbook C(nms.overlay.access_report), which writes it as a Markdown table and as an HTML page.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
-  id:
-    description:
-      - Return only the policy with this id. An unknown id returns an empty list.
-      - Mutually exclusive with O(name).
-    type: str
-  name:
-    description:
-      - Return only the policies with this name.
-      - Mutually exclusive with O(id).
-    type: str
   view:
     description:
       - V(policies) returns RV(policies) only.
@@ -45,6 +30,7 @@ seealso:
   - module: nms.overlay.posture_check_info
   - plugin: nms.overlay.access_matrix
     plugin_type: filter
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name]
 '''
 
 EXAMPLES = r'''

@@ -20,11 +20,6 @@ description:
     V(v1.2.3) or V(6.5.11-rc1); country codes are 2 letters (sent upper-case); network ranges are CIDRs
     (compared by network, so V(10.1.2.3/8) equals V(10.0.0.0/8)).
   - Deleting a posture check that a policy uses fails before the delete, naming the policy.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -184,6 +179,7 @@ options:
 seealso:
   - module: nms.overlay.posture_check_info
   - module: nms.overlay.policy
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
 '''
 
 EXAMPLES = r'''

@@ -12,25 +12,10 @@ version_added: 0.1.0
 description:
   - Returns all posture checks, or the one with a given O(id) or O(name).
   - Network ranges are returned as a flat list, also from servers that nest them.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
-options:
-  id:
-    description:
-      - Return only the posture check with this id. An unknown id returns an empty list.
-      - Mutually exclusive with O(name).
-    type: str
-  name:
-    description:
-      - Return only the posture check with this name.
-      - Mutually exclusive with O(id).
-    type: str
 seealso:
   - module: nms.overlay.posture_check
   - module: nms.overlay.policy_info
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name]
 '''
 
 EXAMPLES = r'''

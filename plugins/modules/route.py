@@ -23,11 +23,6 @@ description:
     take these values - O(description=""), O(enabled=true), O(masquerade=true), O(metric=9999).
   - The server replaces the whole route on an update, so the module sends the current route merged
     with the options of the task (fields of v0.77 servers included, whether the task sets them or not).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -123,15 +118,12 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - The server lets several routes of one network_id share a name. When tasks on many hosts create the same name at once
-    (a task without C(run_once)), each lists again after its create and all converge on the copy with
-    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
-    getting started guide.
   - The server refuses a route whose routing peer is not a Linux peer, and a route to a network that
     a member of the same O(peer_groups) already routes; its message is shown.
 seealso:
   - module: nms.overlay.route_info
   - module: nms.overlay.group
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
 '''
 
 EXAMPLES = r'''

@@ -12,11 +12,6 @@ version_added: 0.1.0
 description:
   - Returns all routes, the route with a given O(id), or the routes with a given O(network_id)
     (several routes share one O(network_id) when a network has more than one routing peer).
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   id:
     description:
@@ -30,6 +25,7 @@ options:
     type: str
 seealso:
   - module: nms.overlay.route
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

@@ -30,15 +30,8 @@ description:
   - A one-off key enrolls one peer; the server holds V(usage_limit=1) for it, and the module sends and
     shows that.
 notes:
-  - The server lets several setup keys share a name. When tasks on many hosts create the same name at once
-    (a task without C(run_once)), each lists again after its create and all converge on the copy with
-    the lowest id; the others revoke their own copy and warn. See "Many hosts, one resource" in the
-    getting started guide.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
+  - A copy of a key that concurrent runs created is removed the way O(state=absent) removes a key (deleted,
+    or revoked on a v0.27 server).
 options:
   id:
     description:
@@ -116,6 +109,7 @@ options:
 seealso:
   - module: nms.overlay.setup_key_info
   - module: nms.overlay.group
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
 '''
 
 EXAMPLES = r'''

@@ -14,20 +14,7 @@ description:
     can still enroll a peer.
   - Key values are never returned, even when the server sends them; only the task of
     M(nms.overlay.setup_key) that creates a key shows its value.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
-  id:
-    description:
-      - Return only the key with this id. An unknown id returns an empty list.
-    type: str
-  name:
-    description:
-      - Return only the keys with this name (names are not unique).
-    type: str
   valid:
     description:
       - V(true) returns only keys that can enroll a peer, V(false) only expired, revoked or used up keys.
@@ -35,6 +22,7 @@ options:
     type: bool
 seealso:
   - module: nms.overlay.setup_key
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name]
 '''
 
 EXAMPLES = r'''

@@ -23,16 +23,6 @@ description:
     (cut off in transfer), the value (which only that answer carries) is lost. The task then fails saying so, with V(changed=true) and RV(token) when a read
     shows the token was created (or saying that it may exist when that read fails too); run it again
     with O(rotate=true) to get a value.
-notes:
-  - The server lets several tokens share a name. When tasks on many hosts create the same name at once
-    (a task without C(run_once)), each lists again after its create and all converge on the copy with
-    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
-    getting started guide.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   user:
     description:
@@ -68,6 +58,7 @@ options:
 seealso:
   - module: nms.overlay.token_info
   - module: nms.overlay.user
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
 '''
 
 EXAMPLES = r'''

@@ -13,27 +13,15 @@ description:
   - Returns the token records of a user, all of them or the ones with a given O(id) or O(name).
   - Token values are never returned; the server keeps only their hashes.
   - Users read their own tokens; admins also read the tokens of service users.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   user:
     description:
       - The user owning the tokens, as a user id, an email (regular users) or a name (service users).
     type: str
     required: true
-  id:
-    description:
-      - Return only the token with this id. An unknown id returns an empty list.
-    type: str
-  name:
-    description:
-      - Return only the tokens with this name.
-    type: str
 seealso:
   - module: nms.overlay.token
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name]
 '''
 
 EXAMPLES = r'''

@@ -19,11 +19,6 @@ description:
     the user's role, and a task without O(auto_groups) never changes its groups.
   - The API cannot rename a user or change its email; a different O(name) or O(email) for a user found
     by O(id) is reported as a warning and not changed.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.resource
 options:
   id:
     description:
@@ -98,15 +93,12 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - The server lets several service users share a name. When tasks on many hosts create the same name at once
-    (a task without C(run_once)), each lists again after its create and all converge on the copy with
-    the lowest id; the others delete their own copy and warn. See "Many hosts, one resource" in the
-    getting started guide.
   - Inviting regular users needs an identity provider on the server; without one the server refuses
     the invitation (HTTP 412).
 seealso:
   - module: nms.overlay.user_info
   - module: nms.overlay.token
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
 '''
 
 EXAMPLES = r'''

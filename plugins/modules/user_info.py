@@ -13,11 +13,6 @@ description:
   - Returns all users, or the users with a given O(id), O(email) or O(name), optionally only service
     users or only regular users.
   - Admins and service users see every user; a regular user sees only itself.
-author:
-  - nms.overlay contributors (@nms-overlay)
-extends_documentation_fragment:
-  - nms.overlay.module
-  - nms.overlay.module.info_module
 options:
   id:
     description:
@@ -37,6 +32,7 @@ options:
     type: bool
 seealso:
   - module: nms.overlay.user
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module]
 '''
 
 EXAMPLES = r'''

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.emulator import make_peers
-from tests.support.modules import doc_of, examples_of
+from tests.support.modules import documentation, examples_of
 
 
 def groups_named(emulator, name):
@@ -314,7 +314,7 @@ def test_group_info_id_and_name_are_mutually_exclusive_as_documented(emulator, r
     assert result['both']['failed'] is True
     assert 'mutually exclusive: id|name' in result['both']['msg']
     assert emulator.requests() == []
-    docs = doc_of('group_info', 'DOCUMENTATION')
+    docs = documentation('group_info')
     assert 'Mutually exclusive with O(name).' in docs['options']['id']['description']
     assert 'Mutually exclusive with O(id).' in docs['options']['name']['description']
 

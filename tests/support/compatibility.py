@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from tests.support.modules import MODULES_DIR, doc_of, engine_of
+from tests.support.modules import MODULES_DIR, documentation, engine_of
 
 # What differs between the generations for one option (module, option) or a whole module (module, None), in words a
 # user acts on. Facts: what real v0.27.6 and v0.77.1 servers do, and how the collection meets each.
@@ -107,7 +107,7 @@ def render(requires_of=requires):
                     % (feature, note)).strip()
         lines.append('| `nms.overlay.%s` | | %s | yes | %s |' % (module, old, note))
         newer = option_requires(module)
-        for name, dummy_option in options(doc_of(module, 'DOCUMENTATION').get('options')):
+        for name, dummy_option in options(documentation(module, connection=False).get('options')):
             since = since_of(newer, name)
             note = NOTES.get((module, name), '')
             if since:

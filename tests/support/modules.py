@@ -25,6 +25,26 @@ def doc_of(module, name):
     raise AssertionError('%s has no %s' % (module, name))
 
 
+def documentation(module, connection=True):
+    """A module's DOCUMENTATION as ansible-doc shows it: with the options, attributes and notes of the collection's
+    fragment variants it names (its own entries first, and winning). ``connection=False`` leaves out the base fragment
+    (the connection options and attributes every module shares)."""
+    from ansible_collections.nms.overlay.plugins.doc_fragments.module import ModuleDocFragment
+    doc = doc_of(module, 'DOCUMENTATION')
+    for name in doc.pop('extends_documentation_fragment', []):
+        if name == 'nms.overlay.module' and not connection:
+            continue
+        variant = 'DOCUMENTATION' if name == 'nms.overlay.module' else name.rsplit('.', 1)[1].upper()
+        fragment = yaml.safe_load(getattr(ModuleDocFragment, variant))
+        for key in ('options', 'attributes'):
+            merged = dict(doc.get(key) or {})
+            merged.update((option, value) for option, value in (fragment.get(key) or {}).items() if option not in merged)
+            if merged:
+                doc[key] = merged
+        doc['notes'] = (doc.get('notes') or []) + (fragment.get('notes') or [])
+    return doc
+
+
 def examples_of(module):
     """The EXAMPLES tasks of a module."""
     return doc_of(module, 'EXAMPLES')

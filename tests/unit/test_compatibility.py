@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from tests.support import compatibility
-from tests.support.modules import doc_of
+from tests.support.modules import documentation
 
 PAGE = os.path.join(os.path.dirname(compatibility.MODULES_DIR), '..', 'docs', 'compatibility.md')
 
@@ -24,7 +24,7 @@ def test_every_note_names_a_module_and_option_that_exist():
     for module, option in compatibility.NOTES:
         assert module in compatibility.module_names(), module
         if option is not None:
-            names = [name for name, dummy in compatibility.options(doc_of(module, 'DOCUMENTATION').get('options'))]
+            names = [name for name, dummy in compatibility.options(documentation(module, connection=False).get('options'))]
             assert option in names, (module, option)
 
 
@@ -32,7 +32,7 @@ def test_every_module_and_option_has_a_row():
     page = compatibility.render()
     for module in compatibility.module_names():
         assert '| `nms.overlay.%s` |' % module in page
-        for name, dummy in compatibility.options(doc_of(module, 'DOCUMENTATION').get('options')):
+        for name, dummy in compatibility.options(documentation(module, connection=False).get('options')):
             assert '| | `%s` |' % name in page
 
 

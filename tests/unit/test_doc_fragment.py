@@ -11,8 +11,10 @@ import pytest
 import yaml
 
 from ansible_collections.nms.overlay.plugins.doc_fragments.module import ModuleDocFragment
+from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule, ResourceModule, Settings, UpdateOnly
 from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec
-from tests.support.modules import MODULES_DIR, doc_of
+from tests.support import fakes
+from tests.support.modules import MODULES_DIR, doc_of, engine_of
 
 MODULES = sorted(name[:-3] for name in os.listdir(MODULES_DIR) if name.endswith('.py') and name != '__init__.py')
 
@@ -27,7 +29,44 @@ def test_each_variant_holds_the_connection_options_and_every_attribute(variant, 
     assert doc['notes']
 
 
+def documented_behaviours(engine):
+    """The variants beyond the first that a module's engine calls for: each documents one engine behaviour."""
+    variants = set()
+    spec_checks = engine.validation()
+    if issubclass(engine, InfoModule) and {'id', 'name'} <= set(spec_checks['argument_spec']) \
+            and ['id', 'name'] in [list(pair) for pair in spec_checks['mutually_exclusive']]:
+        variants.add('by_id_or_name')
+    if issubclass(engine, ResourceModule) and not issubclass(engine, (Settings, UpdateOnly)) \
+            and not fakes.engine(engine, None).natural_key_is_unique():
+        variants.add('converge')
+    if getattr(engine, 'requires', None):
+        variants.add('current_servers')
+    return variants
+
+
 @pytest.mark.parametrize('module', MODULES)
-def test_each_module_names_the_one_variant_that_fits_it(module):
+def test_each_module_names_the_variants_that_fit_it(module):
+    fragments = doc_of(module, 'DOCUMENTATION')['extends_documentation_fragment']
     variant = 'info_module' if module.endswith('_info') else 'resource'
-    assert doc_of(module, 'DOCUMENTATION')['extends_documentation_fragment'] == ['nms.overlay.module', 'nms.overlay.module.%s' % variant]
+    assert fragments[:2] == ['nms.overlay.module', 'nms.overlay.module.%s' % variant]
+    assert set(fragments[2:]) == set('nms.overlay.module.%s' % name for name in documented_behaviours(engine_of(module)))
+
+
+def test_the_id_or_name_filters_are_documented_as_the_engine_checks_them():
+    """BY_ID_OR_NAME says that id excludes name; a module whose id excludes more says so in its own doc of id."""
+    options = yaml.safe_load(ModuleDocFragment.BY_ID_OR_NAME)['options']
+    assert sorted(options) == ['id', 'name'] and 'O(name)' in ' '.join(options['id']['description'])
+    users = [module for module in MODULES if 'by_id_or_name' in documented_behaviours(engine_of(module))]
+    assert len(users) >= 10
+    for module in users:
+        excluded = [b for a, b in engine_of(module).validation()['mutually_exclusive'] if a == 'id']
+        if excluded != ['name']:
+            own_doc = ' '.join(doc_of(module, 'DOCUMENTATION')['options']['id']['description'])
+            assert all('O(%s)' % name in own_doc for name in excluded), module
+
+
+@pytest.mark.parametrize('variant', ['CONVERGE', 'CURRENT_SERVERS'])
+def test_a_behaviour_variant_adds_a_note_and_no_option(variant):
+    fragment = yaml.safe_load(getattr(ModuleDocFragment, variant))
+    assert fragment['options'] == {}
+    assert len(fragment['notes']) == 1

@@ -20,6 +20,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id
 from tests.support import fakes
 from tests.support.fakes import engine
+from tests.support.modules import documentation
 
 
 # -- normalisation -----------------------------------------------------------------------------------
@@ -468,10 +469,8 @@ def test_dns_settings_check_mode_predicts_without_write():
 def test_info_modules_document_their_mutually_exclusive_options(module):
     import importlib
 
-    import yaml
-
     code = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.%s' % module)
-    options = yaml.safe_load(code.DOCUMENTATION)['options']
+    options = documentation(module)['options']
     cls = [value for value in vars(code).values() if isinstance(value, type) and value.__module__ == code.__name__][0]
     exclusive = cls.validation()['mutually_exclusive']
     assert exclusive
