@@ -198,28 +198,25 @@ account_settings:
     peer_inactivity_expiration_enabled:
       description:
         - Whether the session of a peer added by a user expires after a time without activity.
-        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     peer_inactivity_expiration:
       description:
         - Seconds without activity after which such a peer's session expires.
-        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: int
       sample: 600
     peer_expose_enabled:
       description:
         - Whether peers may expose local services through the reverse proxy.
-        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     peer_expose_groups:
       description:
         - Ids of the groups whose peers may expose services (empty, all peers).
-        - Returned by servers that have it (v0.77). The module keeps them.
+        - Not an option; the module keeps them as they are.
       returned: by servers that have it (v0.77)
       type: list
       elements: str
@@ -227,21 +224,18 @@ account_settings:
     routing_peer_dns_resolution_enabled:
       description:
         - Whether routing peers resolve DNS for the routes they serve.
-        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: true
     lazy_connection_enabled:
       description:
         - Whether peers connect lazily (experimental).
-        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     dns_domain:
       description:
         - The account's own DNS domain for peer names (empty, the server's domain).
-        - Returned by servers that have it (v0.77). Left unset, the module keeps its value.
       returned: by servers that have it (v0.77)
       type: str
       sample: ""

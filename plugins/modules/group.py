@@ -127,7 +127,6 @@ group:
     resources_count:
       description:
         - Number of network resources in the group.
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: int
       sample: 1

@@ -268,35 +268,32 @@ peer:
     created_at:
       description:
         - When the peer was added.
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: str
       sample: "2026-01-10T07:55:00.000000Z"
     ipv6:
       description:
         - IPv6 address of the peer inside the overlay network.
-        - Returned by servers that have it (v0.77 and later, when IPv6 is on for the peer's groups).
+        - Only when IPv6 is on for the peer's groups.
       returned: by servers that have it (v0.77)
       type: str
       sample: "fd00:4e42:ab12::1"
     inactivity_expiration_enabled:
       description:
         - Whether the peer's session expires after a time without activity (peers added by a user only).
-        - Returned by servers that have it (v0.77); O(inactivity_expiration_enabled) sets it.
+        - O(inactivity_expiration_enabled) sets it.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     ephemeral:
       description:
         - Whether the peer is ephemeral (removed after some time offline).
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     extra_dns_labels:
       description:
         - Extra DNS labels of the peer.
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: list
       elements: str
@@ -306,14 +303,12 @@ peer:
         - Settings of the peer's agent, as it reports them (C(rosenpass_enabled), C(rosenpass_permissive),
           C(server_ssh_allowed), C(disable_client_routes), C(disable_server_routes), C(disable_dns),
           C(disable_firewall), C(block_lan_access), C(block_inbound), C(lazy_connection_enabled)).
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: dict
       sample: {rosenpass_enabled: false, server_ssh_allowed: false, disable_dns: false, block_inbound: false}
     disapproval_reason:
       description:
         - Why the peer waits for approval (cloud servers only).
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: str
       sample: ""

@@ -123,7 +123,6 @@ policies:
           description:
             - The rule's port ranges as the server holds them, each with C(start) and C(end) (a single port has both
               equal); C(ports) lists them too, written like V(8000-8100).
-            - Returned by servers that have it (v0.77), when the rule has port ranges.
           returned: by servers that have it (v0.77), when the rule has port ranges
           type: list
           elements: dict
@@ -142,14 +141,12 @@ policies:
           description:
             - The rule's source resource in place of its sources, with C(id) and C(type) (V(peer), or V(host),
               V(subnet) or V(domain) for a network resource).
-            - Returned by servers that have it (v0.77), when the rule has one.
           returned: by servers that have it (v0.77), when the rule has one
           type: dict
           sample: {id: cgr1peer, type: peer}
         destinationResource:
           description:
             - The rule's destination resource in place of its destinations, with C(id) and C(type).
-            - Returned by servers that have it (v0.77), when the rule has one.
           returned: by servers that have it (v0.77), when the rule has one
           type: dict
           sample: {id: d0cnlvuvb2ls73e2m5dg, type: subnet}

@@ -108,14 +108,12 @@ routes:
     keep_route:
       description:
         - Whether a domain route keeps the addresses a domain no longer resolves to.
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     skip_auto_apply:
       description:
         - Whether an exit node route (V(0.0.0.0/0)) is left for the clients to choose instead of applied.
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false

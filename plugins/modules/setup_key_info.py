@@ -103,7 +103,6 @@ setup_keys:
     allow_extra_dns_labels:
       description:
         - Whether peers that enroll with the key may add extra DNS labels.
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false

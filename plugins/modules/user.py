@@ -213,7 +213,6 @@ user:
       description:
         - Whether the user waits for an administrator's approval (users who joined by domain matching); see
           O(approval).
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false

@@ -114,7 +114,6 @@ users:
     pending_approval:
       description:
         - Whether the user waits for an administrator's approval (users who joined by domain matching).
-        - Returned by servers that have it (v0.77).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
