@@ -55,6 +55,13 @@ except ImportError:  # pragma: no cover - reported through missing_required_lib
 NonEmptyStr = constr(strip_whitespace=True, min_length=1)
 
 
+def passing(value, problem):
+    """A validator's answer: the value when its rule found no problem (None), else the problem as pydantic's error."""
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 class OptionsError(TaskError):
     """Options that break a rule; the message names each option and the rule."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._models import (Field, NonEmptyStr, Options, ValidationInfo, conint,
-                                                                          constr, field_validator)
+                                                                          constr, field_validator, passing)
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import content_problem
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import domain_problem
 
@@ -33,10 +33,7 @@ class DnsZoneOptions(Options):
     @field_validator('domain')
     @classmethod
     def _check_domain(cls, value):
-        problem = None if value is None else domain_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
+        return passing(value, None if value is None else domain_problem(value))
 
 
 class DnsRecordOptions(Options):
@@ -50,15 +47,10 @@ class DnsRecordOptions(Options):
     @field_validator('name')
     @classmethod
     def _check_name(cls, value):
-        problem = None if value is None else domain_problem(value, wildcard=True, example='www.example.com or *.example.com')
-        if problem:
-            raise ValueError(problem)
-        return value
+        example = 'www.example.com or *.example.com'
+        return passing(value, None if value is None else domain_problem(value, wildcard=True, example=example))
 
     @field_validator('content')
     @classmethod
     def _check_content(cls, value, info: ValidationInfo):
-        problem = None if value is None else content_problem(info.data.get('type'), value)
-        if problem:
-            raise ValueError(problem)
-        return value
+        return passing(value, None if value is None else content_problem(info.data.get('type'), value))

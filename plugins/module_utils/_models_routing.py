@@ -15,7 +15,7 @@ import re
 from typing import List, Literal, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._models import (Field, NonEmptyStr, Options, ValidationInfo, conint,
-                                                                          constr, field_validator)
+                                                                          constr, field_validator, passing)
 
 NetworkId = constr(strip_whitespace=False, min_length=1, max_length=40)
 NameserverGroupName = constr(strip_whitespace=False, min_length=1, max_length=40)
@@ -82,9 +82,7 @@ class RouteOptions(Options):
             raise ValueError('cannot be set together with network: a route leads either to a network range or to '
                              'the addresses its domains resolve to')
         for domain in value:
-            problem = route_domain_problem(domain)
-            if problem:
-                raise ValueError(problem)
+            passing(domain, route_domain_problem(domain))
         return value
 
     @field_validator('peer_groups')
