@@ -202,7 +202,7 @@ class Renderer:
         view = self.state.dashboard_view(user)
         if creating_service_user and self.dialect.netbird:
             view = ""  # the create path of real servers does not fill permissions
-        return {
+        answer = {
             "id": user["id"],
             "email": user["email"],
             "name": user["name"],
@@ -214,21 +214,12 @@ class Renderer:
             "is_service_user": user["is_service_user"],
             "is_blocked": user["is_blocked"],
             "issued": user["issued"],
-            "permissions": {"dashboard_view": view},
-        } if not self.dialect.current else {
-            "id": user["id"],
-            "email": user["email"],
-            "name": user["name"],
-            "role": user["role"],
-            "status": status,
-            "last_login": _time(user["last_login"]),
-            "auto_groups": list(user["auto_groups"]),
-            "is_current": user["id"] == self.caller_id,
-            "is_service_user": user["is_service_user"],
-            "is_blocked": user["is_blocked"],
-            "issued": user["issued"],
-            "pending_approval": bool(user.get("pending_approval")),
-        }  # v0.77's user answer has no permissions (GET /api/users/current carries them)
+        }
+        if self.dialect.current:  # v0.77's user answer has no permissions (GET /api/users/current carries them)
+            answer["pending_approval"] = bool(user.get("pending_approval"))
+        else:
+            answer["permissions"] = {"dashboard_view": view}
+        return answer
 
     def token(self, token: Record) -> Record:
         result = {

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, List
 
 from ..dialect import MANAGEMENT_VERSION
 from ..geo import COUNTRIES, countries_by_name
 from ..seed import new_setup_key
+from ..state import Record
 from ..util import ApiError, DropConnection, now
 from .base import CURRENT, LEGACY_AND_SEED, Ctx, route
 from .users import delete_user_record
@@ -200,10 +201,16 @@ def update_current_setup_key(ctx: Ctx) -> Any:
     _check_auto_groups(ctx, auto_groups)
     if key["revoked"] and not revoked:
         raise ApiError(422, "can't un-revoke a revoked setup key")
+    return _store_key_update(ctx, key, auto_groups, revoked, masked=key["key"][:5] + "****")
+
+
+def _store_key_update(ctx: Ctx, key: Record, auto_groups: List[str], revoked: bool, masked: str) -> Any:
+    """A setup key's new groups and revoked state, with the events both generations record (``masked``: the key as
+    the revoke event shows it)."""
     before = key["auto_groups"]
     key["auto_groups"] = auto_groups
     if revoked and not key["revoked"]:
-        ctx.event("setupkey.revoke", key["id"], {"name": key["name"], "type": key["type"], "key": key["key"][:5] + "****"})
+        ctx.event("setupkey.revoke", key["id"], {"name": key["name"], "type": key["type"], "key": masked})
     key["revoked"] = revoked
     key["updated_at"] = now()
     _group_events(ctx, key, before, auto_groups)
@@ -257,15 +264,8 @@ def update_setup_key(ctx: Ctx) -> Any:
     if auto_groups is None:
         raise ApiError(422, "setup key AutoGroups field is invalid")
     # type, expires_in, usage_limit and ephemeral are ignored; auto_groups are not validated
-    before = key["auto_groups"]
     key["name"] = name
-    key["auto_groups"] = auto_groups
-    if revoked and not key["revoked"]:
-        ctx.event("setupkey.revoke", key["id"], {"name": name, "type": key["type"], "key": key["key"][:5] + "*"})
-    key["revoked"] = revoked
-    key["updated_at"] = now()
-    _group_events(ctx, key, before, auto_groups)
-    return ctx.render.setup_key(key)
+    return _store_key_update(ctx, key, auto_groups, revoked, masked=key["key"][:5] + "*")
 
 
 # instance (v0.77) ------------------------------------------------------------------
