@@ -169,32 +169,30 @@ class Renderer:
             accessible = None  # v0.77: GET /api/peers/{id}/accessible-peers instead
         if accessible is not None:
             peers = self.state.peers
-            result["accessible_peers"] = [{
-                "id": pid,
-                "name": peers[pid]["name"],
-                "ip": peers[pid]["ip"],
-                "dns_label": self.peer_label(peers[pid]),
-                "user_id": peers[pid]["user_id"],
-            } for pid in accessible]
+            result["accessible_peers"] = [self.accessible_peer(peers[pid], brief=True) for pid in accessible]
         if accessible_count is not None:
             result["accessible_peers_count"] = accessible_count
         return result
 
-    def accessible_peer(self, peer: Record) -> Record:
-        """An entry of v0.77's GET /api/peers/{id}/accessible-peers."""
-        return {
+    def accessible_peer(self, peer: Record, brief: bool = False) -> Record:
+        """An entry of v0.77's GET /api/peers/{id}/accessible-peers; ``brief``: of v0.27's accessible_peers in a peer."""
+        entry = {
             "id": peer["id"],
             "name": peer["name"],
             "ip": peer["ip"],
             "dns_label": self.peer_label(peer),
             "user_id": peer["user_id"],
+        }
+        if brief:
+            return entry
+        return dict(entry, **{
             "os": peer["os"],
             "connected": peer["connected"],
             "last_seen": _time(peer["last_seen"]),
             "country_code": peer["country_code"],
             "city_name": peer["city_name"],
             "geoname_id": peer["geoname_id"],
-        }
+        })
 
     # users and tokens ------------------------------------------------------------
     def user(self, user: Record, creating_service_user: bool = False) -> Record:
