@@ -131,10 +131,10 @@ options:
     CONVERGE = r'''
 options: {}
 notes:
-  - The server does not refuse a second object that this module would find by the same options. When tasks on many
-    hosts create such an object at once (a task without C(run_once)), each lists again after its create and all
-    converge on the copy with the lowest id; the others remove their own copy and warn. See "Many hosts, one
-    resource" in the getting started guide.
+  - Where the server lets several objects share what this module finds them by, tasks on many hosts that create
+    the same one at once (a task without C(run_once)) each list again after their create, and all converge on the
+    copy with the lowest id; the others remove their own copy and warn. See "Many hosts, one resource" in the
+    getting started guide.
 '''
 
     # Kinds only servers after v0.27 have (the kind's requires).
@@ -142,5 +142,5 @@ notes:
 options: {}
 notes:
   - Only servers after v0.27 have what this module manages. A v0.27 server (one without
-    C(GET /api/instance/version)) makes the task fail after that one request, before any write.
+    C(GET /api/instance/version)) makes the task fail after that one request, before any other.
 '''

@@ -711,20 +711,20 @@ class ResourceModule(NmsModule):
         kept = min(copies, key=lambda item: id_order(ref_id(item)))
         if ref_id(kept) == ref_id(created):
             return None
-        self.discard_copy(created)
+        discarded = self.discard_copy(created)
         if self.kind:
             self.resolver.drop(self.kind, ref_id(created))
         self.warn('another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept '
                   'and this run\'s copy (id %s) was %s' % (self.what, self.shown(self.identity_text(), '%s'),
                                                            ', '.join(sorted((ref_id(item) for item in copies), key=id_order)),
-                                                           ref_id(kept), ref_id(created), self.discarded))
+                                                           ref_id(kept), ref_id(created), discarded))
         return kept
 
-    discarded = 'deleted'  # what discard_copy does, for the warning
-
     def discard_copy(self, obj):
-        """Remove this run's own copy of a concurrently created object (a hook: see SecretOnCreate's)."""
+        """Remove this run's own copy of a concurrently created object (a hook: see SecretOnCreate's); returns what
+        was done to it, for the warning."""
         self.delete(obj)
+        return 'deleted'
 
     @staticmethod
     def sleep(seconds):
@@ -853,6 +853,7 @@ class SecretOnCreate(ResourceModule):
     the ``retired`` values instead (revoked, holding no group)."""
 
     retired = {}
+    retired_as = 'retired'  # what retiring one is called, for the warning (a setup key: revoked)
 
     def replacement_wanted(self, obj):
         return False
@@ -879,10 +880,10 @@ class SecretOnCreate(ResourceModule):
         """This run's own copy of a concurrently created object goes as state=absent makes it go: deleted where the
         server can, else retired."""
         if self.can_delete(obj):
-            self.delete(obj)
-            return
+            return super().discard_copy(obj)
         state = dict(self.from_server(obj), **copy.deepcopy(self.retired))
         self.client.put(self.update_path(obj), self.update_body(state, obj))
+        return self.retired_as
 
 
 class InfoModule(NmsModule):

@@ -210,6 +210,7 @@ account_settings:
     peer_expose_enabled:
       description:
         - Whether peers may expose local services through the reverse proxy.
+        - Not an option; the module keeps it as it is.
       returned: by servers that have it (v0.77)
       type: bool
       sample: false

@@ -95,6 +95,8 @@ options:
 notes:
   - Inviting regular users needs an identity provider on the server; without one the server refuses
     the invitation (HTTP 412).
+  - Service users may share a name, so concurrent creates of one converge as described below; the server refuses
+    a second user of an email (409), which the module reconciles with the existing user.
 seealso:
   - module: nms.overlay.user_info
   - module: nms.overlay.token

@@ -140,8 +140,8 @@ SHARED_NAMES = {
 def test_ten_forks_one_object_of_a_shared_name(any_emulator, tmp_path, name):
     """Issue 18, point 6: servers let several policies, setup keys, service users or tokens share a name, so ten
     forks ensuring one used to make ten, and every later run failed on the ambiguous name. After its create each
-    fork lists again and all converge on the copy with the lowest id (the others delete, or for setup keys revoke,
-    their own): one live object remains, no fork fails, and a re-run is unchanged."""
+    fork lists again and all converge on the copy with the lowest id (the others delete their own, or revoke it
+    where a v0.27 server cannot delete setup keys): one live object remains, no fork fails, and a re-run is unchanged."""
     emu = any_emulator
     args, path, live = SHARED_NAMES[name]
     task = "    - name: Ensure it\n      nms.overlay.%s:\n%s" % (name, args)

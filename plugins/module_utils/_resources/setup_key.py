@@ -245,7 +245,7 @@ class SetupKeyModule(SecretOnCreate):
                     return dict(updated, key=created.get('key'))
         return created
 
-    discarded = 'revoked'
+    retired_as = 'revoked'
     retired = dict(revoked=True, auto_groups=[])
 
     def held_by_current_server(self, obj):

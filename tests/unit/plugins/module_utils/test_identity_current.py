@@ -265,15 +265,15 @@ def test_account_settings_option_rules_fail_before_any_request(option, value, me
     assert server.calls == []
 
 
-@pytest.mark.parametrize('key, writes', [
+@pytest.mark.parametrize('key, writes, done', [
     # a v0.77 key (its id is no number): deleted, as state=absent deletes it
-    (current_key(id='d1a2b3c4e5f6g7h8i9j0'), [('DELETE', '/setup-keys/d1a2b3c4e5f6g7h8i9j0', None)]),
+    (current_key(id='d1a2b3c4e5f6g7h8i9j0'), [('DELETE', '/setup-keys/d1a2b3c4e5f6g7h8i9j0', None)], 'deleted'),
     # a v0.27 key: revoked and holding no group, as state=absent leaves it (that API cannot delete keys)
-    (current_key(id='17', allow_extra_dns_labels=None), [('PUT', '/setup-keys/17', 'revoked, no groups')]),
+    (current_key(id='17', allow_extra_dns_labels=None), [('PUT', '/setup-keys/17', 'revoked, no groups')], 'revoked'),
 ])
-def test_a_concurrent_copy_of_a_setup_key_goes_as_state_absent_makes_it_go(key, writes):
+def test_a_concurrent_copy_of_a_setup_key_goes_as_state_absent_makes_it_go(key, writes, done):
     server = key_server(key)
-    make(SetupKeyModule, server, name='servers').discard_copy(key)
+    assert make(SetupKeyModule, server, name='servers').discard_copy(key) == done  # the warning's word for it
     sent = [(method, path, body if body is None else 'revoked, no groups' if body['revoked'] and body['auto_groups'] == [] else body)
             for method, path, body in server.writes()]
     assert sent == writes
