@@ -11,10 +11,8 @@ as ``{"uncaught": traceback}``.
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import importlib
-import io
 import json
 import os
 import re
@@ -22,10 +20,10 @@ import socket
 import ssl
 import threading
 import time
-import traceback
 
 import yaml
 
+from tests.support.inprocess import assert_clean_end, describe, run_module  # noqa: F401 (the tests import them from here)
 from tests.support.modules import engine_of
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -164,62 +162,6 @@ def module_spec(name):
     """``{"argument_spec", "mutually_exclusive", "required_one_of", ...}``: what the module validates its
     options with (AnsibleModule in a module process, ArgumentSpecValidator in the controller)."""
     return engine_of(name).validation()
-
-
-# --------------------------------------------------------------------------------------------
-# Running a module in-process
-
-
-def run_module(name, args, check_mode=False, diff=False, no_log=False):
-    """Run one module with ``args`` as its action plugin runs it in the controller; return its result.
-
-    First the action plugin's own check of the options' shapes (made whichever way a module runs), then
-    the engine with the options validated as AnsibleModule validates them. Keys added here: ``_rc`` (the
-    exit code a module process would have: 1 failed, 0 otherwise), ``_stdout`` (what was printed, then
-    the result as JSON, as a module process prints it), ``_stderr``. When anything raised past the engine,
-    the result is ``{"uncaught": traceback text, ...}``.
-    """
-    # pylint: disable=import-outside-toplevel
-    from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
-    from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import run_engine
-    engine = engine_of(name)
-    out = io.StringIO()
-    err = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            problem = shape_problem(engine.full_argument_spec(), args)
-            if problem:
-                result = {"failed": True, "msg": problem}
-            else:
-                result = run_engine(engine, dict(args), "nms.overlay.%s" % name, check_mode=check_mode, diff=diff,
-                                    no_log=no_log)
-    except BaseException:  # pylint: disable=broad-except
-        return {"uncaught": traceback.format_exc(), "_stdout": out.getvalue(), "_stderr": err.getvalue(),
-                "failed": True}
-    result = json.loads(json.dumps(result))  # as a module process hands it over: plain JSON types
-    result["_rc"] = 1 if result.get("failed") else 0
-    result["_stdout"] = out.getvalue() + json.dumps({k: v for k, v in result.items() if not k.startswith("_")})
-    result["_stderr"] = err.getvalue()
-    return result
-
-
-def describe(result):
-    """A short text of a result for assertion messages."""
-    keep = {k: v for k, v in result.items() if k not in ("_stdout", "invocation")}
-    return json.dumps(keep, indent=1, default=str)[:3000]
-
-
-def assert_clean_end(name, args, result):
-    """The run ended in exit_json or fail_json, not in an exception or a traceback."""
-    context = "module %s with %r" % (name, args)
-    assert "uncaught" not in result, "%s raised instead of failing:\n%s" % (context, result["uncaught"])
-    assert "exception" not in result, "%s failed with a traceback:\n%s" % (context, result["exception"])
-    assert "Traceback (most recent call last)" not in result.get("msg", ""), "%s: %s" % (context, describe(result))
-    if result.get("failed"):
-        assert result.get("_rc") == 1, "%s: fail_json exit code %r" % (context, result.get("_rc"))
-        assert isinstance(result.get("msg"), str) and result["msg"].strip(), "%s: no msg: %s" % (context, describe(result))
-    else:
-        assert result.get("_rc") == 0, "%s: exit code %r: %s" % (context, result.get("_rc"), describe(result))
 
 
 # --------------------------------------------------------------------------------------------
