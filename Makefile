@@ -36,13 +36,17 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test oldest matrix venv unit integration reliability stress sanity lint docs demo demo-kept bench build ee changelog clean
+.PHONY: help test check oldest matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
 	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo on the newest ansible-core,"
 	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
+	@echo "make check        the quick loop: lint, unit tests, every module's scenario in process against the emulator (netbird)"
+	@echo "make real         every module's scenario against the emulator and the real NetBird v0.27.6 and v0.77.1, the answers'"
+	@echo "                  shapes compared, and the example playbooks and inventory against the real servers (NMS_REAL_SERVERS)"
+	@echo "make scenarios    every module's scenario in process against the emulator only (NMS_GENERATIONS=v0.27 for one dialect)"
 	@echo "make oldest       unit + integration + reliability on ansible-core 2.16 / Python 3.11 ($(OLDEST_VENV))"
 	@echo "make matrix       every module on every other supported ansible-core / Python pair (MATRIX=...)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
@@ -60,7 +64,11 @@ help:
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
 test:
-	@bash .ci/stages.sh unit integration reliability sanity lint docs demo-kept oldest matrix
+	@bash .ci/stages.sh unit integration real reliability sanity lint docs demo-kept oldest matrix
+
+# the quick loop before a commit (CONTRIBUTING.md): lint, unit tests, the scenarios in process on one dialect
+check: venv
+	@bash .ci/stages.sh lint unit-quick scenarios-netbird
 
 # --- virtualenv --------------------------------------------------------------------------------
 # The copy of the requirements file inside the venv is the stamp: the venv is rebuilt from scratch
@@ -86,7 +94,7 @@ venv:
 # is the same in either dialect, and running one keeps make test under 30 minutes.
 OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.ci/python.sh $(OLDEST_PYTHON_VERSION))"
 oldest:
-	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability $(OLDEST) PYTEST_ARGS="-m 'not tooling'"
+	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(OLDEST) PYTEST_ARGS="-m 'not tooling and not real'"
 
 matrix: venv
 	@PATH="$(VBIN):$$PATH" bash .ci/matrix.sh "$(VPY)" $(MATRIX)
@@ -103,9 +111,40 @@ endef
 unit: venv
 	$(call pytest,tests/unit,)
 
+unit-quick: venv
+	$(call pytest,tests/unit,-m 'not tooling')
+
+# --- scenarios and the real servers ----------------------------------------------------------------
+# tests/scenarios: every module's lifecycle in process; with the real servers (../shared/servers, or the directory
+# NMS_REAL_SERVERS names) also against the real v0.27.6 and v0.77.1, their answers' shapes compared with the
+# emulator's, plus the example playbooks and the inventory plugin (tests/integration/test_real_servers.py). Without
+# the kit the stage says so in one line and runs the emulator's side only; with it, a server that does not start fails.
+REAL_KIT = $(or $(NMS_REAL_SERVERS),$(abspath $(CURDIR)/../shared/servers))
+real: venv
+	@if [ -f "$(REAL_KIT)/realserver.py" ]; then \
+	  echo "real: the real NetBird servers of $(REAL_KIT)"; \
+	  NMS_REAL=1 NMS_REAL_SERVERS="$(REAL_KIT)" $(MAKE) _real; \
+	else \
+	  echo "real: skipped: no real NetBird servers at $(REAL_KIT) (set NMS_REAL_SERVERS to the kit's directory)"; \
+	  NMS_REAL=0 $(MAKE) scenarios; \
+	fi
+
+_real: venv
+	$(call pytest,tests/scenarios tests/integration/test_real_servers.py,--dist load -p no:cacheprovider)
+
+scenarios: venv
+	NMS_REAL=0 $(MAKE) _scenarios
+
+scenarios-netbird: venv
+	NMS_REAL=0 NMS_GENERATIONS=v0.27 $(MAKE) _scenarios
+
+_scenarios: venv
+	$(call pytest,tests/scenarios,)
+
 # --dist loadfile keeps each test module (and so its emulator processes) on one worker
+# (the real servers' playbook tests are the real stage's)
 integration: venv
-	$(call pytest,tests/integration,--dist loadfile)
+	$(call pytest,tests/integration,--dist loadfile -m 'not real')
 
 reliability: venv
 	$(call pytest,tests/reliability,--dist loadfile)

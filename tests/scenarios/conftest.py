@@ -22,21 +22,10 @@ import os
 import pytest
 
 from tests.support.emulator import running_emulator
-from tests.support.realserver import DIALECT_OF, SEEDED_PEERS, Recorded, RealServerError, kit, start_real_server
+from tests.support.realserver import DIALECT_OF, SEEDED_PEERS, Recorded, RealServerError, real_mode, start_real_server
 
 GENERATIONS = {"v0.27": "v0.27.6", "v0.77": "v0.77.1"}
 WANTED = [g.strip() for g in os.environ.get("NMS_GENERATIONS", "v0.27,v0.77").split(",") if g.strip()]
-
-
-def real_mode():
-    """``(on, required, why not)``."""
-    setting = os.environ.get("NMS_REAL", "").strip().lower()
-    directory, why = kit()
-    if setting in ("0", "false", "no", "off"):
-        return False, False, "NMS_REAL=%s" % setting
-    if setting in ("1", "true", "yes", "on"):
-        return True, True, None
-    return directory is not None, False, why
 
 
 def pytest_report_header(config):

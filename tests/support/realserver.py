@@ -55,6 +55,18 @@ def kit():
     return None, "no real NetBird servers: %s does not exist (set %s to the kit's directory)" % (DEFAULT_KIT, KIT_VARIABLE)
 
 
+def real_mode():
+    """Whether tests use the real servers: ``(on, required, why not)``. ``NMS_REAL=1``: required (a server that does
+    not start fails); ``NMS_REAL=0``: off; unset: on where the kit is."""
+    setting = os.environ.get("NMS_REAL", "").strip().lower()
+    directory, why = kit()
+    if setting in ("0", "false", "no", "off"):
+        return False, False, "NMS_REAL=%s" % setting
+    if setting in ("1", "true", "yes", "on"):
+        return True, True, None
+    return directory is not None, False, why
+
+
 class RecordingProxy:
     """Forwards HTTP calls from 127.0.0.1:``port`` to ``target`` and logs each exchange."""
 
