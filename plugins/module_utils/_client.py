@@ -13,13 +13,13 @@ import re
 import socket
 import ssl
 import threading
-import time
 import traceback
 
 from email.utils import parsedate_to_datetime
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._time import sleep as clock_sleep, wall_time
 
 try:
     import requests
@@ -367,7 +367,7 @@ class _Exchange:
                 pass
 
 
-def _retry_after_seconds(response, now=time.time):
+def _retry_after_seconds(response, now=wall_time):
     """Retry-After as seconds (it may be a number of seconds or an HTTP date), capped; None when absent or unreadable."""
     value = (response.headers.get('Retry-After') or '').strip() if response is not None else ''
     if not value:
@@ -440,7 +440,7 @@ class Client(ShapedReads):
     told of every retry and wait, which would otherwise look like a hang."""
 
     def __init__(self, api_url, api_token, validate_certs=True, ca_path=None, timeout=30.0,
-                 retries=3, backoff=0.5, sleep=time.sleep, session=None, notify=None):
+                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None):
         if not HAS_REQUESTS:
             raise RuntimeError('the requests library is required')
         check_connection_options(api_url, api_token, validate_certs, ca_path, timeout)

@@ -11,7 +11,6 @@ its kind. How a module meets Ansible (options, the running task, NmsModule) is i
 from __future__ import annotations
 
 import copy
-import time
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import (
@@ -20,6 +19,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import (
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, plural
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, refuse_newer_options
+from ansible_collections.nms.overlay.plugins.module_utils._time import monotonic, sleep
 
 MISSING = object()
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
@@ -460,7 +460,7 @@ class ResourceModule(NmsModule):
         if len(found) > 1 and not self.natural_key_is_unique():
             waited = unchanged_for = 0.0
             while len(found) > 1 and waited < 3 * MAX_SETTLE and unchanged_for <= MAX_SETTLE + 2 * SETTLE_STEP:
-                self.sleep(SETTLE_STEP)
+                sleep(SETTLE_STEP)
                 waited += SETTLE_STEP
                 if self.kind:
                     self.resolver.forget(self.kind)
@@ -478,7 +478,7 @@ class ResourceModule(NmsModule):
 
     # -- the lifecycle ---------------------------------------------------------------------------------
     def run(self):
-        self.started = time.monotonic()
+        self.started = monotonic()
         try:
             return self.reconcile()
         except ApiError as exc:
@@ -699,7 +699,7 @@ class ResourceModule(NmsModule):
         start to its create, at most MAX_SETTLE s), so that its create, if any, is in the list too."""
         if self.natural_key_is_unique() or self.singleton or not isinstance(created, dict) or ref_id(created) in (None, ''):
             return None
-        self.sleep(min(2 * (time.monotonic() - getattr(self, 'started', time.monotonic())), MAX_SETTLE))
+        sleep(min(2 * (monotonic() - getattr(self, 'started', monotonic())), MAX_SETTLE))
         if self.kind:
             self.resolver.forget(self.kind)
         old = ref_id(self.replacing) if self.replacing is not None else None
@@ -725,10 +725,6 @@ class ResourceModule(NmsModule):
         was done to it, for the warning."""
         self.delete(obj)
         return 'deleted'
-
-    @staticmethod
-    def sleep(seconds):
-        time.sleep(seconds)
 
     def already_exists(self, exc):
         """Whether a create's error says that an object of that natural key exists (``exists_answers``)."""

@@ -1,12 +1,14 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Time stamps as aware datetimes (what a server sends, what a user may write: event_info) and durations (expires_in)."""
+"""Time stamps as aware datetimes (what a server sends, what a user may write: event_info), durations (expires_in)
+and the clock that every wait reads and sleeps on (settle, converge, retry and back-off: ``monotonic``, ``sleep``)."""
 
 from __future__ import annotations
 
 import datetime
 import re
+import time
 
 UTC = datetime.timezone.utc
 # what servers send: RFC 3339 with seconds, a fraction down to nanoseconds, Z or an offset
@@ -102,3 +104,39 @@ def zero_time():
 def iso_time(moment):
     """A timestamp the way the server writes it (UTC, RFC 3339)."""
     return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+class Clock:
+    """The real clock. The engine and the client read time and wait only through ``monotonic``, ``sleep`` and
+    ``wall_time`` below, which ask ``CLOCK``: so a test can put a clock of its own there (tests/support/fakes.py
+    FakeClock), on which every wait passes at once and is recorded."""
+
+    @staticmethod
+    def monotonic():
+        return time.monotonic()
+
+    @staticmethod
+    def sleep(seconds):
+        time.sleep(seconds)
+
+    @staticmethod
+    def time():
+        return time.time()
+
+
+CLOCK = Clock()
+
+
+def monotonic():
+    """Seconds on a clock that never goes back, to measure how long something took (time.monotonic)."""
+    return CLOCK.monotonic()
+
+
+def sleep(seconds):
+    """Wait ``seconds`` (time.sleep)."""
+    CLOCK.sleep(seconds)
+
+
+def wall_time():
+    """Seconds since the epoch (time.time), to tell how far away a time stamp a server sent is."""
+    return CLOCK.time()

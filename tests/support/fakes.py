@@ -6,6 +6,9 @@
 process runs it, on a :class:`FakeModule` (what the engine uses of AnsibleModule) and talking to ``client``:
 a :class:`FakeClient` with scripted answers, or a test's own in-memory server (any ShapedReads). Modules
 that talk HTTP to the emulator run through tests/reliability/harness.py ``run_module`` instead.
+
+Every unit test runs on a :class:`FakeClock` (the ``clock`` fixture of tests/unit/conftest.py): the engine's
+settle and converge waits and the client's retry and back-off pauses take no time and are recorded.
 """
 
 from __future__ import annotations
@@ -13,6 +16,40 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
+
+
+class FakeClock:
+    """The collection's clock (plugins/module_utils/_time.py ``CLOCK``) for tests: time passes only when someone
+    waits (``sleep`` moves it on at once and records the wait in ``waits``) or a test says so (``advance``: a
+    request that takes a while). ``time()`` starts at a fixed moment, EPOCH. It has what such code asks of the
+    time module (monotonic, sleep, time), so it can stand in for that too (the emulator in test_emu_server.py)."""
+
+    EPOCH = 1767225600.0  # 2026-01-01T00:00:00Z
+
+    def __init__(self):
+        self.now = 0.0
+        self.waits = []
+
+    def monotonic(self):
+        return self.now
+
+    def time(self):
+        return self.EPOCH + self.now
+
+    def sleep(self, seconds):
+        if seconds < 0:  # as time.sleep
+            raise ValueError('sleep length must be non-negative, not %r' % (seconds,))
+        self.waits.append(seconds)
+        self.now += seconds
+
+    def advance(self, seconds):
+        """Time passes without a wait (not recorded): the time a request or other work takes."""
+        self.now += seconds
+
+    @property
+    def waited(self):
+        """The seconds waited in all."""
+        return sum(self.waits)
 
 
 class FakeModule:

@@ -7,7 +7,6 @@ peer_info and the peers inventory share are in _peers."""
 from __future__ import annotations
 
 import random
-import time
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
@@ -17,6 +16,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, Field, UpdateOnly
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP, group_body
+from ansible_collections.nms.overlay.plugins.module_utils._time import monotonic, sleep
 
 
 def _peer_model():
@@ -254,21 +254,21 @@ class PeerModule(UpdateOnly):
         """
         gid = ref_id(group)
         for attempt in range(1, MEMBERSHIP_TRIES + 1):
-            started = time.monotonic()
+            started = monotonic()
             group = self.client.get_object('/groups/%s' % gid)
             members = id_list(group.get('peers'))
             if (peer_id in members) != member:
                 members = members + [peer_id] if member else [m for m in members if m != peer_id]
                 # the whole group as read, with only its members changed (today's servers keep resources there)
                 self.client.put('/groups/%s' % gid, group_body(group, members))
-                self.sleep(min(time.monotonic() - started, MAX_SETTLE))
+                sleep(min(monotonic() - started, MAX_SETTLE))
                 group = self.client.get_object('/groups/%s' % gid)
             if (peer_id in id_list(group.get('peers'))) == member:
                 if group.get('id') is not None:
                     self.resolver.replace('groups', group)
                 return group
             if attempt < MEMBERSHIP_TRIES:
-                self.sleep(random.uniform(0, min(MEMBERSHIP_BACKOFF * 2 ** (attempt - 1), MAX_SETTLE)))
+                sleep(random.uniform(0, min(MEMBERSHIP_BACKOFF * 2 ** (attempt - 1), MAX_SETTLE)))
         raise TaskError("the group '%s' (id %s): %s the peer %s was undone by another client's write of the group's "
                         "members each of %d times (a concurrent writer); the read-back shows it %s"
                         % (group.get('name'), gid, 'adding' if member else 'removing', peer_id, MEMBERSHIP_TRIES,

@@ -6,13 +6,16 @@ import http.client
 import signal
 import socket
 import ssl
-import time
+import threading
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
+from tests.emulator import server as emulator_server
 from tests.emulator.tls import make_test_pki
 from tests.emulator.tokens import make_token
+from tests.support.fakes import FakeClock
 
 from .conftest import Emulator, start_emulator
 
@@ -186,14 +189,31 @@ def test_faulted_write_is_not_applied_but_drop_after_is(emu: Emulator) -> None:
     assert "applied" in [g["name"] for g in emu.ok("GET", "/api/groups")]
 
 
-def test_slow_and_truncated_faults(emu: Emulator) -> None:
+@pytest.fixture(params=["seed", "netbird"])
+def on_clock(request: pytest.FixtureRequest, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Emulator]:
+    """An emulator served in this process (not a process of its own) whose waits are on the tests' fake clock
+    (``clock``): a slow answer is held back for its delay on that clock, at once, and the wait is recorded."""
+    monkeypatch.setattr(emulator_server, "time", clock)
+    app = emulator_server.App(make_token(), dialect=request.param)
+    httpd = emulator_server.EmulatorServer(app)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield Emulator(None, httpd.url, app.token, request.param, None, None)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_slow_and_truncated_faults(on_clock: Emulator, clock: FakeClock) -> None:
+    emu = on_clock
     emu.control("POST", "faults", {"queue": [{"delay": 0.4}, {"truncated": True}]})
-    start = time.monotonic()
     assert emu.call("GET", "/api/groups").status == 200
-    assert time.monotonic() - start >= 0.4
+    assert clock.waits == [0.4]  # the answer was held back for the delay before it was sent
     with pytest.raises(http.client.IncompleteRead):
         emu.call("GET", "/api/groups")
     assert [e["fault"] for e in emu.requests()] == ["slow", "truncated"]
+    assert clock.waits == [0.4]  # only the slow fault waits
 
 
 def test_random_fault_rate_is_seeded_and_reproducible(emu: Emulator) -> None:
@@ -284,16 +304,15 @@ def test_tls(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("size,peers,groups", [("S", 100, 6), ("XL", 25000, 51)])
-def test_seed_sizes_start_fast_and_lists_stay_fast(size: str, peers: int, groups: int) -> None:
-    start = time.monotonic()
+def test_seed_sizes_start_and_list_in_full(size: str, peers: int, groups: int) -> None:
+    """Each seed size starts (a ready line within the start timeout, tests/support/emulator.py) and its lists answer
+    in full (within the HTTP timeout). How fast is measured by ``make bench`` (tests/bench), not asserted here."""
     emulator = start_emulator("netbird", "--seed-size", size, token=make_token())
     try:
-        assert time.monotonic() - start < 15
-        begin = time.monotonic()
+        assert emulator.process.poll() is None
         listed = emulator.ok("GET", "/api/peers")
         assert len(listed) == peers
         assert all(p["accessible_peers_count"] == peers - 1 for p in listed[:50])
         assert len(emulator.ok("GET", "/api/groups")) == groups
-        assert time.monotonic() - begin < 10
     finally:
         emulator.stop()

@@ -14,6 +14,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.policy impo
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions, PostureCheckOptions
 from tests.support.fakes import FakeClient, FakeModule, engine
 
@@ -401,11 +402,12 @@ def test_policy_diff_names_groups_from_the_server_object_without_a_group_read():
     assert client.calls == [('GET', '/policies', None), ('DELETE', '/policies/p1', None)]
 
 
-def test_two_policies_of_one_name_say_policies():
+def test_two_policies_of_one_name_say_policies(clock):
     client = FakeClient({'/policies': [POLICY, dict(POLICY, id='p2')]})
     with pytest.raises(TaskError) as err:
         run_class(PolicyModule, client, name='p', enabled=False)
     assert str(err.value) == "name 'p' matches 2 policies (ids: p1, p2); give the id to choose one"
+    assert clock.waited > MAX_SETTLE  # both stayed longer than a racing run keeps its own copy
 
 
 @pytest.mark.parametrize('check_mode', [False, True])

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import email.utils
 import json
-import time
+import threading
 
 import pytest
 import requests
 
+from ansible_collections.nms.overlay.plugins.module_utils import _time
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, Client, _retry_after_seconds, api_root
 from tests.emulator.tls import make_test_pki
 
@@ -52,10 +53,11 @@ class FakeSession:
 
 
 def make_client(script, retries=3, **kwargs):
-    sleeps = []
+    """A client on ``script`` that pauses on the collection's clock, as modules do; the pauses are returned as the
+    fake clock's waits (tests/unit/conftest.py installs it for every test)."""
     session = FakeSession(script)
-    client = Client('https://nms.test/api/', TOKEN, retries=retries, sleep=sleeps.append, session=session, **kwargs)
-    return client, session, sleeps
+    client = Client('https://nms.test/api/', TOKEN, retries=retries, session=session, **kwargs)
+    return client, session, _time.CLOCK.waits
 
 
 def test_api_root_accepts_url_with_or_without_api():
@@ -142,11 +144,11 @@ def test_post_is_not_sent_again_after_429_and_the_error_carries_retry_after():
     assert err.value.status == 429 and err.value.retry_after == 3.0
 
 
-def test_retry_after_as_an_http_date_is_honoured():
-    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+def test_retry_after_as_an_http_date_is_honoured(clock):
+    when = email.utils.formatdate(clock.time() + 30, usegmt=True)
     client, dummy, sleeps = make_client([FakeResponse(status=503, headers={'Retry-After': when}), FakeResponse(body=[])])
     assert client.get('/groups') == []
-    assert len(sleeps) == 1 and 28.0 <= sleeps[0] <= 30.0
+    assert sleeps == [30.0]
 
 
 @pytest.mark.parametrize('value, expected', [
@@ -442,41 +444,63 @@ def test_an_answer_without_a_charset_is_read_as_utf8_without_guessing():
 
 # -- issue 18: a deadline for the whole request, visible retries, errors that say where and why --------
 
-class SlowResponse(FakeResponse):
-    """Status and headers arrived; the body takes ``seconds`` to come (as from a server that drips it)."""
+# The server below holds its answer back until the test has the client's: a client that waited for it rather than
+# stop at its deadline would get it (after HELD s) and fail the test, however slow or fast the machine is.
+HELD = 30
 
-    def __init__(self, seconds, **kwargs):
+
+class HeldResponse(FakeResponse):
+    """Status and headers arrived; the body comes only once the test releases it (a server that drips it)."""
+
+    def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.seconds = seconds
+        self.release = threading.Event()
+        self.arrived = False
 
     @property
     def content(self):
-        time.sleep(self.seconds)
+        self.release.wait(HELD)
+        self.arrived = True
         return self.text.encode('utf-8')
 
 
 def test_timeout_bounds_the_whole_request_body_included():
-    client, dummy, dummy2 = make_client([SlowResponse(3.0, body=[])], retries=0, timeout=0.3)
-    started = time.monotonic()
-    with pytest.raises(ApiError) as err:
-        client.get('/groups')
-    assert time.monotonic() - started < 1.5
+    held = HeldResponse(body=[])
+    client, session, dummy = make_client([held], retries=0, timeout=0.3)
+    try:
+        with pytest.raises(ApiError) as err:
+            client.get('/groups')
+        assert not held.arrived  # the client stopped waiting at its deadline, not when the body had come
+    finally:
+        held.release.set()
+    assert session.calls[0][2]['timeout'] == 0.3
     assert str(err.value) == ('GET https://nms.test:443/api/groups failed with HTTP 200: the answer did not arrive in full '
                               'within the timeout of 0.3 s (1 try, retries=0)')
 
 
-def test_a_request_without_any_answer_within_the_deadline_names_the_timeout():
+def test_a_request_without_any_answer_within_the_deadline_names_the_timeout(clock):
     class Hanging(FakeSession):
+        """Answers nothing until the test releases it."""
+
+        release = threading.Event()
+        answered = 0
+
         def request(self, method, url, **kwargs):
             self.calls.append((method, url, kwargs))
-            time.sleep(3.0)
+            self.release.wait(HELD)
+            self.answered += 1
             raise requests.exceptions.ReadTimeout('read timed out')
 
-    client = Client('https://nms.test', TOKEN, retries=1, timeout=0.2, sleep=lambda seconds: None, session=Hanging([]))
-    started = time.monotonic()
-    with pytest.raises(ApiError) as err:
-        client.get('/groups')
-    assert time.monotonic() - started < 1.5
+    session = Hanging([])
+    client = Client('https://nms.test', TOKEN, retries=1, timeout=0.2, session=session)
+    try:
+        with pytest.raises(ApiError) as err:
+            client.get('/groups')
+        assert session.answered == 0  # each try ended at its deadline, not when the request gave up
+    finally:
+        session.release.set()
+    assert [kwargs['timeout'] for dummy, dummy2, kwargs in session.calls] == [0.2, 0.2]
+    assert clock.waits == [0.5]  # the back-off between the two tries
     assert str(err.value) == ('GET https://nms.test:443/api/groups failed: no answer within the timeout of 0.2 s '
                               '(2 tries, retries=1)')
 

@@ -17,6 +17,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key i
 from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
 from tests.support import fakes
 from tests.support.fakes import engine as make
 
@@ -236,13 +237,15 @@ def test_user_refusals(params, message):
     assert client.writes() == []
 
 
-def test_user_cannot_delete_itself_and_ambiguous_names_fail():
+def test_user_cannot_delete_itself_and_ambiguous_names_fail(clock):
     me = dict(BOT, is_current=True)
     with pytest.raises(TaskError, match='cannot delete itself'):
         make(UserModule, user_client(me), name='bot', state='absent').run()
+    assert clock.waits == []
     twin = dict(BOT, id='bot-2')
     with pytest.raises(TaskError, match=r"matches 2 users \(ids: bot-1, bot-2\)"):
         make(UserModule, user_client(BOT, twin), name='bot', role='user').run()
+    assert clock.waited > MAX_SETTLE  # both stayed longer than a racing run keeps its own copy
 
 
 def test_user_delete_and_again():
@@ -407,7 +410,7 @@ def test_setup_key_check_mode_predicts_state():
     assert client.writes() == []
 
 
-def test_setup_key_replace_invalid():
+def test_setup_key_replace_invalid(clock):
     used = setup_key(type='one-off', usage_limit=1, used_times=1, valid=False, state='overused')
     client = key_client(used)
     result = make(SetupKeyModule, client, name='servers', replace_invalid=True).run()
@@ -422,8 +425,10 @@ def test_setup_key_replace_invalid():
     client = key_client(setup_key(revoked=True, valid=False, state='revoked'), live)
     assert make(SetupKeyModule, client, name='servers', replace_invalid=True).run()['changed'] is False
     client = key_client(setup_key(), setup_key(id=5))
+    waited = clock.waited
     with pytest.raises(TaskError, match=r'matches 2 setup keys that are not revoked \(ids: 5, 77\)'):
         make(SetupKeyModule, client, name='servers', replace_invalid=True).run()
+    assert clock.waited - waited > MAX_SETTLE  # both stayed longer than a racing run keeps its own copy
 
 
 def test_setup_key_replacement_whose_answer_was_lost_is_read_back_and_a_rerun_keeps_it():

@@ -7,6 +7,7 @@ import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule, network_result
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import (
     NetworkResourceModule, resource_address, resource_result,
@@ -199,12 +200,13 @@ def test_a_router_of_an_unknown_peer_is_absent_already():
     assert result['changed'] is False and client.writes() == []
 
 
-def test_a_router_identity_names_the_network():
+def test_a_router_identity_names_the_network(clock):
     client = current(__networks__n1__routers=[ROUTER, dict(ROUTER, id='r2')])
     with pytest.raises(TaskError) as failure:
         engine(NetworkRouterModule, client, network='office', peer='gw-1').run()
     assert str(failure.value) == ("with peer 'gw-1' in the network 'office' matches 2 network routers (ids: r1, r2); "
                                   "give the id to choose one")
+    assert clock.waited > MAX_SETTLE  # both stayed longer than a racing run keeps its own copy
 
 
 # -- info modules ------------------------------------------------------------------------------------

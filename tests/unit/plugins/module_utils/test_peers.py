@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import types
 
 import pytest
 
@@ -12,6 +13,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
+from ansible_collections.nms.overlay.plugins.module_utils._resources import peer as peer_resource
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from tests.support import fakes
 from tests.support.fakes import engine
@@ -88,15 +91,8 @@ class FakeServer(fakes.FakeClient):
         return {}
 
 
-class NoSleepPeerModule(PeerModule):
-    slept = []
-
-    def sleep(self, seconds):
-        self.slept.append(seconds)
-
-
 def run(server, check_mode=False, **options):
-    instance = engine(NoSleepPeerModule, server, check_mode, **options)
+    instance = engine(PeerModule, server, check_mode, **options)
     return instance.run(), instance.module
 
 
@@ -310,14 +306,24 @@ def test_a_single_peer_gets_its_accessible_peers_from_where_the_server_keeps_the
 
 class RacingServer(FakeServer):
     """Another client, which read the member list before this one wrote it, writes its own list right after
-    each of this one's group writes (the first ``undo`` of them): a lost update, seen only by reading back."""
+    each of this one's group writes (the first ``undo`` of them): a lost update, seen only by reading back. Each
+    request takes ``takes`` seconds on ``clock``."""
 
-    def __init__(self, undo, other_list=('p2',)):
+    def __init__(self, undo, other_list=('p2',), clock=None, takes=0.25):
         super().__init__()
         self.undo = undo
         self.other_list = [{'id': pid} for pid in other_list]
+        self.clock = clock
+        self.takes = takes
+
+    def get(self, path, query=None):
+        if self.clock is not None:
+            self.clock.advance(self.takes)
+        return super().get(path, query)
 
     def put(self, path, body):
+        if self.clock is not None:
+            self.clock.advance(self.takes)
         answer = super().put(path, body)
         if path.startswith('/groups/') and self.undo:
             self.undo -= 1
@@ -327,14 +333,19 @@ class RacingServer(FakeServer):
 
 
 @pytest.mark.parametrize('undo', [1, 3])
-def test_group_write_undone_by_a_concurrent_writer_is_made_again(undo):
-    server = RacingServer(undo)
+def test_group_write_undone_by_a_concurrent_writer_is_made_again(undo, clock):
+    server = RacingServer(undo, clock=clock)
     result, dummy = run(server, name='web-1', groups=['servers'], groups_mode='add')
     assert result['changed'] is True
     assert [m['id'] for m in server.groups['g1']['peers']] == ['p2', 'p1']
     puts = [c for c in server.writes() if c[1] == '/groups/g1']
     assert len(puts) == undo + 1 and all(c[2]['peers'] == ['p2', 'p1'] for c in puts)
     assert {'id': 'g1', 'name': 'servers'} in result['peer']['groups']
+    # each write is read back once as long as its read and write took (2 requests of 0.25 s) has passed; between
+    # the tries a random pause of at most 0.25 s, 0.5 s, 1 s ... (MEMBERSHIP_BACKOFF * 2 ** (try - 1))
+    settles, pauses = clock.waits[0::2], clock.waits[1::2]
+    assert settles == pytest.approx([0.5] * (undo + 1)) and len(pauses) == undo
+    assert all(0 <= pause <= 0.25 * 2 ** n for n, pause in enumerate(pauses))
 
 
 def test_removal_undone_by_a_concurrent_writer_is_made_again():
@@ -345,13 +356,23 @@ def test_removal_undone_by_a_concurrent_writer_is_made_again():
     assert len(server.writes()) == 2
 
 
-def test_group_write_always_undone_fails_naming_the_group():
-    server = RacingServer(100)
+def test_group_write_always_undone_fails_naming_the_group(clock, monkeypatch):
+    ranges = []
+
+    def longest(low, high):
+        ranges.append((low, high))
+        return high
+
+    monkeypatch.setattr(peer_resource, 'random', types.SimpleNamespace(uniform=longest))
+    server = RacingServer(100, clock=clock)
     with pytest.raises(TaskError) as failure:
         run(server, name='web-1', groups=['servers'], groups_mode='add')
     message = str(failure.value)
     assert "the group 'servers' (id g1)" in message and 'p1' in message and 'concurrent' in message
     assert len(server.writes()) == 10
+    # the pauses between the 10 tries: random, up to a bound that doubles from 0.25 s to at most MAX_SETTLE
+    assert ranges == [(0, bound) for bound in (0.25, 0.5, 1.0, 2.0, MAX_SETTLE, MAX_SETTLE, MAX_SETTLE, MAX_SETTLE, MAX_SETTLE)]
+    assert clock.waits[1::2] == [bound for dummy, bound in ranges] and clock.waits[0::2] == [0.5] * 10
 
 
 # -- fields of today's servers (v0.77) --------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, SETTLE_STEP, Field, ResourceModule
 from tests.support import fakes
 from tests.support.fakes import engine
 
@@ -79,10 +79,6 @@ class SharedThing(Thing):
     """A thing whose name the server lets several things share (like a policy)."""
 
     unique_names = False
-    slept = []
-
-    def sleep(self, seconds):
-        self.slept.append(seconds)
 
 
 THING_OPTIONS = dict(id=None, name=None, size=None, members=None, note=None, state='present')
@@ -394,15 +390,20 @@ def test_ambiguous_policy_names_say_policies():
 
 
 class RacedClient(FakeClient):
-    """Other runs create things of the same name while this one creates its own (ids given in ``others``)."""
+    """Other runs create things of the same name while this one creates its own (ids given in ``others``); the
+    create takes ``takes`` seconds on ``clock``."""
 
-    def __init__(self, others, own='new'):
+    def __init__(self, others, own='new', clock=None, takes=0.0):
         super().__init__([])
         self.others = others
         self.own = own
+        self.clock = clock
+        self.takes = takes
 
     def post(self, path, body):
         self.calls.append(('POST', path))
+        if self.clock is not None:
+            self.clock.advance(self.takes)
         for oid in self.others:
             self.things[oid] = dict(body, id=oid, note='theirs')
         item = dict(body, id=self.own)
@@ -415,10 +416,11 @@ class RacedClient(FakeClient):
     ('t1', ['t3', 't8'], None),     # this run's copy has the lowest id: it stays, the others delete theirs
     ('10', ['9', '11'], '9'),       # numeric ids compare as numbers, not as text
 ])
-def test_concurrent_creates_of_a_shared_name_converge_on_the_lowest_id(own, others, kept):
-    client = RacedClient(others, own)
+def test_concurrent_creates_of_a_shared_name_converge_on_the_lowest_id(own, others, kept, clock):
+    client = RacedClient(others, own, clock, takes=0.75)
     result, module = run(client, cls=SharedThing, name='x', note='mine')
     assert client.calls[:3] == [('GET', '/things'), ('POST', '/things'), ('GET', '/things')]  # listed again
+    assert clock.waits == [1.5]  # before it: twice as long as the run took from its start to its create
     if kept is None:
         assert result['thing']['id'] == own and result['changed'] is True and client.writes() == [('POST', '/things')]
         assert module.warnings == []
@@ -429,6 +431,13 @@ def test_concurrent_creates_of_a_shared_name_converge_on_the_lowest_id(own, othe
     warning, = module.warnings
     assert 'another run created the thing name \'x\' at the same time' in warning
     assert 'lowest id, %s, is kept' % kept in warning and 'copy (id %s) was deleted' % own in warning
+
+
+def test_the_wait_before_the_list_read_after_a_slow_create_is_at_most_max_settle(clock):
+    client = RacedClient([], 't1', clock, takes=10.0)
+    result, module = run(client, cls=SharedThing, name='x')
+    assert result['changed'] is True and client.writes() == [('POST', '/things')] and module.warnings == []
+    assert clock.waits == [MAX_SETTLE] and client.calls[-1] == ('GET', '/things')
 
 
 def test_a_create_of_a_shared_name_without_a_race_keeps_its_object():
@@ -448,24 +457,22 @@ class ConvergingClient(FakeClient):
         return result
 
 
-def test_a_read_during_concurrent_creates_waits_until_they_converged():
+def test_a_read_during_concurrent_creates_waits_until_they_converged(clock):
     """Issue 18, point 6: a run that lists while three racing runs still hold their copies does not fail on the
     ambiguous name: it reads again until one copy is left, then manages that one."""
     client = ConvergingClient([{'id': t, 'name': 'x', 'size': 1, 'members': [], 'note': ''} for t in ('t1', 't2', 't3')])
-    SharedThing.slept = []
     result, dummy = run(client, cls=SharedThing, name='x')
     assert result['changed'] is False and result['thing']['id'] == 't1'
-    assert SharedThing.slept == [1.0, 1.0] and client.writes() == []
+    assert clock.waits == [SETTLE_STEP, SETTLE_STEP] and client.writes() == []
 
 
-def test_real_duplicates_of_a_shared_name_fail_once_they_stay_long_enough():
+def test_real_duplicates_of_a_shared_name_fail_once_they_stay_long_enough(clock):
     client = FakeClient([{'id': t, 'name': 'x', 'size': 1, 'members': [], 'note': ''} for t in ('t1', 't2')])
-    SharedThing.slept = []
     with pytest.raises(TaskError) as err:
         run(client, cls=SharedThing, name='x')
     assert "matches 2 things (ids: t1, t2); give the id to choose one" in str(err.value)
     # the same two copies for longer than a racing run needs to remove its own (MAX_SETTLE + 2 steps)
-    assert SharedThing.slept == [1.0] * 6 and client.writes() == []
+    assert clock.waits == [SETTLE_STEP] * 6 and clock.waited > MAX_SETTLE + 2 * SETTLE_STEP and client.writes() == []
 
 
 # -- modules of today's servers only ---------------------------------------------------------------------

@@ -11,6 +11,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._models import Options
 from ansible_collections.nms.overlay.plugins.module_utils._models_routing import (
     DnsSettingsOptions, NameserverGroupOptions, RouteOptions,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import (
     DnsSettingsModule,
 )
@@ -264,12 +265,13 @@ def test_route_matched_by_peer_group_set():
     assert client.writes() == []
 
 
-def test_ambiguous_route_fails_listing_ids():
+def test_ambiguous_route_fails_listing_ids(clock):
     client = FakeClient(routes=[route('r1', peer='p1'), route('r2', peer='p2')])
     with pytest.raises(TaskError) as info:
         run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', enabled=False)
     assert "network_id 'office-lan' matches 2 routes (ids: r1, r2)" in str(info.value)
     assert client.writes() == []
+    assert clock.waited > MAX_SETTLE  # both stayed longer than a racing run keeps its own copy
 
 
 def test_route_network_compared_by_value():
