@@ -17,6 +17,8 @@ import shutil
 import sys
 import tempfile
 
+import pytest
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -34,3 +36,16 @@ sys.path.insert(0, COLLECTIONS_DIR)
 if REPO_ROOT not in sys.path:
     sys.path.insert(1, REPO_ROOT)  # for ``import tests.emulator``
 os.environ["ANSIBLE_COLLECTIONS_PATH"] = COLLECTIONS_DIR
+
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The collection's clock (plugins/module_utils/_time.py ``CLOCK``) as a FakeClock (tests/support/fakes.py): the
+    engine's settle and converge waits and the client's retry and back-off pauses pass at once and are recorded in
+    ``clock.waits``. Every unit test has it (tests/unit/conftest.py); a reliability test asks for it."""
+    from ansible_collections.nms.overlay.plugins.module_utils import _time  # pylint: disable=import-outside-toplevel
+    from tests.support.fakes import FakeClock  # pylint: disable=import-outside-toplevel
+    fake = FakeClock()
+    monkeypatch.setattr(_time, "CLOCK", fake)
+    return fake
