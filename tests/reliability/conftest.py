@@ -3,7 +3,8 @@
 """Fixtures of the reliability tests (tests/reliability, see harness.py).
 
 ``emulator``: one emulator process per session (netbird dialect: what deployed servers send),
-reset before every test. ``seed_emulator``: the same in the seed dialect. ``connection``: the
+reset before every test. ``any_emulator``: the netbird and the current dialect (v0.27.6 and v0.77.1), one test each.
+``seed_emulator_session``: the seed dialect, for the spec's conformance (test_seed_conformance.py). ``connection``: the
 connection options of a module pointed at ``emulator`` (short timeout, no retries).
 A test of a module of today's servers only (parametrised by ``name``, the module's engine ``requires`` a feature)
 gets an emulator of the ``current`` dialect (a v0.77.1 server) instead, once: v0.27 servers refuse the module.
@@ -65,14 +66,16 @@ def emulator(request, emulator_session):
     return emu
 
 
-@pytest.fixture(params=["netbird", "seed"])
-def any_emulator(request, emulator_session, seed_emulator_session):
-    if _of_todays_servers(request):
-        if request.param == "seed":
+@pytest.fixture(params=["netbird", "current"])
+def any_emulator(request, emulator_session):
+    """The emulator in the dialect of each real server generation (v0.27.6, v0.77.1); a module of today's servers only
+    runs once, against ``current``. (The seed dialect, which no real server speaks, has test_seed_conformance.py.)"""
+    if request.param == "current" or _of_todays_servers(request):
+        if request.param == "netbird":
             pytest.skip("a module of today's servers only: tested once, against the current dialect")
         emu = request.getfixturevalue("current_emulator_session")
     else:
-        emu = emulator_session if request.param == "netbird" else seed_emulator_session
+        emu = emulator_session
     emu.reset()
     return emu
 

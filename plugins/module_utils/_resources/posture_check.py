@@ -52,9 +52,11 @@ class PostureCheckModule(ResourceModule):
     what = 'posture check'
     kind = section = 'posture_checks'
     result_key = 'posture_check'
-    unique_names = True      # servers refuse a second posture check of a name on create (412)
+    unique_names = True      # servers refuse a second posture check of a name on create (v0.27: 412, v0.77: 422)
     usage_checked = True     # a policy's source_posture_checks
-    exists_answers = {409: None, 412: 'should be unique'}  # servers answer a taken name with 412
+    # a taken name: v0.27 answers 412 "posture check name should be unique", v0.77 422 "posture checks with name X
+    # already exists"
+    exists_answers = {409: None, 412: 'should be unique', 422: 'already exists'}
     model = staticmethod(_posture_check_model)
     fields = dict(
         name=Field(),
