@@ -43,10 +43,10 @@ def run_forks(emu, tmp_path, task, seed=0, slow=0.3):
     """ansible-playbook -f 10 over ten local hosts racer0..racer9 running ``task`` (YAML lines of one task,
     indented for a task list; {{ inventory_hostname }} tells the forks apart), every request slowed by
     ``slow`` seconds after its answer is computed, so that the forks' reads all come before their writes.
-    In the seed dialect the modules run as processes, in netbird in the controller's worker.
+    In the current dialect the modules run as processes, in netbird in the controller's worker.
     Returns (output, rc, per-host recap [(ok, changed, unreachable, failed)], seconds)."""
     inventory = tmp_path / "hosts.ini"
-    in_process = "false" if emu.dialect == "seed" else "true"
+    in_process = "false" if emu.dialect == "current" else "true"
     inventory.write_text("[racers]\n" + "".join(
         "racer%d ansible_connection=local ansible_python_interpreter=%s nms_overlay_in_process=%s\n"
         % (i, sys.executable, in_process) for i in range(FORKS)))
@@ -104,10 +104,10 @@ def test_ten_forks_one_named_object(any_emulator, tmp_path, name):
     group's 409: all ten forks succeed, one object exists, and only the fork whose create won reports a change."""
     emu = any_emulator
     args, path, words = NAMED_ONCE[name]
-    # as module processes (seed) the forks start further apart (ansible-core 2.16 on a busy machine: more than
+    # as module processes (current) the forks start further apart (ansible-core 2.16 on a busy machine: more than
     # 0.3 s), so every request is held longer for all of them to read before the first create lands
     output, returncode, recap, elapsed = run_forks(emu, tmp_path, "    - name: Ensure it\n      nms.overlay.%s:\n%s"
-                                                   % (name, args), slow=1.5 if emu.dialect == "seed" else 0.3)
+                                                   % (name, args), slow=1.5 if emu.dialect == "current" else 0.3)
     status, items = emu.api("GET", path)
     made = [item for item in items if item["name"].startswith("race-")]
     posts = [r for r in emu.requests() if r["method"] == "POST"]
