@@ -49,3 +49,13 @@ def clock(monkeypatch):
     fake = FakeClock()
     monkeypatch.setattr(_time, "CLOCK", fake)
     return fake
+
+
+@pytest.fixture(scope="session")
+def emulators(tmp_path_factory):
+    """The emulators of this pytest worker (tests/support/emulator.py ``EmulatorPool``): ``emulators.get(dialect,
+    extra_args=(), cls=Emulator, user=None)`` starts one on first use; all stop at the end of the session."""
+    from tests.support.emulator import EmulatorPool  # pylint: disable=import-outside-toplevel
+    pool = EmulatorPool(str(tmp_path_factory.mktemp("emulators")))
+    yield pool
+    pool.stop()

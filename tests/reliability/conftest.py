@@ -17,7 +17,6 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.harness import FIGURES
-from tests.support.emulator import running_emulator
 from tests.support.modules import engine_of
 
 
@@ -36,21 +35,18 @@ def pytest_terminal_summary(terminalreporter):
 
 
 @pytest.fixture(scope="session")
-def emulator_session(tmp_path_factory):
-    with running_emulator("netbird", str(tmp_path_factory.mktemp("reliability-netbird"))) as emu:
-        yield emu
+def emulator_session(emulators):
+    return emulators.get("netbird")
 
 
 @pytest.fixture(scope="session")
-def seed_emulator_session(tmp_path_factory):
-    with running_emulator("seed", str(tmp_path_factory.mktemp("reliability-seed"))) as emu:
-        yield emu
+def seed_emulator_session(emulators):
+    return emulators.get("seed")
 
 
 @pytest.fixture(scope="session")
-def current_emulator_session(tmp_path_factory):
-    with running_emulator("current", str(tmp_path_factory.mktemp("reliability-current"))) as emu:
-        yield emu
+def current_emulator_session(emulators):
+    return emulators.get("current")
 
 
 def _of_todays_servers(request):

@@ -21,7 +21,6 @@ import os
 
 import pytest
 
-from tests.support.emulator import running_emulator
 from tests.support.realserver import DIALECT_OF, SEEDED_PEERS, Recorded, RealServerError, real_mode, start_real_server
 
 GENERATIONS = {"v0.27": "v0.27.6", "v0.77": "v0.77.1"}
@@ -47,34 +46,27 @@ class EmulatedServer(Recorded):
 
 
 @pytest.fixture(scope="session")
-def server_pool(tmp_path_factory):
+def server_pool(emulators):
     """Started servers by (generation, "emulator"|"real"), started on first use, stopped at the end."""
     started = {}
-    stack = []
 
     def get(generation, kind):
         if (generation, kind) not in started:
             release = GENERATIONS[generation]
             if kind == "real":
                 try:
-                    server = start_real_server(release)
+                    started[generation, kind] = start_real_server(release)
                 except RealServerError as exc:
                     pytest.fail(str(exc), pytrace=False)
-                stack.append(server.stop)
             else:
-                workdir = str(tmp_path_factory.mktemp("emulator-%s" % generation))
-                context = running_emulator(DIALECT_OF[release], workdir)
-                emulator = context.__enter__()  # pylint: disable=unnecessary-dunder-call
-                stack.append(lambda: context.__exit__(None, None, None))
+                emulator = emulators.get(DIALECT_OF[release], user="scenarios")  # never reset
                 emulator.add_peers(peers=[{"hostname": name, "os": os_name} for name, os_name in SEEDED_PEERS])
-                server = EmulatedServer(emulator)
-                stack.append(server.stop)
-            started[generation, kind] = server
+                started[generation, kind] = EmulatedServer(emulator)
         return started[generation, kind]
 
     yield get
-    for stop in reversed(stack):
-        stop()
+    for server in started.values():
+        server.stop()
 
 
 @pytest.fixture(params=WANTED)

@@ -237,6 +237,33 @@ def running_emulator(dialect, workdir, **options):
         emulator.stop()
 
 
+class EmulatorPool:
+    """Emulators started on first use and kept until ``stop()``: one per (dialect, options, client class, user). The
+    one session fixture ``emulators`` (tests/conftest.py) holds a pool per pytest worker; the fixtures of each test
+    directory take their emulators from it (and reset them as their tests need; a ``user`` of its own keeps one
+    that nobody else resets)."""
+
+    def __init__(self, workdir):
+        self.workdir = workdir
+        self.started = {}
+
+    def get(self, dialect, extra_args=(), cls=Emulator, user=None):
+        key = (dialect, tuple(extra_args), cls, user)
+        emulator = self.started.get(key)
+        if emulator is None or emulator.process.poll() is not None:
+            try:
+                emulator = start_emulator(dialect, self.workdir, extra_args=extra_args, cls=cls)
+            except EmulatorStartError as exc:
+                pytest.fail(str(exc), pytrace=False)
+            self.started[key] = emulator
+        return emulator
+
+    def stop(self):
+        for emulator in self.started.values():
+            emulator.stop()
+        self.started.clear()
+
+
 # --------------------------------------------------------------------------------------------
 # A test's starting state, made through the API as the seeded owner
 
