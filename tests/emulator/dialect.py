@@ -21,17 +21,32 @@ DIALECTS = ("seed", "netbird", "current")
 LOCAL_FLAGS = ("block_inbound", "block_lan_access", "disable_client_routes", "disable_dns", "disable_firewall",
                "disable_server_routes", "lazy_connection_enabled", "rosenpass_enabled", "rosenpass_permissive",
                "server_ssh_allowed")
-MANAGEMENT_VERSION = "0.77.1"
-# account settings members v0.77 adds to v0.27's, with a new account's values
+MANAGEMENT_VERSION = "0.77.1"  # what GET /api/instance/version reports in the current dialect
+# account settings members v0.77 adds to v0.27's, with the values of the seeded real v0.77.1 server's account where
+# they shape the answer (an account of v0.27.6 upgraded: no IPv6 groups, null lists) and of a new account otherwise
 CURRENT_SETTINGS = {
     "peer_inactivity_expiration_enabled": False,
     "peer_inactivity_expiration": 600,
     "peer_expose_enabled": False,
-    "peer_expose_groups": [],
+    "peer_expose_groups": None,
     "routing_peer_dns_resolution_enabled": True,
     "lazy_connection_enabled": False,
     "dns_domain": "",
-}  # what GET /api/instance/version reports in the current dialect
+    "auto_update_version": "disabled",
+    "auto_update_always": False,
+    "ipv6_enabled_groups": None,
+    "metrics_push_enabled": False,
+    "agent_network_only": False,
+    "local_mfa_enabled": False,
+}
+# v0.77's settings.extra, with a new member's value (network_traffic_logs_groups: null when never set)
+CURRENT_EXTRA = {
+    "peer_approval_enabled": False,
+    "user_approval_required": False,
+    "network_traffic_logs_enabled": False,
+    "network_traffic_logs_groups": None,
+    "network_traffic_packet_counter_enabled": False,
+}
 
 
 class Dialect:
@@ -235,9 +250,9 @@ class Renderer:
         return plain if self.dialect.netbird else {"token": plain}
 
     # policies and posture checks -------------------------------------------------
-    def policy(self, policy: Record, rules: list[Record] | None = None) -> Record:
+    def policy(self, policy: Record, rules: list[Record] | None = None, written: bool = False) -> Record:
         """`rules`: the rules to show when they are not the stored ones (v0.77 echoes every rule of a write
-        but stores only the first)."""
+        but stores only the first); `written`: the answer of the POST or PUT that wrote it."""
         if self.dialect.current:
             return self._current_policy(policy, policy["rules"] if rules is None else rules)
         rules = []
@@ -262,7 +277,9 @@ class Renderer:
                 item["ports"] = list(rule["ports"])
             rules.append(item)
         checks = policy["source_posture_checks"]
-        if checks is None and not self.dialect.netbird:
+        if checks is None and not (self.dialect.netbird and written):
+            # v0.27 answers a read from a copy of the account, whose copy of the list is never nil ([]); only the
+            # POST/PUT answer shows the policy as the request made it (null when the request had no list)
             checks = []
         return {
             "id": policy["id"],
@@ -373,7 +390,12 @@ class Renderer:
             result["access_control_groups"] = list(route["access_control_groups"])
         return result
 
-    def nameserver_group(self, nsgroup: Record) -> Record:
+    def nameserver_group(self, nsgroup: Record, created: bool = False) -> Record:
+        """`created`: the POST answer, whose `domains` are a list; v0.77's reads show the list as the request gave
+        it (null when it had none)."""
+        domains = list(nsgroup["domains"])
+        if self.dialect.current and not created and not domains and nsgroup.get("domains_null"):
+            domains = None
         return {
             "id": nsgroup["id"],
             "name": nsgroup["name"],
@@ -382,7 +404,7 @@ class Renderer:
             "enabled": nsgroup["enabled"],
             "groups": list(nsgroup["groups"]),
             "primary": nsgroup["primary"],
-            "domains": list(nsgroup["domains"]),
+            "domains": domains,
             "search_domains_enabled": nsgroup["search_domains_enabled"],
         }
 
@@ -414,16 +436,57 @@ class Renderer:
             result["allow_extra_dns_labels"] = key.get("allow_extra_dns_labels", False)
         return result
 
-    def account(self, account: Record) -> Record:
+    def account(self, account: Record, written: bool = False) -> Record:
+        """`written`: v0.77's PUT answer, which shows the settings as the request made them: the runtime members
+        (embedded_idp_enabled, local_auth_disabled) false and `network_range` only when the request set it (a read
+        shows the network the account has)."""
+        if self.dialect.current:
+            return self._current_account(account, written)
         settings = dict(account["settings"])
         settings["jwt_allow_groups"] = list(settings.get("jwt_allow_groups") or [])
-        if self.dialect.current:
-            for key, default in CURRENT_SETTINGS.items():
-                settings.setdefault(key, default)
-            settings["peer_expose_groups"] = list(settings["peer_expose_groups"] or [])
-        if "extra" in settings:
+        if settings.get("extra") is not None:
             settings["extra"] = dict(settings["extra"])
         return {"id": account["id"], "settings": settings}
+
+    def _current_account(self, account: Record, written: bool) -> Record:
+        """v0.77's account (toAccountResponse): the settings with every member v0.77 has (lists as stored: null when
+        never set), `extra` when the account has one, the account's meta and onboarding."""
+        stored = account["settings"]
+        settings: Record = {key: stored[key] for key in ("peer_login_expiration_enabled", "peer_login_expiration",
+                                                         "regular_users_view_blocked", "groups_propagation_enabled",
+                                                         "jwt_groups_enabled", "jwt_groups_claim_name")}
+        settings["jwt_allow_groups"] = list(stored.get("jwt_allow_groups") or [])
+        for key, default in CURRENT_SETTINGS.items():
+            value = stored.get(key, default)
+            settings[key] = list(value) if isinstance(value, list) else value
+        runtime = not written
+        settings["embedded_idp_enabled"] = runtime and self.state.idp  # an IdP of today's servers is the embedded one
+        settings["local_auth_disabled"] = False
+        if stored.get("network_range"):
+            settings["network_range"] = stored["network_range"]
+        elif runtime:
+            settings["network_range"] = str(self.state.network())
+        if stored.get("network_range_v6"):
+            settings["network_range_v6"] = stored["network_range_v6"]
+        elif runtime and account.get("network_v6"):
+            settings["network_range_v6"] = account["network_v6"]
+        if stored.get("dashboard_features") is not None:
+            settings["dashboard_features"] = dict(stored["dashboard_features"])
+        if stored.get("extra") is not None:
+            extra = dict(CURRENT_EXTRA, **stored["extra"])
+            if extra["network_traffic_logs_groups"] is not None:
+                extra["network_traffic_logs_groups"] = list(extra["network_traffic_logs_groups"])
+            settings["extra"] = extra
+        return {
+            "id": account["id"],
+            "settings": settings,
+            "created_at": _time(account.get("created_at")),
+            "created_by": account.get("created_by", ""),
+            "domain": account.get("domain", ""),
+            "domain_category": account.get("domain_category", ""),
+            "onboarding": dict(account.get("onboarding") or {"onboarding_flow_pending": False,
+                                                             "signup_form_pending": False}),
+        }
 
     def event(self, event: Record) -> Record:
         users = self.state.users

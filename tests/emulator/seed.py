@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
-from .state import ACCOUNT_ID, ALL_GROUP, Record, State
+from .state import ACCOUNT_ID_SEED, ALL_GROUP, DNS_DOMAIN, Record, State
 from .tokens import hash_token
-from .util import fnv32a, now
+from .util import fnv32a, new_uuid, now
 
 OWNER_ID = "owner-user"
 OWNER_EMAIL = "owner@example.com"
@@ -84,10 +85,21 @@ def new_setup_key(state: State, name: str, key_type: str, expires_in: int, auto_
     return record
 
 
-def build_initial(state: State, owner_token: str, size: str | None = None) -> None:
-    """A new account: owner (holding `owner_token`), All group, Default policy, default settings."""
+def build_initial(state: State, owner_token: str, size: str | None = None, dialect: str = "seed",
+                  seed: int = 1) -> None:
+    """A new account: owner (holding `owner_token`), All group, Default policy, default settings.
+
+    The real-server dialects (`netbird`, `current`) hold what the seeded real servers hold (an account of v0.27.6, which
+    v0.77.1 upgrades): settings `extra` `{"peer_approval_enabled": false}`, the Default policy's
+    `source_posture_checks` `[]`, and v0.77's account meta (created_at, created_by, domain, domain_category)."""
+    real = dialect in ("netbird", "current")
     state.account = {
-        "id": ACCOUNT_ID,
+        "id": new_uuid(random.Random(f"{ACCOUNT_ID_SEED}-{seed}")),
+        "created_at": now(),
+        "created_by": OWNER_ID,
+        "domain": DNS_DOMAIN if real else "",
+        "domain_category": "private" if real else "",
+        "onboarding": {"onboarding_flow_pending": False, "signup_form_pending": False},
         "settings": {
             "peer_login_expiration_enabled": True,
             "peer_login_expiration": 86400,
@@ -98,6 +110,8 @@ def build_initial(state: State, owner_token: str, size: str | None = None) -> No
             "jwt_allow_groups": [],
         },
     }
+    if real:
+        state.account["settings"]["extra"] = {"peer_approval_enabled": False}
     new_user(state, id=OWNER_ID, email=OWNER_EMAIL, name=OWNER_NAME, role="owner")
     add_token(state, OWNER_ID, owner_token, "emulator", 365, OWNER_ID)
     all_id = state.new_id()
@@ -108,7 +122,7 @@ def build_initial(state: State, owner_token: str, size: str | None = None) -> No
         "name": "Default",
         "description": DEFAULT_POLICY_DESCRIPTION,
         "enabled": True,
-        "source_posture_checks": None,
+        "source_posture_checks": [] if real else None,
         "rules": [{
             "name": "Default",
             "description": DEFAULT_POLICY_DESCRIPTION,

@@ -84,7 +84,7 @@ class App:
 
     def _fresh_state(self) -> State:
         state = State(seed=self.seed, idp=self.idp, geo=self.geo, xid_keys=self.dialect.current)
-        build_initial(state, self.token, self.seed_size)
+        build_initial(state, self.token, self.seed_size, dialect=self.dialect.name, seed=self.seed)
         if self.example:
             build_example(state)
         return state
@@ -164,6 +164,8 @@ class App:
             method = "GET"
         handler = methods.get(method)
         if handler is None:
+            if self.dialect.current:  # v0.77's router answers a known path's other methods as an unknown path
+                return Reply(status=404, body=b"404 page not found\n", content_type="text/plain; charset=utf-8")
             return Reply(status=405, content_type="text/plain")
         try:
             with self.state.lock:

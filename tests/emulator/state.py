@@ -12,7 +12,9 @@ from .util import new_uuid, new_xid, now
 
 Record = dict[str, Any]
 
-ACCOUNT_ID = "account-1"
+# the account id: a UUID like the real servers' accounts (ids inside error messages look alike), drawn from an RNG of
+# its own so that the other ids of a seed stay what they were
+ACCOUNT_ID_SEED = "account"
 DNS_DOMAIN = "netbird.selfhosted"
 NETWORK = ipaddress.ip_network("100.64.0.0/16")
 ALL_GROUP = "All"
@@ -71,6 +73,33 @@ ACTIVITIES = {
     "posture.check.created": "Posture check created",
     "posture.check.updated": "Posture check updated",
     "posture.check.deleted": "Posture check deleted",
+    # v0.77 words the posture check codes apart
+    "posture.check.create": "Posture check created",
+    "posture.check.update": "Posture check updated",
+    "posture.check.delete": "Posture check deleted",
+    "resource.group.add": "Resource added to group",
+    "resource.group.delete": "Resource removed from group",
+    # v0.77's account settings
+    "account.peer.inactivity.expiration.enable": "Account peer inactivity expiration enabled",
+    "account.peer.inactivity.expiration.disable": "Account peer inactivity expiration disabled",
+    "account.peer.inactivity.expiration.update": "Account peer inactivity expiration duration updated",
+    "account.setting.group.propagation.enable": "User group propagation enabled",
+    "account.setting.group.propagation.disable": "User group propagation disabled",
+    "account.setting.routing.peer.dns.resolution.enable": "Account routing peer DNS resolution enabled",
+    "account.setting.routing.peer.dns.resolution.disable": "Account routing peer DNS resolution disabled",
+    "account.dns.domain.update": "Account DNS domain updated",
+    "account.setting.lazy.connection.enable": "Account lazy connection enabled",
+    "account.setting.lazy.connection.disable": "Account lazy connection disabled",
+    "account.network.range.update": "Account network range updated",
+    "account.settings.auto.version.update": "Account AutoUpdate Version updated",
+    "account.setting.auto.update.always.enable": "Account auto-update always enabled",
+    "account.setting.auto.update.always.disable": "Account auto-update always disabled",
+    "account.setting.ipv6.enable": "Account IPv6 overlay enabled",
+    "account.setting.ipv6.disable": "Account IPv6 overlay disabled",
+    "account.setting.peer.expose.enable": "Account peer expose enabled",
+    "account.setting.peer.expose.disable": "Account peer expose disabled",
+    "account.setting.metrics.push.enable": "Account metrics push enabled",
+    "account.setting.metrics.push.disable": "Account metrics push disabled",
     "setupkey.delete": "Setup key deleted",
     "peer.inactivity.expiration.enable": "Peer inactivity expiration enabled",
     "peer.inactivity.expiration.disable": "Peer inactivity expiration disabled",
@@ -186,10 +215,29 @@ class State:
         return [gid for gid, group in self.groups.items() if peer_id in group["peers"]]
 
     # peers -----------------------------------------------------------------------
+    def network(self) -> ipaddress.IPv4Network:
+        """The account's overlay network: NETWORK, unless v0.77's `network_range` setting moved it."""
+        text = (self.account or {}).get("network")
+        return ipaddress.ip_network(text) if text else NETWORK
+
+    def renumber(self, network: ipaddress.IPv4Network) -> None:
+        """Move the account to another network: every peer gets a new address in it (v0.77's network_range)."""
+        if self.account is not None:
+            self.account["network"] = str(network)
+        self.used_ips.clear()
+        for peer in self.peers.values():
+            peer["ip"] = self.allocate_ip()
+
+    def new_ipv6_subnet(self) -> str:
+        """A random /64 of fd00::/8, as v0.77 gives an account for its IPv6 overlay."""
+        bits = (0xFD << 56) | self.rng.getrandbits(56)
+        return str(ipaddress.IPv6Network((bits << 64, 64)))
+
     def allocate_ip(self) -> str:
         """A random free address of the account network (not .0, .1, or the last two)."""
-        size = NETWORK.num_addresses
-        base = int(NETWORK.network_address)
+        network = self.network()
+        size = network.num_addresses
+        base = int(network.network_address)
         for _attempt in range(size * 4):
             offset = self.rng.randrange(2, size - 2)
             if offset % 256 == 0:
@@ -259,8 +307,19 @@ class State:
             all_group["peers"].append(peer["id"])
         return peer
 
+    @property
+    def today(self) -> bool:
+        """The account is v0.77's (the `current` dialect): set with `xid_keys`, which only that dialect sets."""
+        return self.xid_keys
+
     def peer_meta(self, peer: Record) -> Record:
-        return {"name": peer["name"], "fqdn": self.fqdn(peer), "ip": peer["ip"], "created_at": peer["created_at"]}
+        """A peer's event meta; v0.77 adds its location (empty until an agent connects from a known place)."""
+        meta = {"name": peer["name"], "fqdn": self.fqdn(peer), "ip": peer["ip"], "created_at": peer["created_at"]}
+        if self.today:
+            meta.update({"location_city_name": peer["city_name"], "location_country_code": peer["country_code"],
+                         "location_geo_name_id": peer["geoname_id"],
+                         "location_connection_ip": peer["connection_ip"] or ""})
+        return meta
 
     def login_expired(self, peer: Record) -> bool:
         if peer["login_expired"]:

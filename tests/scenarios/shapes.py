@@ -101,10 +101,22 @@ def exchange_key(entry):
     return "%s %s" % (entry["method"], template(entry["path"]))
 
 
+# Ids a server makes up, inside error messages: a message is compared with each such id replaced by its kind, so
+# "peer with x not found under account 5ca88c4d-a345-4ed0-b4e3-4ed23a6dc0ff" (the account's id is random per server)
+# matches the emulator's words for its own account, while an id of another form (the emulator's old "account-1") still
+# differs. Only these two well-formed kinds are replaced: UUIDs (accounts, service users) and xids (20 characters of
+# base32hex: groups, peers, policies, routes...).
+_MESSAGE_IDS = ((re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "{uuid}"),
+                (re.compile(r"\b[0-9a-v]{20}\b"), "{xid}"))
+
+
 def message_of(answer):
-    if isinstance(answer, dict):
-        return answer.get("message")
-    return answer
+    """The message of an error answer (its text when it is not JSON), with made-up ids replaced (_MESSAGE_IDS)."""
+    message = answer.get("message") if isinstance(answer, dict) else answer
+    if isinstance(message, str):
+        for pattern, kind in _MESSAGE_IDS:
+            message = pattern.sub(kind, message)
+    return message
 
 
 def differences(release, steps_emulated, steps_real):

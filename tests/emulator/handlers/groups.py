@@ -10,9 +10,10 @@ from .base import Ctx, find, route
 
 
 def _peer_ids(ctx: Ctx, requested: list[str] | None) -> list[str]:
+    """The group's peers; v0.27 refuses an unknown one (422), v0.77 keeps it (its answers leave it out)."""
     peers = requested or []
     for pid in peers:
-        if pid not in ctx.state.peers:
+        if pid not in ctx.state.peers and not ctx.dialect.current:
             raise ApiError(422, f'peer with id "{pid}" not found')
     return peers
 
@@ -52,7 +53,8 @@ def list_groups(ctx: Ctx) -> Any:
 def get_group(ctx: Ctx) -> Any:
     _require_view(ctx)
     gid = ctx.params["groupId"]
-    return ctx.render.group(find(ctx.state.groups, gid, f"group with id {gid} not found"))
+    message = f"group: {gid} not found" if ctx.dialect.current else f"group with id {gid} not found"
+    return ctx.render.group(find(ctx.state.groups, gid, message))
 
 
 @route("POST", "/api/groups")
@@ -75,7 +77,8 @@ def create_group(ctx: Ctx) -> Any:
 @route("PUT", "/api/groups/{groupId}")
 def update_group(ctx: Ctx) -> Any:
     gid = ctx.params["groupId"]
-    group = find(ctx.state.groups, gid, f"couldn't find group with id {gid}")
+    group = find(ctx.state.groups, gid, f"group: {gid} not found" if ctx.dialect.current
+                 else f"couldn't find group with id {gid}")
     if group["name"] == ALL_GROUP:
         raise ApiError(422, "updating group all is not allowed")
     body = ctx.body()
@@ -84,6 +87,8 @@ def update_group(ctx: Ctx) -> Any:
         raise ApiError(422, "group name shouldn't be empty")
     peers = _peer_ids(ctx, body.str_list("peers"))
     before = group["peers"]
+    if ctx.dialect.current and name != group["name"]:
+        ctx.event("group.update", gid, {"old_name": group["name"], "new_name": name})  # v0.77 records a rename
     group["name"] = name
     group["peers"] = peers
     group["resources"] = _resources(ctx, body)  # v0.77 replaces them: a body without resources drops them

@@ -127,6 +127,7 @@ def _current_route_from_body(ctx: Ctx, route_id: str) -> Record:
         "metric": metric,
         "peer": peer,
         "peer_groups": peer_groups,
+        "peer_groups_given": body.raw("peer_groups") is not None,  # (an empty list sent is not a nil one)
         "groups": groups,
         # left out of a PUT body these are reset: v0.77 replaces the whole route
         "keep_route": body.bool("keep_route"),
@@ -184,9 +185,15 @@ def _check_prefix_unique(ctx: Ctx, route_id: str, prefix: str, peer: str, peer_g
                 raise ApiError(409, failure + f"peer {state.peers[pid]['name']} from the group {group['name']} already has this route")
 
 
-def _route_meta(item: Record) -> Record:
-    return {"name": item["network_id"], "network_range": item["network"], "peer_id": item["peer"],
-            "peer_groups": item["peer_groups"]}
+def _route_meta(item: Record, current: bool = False) -> Record:
+    """A route's event meta; v0.77 adds `domains` ("" unless a domain route) and shows the peer groups as the
+    request gave them (a route made with a peer has none: nil, "<nil>" in the log)."""
+    if not current:
+        return {"name": item["network_id"], "network_range": item["network"], "peer_id": item["peer"],
+                "peer_groups": item["peer_groups"]}
+    given = item["peer_groups"] if item["peer_groups"] or item.get("peer_groups_given") else None
+    return {"name": item["network_id"], "network_range": item["network"],
+            "domains": ", ".join(item.get("domains") or []), "peer_id": item["peer"], "peer_groups": given}
 
 
 @route("GET", "/api/routes")
@@ -197,9 +204,14 @@ def list_routes(ctx: Ctx) -> Any:
 
 @route("GET", "/api/routes/{routeId}")
 def get_route(ctx: Ctx) -> Any:
-    item = ctx.state.routes.get(ctx.params["routeId"])
-    if item is None or not ctx.service_or_admin:
-        raise ApiError(404, "route not found")  # real servers map every error here to 404
+    rid = ctx.params["routeId"]
+    item = ctx.state.routes.get(rid)
+    if ctx.dialect.current:
+        ctx.require(ctx.service_or_admin, "permission denied")  # v0.77's permissions check, before the lookup
+        if item is None:
+            raise ApiError(404, f"route: {rid} not found")
+    elif item is None or not ctx.service_or_admin:
+        raise ApiError(404, "route not found")  # v0.27 maps every error here to 404
     return ctx.render.route(item)
 
 
@@ -210,7 +222,7 @@ def create_route(ctx: Ctx) -> Any:
     else:
         item = _route_from_body(ctx, ctx.state.new_id(), creating=True)
     ctx.state.routes[item["id"]] = item
-    ctx.event("route.add", item["id"], _route_meta(item))
+    ctx.event("route.add", item["id"], _route_meta(item, ctx.dialect.current))
     return ctx.render.route(item)
 
 
@@ -224,7 +236,7 @@ def update_route(ctx: Ctx) -> Any:
     else:
         item = _route_from_body(ctx, rid, creating=False)
     ctx.state.routes[rid] = item
-    ctx.event("route.update", rid, _route_meta(item))
+    ctx.event("route.update", rid, _route_meta(item, ctx.dialect.current))
     return ctx.render.route(item)
 
 
@@ -233,8 +245,10 @@ def delete_route(ctx: Ctx) -> Any:
     rid = ctx.params["routeId"]
     item = ctx.state.routes.pop(rid, None)
     if item is None:
+        if ctx.dialect.current:
+            raise ApiError(404, f"failed to delete route {rid}: route: {rid} not found")
         raise ApiError(404, f"route with id {rid} doesn't exist")
-    ctx.event("route.delete", rid, _route_meta(item))
+    ctx.event("route.delete", rid, _route_meta(item, ctx.dialect.current))
     return ctx.dialect.delete_body()
 
 
@@ -273,6 +287,8 @@ def _nameserver_from_body(ctx: Ctx, ns_id: str, creating: bool) -> tuple[Record,
     """The record, and whether `domains` was omitted (echoed as null by real PUTs)."""
     state = ctx.state
     body = ctx.body()
+    if not creating and ctx.dialect.current and ns_id not in state.nameservers:
+        raise ApiError(404, f"nameserver group: {ns_id} not found")  # v0.77 looks the group up first
     nameservers = _nameservers(body)
     if not creating and ns_id not in state.nameservers:
         raise ApiError(404, f"nameserver group with id {ns_id} was not found")
@@ -297,6 +313,7 @@ def _nameserver_from_body(ctx: Ctx, ns_id: str, creating: bool) -> tuple[Record,
         "groups": groups,
         "primary": primary,
         "domains": domains or [],
+        "domains_null": domains is None,  # v0.77 stores the list as sent: left out, later reads show null
         "search_domains_enabled": search,
     }
     return record, domains is None
@@ -314,7 +331,8 @@ def get_nameserver(ctx: Ctx) -> Any:
     nid = ctx.params["nsgroupId"]
     item = ctx.state.nameservers.get(nid)
     if item is None:
-        raise ApiError(404, f"nameserver group with id {nid} not found")
+        raise ApiError(404, f"nameserver group: {nid} not found" if ctx.dialect.current
+                       else f"nameserver group with id {nid} not found")
     return ctx.render.nameserver_group(item)
 
 
@@ -323,7 +341,7 @@ def create_nameserver(ctx: Ctx) -> Any:
     item, _omitted = _nameserver_from_body(ctx, ctx.state.new_id(), creating=True)
     ctx.state.nameservers[item["id"]] = item
     ctx.event("nameserver.group.add", item["id"], {"name": item["name"]})
-    return ctx.render.nameserver_group(item)
+    return ctx.render.nameserver_group(item, created=True)
 
 
 @route("PUT", "/api/dns/nameservers/{nsgroupId}")
@@ -343,7 +361,8 @@ def delete_nameserver(ctx: Ctx) -> Any:
     nid = ctx.params["nsgroupId"]
     item = ctx.state.nameservers.pop(nid, None)
     if item is None:
-        raise ApiError(404, f"nameserver group {nid} wasn't found")
+        raise ApiError(404, f"nameserver group: {nid} not found" if ctx.dialect.current
+                       else f"nameserver group {nid} wasn't found")
     ctx.event("nameserver.group.delete", nid, {"name": item["name"]})
     return ctx.dialect.delete_body()
 
@@ -361,6 +380,9 @@ def update_dns_settings(ctx: Ctx) -> Any:
     state = ctx.state
     body = ctx.body()
     requested = body.str_list("disabled_management_groups")
+    if requested is None and ctx.dialect.current and state.account is not None:
+        # v0.77 stores nothing for a null list, and takes "no row changed" for a missing account
+        raise ApiError(404, f"account not found: {state.account['id']}")
     wanted = requested or []
     for gid in wanted:
         if not gid:

@@ -50,10 +50,13 @@ def _policies_applied(ctx: Ctx, network_id: str) -> list[str]:
     return applied
 
 
-def _render_network(ctx: Ctx, network: Record, created: bool = False) -> Record:
+def _render_network(ctx: Ctx, network: Record, created: bool = False, listed: bool = False) -> Record:
+    """v0.77: the create answer has empty lists; the list's `routers` are [] when none (`resources` null); a single
+    network's answer (GET, PUT) builds both from nothing (null when none)."""
     state = ctx.state
     routers = [r for r in state.network_routers.values() if r["network_id"] == network["id"]]
     resources = [r["id"] for r in state.network_resources.values() if r["network_id"] == network["id"]]
+    router_ids = [r["id"] for r in routers]
     routing_peers = 0
     for router in routers:
         routing_peers += 1 if router["peer"] else 0
@@ -64,8 +67,7 @@ def _render_network(ctx: Ctx, network: Record, created: bool = False) -> Record:
         "id": network["id"],
         "name": network["name"],
         "description": network["description"],
-        "routers": [r["id"] for r in routers],
-        # v0.77's create answer has empty lists; later answers build the resource list from nothing (null)
+        "routers": router_ids if created or listed else ctx.dialect.nullable(router_ids),
         "resources": resources if created else ctx.dialect.nullable(resources),
         "routing_peers_count": routing_peers,
         "policies": _policies_applied(ctx, network["id"]),
@@ -80,7 +82,7 @@ def _network_body(ctx: Ctx) -> tuple[str, str]:
 @route("GET", "/api/networks", CURRENT)
 def list_networks(ctx: Ctx) -> Any:
     ctx.require(ctx.service_or_admin, "permission denied")
-    return [_render_network(ctx, item) for item in ctx.state.networks.values()]
+    return [_render_network(ctx, item, listed=True) for item in ctx.state.networks.values()]
 
 
 @route("POST", "/api/networks", CURRENT)
@@ -129,7 +131,7 @@ def delete_network(ctx: Ctx) -> Any:
         _drop_resource(ctx, resource, network)
     for router in [r for r in state.network_routers.values() if r["network_id"] == network["id"]]:
         del state.network_routers[router["id"]]
-        ctx.event("network.router.delete", router["id"], {"network_name": network["name"]})
+        ctx.event("network.router.delete", router["id"], _router_meta(router, network))
     del state.networks[network["id"]]
     ctx.event("network.delete", network["id"], {"name": network["name"]})
     return {}
@@ -171,16 +173,28 @@ def _render_resource(ctx: Ctx, resource: Record) -> Record:
     }
 
 
-def _set_resource_groups(ctx: Ctx, resource: Record, group_ids: list[str], wrap: str) -> None:
-    """The resource goes into exactly these groups (a group's `resources` list it as {"id", "type"})."""
+def _set_resource_groups(ctx: Ctx, resource: Record, group_ids: list[str], wrap: str) -> list[tuple[str, str]]:
+    """The resource goes into exactly these groups (a group's `resources` list it as {"id", "type"}); returns the
+    `resource.group.add` / `.delete` events to record, (code, group id), added groups first as v0.77 records them."""
     for gid in group_ids:
         if gid not in ctx.state.groups:
             raise ApiError(404, f"{wrap}failed to add resource to group: group: {gid} not found")
+    before = _resource_groups(ctx, resource["id"])
     for gid, group in ctx.state.groups.items():
         kept = [item for item in group.get("resources") or [] if item["id"] != resource["id"]]
         if gid in group_ids:
             kept.append({"id": resource["id"], "type": resource["type"]})
         group["resources"] = kept
+    return ([("resource.group.add", gid) for gid in dict.fromkeys(group_ids) if gid not in before]
+            + [("resource.group.delete", gid) for gid in before if gid not in group_ids])
+
+
+def _group_events(ctx: Ctx, resource: Record, events: list[tuple[str, str]]) -> None:
+    """v0.77's events of a resource's groups (target: the group)."""
+    for code, gid in events:
+        group = ctx.state.groups.get(gid)
+        ctx.event(code, gid, {"name": group["name"] if group else "", "id": gid, "resource_name": resource["name"],
+                              "resource_id": resource["id"], "resource_type": resource["type"]})
 
 
 def _resource_body(ctx: Ctx) -> tuple[Body, str, str]:
@@ -206,7 +220,9 @@ def _meta(resource: Record, network: Record) -> Record:
 def list_resources(ctx: Ctx) -> Any:
     ctx.require(ctx.service_or_admin, "permission denied")
     nid = ctx.params["networkId"]
-    return [_render_resource(ctx, item) for item in ctx.state.network_resources.values() if item["network_id"] == nid]
+    # v0.77 builds this list from nothing: null when the network has no resource (or does not exist)
+    return ctx.dialect.nullable([_render_resource(ctx, item) for item in ctx.state.network_resources.values()
+                                 if item["network_id"] == nid])
 
 
 @route("POST", "/api/networks/{networkId}/resources", CURRENT)
@@ -220,9 +236,10 @@ def create_resource(ctx: Ctx) -> Any:
     resource = {"id": ctx.state.new_id(), "network_id": network["id"], "name": name,
                 "description": body.str("description"), "type": kind, "address": address,
                 "enabled": body.bool("enabled")}
-    _set_resource_groups(ctx, resource, body.str_list("groups") or [], wrap)
+    events = _set_resource_groups(ctx, resource, body.str_list("groups") or [], wrap)
     ctx.state.network_resources[resource["id"]] = resource
     ctx.event("network.resource.create", resource["id"], _meta(resource, network))
+    _group_events(ctx, resource, events)
     return _render_resource(ctx, resource)
 
 
@@ -244,20 +261,21 @@ def update_resource(ctx: Ctx) -> Any:
     name = body.str("name")
     if any(item["name"] == name and item["id"] != resource["id"] for item in ctx.state.network_resources.values()):
         raise ApiError(422, f"{wrap}new resource name already exists")
-    _set_resource_groups(ctx, resource, body.str_list("groups") or [], wrap)
+    events = _set_resource_groups(ctx, resource, body.str_list("groups") or [], wrap)
     resource.update(name=name, description=body.str("description"), type=kind, address=address,
                     enabled=body.bool("enabled"), network_id=network["id"])
     for group in ctx.state.groups.values():  # the type in the groups' lists follows the address
         for item in group.get("resources") or []:
             if item["id"] == resource["id"]:
                 item["type"] = kind
+    _group_events(ctx, resource, events)
     ctx.event("network.resource.update", resource["id"], _meta(resource, network))
     return _render_resource(ctx, resource)
 
 
 def _drop_resource(ctx: Ctx, resource: Record, network: Record) -> None:
-    for group in ctx.state.groups.values():
-        group["resources"] = [item for item in group.get("resources") or [] if item["id"] != resource["id"]]
+    events = _set_resource_groups(ctx, resource, [], "")
+    _group_events(ctx, resource, events)
     del ctx.state.network_resources[resource["id"]]
     ctx.event("network.resource.delete", resource["id"], _meta(resource, network))
 
@@ -281,6 +299,12 @@ def _render_router(router: Record) -> Record:
         "metric": router["metric"],
         "enabled": router["enabled"],
     }
+
+
+def _router_meta(router: Record, network: Record) -> Record:
+    """v0.77's event meta of a router (its peer groups as the stored router holds them: [] when it has a peer)."""
+    return {"network_name": network["name"], "network_id": network["id"], "peer": router["peer"],
+            "peer_groups": list(router["peer_groups"] or [])}
 
 
 def _router_fields(ctx: Ctx) -> Record:
@@ -317,7 +341,7 @@ def create_router(ctx: Ctx) -> Any:
     network = _network(ctx, "failed to get network: ")
     router = {"id": ctx.state.new_id(), "network_id": network["id"], **fields}
     ctx.state.network_routers[router["id"]] = router
-    ctx.event("network.router.create", router["id"], {"network_name": network["name"], "network_id": network["id"]})
+    ctx.event("network.router.create", router["id"], _router_meta(router, network))
     return _render_router(router)
 
 
@@ -338,7 +362,7 @@ def update_router(ctx: Ctx) -> Any:
     if router["network_id"] != network["id"]:
         raise ApiError(400, f"router {router['id']} is not part of the network {network['id']}")
     router.update(fields)
-    ctx.event("network.router.update", router["id"], {"network_name": network["name"], "network_id": network["id"]})
+    ctx.event("network.router.update", router["id"], _router_meta(router, network))
     return _render_router(router)
 
 
@@ -350,7 +374,7 @@ def delete_router(ctx: Ctx) -> Any:
         raise ApiError(400, f"failed to delete network router: router {router['id']} is not part of the network "
                             f"{network['id']}")
     del ctx.state.network_routers[router["id"]]
-    ctx.event("network.router.delete", router["id"], {"network_name": network["name"], "network_id": network["id"]})
+    ctx.event("network.router.delete", router["id"], _router_meta(router, network))
     return {}
 
 
@@ -523,7 +547,9 @@ def _find_record(ctx: Ctx, zone: Record, wrap: str = "") -> Record:
 @route("GET", "/api/dns/zones/{zoneId}/records", CURRENT)
 def list_records(ctx: Ctx) -> Any:
     ctx.require(ctx.service_or_admin, "permission denied")
-    return [_render_record(record) for record in _zone(ctx)["records"]]
+    zone = ctx.state.zones.get(ctx.params["zoneId"])
+    # v0.77 lists the records stored under the zone id: an unknown zone has none ([]), not a 404
+    return [_render_record(record) for record in zone["records"]] if zone is not None else []
 
 
 @route("POST", "/api/dns/zones/{zoneId}/records", CURRENT)

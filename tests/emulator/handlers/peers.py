@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from ..state import ACCOUNT_ID, NETWORK, Record, State
+from ..state import Record, State
 from ..util import ApiError
 from .base import CURRENT, Ctx, route
 
@@ -65,7 +65,10 @@ def get_peer(ctx: Ctx) -> Any:
     pid = ctx.params["peerId"]
     peer = ctx.state.peers.get(pid)
     if peer is None:
-        raise ApiError(404, f"peer with {pid} not found under account {ACCOUNT_ID}")
+        if ctx.dialect.current:
+            raise ApiError(404, f"peer not found: {pid}")
+        account_id = ctx.state.account["id"] if ctx.state.account else ""
+        raise ApiError(404, f"peer with {pid} not found under account {account_id}")
     visible = _regular_visible(ctx)
     if visible is not None and pid not in visible:
         raise ApiError(500, "internal server error")  # what real servers answer here
@@ -78,7 +81,7 @@ def update_peer(ctx: Ctx) -> Any:
     pid = ctx.params["peerId"]
     peer = state.peers.get(pid)
     if peer is None:
-        raise ApiError(404, f"peer {pid} not found")
+        raise ApiError(404, f"peer not found: {pid}" if ctx.dialect.current else f"peer {pid} not found")
     body = ctx.body()
     name = body.str("name")
     ssh = body.bool("ssh_enabled")
@@ -128,8 +131,9 @@ def _move_peer(ctx: Ctx, peer: Record, raw: str) -> None:
     if str(address) == peer["ip"]:
         return
     failure = "update peer ip transaction: "
-    if address.version != 4 or address not in NETWORK:
-        raise ApiError(422, failure + f"ip {address} is not within the account network range {NETWORK}")
+    network = state.network()
+    if address.version != 4 or address not in network:
+        raise ApiError(422, failure + f"ip {address} is not within the account network range {network}")
     for other in state.peers.values():
         if other["id"] != peer["id"] and other["ip"] == str(address):
             raise ApiError(422, failure + f"ip {address} is already assigned to peer {other['id']}")
@@ -161,6 +165,7 @@ def delete_peer(ctx: Ctx) -> Any:
     pid = ctx.params["peerId"]
     peer = ctx.state.peers.get(pid)
     if peer is None:
-        raise ApiError(404, f"peer {pid} not found")
+        # sic: v0.77 words it "peer <id> account not found"
+        raise ApiError(404, f"peer {pid} account not found" if ctx.dialect.current else f"peer {pid} not found")
     remove_peer(ctx.state, peer, ctx.caller_id)
     return ctx.dialect.delete_body()

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ..state import Record
-from ..util import ApiError, Body
+from ..util import ApiError, Body, DropConnection
 from .base import Ctx, route
 
 ACTIONS = ("accept", "drop")
@@ -173,7 +173,7 @@ def _store_policy(ctx: Ctx, policy: Record) -> Record:
     if ctx.dialect.current:
         policy = {**policy, "rules": rules[:1]}
     ctx.state.policies[policy["id"]] = policy
-    return ctx.render.policy(policy, rules)
+    return ctx.render.policy(policy, rules, written=True)
 
 
 @route("POST", "/api/policies")
@@ -231,7 +231,8 @@ def _ranges(ctx: Ctx, raw: Any) -> list[str]:
 
 
 def _checks(ctx: Ctx, body: Body) -> tuple[Record, list[tuple[str, str]]]:
-    """Validated `checks` plus the version strings to check after the request-shape checks."""
+    """Validated `checks` plus the version strings to check after the request-shape checks (v0.27 and the spec;
+    v0.77 reads and validates them otherwise: :func:`_current_checks`)."""
     checks_body = body.obj("checks")
     result: Record = {}
     versions: list[tuple[str, str]] = []
@@ -293,21 +294,120 @@ def _checks(ctx: Ctx, body: Body) -> tuple[Record, list[tuple[str, str]]]:
         if not ranges:
             raise _bad("network ranges for peer network range check shouldn't be empty")
         result["peer_network_range_check"] = {"action": action, "ranges": ranges}
-    process = checks_body.obj("process_check") if ctx.dialect.current else None
-    if process is not None:  # v0.77
-        processes = []
-        for item in process.obj_list("processes") or []:
-            # v0.77 answers every path of a process, "" where it has none
-            paths = {key: item.str(key) or "" for key in ("linux_path", "mac_path", "windows_path")}
-            if not any(paths.values()):
-                raise ApiError(422, "processcheck path shouldn't be empty")
-            processes.append(paths)
-        if not processes:
-            raise ApiError(422, "processcheck processes shouldn't be empty")
-        result["process_check"] = {"processes": processes}
     if not result:
         raise _bad("posture checks shouldn't be empty")
     return result, versions
+
+
+def _current_checks(ctx: Ctx, body: Body) -> Record:
+    """`checks` as v0.77 reads them (posture.NewChecksFromAPIPostureCheckUpdate): every given check is kept as sent,
+    network ranges parsed (422 `invalid network prefix`); the checks' own validation is :func:`_current_validate`'s."""
+    checks_body = body.obj("checks")
+    if checks_body is None:
+        raise DropConnection()  # v0.77 dereferences the missing `checks`: a nil pointer panic drops the connection
+    result: Record = {}
+    nb_version = checks_body.obj("nb_version_check")
+    if nb_version is not None:
+        result["nb_version_check"] = {"min_version": nb_version.str("min_version")}
+    os_version = checks_body.obj("os_version_check")
+    if os_version is not None:
+        result["os_version_check"] = {os_name: {field: item.str(field)} for os_name, field in OS_KEYS.items()
+                                      for item in [os_version.obj(os_name)] if item is not None}
+    geo = checks_body.obj("geo_location_check")
+    if geo is not None:
+        locations = []
+        for location in geo.obj_list("locations") or []:
+            item = {"country_code": location.str("country_code")}
+            if location.str("city_name"):
+                item["city_name"] = location.str("city_name")
+            locations.append(item)
+        result["geo_location_check"] = {"action": geo.str("action"), "locations": locations}
+    network = checks_body.obj("peer_network_range_check")
+    if network is not None:
+        try:
+            ranges = [_canonical_prefix(item) for item in _ranges(ctx, network.raw("ranges"))]
+        except ValueError as exc:
+            raise ApiError(422, "invalid network prefix") from exc
+        result["peer_network_range_check"] = {"action": network.str("action"), "ranges": ranges}
+    process = checks_body.obj("process_check")
+    if process is not None:
+        # v0.77 answers every path of a process, "" where it has none
+        paths = ("linux_path", "mac_path", "windows_path")
+        result["process_check"] = {"processes": [{key: item.str(key) for key in paths}
+                                                 for item in process.obj_list("processes") or []]}
+    return result
+
+
+# v0.77's posture.Checks.Validate, check by check in its order (the messages name the check; lower-cased on the wire)
+CURRENT_OS_VERSIONS = (("android", "min_version", "%s android version: %s is not valid"),
+                       ("ios", "min_version", "%s ios version: %s is not valid"),
+                       ("darwin", "min_version", "%s  darwin version: %s is not valid"),  # sic: two spaces
+                       ("linux", "min_kernel_version", "%s  linux kernel version: %s is not valid"),
+                       ("windows", "min_kernel_version", "%s  windows kernel version: %s is not valid"))
+
+
+def _current_validate(name: str, checks: Record) -> None:
+    """422 with v0.77's message for the first thing wrong (name, no check, then each check in turn)."""
+    if not name:
+        raise ApiError(422, "posture checks name shouldn't be empty")
+    if not checks:
+        raise ApiError(422, "posture checks shouldn't be empty")
+    nb_version = checks.get("nb_version_check")
+    if nb_version is not None:
+        if not nb_version["min_version"]:
+            raise ApiError(422, "NBVersionCheck minimum version shouldn't be empty")
+        if not VERSION.match(nb_version["min_version"]):
+            raise ApiError(422, f"NBVersionCheck version: {nb_version['min_version']} is not valid")
+    os_version = checks.get("os_version_check")
+    if os_version is not None:
+        if not os_version:
+            raise ApiError(422, "OSVersionCheck at least one OS version check is required")
+        for os_name, field, message in CURRENT_OS_VERSIONS:
+            if os_name in os_version and not VERSION.match(os_version[os_name][field]):
+                raise ApiError(422, message % ("OSVersionCheck", os_version[os_name][field]))
+    geo = checks.get("geo_location_check")
+    if geo is not None:
+        if not geo["action"]:
+            raise ApiError(422, "GeoLocationCheck action shouldn't be empty")
+        if geo["action"] not in POSTURE_ACTIONS:
+            raise ApiError(422, "GeoLocationCheck action is not valid")
+        if not geo["locations"]:
+            raise ApiError(422, "GeoLocationCheck locations shouldn't be empty")
+        for location in geo["locations"]:
+            if not location["country_code"]:
+                raise ApiError(422, "GeoLocationCheck country code shouldn't be empty")
+            if not COUNTRY.match(location["country_code"]):
+                raise ApiError(422, "GeoLocationCheck country code must be 2 letters (ISO 3166-1 alpha-2 format)")
+    network = checks.get("peer_network_range_check")
+    if network is not None:
+        if not network["action"]:
+            raise ApiError(422, "action for peer network range check shouldn't be empty")
+        if network["action"] not in POSTURE_ACTIONS:
+            raise ApiError(422, "PeerNetworkRangeCheck action is not valid")
+        if not network["ranges"]:
+            raise ApiError(422, "PeerNetworkRangeCheck network ranges shouldn't be empty")
+    process = checks.get("process_check")
+    if process is not None:
+        if not process["processes"]:
+            raise ApiError(422, "ProcessCheck processes shouldn't be empty")
+        if any(not any(item.values()) for item in process["processes"]):
+            raise ApiError(422, "ProcessCheck path shouldn't be empty")
+
+
+def _current_posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
+    """v0.77: geo database first (412), the checks as read (422 for a bad prefix), then the validation (422) and,
+    for a new check, a unique name (422)."""
+    body = ctx.body()
+    name = body.str("name")
+    checks_body = body.obj("checks")
+    if checks_body is not None and checks_body.obj("geo_location_check") is not None and not ctx.state.geo:
+        raise ApiError(412, "Geo location database is not initialized. Check the self-hosted Geo database "
+                            "documentation at https://docs.netbird.io/selfhosted/geo-support")
+    checks = _current_checks(ctx, body)
+    _current_validate(name, checks)
+    if creating and any(item["name"] == name for item in ctx.state.posture_checks.values()):
+        raise ApiError(422, f"posture checks with name {name} already exists")
+    return {"id": check_id, "name": name, "description": body.str("description"), "checks": checks}
 
 
 def _canonical_prefix(text: str) -> str:
@@ -322,6 +422,8 @@ def _canonical_prefix(text: str) -> str:
 
 
 def _posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
+    if ctx.dialect.current:
+        return _current_posture_from_body(ctx, check_id, creating)
     body = ctx.body()
     name = body.str("name")
     if not name:
@@ -343,6 +445,11 @@ def _posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
     return {"id": check_id, "name": name, "description": body.str("description"), "checks": checks}
 
 
+def _posture_code(ctx: Ctx, verb: str) -> str:
+    """`posture.check.created` (v0.27) or `posture.check.create` (v0.77), and so on."""
+    return f"posture.check.{verb[:-1] if ctx.dialect.current else verb}"
+
+
 def _require_posture_access(ctx: Ctx) -> None:
     ctx.require(ctx.admin, "only users with admin power are allowed to view posture checks")
 
@@ -359,7 +466,8 @@ def get_posture_check(ctx: Ctx) -> Any:
     cid = ctx.params["postureCheckId"]
     item = ctx.state.posture_checks.get(cid)
     if item is None:
-        raise ApiError(404, f"posture checks with id {cid} not found")
+        raise ApiError(404, f"posture checks: {cid} not found" if ctx.dialect.current
+                       else f"posture checks with id {cid} not found")
     return ctx.render.posture_check(item)
 
 
@@ -367,7 +475,7 @@ def get_posture_check(ctx: Ctx) -> Any:
 def create_posture_check(ctx: Ctx) -> Any:
     item = _posture_from_body(ctx, ctx.state.new_id(), creating=True)
     ctx.state.posture_checks[item["id"]] = item
-    ctx.event("posture.check.created", item["id"], {"name": item["name"]})
+    ctx.event(_posture_code(ctx, "created"), item["id"], {"name": item["name"]})
     return ctx.render.posture_check(item)
 
 
@@ -375,10 +483,11 @@ def create_posture_check(ctx: Ctx) -> Any:
 def update_posture_check(ctx: Ctx) -> Any:
     cid = ctx.params["postureCheckId"]
     if cid not in ctx.state.posture_checks:
-        raise ApiError(404, f"couldn't find posture checks id {cid}")
+        raise ApiError(404, f"posture checks: {cid} not found" if ctx.dialect.current
+                       else f"couldn't find posture checks id {cid}")
     item = _posture_from_body(ctx, cid, creating=False)
     ctx.state.posture_checks[cid] = item
-    ctx.event("posture.check.updated", cid, {"name": item["name"]})
+    ctx.event(_posture_code(ctx, "updated"), cid, {"name": item["name"]})
     return ctx.render.posture_check(item)
 
 
@@ -387,10 +496,11 @@ def delete_posture_check(ctx: Ctx) -> Any:
     cid = ctx.params["postureCheckId"]
     item = ctx.state.posture_checks.get(cid)
     if item is None:
-        raise ApiError(404, f"posture checks with id {cid} doesn't exist")
+        raise ApiError(404, f"posture checks: {cid} not found" if ctx.dialect.current
+                       else f"posture checks with id {cid} doesn't exist")
     for policy in ctx.state.policies.values():
         if cid in (policy["source_posture_checks"] or []):
             raise ApiError(412, f"posture checks have been linked to policy: {policy['name']}")
     del ctx.state.posture_checks[cid]
-    ctx.event("posture.check.deleted", cid, {"name": item["name"]})
+    ctx.event(_posture_code(ctx, "deleted"), cid, {"name": item["name"]})
     return ctx.dialect.delete_body()

@@ -79,9 +79,10 @@ def create_user(ctx: Ctx) -> Any:
 
 
 def _find_user(ctx: Ctx, message: str) -> Record:
+    """The path's user, or 404 with `message` (v0.77: `user: <id> not found`)."""
     user = ctx.state.users.get(ctx.params["userId"])
     if user is None:
-        raise ApiError(404, message)
+        raise ApiError(404, f"user: {ctx.params['userId']} not found" if ctx.dialect.current else message)
     return user
 
 
@@ -237,9 +238,7 @@ def reject_user(ctx: Ctx) -> Any:
 # tokens ----------------------------------------------------------------------------
 def _token_owner(ctx: Ctx, message: str) -> Record:
     """The token's own user, or an admin acting on a service user; 404 then 403."""
-    target = ctx.state.users.get(ctx.params["userId"])
-    if target is None:
-        raise ApiError(404, "user not found")
+    target = _find_user(ctx, "user not found")
     if target["id"] != ctx.caller_id and not (ctx.admin and target["is_service_user"]):
         raise ApiError(403, message)
     return target

@@ -33,7 +33,8 @@ def test_policy_crud_forces_rule_ids_and_drops_unknown_groups(emu: Emulator) -> 
     assert created["source_posture_checks"] == (None if emu.netbird else [])
     summary = created["rules"][0]["destinations"][0]
     assert ("issued" in summary) is (not emu.netbird)
-    assert emu.ok("GET", f"/api/policies/{created['id']}") == created
+    # v0.27 reads from a copy of the account, whose list is never nil: [] on GET, though the POST answer echoed null
+    assert emu.ok("GET", f"/api/policies/{created['id']}") == dict(created, source_posture_checks=[])
     updated = emu.ok("PUT", f"/api/policies/{created['id']}", policy([rule(["unknown"], [group["id"]])], name="q"))
     assert updated["name"] == "q"
     assert updated["rules"][0]["sources"] == (None if emu.netbird else [])
