@@ -39,12 +39,39 @@ accounts:
       description: Id of the account.
       type: str
       sample: ch8i4ug6lnn4g9hqv7kg
+    domain:
+      description: The account's domain.
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: netbird.selfhosted
+    domain_category:
+      description: What kind of domain it is (V(private) on a self-hosted server).
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: private
+    created_at:
+      description: When the account was created.
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: "2026-01-05T09:00:00.000000Z"
+    created_by:
+      description: Id of the user who created the account.
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: 73d7f12e-8b0b-4439-85f1-604d85d227da
+    onboarding:
+      description: Whether the dashboard's onboarding steps are still pending.
+      returned: by servers that have it (v0.77)
+      type: dict
+      sample: {onboarding_flow_pending: false, signup_form_pending: false}
     settings:
       description:
         - The account settings; C(jwt_allow_groups) is never null, C(extra) only when the server has it.
         - Servers that have them (v0.77) add C(peer_inactivity_expiration_enabled), C(peer_inactivity_expiration),
           C(peer_expose_enabled), C(peer_expose_groups), C(routing_peer_dns_resolution_enabled),
-          C(lazy_connection_enabled) and C(dns_domain) (see M(nms.overlay.account_settings)).
+          C(lazy_connection_enabled), C(dns_domain), C(network_range), C(ipv6_enabled_groups), C(auto_update_version),
+          C(auto_update_always), C(metrics_push_enabled), C(agent_network_only), C(embedded_idp_enabled),
+          C(local_auth_disabled) and C(local_mfa_enabled) (see M(nms.overlay.account_settings)).
       type: dict
       sample:
         peer_login_expiration_enabled: true

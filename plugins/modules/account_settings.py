@@ -240,6 +240,68 @@ account_settings:
       returned: by servers that have it (v0.77)
       type: str
       sample: ""
+    network_range:
+      description:
+        - The account's overlay network range (CIDR).
+        - Not an option; the module keeps it as it is.
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: 100.64.0.0/16
+    ipv6_enabled_groups:
+      description:
+        - Ids of the groups whose peers get IPv6 overlay addresses (null, none chosen).
+        - Not an option; the module keeps them as they are.
+      returned: by servers that have it (v0.77)
+      type: list
+      elements: str
+      sample: null
+    auto_update_version:
+      description:
+        - The agent version peers update to (V(latest), V(disabled) or a version).
+        - Not an option; the module keeps it as it is.
+      returned: by servers that have it (v0.77)
+      type: str
+      sample: disabled
+    auto_update_always:
+      description:
+        - Whether agents install updates in the background.
+        - Not an option; the module keeps it as it is.
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    metrics_push_enabled:
+      description:
+        - Whether agents push client metrics.
+        - Not an option; the module keeps it as it is.
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    agent_network_only:
+      description:
+        - Whether the dashboard shows only the Agent Network.
+        - Not an option; the module keeps it as it is.
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    embedded_idp_enabled:
+      description:
+        - Whether the server's embedded identity provider is on (read-only).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    local_auth_disabled:
+      description:
+        - Whether email and password logins are off (read-only).
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
+    local_mfa_enabled:
+      description:
+        - Whether local users log in with a second factor (TOTP).
+        - Not an option; the module keeps it as it is.
+      returned: by servers that have it (v0.77)
+      type: bool
+      sample: false
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from tests.support.emulator import writes_of as writes
 from tests.support.modules import example_network
 
@@ -44,9 +46,9 @@ def comparable(policy):
 def test_disable_is_one_write_keeps_every_other_field_and_a_rerun_writes_nothing(emulator, run):
     default = policies(emulator)['Default']
     assert default['enabled'] is True
-    built = run([state_task(DESCRIPTION, default_policy='disable')])
+    built = run([state_task(DESCRIPTION, default_policy='disable')], ansible=True)  # the output is checked
     result = built['network']
-    assert built.rc == 0 and result['changed'] is True, built.stdout
+    assert built.rc == 0 and result['changed'] is True, built
     policy_writes = [w for w in writes(emulator) if 'policies' in w]
     assert policy_writes == ['POST /api/policies', 'PUT /api/policies/%s' % default['id']]
     after = policies(emulator)['Default']
@@ -65,12 +67,12 @@ def test_disable_is_one_write_keeps_every_other_field_and_a_rerun_writes_nothing
 def test_remove_deletes_it_and_keep_leaves_it(emulator, run):
     default = policies(emulator)['Default']
     kept = run([state_task(DESCRIPTION, default_policy='keep')])
-    assert kept.rc == 0, kept.stdout
+    assert kept.rc == 0, kept
     assert [w for w in writes(emulator) if 'policies' in w] == ['POST /api/policies']
     assert policies(emulator)['Default']['enabled'] is True
     emulator.clear_log()
     removed = run([state_task(DESCRIPTION, default_policy='remove')])
-    assert removed.rc == 0, removed.stdout
+    assert removed.rc == 0, removed
     assert writes(emulator) == ['DELETE /api/policies/%s' % default['id']]
     assert sorted(policies(emulator)) == ['developers to servers (ssh)']
     assert [(c['name'], c['action'], c.get('default_policy')) for c in removed['network']['changes']] == [
@@ -82,11 +84,11 @@ def test_remove_deletes_it_and_keep_leaves_it(emulator, run):
 
 def test_the_role_warns_while_the_allow_all_stays_enabled_and_not_once_it_is_disabled(emulator, run):
     warned = run([], play=role(DESCRIPTION))
-    assert warned.rc == 0, warned.stdout
+    assert warned.rc == 0, warned
     assert ("policies: the policy 'Default' (All to All, accept) grants every peer access to every other peer; the "
             "policies described here restrict nothing until it is disabled (default_policy: disable)") in warned.text
     quiet = run([], play=role(dict(DESCRIPTION, default_policy='disable')))
-    assert quiet.rc == 0, quiet.stdout
+    assert quiet.rc == 0, quiet
     assert WARNING not in quiet.text
     assert policies(emulator)['Default']['enabled'] is False
 
@@ -96,7 +98,7 @@ def test_check_mode_speaks_in_the_conditional_and_sends_no_write(emulator, run):
     emulator.clear_log()
     preview = run([], play=role(dict(DESCRIPTION, groups=GROUPS[:1] + [{'name': 'office'}], policies=[]),
                                 network_prune=True), check=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     shown = preview['nms.overlay.network : Show what changed (in check mode, what would change)']['msg']
     assert shown == ('check mode, nothing was changed: groups: would create 1 (office), would delete 1 (servers), '
@@ -108,7 +110,7 @@ def test_check_mode_speaks_in_the_conditional_and_sends_no_write(emulator, run):
 
 def test_the_example_playbook_disables_the_allow_all_policy(emulator, run):
     built = run([], playbook='nms.overlay.build_network')
-    assert built.rc == 0, built.stdout
+    assert built.rc == 0, built
     assert policies(emulator)['Default']['enabled'] is False
     assert WARNING not in built.text
     # a teardown of the example says nothing of default_policy: the allow-all stays as the build left it
@@ -116,7 +118,7 @@ def test_the_example_playbook_disables_the_allow_all_policy(emulator, run):
     assert example['default_policy'] == 'disable'
     teardown = {kind: [dict(item, state='absent') for item in items] for kind, items in example.items() if isinstance(items, list)}
     down = run([], playbook='nms.overlay.build_network', extra_vars={'nms_network_override': teardown})
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert [(name, policy['enabled']) for name, policy in policies(emulator).items()] == [('Default', False)]
 
 
@@ -124,15 +126,28 @@ def progress_lines(stdout):
     return [line.strip() for line in stdout.splitlines() if line.strip().startswith('network_state: ')]
 
 
-def test_progress_at_v_kind_by_kind_in_order(emulator, run):
+# Where the module runs decides what the output shows while it runs: in the controller's worker (the default for a
+# local task) each progress line as it happens; a module process (as on a remote host) nothing until its result.
+WAYS = pytest.mark.parametrize('in_process', [True, False], ids=['in-controller', 'as-process'])
+
+
+def as_process_on_netbird_only(emulator, in_process):
+    if not in_process and emulator.dialect != 'netbird':
+        pytest.skip('what a module process shows does not depend on the server: once, against the netbird dialect')
+
+
+@WAYS
+def test_progress_at_v_kind_by_kind_in_order(emulator, run, in_process):
+    as_process_on_netbird_only(emulator, in_process)
     run([state_task({'groups': GROUPS[:1]})])
-    done = run([state_task(DESCRIPTION, default_policy='disable')], verbosity=1)
-    assert done.rc == 0, done.stdout
+    done = run([state_task(DESCRIPTION, default_policy='disable')], verbosity=1, ansible=True,
+               extra_vars={'nms_overlay_in_process': in_process})  # ansible=True: the output is checked
+    assert done.rc == 0, done
     expected = ['network_state: description checked: 4 resources in 2 kinds, every reference found',
                 'network_state: groups: created 1 (servers), 1 unchanged',
                 'network_state: policies: created 1 (developers to servers (ssh)), updated 1 (Default)']
     assert done['network']['progress'] == expected
-    if emulator.dialect != 'seed':
+    if in_process:
         # in the controller's worker: each line shown as it happens, before the task's result
         assert progress_lines(done.stdout.split('changed: [localhost]')[0]) == expected, done.stdout
     else:
@@ -140,15 +155,24 @@ def test_progress_at_v_kind_by_kind_in_order(emulator, run):
         assert progress_lines(done.stdout) == []
 
 
-def test_a_retry_wait_says_why_while_it_waits(emulator, run):
+@WAYS
+def test_a_retry_wait_says_why_while_it_waits(emulator, run, in_process):
+    as_process_on_netbird_only(emulator, in_process)
     emulator.set_faults({'queue': [{'status': 429, 'retry_after': 1}]})
-    done = run([state_task({'groups': GROUPS})], verbosity=1)
-    assert done.rc == 0, done.stdout
+    done = run([state_task({'groups': GROUPS})], verbosity=1, ansible=True,
+               extra_vars={'nms_overlay_in_process': in_process})  # ansible=True: the output is checked
+    assert done.rc == 0, done
     steps = done['network']['progress']
     assert len(steps) == 3 and steps[2].startswith('network_state: groups: created 2'), steps
     step = steps[1]  # the first request is the groups' list, once the description is checked
     assert 'HTTP 429' in step and 'waiting 1 s as the server asked (Retry-After)' in step, step
-    if emulator.dialect != 'seed':
-        before_result = done.stdout.split('changed: [localhost]')[0]
-        assert any('waiting 1 s as the server asked' in line and not line.strip().startswith('[WARNING]')
-                   for line in before_result.splitlines()), done.stdout
+    before_result = done.stdout.split('changed: [localhost]')[0]
+    lines = [line.strip() for line in before_result.splitlines()]
+    if in_process:
+        # in the controller's worker the wait is shown while it happens, as a line of its own
+        assert any('waiting 1 s as the server asked' in line and not line.startswith('[WARNING]') for line in lines), \
+            done.stdout
+        assert step in lines, done.stdout
+    else:
+        # a module process shows nothing while it runs (its warning, shown once it ended, is no such line)
+        assert step not in lines, done.stdout

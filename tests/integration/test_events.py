@@ -107,7 +107,8 @@ def test_invalid_options_fail_before_any_request(emulator, run):
 
 def test_event_info_needs_admin_power(emulator, run):
     seeded = emulator.add_user('dev@example.com', role='user', token=True)
-    result = run([{'name': 'events', 'nms.overlay.event_info': {}}], env={'NMS_API_TOKEN': seeded['token']})
+    result = run([{'name': 'events', 'nms.overlay.event_info': {}}], env={'NMS_API_TOKEN': seeded['token']},
+                 ansible=True)  # the output is checked
     assert result['events']['failed'] is True
     path = '/api/events/audit' if emulator.dialect == 'current' else '/api/events'
     assert result['events']['msg'].startswith('GET %s%s failed with HTTP 403' % (emulator.url, path))
@@ -124,13 +125,12 @@ def test_locations(emulator, run):
     ])
     countries = result['countries']['countries']
     assert [c['country_code'] for c in countries] == ['FR', 'DE', 'NL', 'GB', 'US']  # by name, as servers send them
-    if emulator.dialect != 'seed':
-        assert countries[1] == {'country_code': 'DE', 'country_name': 'Germany'}
+    # (the spec's shapes, bare country codes and one city object: tests/reliability/test_seed_conformance.py)
+    assert countries[1] == {'country_code': 'DE', 'country_name': 'Germany'}
     cities = result['cities']
     assert cities['country'] == 'DE'
     assert {'geoname_id': 2950159, 'city_name': 'Berlin'} in cities['cities']
-    if emulator.dialect != 'seed':  # the seed dialect sends one city object, as the spec shows
-        assert [c['city_name'] for c in cities['cities']] == ['Berlin', 'Frankfurt am Main', 'Munich']
+    assert [c['city_name'] for c in cities['cities']] == ['Berlin', 'Frankfurt am Main', 'Munich']
     assert result['none']['cities'] == [] and result['none']['country'] == 'ZZ'
     assert result['bad']['msg'] == "country: 'DEU' is not a two-letter ISO 3166-1 alpha-2 code (for example DE)"
     assert [r['path'] for r in emulator.requests()] == [
@@ -148,7 +148,7 @@ def test_locations_without_geo_database(no_geo_emulator, run):
     result = run([
         {'name': 'countries', 'nms.overlay.location_info': {}, 'ignore_errors': True},
         {'name': 'cities', 'nms.overlay.location_info': {'country': 'DE'}, 'ignore_errors': True},
-    ], env=env)
+    ], env=env, ansible=True)  # the output is checked
     for name, path in (('countries', '/locations/countries'), ('cities', '/locations/countries/DE/cities')):
         assert result[name]['failed'] is True
         assert result[name]['msg'] == (
@@ -166,7 +166,8 @@ def test_examples_run_unchanged(emulator, run):
 
 
 def test_meta_values_are_strings_in_both_dialects(emulator, run):
-    """The seed dialect sends JSON booleans in meta, the netbird one Go's text: the module returns text."""
+    """Real servers send meta values as Go's text, and the module returns text (the spec's JSON booleans, which the
+    module turns into text too: tests/reliability/test_seed_conformance.py)."""
     status, robot = emulator.api('POST', '/api/users', {
         'name': 'robot', 'role': 'admin', 'is_service_user': True, 'auto_groups': []})
     assert status == 200, robot
@@ -174,8 +175,7 @@ def test_meta_values_are_strings_in_both_dialects(emulator, run):
     assert status == 200, token
     sent = [e for e in api_events(emulator) if e['activity_code'] == 'personal.access.token.create']
     assert len(sent) == 1
-    if emulator.dialect == 'seed':
-        assert sent[0]['meta']['is_service_user'] is True  # what made the module's answer depend on the dialect
+    assert sent[0]['meta']['is_service_user'] == 'true'  # Go's text (the spec's JSON boolean: the seed conformance)
     events = run_events(run, activity_code=['personal.access.token.create'])
     assert len(events) == 1
     meta = events[0]['meta']

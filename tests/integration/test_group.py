@@ -169,7 +169,8 @@ def test_server_errors_are_shown_with_method_path_status_and_message(emulator, r
     assert status == 200
     emulator.set_faults({'queue': [{'status': 400, 'method': 'DELETE', 'content_type': 'application/json',
                                     'body': '{"message": "the server refuses for its own reason", "code": 400}'}]})
-    result = run([{'name': 'delete', 'nms.overlay.group': {'name': 'refused', 'state': 'absent'}}], verbosity=3)
+    result = run([{'name': 'delete', 'nms.overlay.group': {'name': 'refused', 'state': 'absent'}}], verbosity=3,
+                 ansible=True)  # the output is checked
     assert result['delete']['failed'] is True
     msg = result['delete']['msg']
     assert msg.startswith('DELETE %s/api/groups/%s failed with HTTP 400: the server refuses for its own reason'
@@ -268,7 +269,8 @@ def test_check_mode_result_has_peers_as_id_and_name(emulator, run):
 
 
 def test_bad_token_fails_clearly(emulator, run):
-    result = run([{'name': 'list', 'nms.overlay.group_info': {}}], env={'NMS_API_TOKEN': 'nbp_wrong'})
+    result = run([{'name': 'list', 'nms.overlay.group_info': {}}], env={'NMS_API_TOKEN': 'nbp_wrong'},
+                 ansible=True)  # the output is checked
     assert result['list']['failed'] is True
     assert result['list']['msg'].startswith('GET %s/api/groups failed with HTTP 401' % emulator.url)
     assert 'nbp_wrong' not in result.stdout

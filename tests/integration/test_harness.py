@@ -9,6 +9,8 @@ import os
 import sys
 import urllib.request
 
+import pytest
+
 
 def test_recorder_records_every_task_in_order(run):
     result = run([
@@ -98,7 +100,7 @@ def test_collection_is_on_the_collections_path(run, collections_dir):
     result = run([{
         "name": "collection module",
         "nms.overlay.group_info": {"api_url": "http://127.0.0.1:9", "api_token": "nbp_" + "0" * 36, "retries": 0},
-    }])
+    }], ansible=True)  # ansible-playbook resolves the module through the collections path
     assert "couldn't resolve module" not in result.stdout, result
     assert result["collection module"]["failed"] is True
     assert result["collection module"]["action"] == "nms.overlay.group_info"
@@ -143,3 +145,151 @@ def test_emulator_is_reset_before_each_test(emulator):
     with urllib.request.urlopen(emulator.url + "/_emulator/state", timeout=10) as resp:  # noqa: S310
         assert resp.status == 200
         json.loads(resp.read())
+
+
+# -- the in-process way of run (conftest.py): as ansible-playbook would run the same tasks --------------------------
+BOTH_WAYS = [
+    {"name": "create", "nms.overlay.group": {"name": "alpha"}, "register": "made"},
+    {"name": "preview", "nms.overlay.group": {"name": "beta"}, "check_mode": True, "diff": True},
+    {"name": "for real", "nms.overlay.group": {"name": "gamma"}, "check_mode": False, "diff": False},
+    {"name": "warned", "nms.overlay.group_info": {"name": "alpha", "validate_certs": False}},
+    {"name": "unknown peer", "nms.overlay.group": {"name": "delta", "peers": ["nope"]}, "ignore_errors": True},
+    {"name": "unknown option", "nms.overlay.group": {"name": "x", "bogus": 1}, "ignore_errors": True},
+    {"name": "bad shape", "nms.overlay.policy": {"name": "p", "rules": ["a"]}, "ignore_errors": True},
+    {"nms.overlay.group_info": {"name": "gamma"}},  # no name: named after its action
+    {"name": "delete", "nms.overlay.group": {"name": "alpha", "state": "absent"}},
+    {"name": "ends the play", "nms.overlay.group": {"name": "delta", "peers": ["nope"]}},
+    {"name": "not reached", "nms.overlay.group": {"name": "epsilon"}},
+]
+# what ansible-core adds by release and the in-process run leaves out: the traceback placeholder of a failure (2.19 on)
+# and _ansible_no_log (before 2.19); invocation is in both or in neither (from 2.21 only with INJECT_INVOCATION)
+BY_RELEASE = ("exception", "_ansible_no_log")
+
+
+def comparable(result):
+    return [{key: value for key, value in record.items() if key not in BY_RELEASE} for record in result.results]
+
+
+@pytest.mark.parametrize("check", [False, True], ids=["play", "check-diff-play"])
+def test_in_process_records_what_ansible_playbook_records(emulator, run, check):
+    """The same plain tasks, in process and through ansible-playbook (the emulator reset between: ids repeat): the
+    same recorded results, rc and requests, with play-wide --check --diff and each task's own check_mode and diff."""
+    emulator.reset()
+    inside = run(BOTH_WAYS, check=check, diff=check)
+    assert inside.in_process
+    inside_log = [(r["method"], r["path"], r["status"]) for r in emulator.requests()]
+    emulator.reset()
+    outside = run(BOTH_WAYS, check=check, diff=check, ansible=True)
+    assert not outside.in_process
+    outside_log = [(r["method"], r["path"], r["status"]) for r in emulator.requests()]
+
+    assert outside.rc == 2 and inside.rc == outside.rc, (inside, outside)
+    assert inside.task_names == outside.task_names == [task.get("name", "nms.overlay.group_info")
+                                                        for task in BOTH_WAYS[:-1]]
+    for mine, theirs in zip(comparable(inside), comparable(outside)):
+        assert mine == theirs
+    assert inside_log == outside_log
+    assert ("POST", "/api/groups", 200) in inside_log  # "for real" writes, also under --check
+    assert inside["warned"]["warnings"] == ["validate_certs is false: the server certificate is not verified"]
+    assert inside["preview"]["diff"]["after"] == {"name": "beta", "peers": []}
+
+
+def test_an_in_process_run_has_no_output_but_says_how_to_get_it(emulator, run):
+    result = run([{"name": "list", "nms.overlay.group_info": {}}])
+    assert result.in_process and result.rc == 0 and result["list"]["groups"]
+    for name in ("stdout", "text"):
+        with pytest.raises(AssertionError, match="pass ansible=True"):
+            getattr(result, name)
+    assert "in process" in repr(result) and "'list'" in repr(result)
+    with pytest.raises(KeyError, match="no task named"):
+        result["other"]  # pylint: disable=pointless-statement
+
+
+def test_extra_vars_of_an_in_process_run_are_an_error(emulator, run):
+    with pytest.raises(AssertionError, match="nothing uses extra_vars"):
+        run([{"name": "list", "nms.overlay.group_info": {}}], extra_vars={"unused": 1})
+
+
+def test_env_of_an_in_process_run_is_the_task_environment(emulator, run):
+    """NMS_* variables set or removed by env reach the module; nothing else of the environment changes for good."""
+    before = dict(os.environ), os.getcwd()
+    result = run([{"name": "list", "nms.overlay.group_info": {}, "ignore_errors": True}],
+                 env={"NMS_API_TOKEN": None})
+    assert result.in_process and result.rc == 0
+    assert result["list"]["msg"] == ("option api_token: it is not set or empty (set api_token or the environment "
+                                     "variable NMS_API_TOKEN)")
+    moved = run([{"name": "list", "nms.overlay.group_info": {}}], env={"NMS_API_URL": emulator.url + "/"})
+    assert moved.rc == 0, moved
+    assert (dict(os.environ), os.getcwd()) == before
+
+
+@pytest.mark.parametrize("tasks, options, reason", [
+    ([{"name": "t", "nms.overlay.group_info": {}}], {}, None),
+    ([{"nms.overlay.group_info": None, "register": "x", "ignore_errors": False, "check_mode": True, "diff": True}],
+     {"env": {"NMS_API_TOKEN": None}}, None),
+    ([{"name": "t", "nms.overlay.group_info": {"name": "{{ x }}"}}], {}, "Jinja"),
+    ([{"name": "{% raw %}t{% endraw %}", "nms.overlay.group_info": {}}], {}, "Jinja"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "loop": [1]}], {}, "task keys loop"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "when": True}], {}, "task keys when"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "no_log": True}], {}, "task keys no_log"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "environment": {}}], {}, "task keys environment"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "delegate_to": "localhost"}], {}, "task keys delegate_to"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "async": 9}], {}, "task keys async"),
+    ([{"name": "t", "nms.overlay.group_info": {}, "ignore_errors": "yes"}], {}, "ignore_errors is not a boolean"),
+    ([{"name": "t", "group_info": {}}], {}, "the action group_info"),
+    ([{"name": "t", "nms.overlay.no_such_module": {}}], {}, "the action nms.overlay.no_such_module"),
+    ([{"name": "t", "ansible.builtin.debug": {"msg": "x"}}], {}, "the action ansible.builtin.debug"),
+    ([{"name": "t", "nms.overlay.group_info": "name=x"}], {}, "free-form arguments"),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"hosts": "all"}, "hosts=all"),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"inventory": "hosts"}, "inventory="),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"play": {"collections": ["nms.overlay"]}}, "play="),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"playbook": "nms.overlay.build_network"}, "playbook="),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"python": sys.executable}, "python="),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"extra_vars": {"nms_overlay_in_process": True}},
+     "the extra var nms_overlay_in_process"),
+    ([{"name": "t", "nms.overlay.group_info": {}}], {"env": {"ANSIBLE_ASYNC_DIR": "/tmp"}},
+     "env sets ANSIBLE_ASYNC_DIR"),
+    ([], {}, "no task"),
+])
+def test_which_runs_go_in_process(tasks, options, reason):
+    """Only plain calls of nms.overlay modules on localhost run in process; everything else runs ansible-playbook."""
+    from tests.integration.conftest import _plan  # pylint: disable=import-outside-toplevel
+    args = dict(dict(hosts="localhost", inventory=None, play=None, playbook=None, python=None, extra_vars=None,
+                     env=None), **options)
+    steps, why = _plan(tasks, **args)
+    assert why == reason
+    assert (steps is None) is (reason is not None)
+
+
+def test_in_process_results_are_scanned_for_secrets_and_checked_against_return(emulator, run, monkeypatch):
+    """An in-process run gets the checks of an ansible-playbook run: each task's recorded result is that task's output
+    for the secrets scan (a created value may show in its creator's only), and a result must keep its RETURN."""
+    from tests.integration import conftest  # pylint: disable=import-outside-toplevel
+    value = "0A1B2C3D-4E5F-6A7B-8C9D-0E1F2A3B4C5D"
+    answers = {}
+
+    def fake(name, args, **dummy):  # pylint: disable=unused-argument
+        return dict(answers[args.get("name")], _rc=0, _stdout="", _stderr="")
+
+    monkeypatch.setattr(conftest, "run_module", fake)
+    answers.update({
+        "made": {"changed": True, "setup_key": {"name": "made", "key": value}},
+        "shown": {"changed": False, "setup_keys": [{"name": "made", "key": value}]},
+        "token": {"changed": False, "setup_keys": [], "msg": "sent %s" % emulator.token},
+        "odd": {"changed": False, "setup_keys": [], "not_documented": 1},
+    })
+    with pytest.raises(pytest.fail.Exception) as leak:
+        run([{"name": "make", "nms.overlay.setup_key": {"name": "made"}},
+             {"name": "list", "nms.overlay.setup_key_info": {"name": "shown"}}])
+    # one leak: the value in the output of 'list'; the creator 'make' may show it
+    assert str(leak.value).endswith(": 1 leak(s)\n  the setup key value created by task 'make' in the output of "
+                                    "task 'list' (line 5, 1 occurrence(s))"), str(leak.value)
+    assert value not in str(leak.value)
+    with pytest.raises(pytest.fail.Exception) as leak:  # once it exists, no later run may show it
+        run([{"name": "make", "nms.overlay.setup_key": {"name": "made"}}])
+    assert "a setup key value in the output of task 'make'" in str(leak.value)
+    with pytest.raises(pytest.fail.Exception, match="the API token in the output of task 'list'") as leak:
+        run([{"name": "list", "nms.overlay.setup_key_info": {"name": "token"}}])
+    assert emulator.token not in str(leak.value)
+    with pytest.raises(pytest.fail.Exception, match="not_documented is returned but not documented"):
+        run([{"name": "list", "nms.overlay.setup_key_info": {"name": "odd"}}])

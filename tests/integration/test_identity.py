@@ -569,7 +569,7 @@ def test_setup_key_info_never_shows_values(emulator, run):
         {'name': 'id', 'nms.overlay.setup_key_info': {'id': str(created[0]['id'])}},
         {'name': 'name', 'nms.overlay.setup_key_info': {'name': 'b'}},
         {'name': 'unknown', 'nms.overlay.setup_key_info': {'id': '12345'}},
-    ], verbosity=3)
+    ], verbosity=3, ansible=True)  # ansible=True: the output at -vvv is checked
     assert result.rc == 0, result
     assert sorted(k['name'] for k in result['all']['setup_keys']) == ['a', 'b']
     assert [k['name'] for k in result['valid']['setup_keys']] == ['a']
@@ -704,12 +704,16 @@ def test_account_settings_every_option(emulator, run):
         'jwt_allow_groups': [], 'peer_approval_enabled': False}
     assert first['settings']['diff']['after']['peer_login_expiration'] == 43200
     assert writes(emulator) == ['PUT /api/accounts/%s' % account['id']]
-    # PUT replaces the settings: on v0.77 the members it added go back unchanged (left out, they would be reset)
-    kept = {name: account['settings'][name] for name in CURRENT_SETTINGS} if emulator.dialect == 'current' else {}
-    assert emulator.writes()[0]['body'] == {'settings': dict({
-        'peer_login_expiration_enabled': False, 'peer_login_expiration': 43200, 'regular_users_view_blocked': False,
-        'groups_propagation_enabled': False, 'jwt_groups_enabled': True, 'jwt_groups_claim_name': 'groups',
-        'jwt_allow_groups': ['eng', 'ops'], 'extra': {'peer_approval_enabled': True}}, **kept)}
+    # PUT replaces the settings: every member the server sent goes back unchanged but those set (left out, v0.77's
+    # would be reset), and so do the account's other members (v0.77: created_at, domain, onboarding...)
+    if emulator.dialect == 'current':
+        assert set(CURRENT_SETTINGS) <= set(account['settings']), account
+    changed = {'peer_login_expiration_enabled': False, 'peer_login_expiration': 43200,
+               'regular_users_view_blocked': False, 'groups_propagation_enabled': False, 'jwt_groups_enabled': True,
+               'jwt_groups_claim_name': 'groups', 'jwt_allow_groups': ['eng', 'ops'],
+               'extra': dict(account['settings'].get('extra') or {}, peer_approval_enabled=True)}
+    assert emulator.writes()[0]['body'] == dict({k: v for k, v in account.items() if k not in ('id', 'settings')},
+                                                settings=dict(account['settings'], **changed))
     settings = emulator.ok('GET', '/api/accounts')[0]['settings']
     assert settings['peer_login_expiration'] == 43200 and settings['extra']['peer_approval_enabled'] is True
     if emulator.dialect != 'current':  # v0.77's extra has more members, each false or empty unless sent
@@ -734,12 +738,22 @@ def test_account_settings_every_option(emulator, run):
 
 
 def test_account_settings_keep_extra_away_when_unset(emulator, run):
+    """An account without extra settings (a v0.27 PUT without them drops them; v0.77 keeps them when left out)."""
+    account = emulator.ok('GET', '/api/accounts')[0]
+    emulator.ok('PUT', '/api/accounts/%s' % account['id'],
+                {'settings': {key: value for key, value in account['settings'].items() if key != 'extra'}})
+    extra = emulator.ok('GET', '/api/accounts')[0]['settings'].get('extra')
+    assert (extra is None) is (emulator.dialect == 'netbird'), extra
     emulator.clear_log()
     result = run([{'name': 'exp', 'nms.overlay.account_settings': {'peer_login_expiration': 7200}},
                   {'name': 'no approval', 'nms.overlay.account_settings': {'peer_approval_enabled': False}}])
     assert result.rc == 0, result
     assert result['exp']['changed'] is True and result['no approval']['changed'] is False
-    assert 'extra' not in emulator.writes()[0]['body']['settings']  # netbird servers panic on extra without the member
+    sent = emulator.writes()[0]['body']['settings']
+    if extra is None:
+        assert 'extra' not in sent  # netbird servers panic on extra without the member
+    else:
+        assert sent['extra'] == extra  # sent back as the server has it
     assert len(emulator.writes()) == 1
 
 

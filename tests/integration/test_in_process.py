@@ -2,7 +2,8 @@
 """Where modules run: in the controller's task worker for local tasks, as a process otherwise.
 
 Both ways must give the same result, requests and secrecy. Which way a task took is read from the
--vvv line the action plugin prints.
+-vvv line the action plugin prints. Every test here runs ansible-playbook (``ansible=True``; the extra var
+``nms_overlay_in_process`` alone also makes ``run`` use it): what is tested is where ansible-core runs the module.
 """
 
 from __future__ import annotations
@@ -78,9 +79,11 @@ def test_delegated_to_localhost_runs_in_process(emulator, run):
     assert result['in-process']['changed'] is True
 
 
-def test_a_bad_option_names_the_module_as_the_task_wrote_it(emulator, run):
-    """Both ways (seed: a process, netbird: in process) name the module the same, and send nothing."""
+@pytest.mark.parametrize('in_process', [True, False])
+def test_a_bad_option_names_the_module_as_the_task_wrote_it(emulator, run, in_process):
+    """Both ways (in the controller's worker, as a module process) name the module the same, and send nothing."""
     emulator.clear_log()
-    result = run([{'name': 'bad', 'nms.overlay.group': {'name': 'x', 'bogus': 1}, 'ignore_errors': True}])
+    result = run([{'name': 'bad', 'nms.overlay.group': {'name': 'x', 'bogus': 1}, 'ignore_errors': True}],
+                 extra_vars={'nms_overlay_in_process': in_process}, ansible=True)
     assert result['bad']['msg'].startswith('Unsupported parameters for (nms.overlay.group) module: bogus.')
     assert emulator.requests() == []

@@ -6,6 +6,10 @@ once per other supported ansible-core and Python (``NMS_MATRIX_PYTHONS``: the in
 virtualenvs, each with its own ``ansible-playbook``): a play touching every module builds, a re-run is
 ``changed=0`` with no write, check mode sends no write, nothing crosses from one loop item to the
 next, and server data is never templated, in the controller's worker and as a module process.
+
+Every play here runs ``ansible-playbook``. As a module process: every module of v0.27 servers against both
+real-server dialects (``netbird``, ``current``), and the modules of today's servers only against ``current``
+(one play per module as a module process, the path a task on a remote host takes).
 """
 
 from __future__ import annotations
@@ -94,9 +98,9 @@ def enroll_peer(emulator):
 
 @pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'as-process'])
 def test_every_module_builds_settles_and_checks(emulator, run, python, in_process):
-    if not in_process and emulator.dialect != 'netbird':
-        # about a minute: every module as a process differs from in process in ansible-core, not in the server
-        pytest.skip('every module as a process runs against the netbird dialect only')
+    if not in_process and emulator.dialect not in ('netbird', 'current'):
+        # about a minute: every module as a process against the servers that exist (v0.27.6 and v0.77.1)
+        pytest.skip('every module as a process runs against the netbird and current dialects')
     names = [task['name'] for task in __import__('yaml').safe_load(EVERY_MODULE)]
     assert names == [task.split('.')[-1] for task in names] and sorted(names) == MODULES, 'a module is missing'
     enroll_peer(emulator)
@@ -119,6 +123,66 @@ def test_every_module_builds_settles_and_checks(emulator, run, python, in_proces
     checked = run(changed_tasks, check=True, diff=True, **options)
     assert checked.rc == 0, checked
     assert {name for name in names if checked[name]['changed']} == {'posture_check', 'policy'}
+    assert emulator.writes() == []
+
+
+# One task per module of today's servers only (the engine ``requires`` Networks or DNS zones): resource modules, then
+# info modules.
+TODAYS_MODULES = '''
+- name: network
+  nms.overlay.network: {name: today-office, description: The office LAN}
+- name: network_resource
+  nms.overlay.network_resource: {network: today-office, name: today-lan, address: 10.98.0.0/24}
+- name: network_router
+  nms.overlay.network_router: {network: today-office, peer: smoke-peer, metric: 100}
+- name: dns_zone
+  nms.overlay.dns_zone: {domain: today.example.com, name: Today, distribution_groups: [All]}
+- name: dns_record
+  nms.overlay.dns_record: {zone: today.example.com, name: db.today.example.com, type: A, content: 10.98.0.5, ttl: 300}
+- {name: network_info, nms.overlay.network_info: {name: today-office}}
+- {name: network_resource_info, nms.overlay.network_resource_info: {network: today-office}}
+- {name: network_router_info, nms.overlay.network_router_info: {network: today-office}}
+- {name: dns_zone_info, nms.overlay.dns_zone_info: {domain: today.example.com}}
+- {name: dns_record_info, nms.overlay.dns_record_info: {zone: today.example.com}}
+'''
+TODAYS = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
+                if name.endswith('.py') and name != '__init__.py' and engine_of(name[:-3]).requires)
+
+
+def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator, run, python):
+    """The modules v0.27 servers refuse, each once as a module process against a v0.77.1 server (``current``)."""
+    if emulator.dialect != 'current':
+        pytest.skip("the modules of today's servers only: a v0.77.1 server (the current dialect)")
+    names = [task['name'] for task in __import__('yaml').safe_load(TODAYS_MODULES)]
+    assert sorted(names) == TODAYS, 'a module of today\'s servers is missing'
+    enroll_peer(emulator)
+    options = dict(python=python, verbosity=3, extra_vars={'nms_overlay_in_process': False})
+
+    built = run(TODAYS_MODULES, **options)
+    assert built.rc == 0, built
+    assert not built.failed, built
+    for name in names:  # -vvv: the action plugin says where each module ran
+        assert 'nms.overlay.%s runs as a module process: nms_overlay_in_process is false' % name in built.stdout, name
+    assert {name for name in names if built[name]['changed']} == set(names[:5])
+    assert emulator.writes(), 'the first build wrote nothing'
+    assert [n['name'] for n in built['network_info']['networks']] == ['today-office']
+    assert [r['address'] for r in built['network_resource_info']['network_resources']] == ['10.98.0.0/24']
+    assert [r['metric'] for r in built['network_router_info']['network_routers']] == [100]
+    assert [z['domain'] for z in built['dns_zone_info']['dns_zones']] == ['today.example.com']
+    assert [(r['name'], r['content']) for r in built['dns_record_info']['dns_records']] == [
+        ('db.today.example.com', '10.98.0.5')]
+
+    emulator.clear_log()
+    again = run(TODAYS_MODULES, **options)
+    assert again.rc == 0, again
+    assert [name for name in names if again[name]['changed']] == []
+    assert emulator.writes() == []
+
+    emulator.clear_log()
+    changed_tasks = TODAYS_MODULES.replace('metric: 100', 'metric: 200').replace('ttl: 300', 'ttl: 600')
+    checked = run(changed_tasks, check=True, diff=True, **options)
+    assert checked.rc == 0, checked
+    assert {name for name in names if checked[name]['changed']} == {'network_router', 'dns_record'}
     assert emulator.writes() == []
 
 

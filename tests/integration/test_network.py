@@ -64,7 +64,7 @@ def stray_group_in_use(emulator):
 
 def test_build_rerun_and_change(emulator, run):
     first = run([state_task(DESCRIPTION)])
-    assert first.rc == 0, first.stdout
+    assert first.rc == 0, first
     result = first['network']
     assert result['changed'] is True
     created = sorted((c['kind'], c['name']) for c in result['changes'] if c['action'] == 'created')
@@ -77,7 +77,7 @@ def test_build_rerun_and_change(emulator, run):
     # the same description again: no write, and one list request per kind at most
     emulator.clear_log()
     again = run([state_task(DESCRIPTION)])
-    assert again.rc == 0, again.stdout
+    assert again.rc == 0, again
     assert again['network']['changed'] is False, again['network']['changes']
     assert writes(emulator) == []
     paths = [r['path'] for r in emulator.requests()]
@@ -98,14 +98,14 @@ def test_build_rerun_and_change(emulator, run):
 
     # what the test built, one description with every item absent tears down
     down = run([state_task(teardown_of(changed))])
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator)
 
 
 def test_check_mode_is_a_preview_without_writes(emulator, run):
     emulator.clear_log()
     preview = run([state_task(DESCRIPTION)], check=True, diff=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert preview['network']['changed'] is True
     assert writes(emulator) == []
     kinds = {c['kind'] for c in preview['network']['changes']}
@@ -161,7 +161,7 @@ def test_prune_removes_only_described_kinds(emulator, run):
         ('groups', 'stray', 'deleted', True)]
     assert writes(emulator) == []
     pruned = run([state_task(groups_only, prune=True)])
-    assert pruned.rc == 0, pruned.stdout
+    assert pruned.rc == 0, pruned
     assert names(emulator, '/api/groups') == ['All', 'developers', 'office', 'servers']
     assert 'stray-ns' in names(emulator, '/api/dns/nameservers')
     again = run([state_task(groups_only, prune=True)])
@@ -179,10 +179,10 @@ def test_prune_refuses_an_empty_description(emulator, run):
 def test_network_role_idempotent_and_checked(emulator, run):
     play = {'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}]}
     first = run([], play=play)
-    assert first.rc == 0, first.stdout
+    assert first.rc == 0, first
     emulator.clear_log()
     second = run([], play=play)
-    assert second.rc == 0, second.stdout
+    assert second.rc == 0, second
     assert writes(emulator) == []
     assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1]
 
@@ -192,7 +192,7 @@ def test_network_role_idempotent_and_checked(emulator, run):
     assert 'pruning would delete every resource' in refused.stdout
 
     down = run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': teardown_of(DESCRIPTION)}}]})
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator)
 
 
@@ -210,7 +210,7 @@ def test_network_role_never_shows_a_created_key_and_keeps_it_in_a_private_file(e
     role = {'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION,
                                                     'network_secrets_file': str(secrets)}}
     built = run([], play={'roles': [role]})
-    assert built.rc == 0, built.stdout
+    assert built.rc == 0, built
     value = created_key_values(emulator)['servers']
     assert value and value not in built.stdout, 'the created setup key is shown in the output'
     assert stat.S_IMODE(os.stat(secrets).st_mode) == 0o600
@@ -219,33 +219,33 @@ def test_network_role_never_shows_a_created_key_and_keeps_it_in_a_private_file(e
     # without the file, the value is shown nowhere either, and the task says that it is lost
     emulator.reset()
     bare = run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}]})
-    assert bare.rc == 0, bare.stdout
+    assert bare.rc == 0, bare
     value = created_key_values(emulator)['servers']
     assert value not in bare.stdout
-    assert 'no created_secrets_file was given: it is lost' in bare.text, bare.stdout
+    assert 'no created_secrets_file was given: it is lost' in bare.text, bare
     down = run([state_task(teardown_of(DESCRIPTION))])
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator)
 
 
 def test_build_network_playbook(emulator, run):
     first = run([], playbook='nms.overlay.build_network')
-    assert first.rc == 0, first.stdout
+    assert first.rc == 0, first
     assert created_key_values(emulator)['servers'] not in first.stdout  # -vvvv: the created key is not shown
     emulator.clear_log()
     preview = run([], playbook='nms.overlay.build_network', check=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     second = run([], playbook='nms.overlay.build_network')
-    assert second.rc == 0, second.stdout
-    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+    assert second.rc == 0, second
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second
     assert writes(emulator) == []
     if emulator.dialect == 'current':  # the office LAN is a Network on a v0.77 server, a route on v0.27
         assert names(emulator, '/api/networks') == ['office'] and names(emulator, '/api/routes', key='network_id') == []
     else:
         assert 'office-lan' in names(emulator, '/api/routes', key='network_id')
     down = run([], playbook='nms.overlay.build_network', extra_vars={'nms_network_override': teardown_of(example_network(emulator.dialect))})
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator)
 
 
@@ -295,7 +295,7 @@ def test_enroll_hosts(emulator, run, tmp_path):
     assert emulator.api('POST', '/api/groups', {'name': 'servers'})[0] == 200
     inventory = enroll_inventory(tmp_path, ['web-1', 'web-2', 'db-1'], enroll_groups=['servers'])
     first = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
-    assert first.rc == 0, first.stdout
+    assert first.rc == 0, first
     status, peers = emulator.api('GET', '/api/peers')
     assert sorted(p['name'] for p in peers) == ['db-1', 'web-1', 'web-2']
     assert all('servers' in [g['name'] for g in p['groups']] for p in peers)
@@ -317,9 +317,9 @@ def test_enroll_hosts(emulator, run, tmp_path):
     # a second run joins nobody and creates no key
     emulator.clear_log()
     second = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
-    assert second.rc == 0, second.stdout
+    assert second.rc == 0, second
     assert [w for w in writes(emulator) if 'setup-keys' in w] == []
-    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second
     assert writes(emulator) == []
 
 
@@ -329,17 +329,17 @@ def test_enroll_check_mode_writes_nothing(emulator, run, tmp_path):
     assert agent_status(tmp_path, 'web-1').startswith('Daemon status: NeedsLogin')
     emulator.clear_log()
     preview = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, check=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     assert not (tmp_path / 'agents').exists() or not list((tmp_path / 'agents').rglob('state.json'))
-    assert recap_changed(preview) == {'web-1': 1, 'web-2': 1}, preview.stdout
+    assert recap_changed(preview) == {'web-1': 1, 'web-2': 1}, preview
     assert [r.get('changed') for r in preview.all(ENROLL + 'Report that this host would join')] == [True, True]
     assert emulator.api('GET', '/api/peers')[1] == [] and emulator.api('GET', '/api/setup-keys')[1] == []
     # an agent that is not installed yet cannot answer: in check mode the host would join
     missing = enroll_inventory(tmp_path, ['web-3'], enroll_agent_command=[str(tmp_path / 'not-installed')])
     preview = run([], playbook='nms.overlay.enroll_hosts', inventory=missing, check=True)
-    assert preview.rc == 0, preview.stdout
-    assert recap_changed(preview) == {'web-3': 1}, preview.stdout
+    assert preview.rc == 0, preview
+    assert recap_changed(preview) == {'web-3': 1}, preview
     assert writes(emulator) == []
 
     # joined hosts: the preview shows the name and group change; a deleted peer would join again
@@ -350,14 +350,14 @@ def test_enroll_check_mode_writes_nothing(emulator, run, tmp_path):
     inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], enroll_groups=['servers', 'web'])
     emulator.clear_log()
     preview = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, check=True, diff=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
-    assert recap_changed(preview) == {'web-1': 1, 'web-2': 1}, preview.stdout
+    assert recap_changed(preview) == {'web-1': 1, 'web-2': 1}, preview
     assert 'web' not in [g['name'] for g in peers_by_name(emulator)['web-1']['groups']]
     assert 'web-2' not in peers_by_name(emulator)
     assert ENROLL + 'Report that this host would join again' in preview
     # the missing peer is expected, not a failure: nothing red, nothing rescued
-    assert 'fatal:' not in preview.stdout and 'rescued=1' not in preview.stdout, preview.stdout
+    assert 'fatal:' not in preview.stdout and 'rescued=1' not in preview.stdout, preview
     assert [r['failed'] for r in preview.all(ENROLL + "Set the peer's name and groups")] == [False, False]
 
 
@@ -373,9 +373,9 @@ def test_enroll_rejoins_a_deleted_peer(emulator, run, tmp_path):
     assert isinstance(agent_status(tmp_path, 'web-1'), dict)
 
     again = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
-    assert again.rc == 0, again.stdout
+    assert again.rc == 0, again
     # the missing peer is expected, not a failure: nothing red, nothing rescued
-    assert 'fatal:' not in again.stdout and 'rescued=1' not in again.stdout, again.stdout
+    assert 'fatal:' not in again.stdout and 'rescued=1' not in again.stdout, again
     after = peers_by_name(emulator)
     assert sorted(after) == ['web-1', 'web-2']
     assert after['web-1']['id'] != before['web-1']['id'] and after['web-2']['id'] == before['web-2']['id']
@@ -385,13 +385,13 @@ def test_enroll_rejoins_a_deleted_peer(emulator, run, tmp_path):
     new_keys = [k for k in keys if k['id'] not in keys_before]
     assert len(new_keys) == 1 and new_keys[0]['used_times'] == 1 and 'web-1' in new_keys[0]['name']
     assert all(value not in again.stdout for value in [k['key'] for k in emulator.state()['setup_keys']])
-    assert recap_changed(again)['web-2'] == 0, again.stdout
+    assert recap_changed(again)['web-2'] == 0, again
 
     emulator.clear_log()
     third = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
-    assert third.rc == 0, third.stdout
+    assert third.rc == 0, third
     assert writes(emulator) == []
-    assert recap_changed(third) == {'web-1': 0, 'web-2': 0}, third.stdout
+    assert recap_changed(third) == {'web-1': 0, 'web-2': 0}, third
 
 
 def test_enroll_with_a_shared_reusable_key(emulator, run, tmp_path):
@@ -405,7 +405,7 @@ def test_enroll_with_a_shared_reusable_key(emulator, run, tmp_path):
                                  enroll_setup_key=value)
     emulator.clear_log()
     result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
-    assert result.rc == 0, result.stdout
+    assert result.rc == 0, result
     assert [w for w in writes(emulator) if 'setup-keys' in w] == []
     keys = emulator.api('GET', '/api/setup-keys')[1]
     assert [(k['name'], k['used_times']) for k in keys] == [('shared', 3)]
@@ -448,7 +448,7 @@ def test_enroll_adds_an_extra_group(emulator, run, tmp_path):
         assert emulator.api('POST', '/api/groups', {'name': name})[0] == 200
     inventory = enroll_inventory(tmp_path, ['web-1'], enroll_groups=['servers'])
     first = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
-    assert first.rc == 0, first.stdout
+    assert first.rc == 0, first
     peer = peers_by_name(emulator)['web-1']
     # someone else puts the peer in office: a membership the role must keep
     office = [g for g in emulator.api('GET', '/api/groups')[1] if g['name'] == 'office'][0]
@@ -458,20 +458,20 @@ def test_enroll_adds_an_extra_group(emulator, run, tmp_path):
     inventory = enroll_inventory(tmp_path, ['web-1'], enroll_groups=['servers', 'web'])
     emulator.clear_log()
     more = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
-    assert more.rc == 0, more.stdout
+    assert more.rc == 0, more
     assert more[ENROLL + "Set the peer's name and groups"]['changed'] is True
     assert [w for w in writes(emulator) if 'setup-keys' in w] == []
     groups = sorted(g['name'] for g in peers_by_name(emulator)['web-1']['groups'])
     assert groups == ['All', 'office', 'servers', 'web']
     emulator.clear_log()
     again = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
-    assert again.rc == 0 and recap_changed(again) == {'web-1': 0}, again.stdout
+    assert again.rc == 0 and recap_changed(again) == {'web-1': 0}, again
     assert writes(emulator) == []
 
     # any other failure of the peer task still fails the host, with the module's message, and joins nobody again
     inventory = enroll_inventory(tmp_path, ['web-1'], enroll_groups=['nosuchgroup'])
     bad = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
-    assert bad.rc != 0, bad.stdout
+    assert bad.rc != 0, bad
     failed = bad[ENROLL + "Set the peer's name and groups"]
     assert failed['failed'] is True and 'nosuchgroup' in failed['msg'], failed['msg']
     assert ENROLL + 'Leave the network, the server no longer knows this peer' not in bad
@@ -482,7 +482,7 @@ def test_audit_report(emulator, run, tmp_path):
     assert emulator.api('POST', '/api/groups', {'name': 'audited'})[0] == 200
     report = tmp_path / 'report.json'
     result = run([], playbook='nms.overlay.audit_report', extra_vars={'nms_audit_report': str(report)})
-    assert result.rc == 0, result.stdout
+    assert result.rc == 0, result
     data = json.loads(report.read_text())
     assert data['count'] == len(data['events']) >= 1
     assert 'group.add' in [e['activity_code'] for e in data['events']]
@@ -504,7 +504,7 @@ def test_offboard_user(emulator, run):
     server = emulator.enroll(other['key'], 'server-1')
 
     result = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'alice@example.com'})
-    assert result.rc == 0, result.stdout
+    assert result.rc == 0, result
     users = {u['email']: u for u in emulator.api('GET', '/api/users')[1]}
     assert users['alice@example.com']['is_blocked'] is True
     keys = {k['name']: k for k in emulator.api('GET', '/api/setup-keys')[1]}
@@ -517,8 +517,8 @@ def test_offboard_user(emulator, run):
 
     emulator.clear_log()
     again = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'alice@example.com'})
-    assert again.rc == 0, again.stdout
-    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
+    assert again.rc == 0, again
+    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again
     assert writes(emulator) == []
 
 
@@ -530,7 +530,7 @@ def test_offboard_an_unknown_user_fails_before_any_write(emulator, run):
     emulator.clear_log()
     for name in ('alcie@example.com', 'no-such-robot'):
         result = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': name})
-        assert result.rc != 0, result.stdout
+        assert result.rc != 0, result
         failed = result['Check that exactly one user is meant']
         assert failed['failed'] is True
         assert failed['msg'] == 'no user %s (by email or name); nothing was changed' % name, failed['msg']
@@ -539,9 +539,9 @@ def test_offboard_an_unknown_user_fails_before_any_write(emulator, run):
 
     # the email matches whatever its case, and a service user is found by its name
     mixed = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'Alice@Example.com'})
-    assert mixed.rc == 0, mixed.stdout
+    assert mixed.rc == 0, mixed
     by_name = run([], playbook='nms.overlay.offboard_user', extra_vars={'nms_offboard_user': 'robot'})
-    assert by_name.rc == 0, by_name.stdout
+    assert by_name.rc == 0, by_name
     users = {u['id']: u for u in emulator.api('GET', '/api/users')[1]}
     assert users[robot['id']]['is_blocked'] is True
     assert [u['is_blocked'] for u in users.values() if u['email'] == 'alice@example.com'] == [True]
@@ -551,7 +551,7 @@ def test_network_role_preview_and_prune(emulator, run):
     role = {'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}
     emulator.clear_log()
     preview = run([], play={'roles': [role]}, check=True, diff=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     assert 'group developers' in preview.stdout  # the diff header of a planned group
     assert run([], play={'roles': [role]}).rc == 0
@@ -562,12 +562,12 @@ def test_network_role_preview_and_prune(emulator, run):
     smaller['nameserver_groups'][0]['groups'] = ['developers']
     pruned = run([], play={'roles': [{'role': 'nms.overlay.network',
                                       'vars': {'network_description': smaller, 'network_prune': True}}]})
-    assert pruned.rc == 0, pruned.stdout
+    assert pruned.rc == 0, pruned
     assert names(emulator, '/api/groups') == ['All', 'developers', 'servers']
     # the seeded Default policy is not described, so pruning policies removes it
     assert names(emulator, '/api/policies') == ['ssh']
     down = run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': teardown_of(smaller)}}]})
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator, seeded_policies=())
 
 
@@ -599,7 +599,7 @@ def test_one_description_with_everything_absent_tears_the_network_down_and_again
     assert run([state_task(DESCRIPTION)]).rc == 0
     emulator.clear_log()
     down = run([state_task(teardown_of(DESCRIPTION))])
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator)
     # in reverse dependency order: what uses a group goes before the group
     order = [w.split('/')[2] for w in writes(emulator)]
@@ -610,7 +610,7 @@ def test_one_description_with_everything_absent_tears_the_network_down_and_again
     assert down['network']['summary']['setup_keys'][key_action] == 1
     emulator.clear_log()
     again = run([state_task(teardown_of(DESCRIPTION))])
-    assert again.rc == 0, again.stdout
+    assert again.rc == 0, again
     assert again['network']['changed'] is False, again['network']['changes']
     assert writes(emulator) == []
 
@@ -619,13 +619,13 @@ def test_a_teardown_preview_writes_nothing_and_a_blocked_deletion_names_what_sta
     assert run([state_task(DESCRIPTION)]).rc == 0
     emulator.clear_log()
     preview = run([state_task(teardown_of(DESCRIPTION))], check=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     # the route stays (not described): deleting its groups is refused before any write, naming the route
     partial = teardown_of(DESCRIPTION)
     del partial['routes']
     blocked = run([state_task(partial)])
-    assert blocked['network']['failed'] is True, blocked.stdout
+    assert blocked['network']['failed'] is True, blocked
     assert "route 'office-lan'" in blocked['network']['msg'] and 'or describe it too' not in blocked['network']['msg']
     assert writes(emulator) == []
 
@@ -634,11 +634,11 @@ def test_the_network_role_with_prune_tears_the_network_down_in_one_run(emulator,
     assert run([], play={'roles': [{'role': 'nms.overlay.network', 'vars': {'network_description': DESCRIPTION}}]}).rc == 0
     role = {'role': 'nms.overlay.network', 'vars': {'network_description': teardown_of(DESCRIPTION), 'network_prune': True}}
     down = run([], play={'roles': [role]})
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator, seeded_policies=())  # pruning policies removes the seeded Default policy too
     emulator.clear_log()
     again = run([], play={'roles': [role]})
-    assert again.rc == 0 and 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
+    assert again.rc == 0 and 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again
     assert writes(emulator) == []
 
 
@@ -646,13 +646,13 @@ def test_the_example_network_builds_settles_and_tears_down(emulator, run):
     assert run([], playbook='nms.overlay.build_network').rc == 0
     emulator.clear_log()
     second = run([], playbook='nms.overlay.build_network')
-    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second.stdout
+    assert 'changed=0' in second.stdout.split('PLAY RECAP')[-1], second
     assert writes(emulator) == []
     teardown = {'nms_network_override': teardown_of(example_network(emulator.dialect))}
     down = run([], playbook='nms.overlay.build_network', extra_vars=teardown)
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert_torn_down(emulator)
     emulator.clear_log()
     again = run([], playbook='nms.overlay.build_network', extra_vars=teardown)
-    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again.stdout
+    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again
     assert writes(emulator) == []

@@ -108,11 +108,11 @@ def test_prune_goes_ahead_when_the_run_leaves_the_group_unused_and_reads_each_ki
     # the route moves to a: b and c can go, and the reads each kind that can use a group once
     emulator.clear_log()
     preview = run([state_task(groups=[{'name': 'a'}], routes=[dict(ROUTE, groups=['a'])], prune=True)], check=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     emulator.clear_log()
     done = run([state_task(groups=[{'name': 'a'}], routes=[dict(ROUTE, groups=['a'])], prune=True)])
-    assert done.rc == 0, done.stdout
+    assert done.rc == 0, done
     changes = sorted((c['kind'], c['name'], c['action']) for c in done['network']['changes'])
     assert changes == [('groups', 'b', 'deleted'), ('groups', 'c', 'deleted'), ('routes', 'n', 'updated')]
     assert changes == sorted((c['kind'], c['name'], c['action']) for c in preview['network']['changes'])
@@ -158,7 +158,7 @@ def test_a_server_refusal_part_way_reports_what_was_changed_without_the_key_valu
     emulator.set_faults({'queue': [{'status': 400, 'method': 'DELETE', 'content_type': 'application/json',
                                     'body': '{"message": "refused", "code": 400}'}]})
     key = {'name': 'ci', 'type': 'reusable', 'expires_in': 86400}
-    result = run([state_task(groups=[{'name': 'new'}], setup_keys=[key], prune=True)])
+    result = run([state_task(groups=[{'name': 'new'}], setup_keys=[key], prune=True)], ansible=True)  # output checked
     failed = result['network']
     assert failed['failed'] is True and failed['changed'] is True
     assert failed['msg'] == 'groups (stray): DELETE %s/api/groups/%s failed with HTTP 400: refused' % (emulator.url, stray), \
@@ -199,14 +199,14 @@ def test_networks_and_dns_zones_build_settle_change_prune_and_tear_down(emulator
     # a preview first: nested entries are planned under their parent's placeholder, nothing is written or read there
     emulator.clear_log()
     preview = run([state_task(**described)], check=True, diff=True)
-    assert preview.rc == 0, preview.stdout
+    assert preview.rc == 0, preview
     assert writes(emulator) == []
     assert not [r['path'] for r in emulator.requests() if '(new' in r['path']], emulator.requests()
     headers = [d['before_header'] for d in preview['network']['diff']]
     assert 'network resource office-lan' in headers and 'DNS record printer.office.example.com' in headers, headers
 
     built = run([state_task(**described)])
-    assert built.rc == 0, built.stdout
+    assert built.rc == 0, built
     assert done(built) == done(preview) == sorted([
         ('groups', 'office', 'created', False), ('groups', 'lan', 'created', False),
         ('networks', 'office', 'created', False), ('network_resources', 'office-lan', 'created', False),
@@ -246,7 +246,7 @@ def test_networks_and_dns_zones_build_settle_change_prune_and_tear_down(emulator
     pruned_preview = run([state_task(prune=True, **moved)], check=True)
     assert writes(emulator) == []
     pruned = run([state_task(prune=True, **moved)])
-    assert pruned.rc == 0, pruned.stdout
+    assert pruned.rc == 0, pruned
     assert done(pruned) == done(pruned_preview) == [
         ('dns_zones', 'lab.example.com', 'deleted', True), ('network_resources', 'stray', 'deleted', True)]
     assert sorted(listed(emulator, '/api/networks/%s/resources' % network['id'])) == ['office-lan']
@@ -257,7 +257,7 @@ def test_networks_and_dns_zones_build_settle_change_prune_and_tear_down(emulator
     teardown = {kind: [dict(item, state='absent') for item in items] for kind, items in moved.items()}
     emulator.clear_log()
     down = run([state_task(**teardown)])
-    assert down.rc == 0, down.stdout
+    assert down.rc == 0, down
     assert [w.split('/')[2] for w in writes(emulator)] == ['networks', 'dns', 'groups', 'groups']
     assert listed(emulator, '/api/networks') == {} and listed(emulator, '/api/dns/zones') == {}
     assert sorted(groups(emulator)) == ['All']
@@ -281,6 +281,6 @@ def test_networks_and_dns_zones_are_refused_by_a_v027_server_before_any_request_
     assert [r['path'] for r in emulator.requests()] == ['/api/instance/version']
     # empty lists are nothing to do there, also with prune
     built = run([state_task(groups=NET_GROUPS, networks=[], dns_zones=[], prune=True)])
-    assert built.rc == 0, built.stdout
+    assert built.rc == 0, built
     assert sorted(groups(emulator)) == ['All', 'lan', 'office']
     assert not [r['path'] for r in emulator.requests() if r['path'].startswith(('/api/networks', '/api/dns/zones'))]

@@ -558,7 +558,7 @@ def test_nameserver_group_info(emulator, run):
 def test_dns_settings_both_response_shapes(emulator, run):
     status, raw = emulator.api('GET', '/api/dns/settings')
     assert status == 200
-    # The seed dialect wraps the settings in items (the spec), netbird does not (deployed servers).
+    # Deployed servers send the settings bare; the spec wraps them in items (tests/reliability/test_seed_conformance.py).
     assert ('items' in raw) is (emulator.dialect == 'seed')
     unmanaged = make_group(emulator, 'unmanaged')
     other = make_group(emulator, 'other')
