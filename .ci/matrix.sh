@@ -44,7 +44,7 @@ joined=$(IFS=:; echo "${pythons[*]}")
 echo "matrix: tests/integration/test_matrix.py on ${#pythons[@]} ansible-core / Python pairs"
 rc=0
 NMS_MATRIX_PYTHONS="$joined" NMS_EMULATOR_DIALECTS=netbird \
-  "$pytest_python" -m pytest tests/integration/test_matrix.py -n auto --dist load -p no:cacheprovider \
+  "$pytest_python" -m pytest tests/integration/test_matrix.py -n 4 --dist load -p no:cacheprovider \
   -k "not (every_module and as-process)" || rc=$?
 if [ "$rc" -eq 5 ]; then echo "ERROR: the matrix run collected no tests" >&2; fi
 exit "$rc"

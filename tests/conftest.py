@@ -38,7 +38,6 @@ if REPO_ROOT not in sys.path:
 os.environ["ANSIBLE_COLLECTIONS_PATH"] = COLLECTIONS_DIR
 
 
-
 @pytest.fixture
 def clock(monkeypatch):
     """The collection's clock (plugins/module_utils/_time.py ``CLOCK``) as a FakeClock (tests/support/fakes.py): the

@@ -114,12 +114,28 @@ def running_emulator(dialect, workdir, extra_args=()):
     return support.running_emulator(dialect, workdir, extra_args=["--idp"] + list(extra_args), cls=ScannedEmulator)
 
 
-@pytest.fixture(scope="module", params=DIALECTS)
-def emulator_process(request, tmp_path_factory):
-    """One emulator per test module and dialect (use the ``emulator`` fixture in tests)."""
-    workdir = str(tmp_path_factory.mktemp("emulator-%s" % request.param))
-    with running_emulator(request.param, workdir) as emu:
-        yield emu
+def pytest_configure(config):
+    config.addinivalue_line("markers", "dialects(*names): the test runs only against these emulator dialects (what it "
+                                       "proves does not depend on the server: Ansible's part, tried once)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Leave out the dialects a test's ``dialects`` marker does not name."""
+    kept, dropped = [], []
+    for item in items:
+        marker = item.get_closest_marker("dialects")
+        dialect = getattr(getattr(item, "callspec", None), "params", {}).get("emulator_process")
+        (dropped if marker and dialect and dialect not in marker.args else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(scope="session", params=DIALECTS)
+def emulator_process(request, emulators):
+    """The worker's emulator of a dialect (tests/conftest.py ``emulators``), as running_emulator above starts it
+    (use the ``emulator`` fixture in tests)."""
+    return emulators.get(request.param, extra_args=["--idp"], cls=ScannedEmulator)
 
 
 @pytest.fixture
@@ -283,8 +299,8 @@ def _plain_step(task):
 
 def _plan(tasks, hosts, inventory, play, playbook, python, extra_vars, env):
     """``([Step], None)`` for a task list that runs in process, ``(None, reason)`` for one that needs ansible-playbook."""
-    others = [(what, value) for what, value in (("playbook", playbook), ("inventory", inventory), ("play", play),
-                                                 ("python", python)) if value is not None]
+    given = (("playbook", playbook), ("inventory", inventory), ("play", play), ("python", python))
+    others = [(what, value) for what, value in given if value is not None]
     if others:
         return None, "%s=" % others[0][0]
     if hosts != "localhost":

@@ -184,8 +184,8 @@ def test_in_process_records_what_ansible_playbook_records(emulator, run, check):
     outside_log = [(r["method"], r["path"], r["status"]) for r in emulator.requests()]
 
     assert outside.rc == 2 and inside.rc == outside.rc, (inside, outside)
-    assert inside.task_names == outside.task_names == [task.get("name", "nms.overlay.group_info")
-                                                        for task in BOTH_WAYS[:-1]]
+    names = [task.get("name", "nms.overlay.group_info") for task in BOTH_WAYS[:-1]]
+    assert inside.task_names == outside.task_names == names
     for mine, theirs in zip(comparable(inside), comparable(outside)):
         assert mine == theirs
     assert inside_log == outside_log

@@ -3,12 +3,15 @@
 
 Both ways must give the same result, requests and secrecy. Which way a task took is read from the
 -vvv line the action plugin prints. Every test here runs ansible-playbook (``ansible=True``; the extra var
-``nms_overlay_in_process`` alone also makes ``run`` use it): what is tested is where ansible-core runs the module.
+``nms_overlay_in_process`` alone also makes ``run`` use it): what is tested is where ansible-core runs the module,
+which does not depend on the server, so against the netbird dialect only.
 """
 
 from __future__ import annotations
 
 import pytest
+
+pytestmark = pytest.mark.dialects('netbird')
 
 IN_PROCESS = 'nms.overlay.group runs in the controller process'
 AS_PROCESS = 'nms.overlay.group runs as a module process: '

@@ -1,12 +1,10 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Reliability harness: hostile servers, module discovery and an in-process module runner.
+"""Reliability harness: hostile servers, module discovery and the documented examples.
 
-Modules run in this Python process (no ansible-playbook): ``run_module(name, args)`` runs a module
-as its action plugin runs it in the controller (plugins/plugin_utils/_in_process.py, ``run_engine``),
-on every supported ansible-core through public interfaces only. The module-process path is the
-integration tests' (``nms_overlay_in_process: false``). Anything raised past the engine is returned
-as ``{"uncaught": traceback}``.
+Modules run in this Python process (no ansible-playbook) through tests/support/inprocess.py ``run_module``, as
+their action plugin runs them in the controller, on every supported ansible-core through public interfaces only.
+The module-process path is the integration tests' (``nms_overlay_in_process: false``).
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ import time
 
 import yaml
 
-from tests.support.inprocess import assert_clean_end, describe, run_module  # noqa: F401 (the tests import them from here)
 from tests.support.modules import engine_of
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

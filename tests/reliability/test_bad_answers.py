@@ -19,10 +19,9 @@ import json
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import (
-    API_ERROR_RE, FIGURES, STRESS, assert_clean_end, describe, example_args, module_names, run_module, seed_world,
-)
+from tests.reliability.harness import API_ERROR_RE, FIGURES, STRESS, example_args, module_names, seed_world
 from tests.reliability.secrets import assert_no_secrets
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 HTML = "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>"
 TIMEOUT = 0.5

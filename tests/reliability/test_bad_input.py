@@ -34,9 +34,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import API_ERROR_RE, FIGURES, STRESS, assert_clean_end, describe, module_names, module_spec, run_module
+from tests.reliability.harness import API_ERROR_RE, FIGURES, STRESS, module_names, module_spec
 from tests.reliability.secrets import assert_no_secrets
 from tests.reliability.strategies import module_args, spec_errors
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 EXAMPLES = int(os.environ.get("NMS_BAD_INPUT_EXAMPLES", "200" if STRESS else "50"))
 # An option failure, anywhere in the message (network_state puts the entry first: "nothing was

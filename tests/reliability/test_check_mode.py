@@ -15,9 +15,8 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import (
-    FIGURES, assert_clean_end, describe, example_args, is_info, module_names, run_module, seed_world,
-)
+from tests.reliability.harness import FIGURES, example_args, is_info, module_names, seed_world
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 
 @pytest.mark.parametrize("name", module_names())

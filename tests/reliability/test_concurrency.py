@@ -27,7 +27,8 @@ import time
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import FIGURES, STRESS, assert_clean_end, describe, run_module, seed_world
+from tests.reliability.harness import FIGURES, STRESS, seed_world
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 FORKS = 10
 ROUNDS = 5 if STRESS else 1

@@ -16,8 +16,9 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import FIGURES, RawServer, assert_clean_end, describe, drip_answer, run_module
+from tests.reliability.harness import FIGURES, RawServer, drip_answer
 from tests.reliability.secrets import assert_no_secrets
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 TOKEN = "nbp_" + "0" * 36
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import assert_clean_end, run_module
+from tests.support.inprocess import assert_clean_end, run_module
 
 SECRET_NAME = "quiet-Zq81"
 

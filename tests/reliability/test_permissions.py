@@ -13,10 +13,9 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import (
-    API_ERROR_RE, FIGURES, assert_clean_end, describe, example_args, is_info, module_names, run_module, seed_world,
-)
+from tests.reliability.harness import API_ERROR_RE, FIGURES, example_args, is_info, module_names, seed_world
 from tests.reliability.secrets import assert_no_secrets
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 WRITING = [name for name in module_names() if not is_info(name)]
 

@@ -18,10 +18,9 @@ import json
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import (
-    FIGURES, describe, module_names, module_spec, run_module, seed_world,
-)
+from tests.reliability.harness import FIGURES, module_names, module_spec, seed_world
 from tests.reliability.secrets import assert_no_secrets, find_secrets
+from tests.support.inprocess import describe, run_module
 
 TOKEN = "nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W"
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import assert_clean_end, describe, run_module
+from tests.support.inprocess import assert_clean_end, describe, run_module
 
 
 @pytest.fixture

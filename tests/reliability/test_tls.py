@@ -21,8 +21,9 @@ import pytest
 
 from tests.emulator import tls
 from tests.reliability.conftest import connection_of
-from tests.reliability.harness import FIGURES, RawServer, assert_clean_end, describe, run_module
+from tests.reliability.harness import FIGURES, RawServer
 from tests.reliability.secrets import assert_no_secrets
+from tests.support.inprocess import assert_clean_end, describe, run_module
 from tests.support.emulator import running_emulator
 
 

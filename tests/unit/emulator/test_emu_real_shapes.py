@@ -16,9 +16,9 @@ PAGE_NOT_FOUND = b"404 page not found\n"
 
 
 def _policy(group_id: str, **fields: Any) -> dict[str, Any]:
-    body = {"name": "p", "enabled": True, "rules": [{"name": "r", "enabled": True, "action": "accept",
-                                                      "bidirectional": True, "protocol": "all",
-                                                      "sources": [group_id], "destinations": [group_id]}]}
+    rule = {"name": "r", "enabled": True, "action": "accept", "bidirectional": True, "protocol": "all",
+            "sources": [group_id], "destinations": [group_id]}
+    body = {"name": "p", "enabled": True, "rules": [rule]}
     body.update(fields)
     return body
 
@@ -77,8 +77,8 @@ def test_v077_account_put_answers_the_request(cur: Emulator) -> None:
     read = cur.ok("GET", "/api/accounts")[0]["settings"]
     assert read["network_range"] == "100.64.0.0/16" and read["embedded_idp_enabled"] is True
     assert read["auto_update_version"] == ""
-    sent = cur.ok("PUT", f"/api/accounts/{account_id}", {"settings": {"peer_login_expiration": 86400,
-                                                                       "network_range": "100.64.0.0/16"}})
+    settings = {"peer_login_expiration": 86400, "network_range": "100.64.0.0/16"}
+    sent = cur.ok("PUT", f"/api/accounts/{account_id}", {"settings": settings})
     assert sent["settings"]["network_range"] == "100.64.0.0/16"
 
 
