@@ -183,8 +183,6 @@ def test_network_state_option_failures_send_no_request(entries, emulator):
 def test_an_id_that_is_another_groups_name_fails_listing_both(any_emulator):
     """Issue 18, point 12, through the API in both dialects: a group named like another group's id makes that id
     ambiguous wherever a group is referred to (here a setup key's auto_groups); the task fails before any write."""
-    from tests.reliability.conftest import connection_of
-    from tests.reliability.harness import assert_clean_end, run_module
     emu = any_emulator
     status, first = emu.api("POST", "/groups", {"name": "servers", "peers": []})
     assert status == 200, first
