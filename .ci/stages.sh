@@ -75,7 +75,7 @@ else
 fi
 
 echo
-echo "stage        result              time    CPU"
+echo "stage              result              time    CPU"
 failed=0
 for lane in "${lanes[@]}"; do
   for stage in $lane; do
@@ -85,12 +85,12 @@ for lane in "${lanes[@]}"; do
       name=$stage result="FAILED (no result)" seconds="?" cpu="?"
     fi
     [ "$result" = passed ] || failed=1
-    printf '%-12s %-18s %5ss %5ss\n' "$name" "$result" "$seconds" "$cpu"
+    printf '%-18s %-18s %5ss %5ss\n' "$name" "$result" "$seconds" "$cpu"
   done
 done
 echo "total: $(( $(date +%s) - total_start ))s$([ "${#lanes[@]}" -gt 1 ] && echo " (${#lanes[@]} lanes at once)")"
 if [ "$failed" -ne 0 ]; then
-  echo "make test: FAILED" >&2
+  echo "stages: FAILED" >&2
   exit 1
 fi
-echo "make test: all checks passed"
+echo "stages: all passed"
