@@ -66,7 +66,8 @@ help:
 
 # two lanes at once (.ci/stages.sh): the pytest stages of the newest ansible-core in one, the single-threaded
 # sanity, lint and docs, then the oldest ansible-core and the matrix, in the other
-test:
+# (the venv first: both lanes' first stages need it, and on a fresh clone they would build it at once)
+test: venv
 	@bash .ci/stages.sh unit integration real reliability -- sanity lint docs demo-kept oldest matrix
 
 # the quick loop before a commit (CONTRIBUTING.md): lint, unit tests, the scenarios in process on one dialect
@@ -76,8 +77,10 @@ check: venv
 # --- virtualenv --------------------------------------------------------------------------------
 # The copy of the requirements file inside the venv is the stamp: the venv is rebuilt from scratch
 # when the file differs (or the venv's python is broken, e.g. its base interpreter vanished).
+# A lock beside the venv: two targets started at once (make test's lanes, two terminals) build it one at a time.
 venv:
-	@if [ -x "$(VPY)" ] && "$(VPY)" -c 'import ansible, pytest' >/dev/null 2>&1 \
+	@exec 9>"$(VENV).lock"; flock 9; \
+	if [ -x "$(VPY)" ] && "$(VPY)" -c 'import ansible, pytest' >/dev/null 2>&1 \
 	     && cmp -s $(REQUIREMENTS) "$(STAMP)"; then \
 	  echo "venv: $(VENV) is up to date with $(REQUIREMENTS)"; \
 	else \
@@ -235,5 +238,5 @@ changelog: venv
 	PATH="$(VBIN):$$PATH" "$(VBIN)/antsibull-changelog" release
 
 clean:
-	rm -rf "$(VENV)" "$(BUILD)" .pytest_cache .hypothesis .ansible tests/output
+	rm -rf "$(VENV)" "$(VENV).lock" "$(BUILD)" .pytest_cache .hypothesis .ansible tests/output
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -26,6 +26,8 @@ BIN = os.path.dirname(sys.executable)
 # Files or directories that must never be in the artifact, as planted into the copy.
 DECOYS = [
     '.venv/bin/python',
+    '.venv-oldest/bin/python',
+    '.venv.lock',
     'venv/pyvenv.cfg',
     '.build/dist/nms-overlay-0.0.1.tar.gz',
     '.build/docs-venv/bin/python',
@@ -76,7 +78,8 @@ def forbidden(names):
     bad = []
     for name in names:
         parts = name.rstrip('/').split('/')
-        if FORBIDDEN_PARTS.intersection(parts) or name.startswith(FORBIDDEN_PREFIXES) or name.endswith(('.pyc', '.tar.gz')):
+        if (FORBIDDEN_PARTS.intersection(parts) or parts[0].startswith('.venv') or name.startswith(FORBIDDEN_PREFIXES)
+                or name.endswith(('.pyc', '.tar.gz'))):
             bad.append(name)
     return bad
 
