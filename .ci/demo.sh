@@ -4,12 +4,35 @@
 # write an audit report and the peers inventory, then stop the emulator. With DEMO_KEEP=1 the emulator
 # stays running after a successful run, to explore (.build/demo/env.sh has the exports; the last lines say
 # how to stop it).
-# Runs from the repository root with the virtualenv's bin/ first on PATH (the Makefile does that).
+# Runs in a small virtualenv of its own, .build/demo-venv (DEMO_VENV), with only requirements-demo.txt (ansible-core
+# and the collection's runtime requirements), not the development tooling of .venv: made here with $PYTHON (the
+# Makefile's, else Python 3.13 or 3.12) when it is missing or requirements-demo.txt changed, reused otherwise.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-python=$(command -v python)
+
+venv=${DEMO_VENV:-$repo/.build/demo-venv}
+requirements="$repo/requirements-demo.txt"
+mkdir -p "$(dirname "$venv")"
+exec 8>"$venv.lock"
+flock 8  # two demos started at once build it one at a time
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import ansible, requests, pydantic' >/dev/null 2>&1 \
+    && cmp -s "$requirements" "$venv/.requirements.txt"; then
+  echo "demo: $venv is up to date with requirements-demo.txt"
+else
+  start=$(date +%s)
+  base=${PYTHON:-$(.ci/python.sh 3.13 2>/dev/null || .ci/python.sh 3.12)}
+  echo "demo: creating $venv with $("$base" --version 2>&1) and requirements-demo.txt only (ansible-core, requests, pydantic)"
+  rm -rf "$venv"
+  "$base" -m venv "$venv"
+  "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$requirements"
+  cp "$requirements" "$venv/.requirements.txt"
+  echo "demo: $venv installed in $(( $(date +%s) - start ))s ($(du -sh "$venv" | cut -f1))"
+fi
+exec 8>&-
+export PATH="$venv/bin:$PATH"
+python="$venv/bin/python"
 dialect=${DEMO_DIALECT:-netbird}
 keep=${DEMO_KEEP:-0}
 out="$repo/.build/demo"

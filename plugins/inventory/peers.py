@@ -12,7 +12,9 @@ description:
   - Reads the peers of the overlay network from the management API (one request) and makes one host
     per peer, with C(ansible_host) set to the peer's overlay address, an Ansible group per peer group,
     and the peer's fields as host variables.
-  - "The inventory file name must end in C(.nms.yml) or C(.nms.yaml) and contain C(plugin: nms.overlay.peers)."
+  - "The inventory file must contain C(plugin: nms.overlay.peers) (a line of its own, at its start) and be named
+    C(*.yml) or C(*.yaml); names ending in C(.nms.yml) or C(.nms.yaml) are the convention. ansible-core does not hand
+    a file of another name (C(peers.json), C(peers)) to this plugin, and warns that it could not parse it."
   - Connection options come from the file or from the environment (E(NMS_API_URL), E(NMS_API_TOKEN)),
     like for the collection's modules. The token is never printed, also not in error messages.
   - A wrong URL or token fails the inventory with the method, full URL and status of the failed request;
@@ -162,8 +164,15 @@ options:
     type: list
     elements: str
 notes:
-  - The host variables are the peer's fields as the server sends them, under O(vars_prefix); C(groups) is
-    a list of group summaries with C(id) and C(name), never null.
+  - >-
+    The host variables are the peer's fields as the server sends them, under O(vars_prefix); C(groups) is
+    a list of group summaries with C(id) and C(name), never null. C(connection_ip) is null when the server knows
+    no address for the peer (a peer that never connected, for which servers send C(<nil>), Go's nil address, or an
+    empty text).
+  - >-
+    A peer group whose Ansible group would be C(all) or C(ungrouped), Ansible's own groups (of every host, and of
+    hosts in no other group), becomes the Ansible group C(all_group) or C(ungrouped_group) instead (with
+    O(group_prefix) before it, as every group), and a warning names it.
   - >-
     Peer data is chosen by the machines that join (names, hostnames, operating system texts). Every text
     that could be a template (it contains C({), C(%) or C(#jinja2:)), in host names and host variables, is
@@ -241,6 +250,17 @@ TEMPLATE_MARKS = ('{', '%', '#jinja2:')
 # Peer fields are flat or hold summaries; anything nested deeper is not a peer as servers send it.
 MAX_DEPTH = 16
 
+# Ansible's own groups: a peer group whose Ansible name would be one of them becomes <name>_group instead
+# (adding hosts to 'all' would silently drop the group; to 'ungrouped', misplace them)
+RESERVED_GROUPS = ('all', 'ungrouped')
+RESERVED_SUFFIX = '_group'
+
+# The inventory file: any name ending in .nms.yml / .nms.yaml, or any .yml / .yaml file whose plugin key names this
+# plugin (found without parsing the whole file)
+NMS_SUFFIXES = ('.nms.yml', '.nms.yaml')
+YAML_SUFFIXES = ('.yml', '.yaml')
+PLUGIN_KEY_RE = re.compile(r'''^plugin:[ \t]*(['"]?)nms\.overlay\.peers\1[ \t]*(?:#.*)?\r?$''', re.MULTILINE)
+
 
 class SourceFailed(SystemExit):
     """This source cannot be read; raised only through fail().
@@ -297,7 +317,20 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     NAME = 'nms.overlay.peers'
 
     def verify_file(self, path):
-        return super().verify_file(path) and path.endswith(('.nms.yml', '.nms.yaml'))
+        """A file named *.nms.yml or *.nms.yaml, or any other *.yml or *.yaml file with plugin: nms.overlay.peers
+        (as the auto inventory plugin hands such files over: it hands over no other)."""
+        if not super().verify_file(path):
+            return False
+        if path.endswith(NMS_SUFFIXES):
+            return True
+        if not path.endswith(YAML_SUFFIXES):
+            return False
+        try:
+            with open(path, 'rb') as stream:
+                head = stream.read(65536).decode('utf-8', errors='replace')
+        except OSError:
+            return False
+        return bool(PLUGIN_KEY_RE.search(head))
 
     # -- reading ----------------------------------------------------------------------------------------
     def _client(self):
@@ -433,6 +466,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if name == ALL_GROUP and not self.get_option('include_all_group'):
                 continue
             safe = to_safe_group_name('%s%s' % (self.get_option('group_prefix') or '', name), force=True, silent=True)
+            if safe in RESERVED_GROUPS:
+                renamed = '%s%s' % (safe, RESERVED_SUFFIX)
+                if origins is not None and renamed not in origins:
+                    self.display.warning("nms.overlay.peers: the peer group '%s' would be the Ansible group '%s', which is "
+                                         "Ansible's own group (of every host, or of hosts in no other group); its peers "
+                                         "are in the group '%s' instead" % (name, safe, renamed))
+                safe = renamed
             if origins is not None:
                 self.note_origin(origins, safe, ref_id(summary) or name, name)
             names.append(safe)
@@ -468,6 +508,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             for key, value in normalise_peer(peer).items():
                 if fields is None or key in fields:
                     field = key
+                    if key == 'connection_ip' and value in NO_ADDRESS:
+                        value = None  # no address known: servers print Go's nil IP as <nil>
                     self.inventory.set_variable(host, prefix + key, clean(value))
             field = self.get_option('ansible_host_source')
             address = self.address(peer)

@@ -195,6 +195,13 @@ _INCOMPLETE_RE = re.compile(r'IncompleteRead\((\d+) bytes read, (\d+) more expec
 _NOT_TLS_RE = re.compile(r'WRONG_VERSION_NUMBER|wrong version number|record layer failure|packet length too long|'
                          r'unknown protocol|http request', re.IGNORECASE)
 _MISMATCH_RE = re.compile(r"""(?:Hostname|IP address) mismatch, certificate is not valid for ['"]([^'"]*)['"]""")
+# certificate refusals (OpenSSL's verify errors): of Python 3.13's strict checks (VERIFY_X509_STRICT), of an issuer
+# that no trusted CA vouches for, of dates
+_STRICT_RE = re.compile(r'key usage|keyCertSign|Basic Constraints|not marked critical|Key Identifier|'
+                        r'not self-signed|empty subject|Subject empty', re.IGNORECASE)
+_UNKNOWN_ISSUER_RE = re.compile(r'unable to get (?:local )?issuer certificate|self[- ]signed certificate|'
+                                r'unable to verify the first certificate', re.IGNORECASE)
+_DATES_RE = re.compile(r'certificate has expired|certificate is not yet valid', re.IGNORECASE)
 # what Go's and nginx's TLS servers answer to a plain http request
 _WANTS_HTTPS_RE = re.compile(r'HTTPS server|HTTPS port', re.IGNORECASE)
 
@@ -467,6 +474,7 @@ class Client(ShapedReads):
         # verify goes with every request too: on its own, session.verify loses against REQUESTS_CA_BUNDLE
         # and CURL_CA_BUNDLE from the environment, which would silently ignore ca_path and validate_certs.
         self.verify = bool(validate_certs) and (ca_path or True)
+        self.ca_path = ca_path if validate_certs and ca_path else None
         if not validate_certs:
             self.session.verify = False
             try:
@@ -596,11 +604,35 @@ class Client(ShapedReads):
         if _NOT_TLS_RE.search(text):
             return ('TLS error: the server at %s does not speak TLS (%s); if it serves plain http, use an http:// '
                     'URL in api_url' % (self.shown_root, self._scrub(_transport_reason(exc))))
-        reason = 'TLS error (%s)' % self._scrub(_transport_reason(exc))
+        refusal = self._scrub(_transport_reason(exc))
+        reason = 'TLS error (%s)' % refusal
         if 'CERTIFICATE_VERIFY_FAILED' in text and self.validate_certs:
-            reason += '; set ca_path to the CA that signed the server certificate, or validate_certs=false to ' \
-                      'skip verification'
+            reason += '; ' + self._verify_hint(refusal)
         return reason
+
+    def _verify_hint(self, refusal):
+        """What to do about a certificate the verification refused: it depends on whether ca_path is set and on
+        what the refusal was (an unknown issuer, Python's strict checks of the CA, the dates)."""
+        if _STRICT_RE.search(refusal):
+            where = ('the CA in ca_path (%s)' % self.ca_path) if self.ca_path else 'a CA of the chain'
+            return ('%s breaks the strict certificate checks of Python 3.13 and later (a CA certificate needs the key '
+                    'usage extension with keyCertSign and critical basicConstraints): reissue the CA certificate with '
+                    'them%s, or validate_certs=false to skip verification'
+                    % (where, '' if not self.ca_path else ' (another ca_path does not help)'))
+        if _UNKNOWN_ISSUER_RE.search(refusal):
+            if self.ca_path:
+                return ('the server certificate is not signed by a CA in ca_path (%s): set ca_path to the CA that '
+                        'signed it, or validate_certs=false to skip verification' % self.ca_path)
+            return ('set ca_path to the CA that signed the server certificate, or validate_certs=false to skip '
+                    'verification')
+        if _DATES_RE.search(refusal):
+            return ('the server certificate is outside its validity dates (or this host\'s clock is wrong): renew it%s'
+                    % ('' if not self.ca_path else ' (ca_path does not change this)'))
+        if self.ca_path:
+            return ('the certificate was refused although ca_path (%s) is set; check the server certificate and '
+                    'that it was signed by a CA in ca_path, or validate_certs=false to skip verification' % self.ca_path)
+        return ('set ca_path to the CA that signed the server certificate, or validate_certs=false to skip '
+                'verification')
 
     def _describe_body_error(self, exc):
         if isinstance(exc, _DeadlineError) or isinstance(exc.cause, req_exc.Timeout):

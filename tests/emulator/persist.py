@@ -2,7 +2,10 @@
 
 The file is JSON: the account's records as the emulator holds them, with timestamps, sets and tuples
 tagged (`{"$datetime": ...}`, `{"$set": [...]}`, `{"$tuple": [...]}`), the id generator's state (ids
-go on where they stopped) and the owner's token, which the sandbox prints again after a restart.
+go on where they stopped), the owner's token, which the sandbox prints again after a restart, and the
+dialect the account was made in (a restart speaks it again; a file written before it was kept loads in the dialect
+asked for). A file that is not such a state file, or whose account is damaged (a record of the wrong type, a field
+missing), is refused with a StateFileError naming the file and what is wrong, and is never written over.
 It is written to a temporary file beside it and renamed over it, so a crash never leaves half a file.
 """
 
@@ -14,6 +17,7 @@ import os
 import tempfile
 from typing import Any
 
+from .dialect import DIALECTS
 from .state import State
 from .tokens import hash_token
 
@@ -61,10 +65,12 @@ def _decode(value: Any) -> Any:
     return {key: _decode(item) for key, item in value.items()}
 
 
-def save(state: State, token: str, path: str) -> None:
-    """Write the account and the owner's token to `path`, atomically, readable by the owner only."""
+def save(state: State, token: str, path: str, dialect: str | None = None) -> None:
+    """Write the account, the owner's token and the dialect to `path`, atomically, readable by the owner only."""
     data = {"format": FORMAT, "owner_token": token, "rng": _encode(state.rng.getstate()),
             "state": {name: _encode(getattr(state, name)) for name in FIELDS + OPTIONAL_FIELDS}}
+    if dialect is not None:
+        data["dialect"] = dialect
     directory = os.path.dirname(os.path.abspath(path))
     handle, temporary = tempfile.mkstemp(prefix=".state-", suffix=".tmp", dir=directory)
     try:
@@ -90,6 +96,42 @@ def _read(path: str) -> dict[str, Any]:
     return data
 
 
+def stored_dialect(path: str) -> str | None:
+    """The dialect the account kept in `path` was made in (None for a file written before it was kept)."""
+    dialect = _read(path).get("dialect")
+    if dialect is not None and dialect not in DIALECTS:
+        raise StateFileError(f"state file {path}: damaged: its dialect {dialect!r} is none of {', '.join(DIALECTS)}")
+    return dialect
+
+
+def _check_types(path: str, state: State) -> None:
+    """Each loaded field has the type a new account's has, and each record of a collection is an object."""
+    fresh = State()
+    for name in FIELDS + OPTIONAL_FIELDS:
+        value, expected = getattr(state, name), getattr(fresh, name)
+        if name == "account":
+            kinds: tuple[type, ...] = (dict, type(None))
+        elif isinstance(expected, bool):
+            kinds = (bool,)
+        elif isinstance(expected, int):
+            kinds = (int,)
+        else:
+            kinds = (type(expected),)
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            raise StateFileError(f"state file {path}: damaged: {name} is {type(value).__name__}, not "
+                                 f"{' or '.join(kind.__name__ for kind in kinds)}")
+        if isinstance(expected, dict) and not expected:  # a collection of records by id (token ids by hash)
+            kind = str if name == "token_by_hash" else dict
+            bad = [key for key, record in value.items() if not isinstance(record, kind)]
+            if bad:
+                raise StateFileError(f"state file {path}: damaged: {name}[{bad[0]!r}] is "
+                                     f"{type(value[bad[0]]).__name__}, not {kind.__name__}")
+        if name == "events":
+            bad = [index for index, record in enumerate(value) if not isinstance(record, dict)]
+            if bad:
+                raise StateFileError(f"state file {path}: damaged: events[{bad[0]}] is not an object")
+
+
 def stored_token(path: str) -> str:
     """The owner's token kept in the state file at `path`."""
     token = _read(path).get("owner_token")
@@ -108,9 +150,14 @@ def load(path: str, token: str) -> State:
     if missing:
         raise StateFileError(f"state file {path}: lacks {', '.join(missing)}")
     state = State()
-    for name in FIELDS + tuple(name for name in OPTIONAL_FIELDS if name in saved):
-        setattr(state, name, _decode(saved[name]))
-    state.rng.setstate(_decode(data["rng"]))
+    try:
+        for name in FIELDS + tuple(name for name in OPTIONAL_FIELDS if name in saved):
+            setattr(state, name, _decode(saved[name]))
+        state.rng.setstate(_decode(data["rng"]))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise StateFileError(f"state file {path}: damaged: {what}") from None
+    _check_types(path, state)
     if hash_token(token) not in state.token_by_hash:
         raise StateFileError(f"state file {path}: the owner token is not among its tokens")
     return state

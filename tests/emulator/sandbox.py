@@ -24,7 +24,7 @@ import argparse  # noqa: E402  pylint: disable=wrong-import-position
 import shlex  # noqa: E402  pylint: disable=wrong-import-position
 
 from .dialect import DIALECTS  # noqa: E402  pylint: disable=wrong-import-position
-from .persist import StateFileError, stored_token  # noqa: E402  pylint: disable=wrong-import-position
+from .persist import StateFileError, stored_dialect, stored_token  # noqa: E402  pylint: disable=wrong-import-position
 from .seed import EXAMPLE_GROUPS, EXAMPLE_SETUP_KEY  # noqa: E402  pylint: disable=wrong-import-position
 from .server import App, EmulatorServer, serve  # noqa: E402  pylint: disable=wrong-import-position
 from .tokens import make_token  # noqa: E402  pylint: disable=wrong-import-position
@@ -33,9 +33,9 @@ from .tokens import make_token  # noqa: E402  pylint: disable=wrong-import-posit
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sandbox.py", description="Run the management API emulator as a sandbox until Ctrl-C (or SIGTERM).")
-    parser.add_argument("--dialect", choices=DIALECTS, default="netbird",
+    parser.add_argument("--dialect", choices=DIALECTS, default=None,
                         help="netbird (default): what a deployed v0.27 server sends; current: a v0.77 server; seed: "
-                             "the API specification read literally")
+                             "the API specification read literally (a kept account speaks the dialect it was made in)")
     parser.add_argument("--empty", action="store_true",
                         help="start with a new account only (owner, All group, Default policy) instead of the example "
                              "content")
@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     resumed = bool(args.state_file) and os.path.exists(args.state_file)
     try:
         token = args.token or (stored_token(args.state_file) if resumed else make_token())
+        # a kept account speaks the dialect it was made in (a --dialect that differs is refused by App)
+        args.dialect = args.dialect or (stored_dialect(args.state_file) if resumed else None) or "netbird"
         app = App(token, dialect=args.dialect, example=not args.empty, state_file=args.state_file)
         server = EmulatorServer(app, args.host, args.port)
     except (StateFileError, ValueError, OSError) as exc:

@@ -77,7 +77,14 @@ class App:
         # --state-file: the account is loaded from it when it exists, and written to it after every change
         self.state_file = state_file
         if state_file and os.path.exists(state_file):
+            kept = persist.stored_dialect(state_file)
+            if kept is not None and kept != self.dialect.name:
+                raise persist.StateFileError(
+                    f"state file {state_file}: the account was made in the dialect {kept}, not {self.dialect.name} "
+                    f"(leave --dialect out, or give --dialect {kept})")
             self.state = persist.load(state_file, token)
+            self._check_loaded(state_file)
+            self.state = persist.load(state_file, token)  # as kept: the check's reads touched last_used and the like
         else:
             self.state = self._fresh_state()
             self.save()
@@ -89,11 +96,30 @@ class App:
             build_example(state)
         return state
 
+    def _check_loaded(self, state_file: str) -> None:
+        """Every list the owner can read (GET of each path without a parameter) answers from the loaded account:
+        a damaged account is refused here, before the server answers 500 and writes it back."""
+        for pattern, methods in ROUTER.routes:
+            path = pattern.pattern.strip("^$")
+            handler = next((handler for handler, dialects in methods.get("GET", []) if self.dialect.name in dialects),
+                           None)
+            if handler is None or "(?P<" in path or "\\" in path:
+                continue
+            try:
+                with self.state.lock:
+                    caller = self._authenticate(f"Token {self.token}")
+                    json_reply(200, handler(Ctx(self.state, self.dialect, caller, {}, {}, b"")))
+            except (ApiError, DropConnection):
+                continue
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                raise persist.StateFileError(f"state file {state_file}: damaged: GET {path} cannot be answered from "
+                                             f"it ({type(exc).__name__}: {exc}); the file is left as it is") from None
+
     def save(self) -> None:
         """Write the account to the state file, if there is one (a no-op otherwise)."""
         if self.state_file:
             with self.state.lock:
-                persist.save(self.state, self.token, self.state_file)
+                persist.save(self.state, self.token, self.state_file, self.dialect.name)
 
     def reset(self) -> None:
         fresh = self._fresh_state()
@@ -123,7 +149,7 @@ class App:
                 entry["status"] = early.status if not early.drop else None
                 return early, delay
         reply = self._api(method, path, query, headers, raw_body)
-        if method in WRITE_METHODS:
+        if method in WRITE_METHODS and reply.status != 500:  # a handler that broke down may have left half a change
             self.save()
         if fault is not None and fault.get("truncated"):
             reply.truncate = True

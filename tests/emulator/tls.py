@@ -47,8 +47,13 @@ def _write(path: str, data: bytes, private: bool = False) -> None:
 
 
 def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int = 2,
-                  hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> dict[str, str]:
+                  hosts: tuple[str, ...] = ("127.0.0.1", "localhost"), ca_key_usage: bool = True,
+                  ca_constraints_critical: bool = True) -> dict[str, str]:
     """Write a CA and a server certificate for ``hosts`` (addresses or DNS names) signed by it into ``directory``.
+
+    ``ca_key_usage=False`` leaves the key usage extension out of the CA, ``ca_constraints_critical=False`` marks its
+    basicConstraints not critical: CAs that OpenSSL accepts but Python 3.13's strict checks (VERIFY_X509_STRICT)
+    refuse, as many older private CAs are.
 
     Returns the paths of the PEM files: ``ca_cert``, ``ca_key``, ``server_cert``, ``server_key``.
     """
@@ -60,7 +65,7 @@ def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int =
     ca_key = _key()
     ca_subject = _name(name)
     ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
-    ca_cert = (
+    ca_builder = (
         x509.CertificateBuilder()
         .subject_name(ca_subject)
         .issuer_name(ca_subject)
@@ -68,14 +73,15 @@ def make_test_pki(directory: str, name: str = "nms-overlay test CA", days: int =
         .serial_number(x509.random_serial_number())
         .not_valid_before(start)
         .not_valid_after(end)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(x509.KeyUsage(
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0 if ca_key_usage else None),
+                       critical=ca_constraints_critical)
+    )
+    if ca_key_usage:
+        ca_builder = ca_builder.add_extension(x509.KeyUsage(
             digital_signature=False, content_commitment=False, key_encipherment=False, data_encipherment=False,
             key_agreement=False, key_cert_sign=True, crl_sign=True, encipher_only=False, decipher_only=False),
             critical=True)
-        .add_extension(ca_ski, critical=False)
-        .sign(ca_key, hashes.SHA256())
-    )
+    ca_cert = ca_builder.add_extension(ca_ski, critical=False).sign(ca_key, hashes.SHA256())
 
     server_key = _key()
     server_cert = (

@@ -665,3 +665,72 @@ def test_values_are_plain_and_hostile_names_stay_text(emulator, run, tmp_path, c
     web_ip = peer(emulator, peers['web-1'])['ip']
     assert messages == sorted(['%s|%s|%s|%s' % (HOSTILE, HOSTILE, HOSTILE, evil_ip), 'web-1|web-1|web-1|%s' % web_ip])
     assert 'uid=' not in result.stdout
+
+
+def test_a_peer_that_never_connected_has_no_connection_ip(emulator, tmp_path, collections_dir):
+    """Servers print the nil address of a peer that never connected as "<nil>" (Go's nil IP): no value, not text."""
+    peers = make_peers(emulator, 'never')
+    status, extra = emulator.control('POST', '/_emulator/peers', {'peers': [
+        {'hostname': 'roaming', 'connection_ip': '203.0.113.7'}]}, expect_ok=False)
+    assert status == 200, extra
+    assert peer(emulator, peers['never'])['connection_ip'] == '<nil>'  # what v0.27.6 and v0.77.1 send
+    inv = inventory(tmp_path, collections_dir, {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'},
+                    env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert inv.hostvars['never']['nms_connection_ip'] is None, inv.hostvars['never']
+    assert inv.hostvars['roaming']['nms_connection_ip'] == '203.0.113.7'
+    assert '<nil>' not in inv.stdout
+
+
+@pytest.mark.parametrize('prefix', ['', 'nms_'])
+def test_a_peer_group_called_all_becomes_all_group_with_a_warning(emulator, tmp_path, collections_dir, prefix):
+    """A peer group 'all' would be Ansible's own group of every host (its peers silently lost among all hosts), and
+    'ungrouped' Ansible's group of hosts in no other group: they become all_group and ungrouped_group."""
+    peers = make_peers(emulator, 'web-1', 'db-1', 'spare')
+    make_group(emulator, 'all', [peers['web-1']])
+    make_group(emulator, 'ungrouped', [peers['db-1']])
+    source = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name', 'include_all_group': False}
+    if prefix:
+        source['group_prefix'] = prefix
+    inv = inventory(tmp_path, collections_dir, source, env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert inv.groups == sorted([prefix + 'all_group', prefix + 'ungrouped_group']) if not prefix else \
+        sorted([prefix + 'all', prefix + 'ungrouped']), inv.groups
+    if not prefix:
+        assert inv.hosts_of('all_group') == ['web-1'] and inv.hosts_of('ungrouped_group') == ['db-1']
+        assert ("nms.overlay.peers: the peer group 'all' would be the Ansible group 'all', which is Ansible's own "
+                "group (of every host, or of hosts in no other group); its peers are in the group 'all_group' "
+                "instead") in inv.text, inv.text
+        assert "the peer group 'ungrouped' would be the Ansible group 'ungrouped'" in inv.text, inv.text
+        assert inv.hosts_of('ungrouped') == ['spare']  # Ansible's own: the peer in no Ansible group
+    else:  # with a prefix the names are no longer Ansible's own: nothing to rename, nothing to warn about
+        assert inv.hosts_of('nms_all') == ['web-1'] and "would be the Ansible group" not in inv.text
+
+
+@pytest.mark.parametrize('name', ['peers.yml', 'overlay.yaml', 'inventory/production.yml'])
+def test_any_yaml_file_naming_the_plugin_is_read(emulator, tmp_path, collections_dir, name):
+    """Not only *.nms.yml: a .yml / .yaml file whose plugin key names nms.overlay.peers (handed over by ansible-core's
+    auto plugin) is read; it used to give an empty inventory and rc 0."""
+    make_peers(emulator, 'web-1')
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('# the overlay network\nplugin: nms.overlay.peers\nhostname_source: name\n', encoding='utf-8')
+    emulator.clear_log()
+    inv = inventory(tmp_path, collections_dir, str(path), env=connection(emulator))
+    assert inv.rc == 0, inv.output
+    assert sorted(inv.hostvars) == ['web-1'], inv.output
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/peers']
+
+
+def test_a_yaml_inventory_of_another_kind_is_left_to_ansible(emulator, tmp_path, collections_dir):
+    """The plugin enabled on its own (enable_plugins) declines a plain YAML inventory (no plugin key naming it) rather
+    than failing the run: verify_file reads the plugin key."""
+    path = tmp_path / 'hosts.yml'
+    path.write_text('all:\n  hosts:\n    plain-host: {}\n# plugin: nms.overlay.peers is not this file\n', encoding='utf-8')
+    emulator.clear_log()
+    inv = inventory(tmp_path, collections_dir, str(path), env=dict(
+        connection(emulator), ANSIBLE_INVENTORY_ENABLED='nms.overlay.peers,yaml'))
+    assert inv.rc == 0, inv.output
+    assert inv.hosts_of('ungrouped') == ['plain-host'], inv.output
+    assert 'nms.overlay.peers' not in inv.output, inv.output
+    assert emulator.requests() == []

@@ -10,6 +10,7 @@ and SIGTERM. With --state-file, what a module created is still there after a res
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -19,6 +20,8 @@ import time
 
 import pytest
 
+from tests.emulator.server import App
+from tests.emulator.tokens import make_token
 from tests.integration.conftest import REPO_ROOT
 
 BIN = os.path.dirname(sys.executable)
@@ -168,3 +171,74 @@ def test_a_broken_state_file_is_refused_naming_it(installed, tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith("sandbox: state file %s: cannot be read" % state_file), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_state_file_keeps_the_dialect_across_a_restart(run, installed, start, tmp_path):
+    """The account of a current (v0.77) sandbox is still served as v0.77 after a restart without --dialect; a
+    --dialect that differs from the kept one is refused, naming both, and the file is left as it is."""
+    state_file = tmp_path / "sandbox.json"
+    first = start("--dialect", "current", "--empty", "--state-file", str(state_file))
+    returncode, output = first.stop(signal.SIGTERM)
+    assert returncode == 0, output
+
+    second = start("--state-file", str(state_file))
+    assert "(dialect current)" in second.output(), second.output()
+    networks = module_run(run, installed, second, [{"name": "networks", "nms.overlay.network_info": {}}])
+    assert networks.rc == 0, networks  # a v0.27 (netbird) server has no Networks: the task would fail
+    assert networks["networks"]["networks"] == []
+    returncode, output = second.stop(signal.SIGTERM)
+    assert returncode == 0, output
+
+    kept = state_file.read_bytes()
+    refused = subprocess.run([sys.executable, _script(installed), "--state-file", str(state_file), "--dialect", "netbird"],
+                             capture_output=True, text=True, timeout=60, check=False, cwd=str(tmp_path))
+    assert refused.returncode == 2, refused
+    assert refused.stderr == ("sandbox: state file %s: the account was made in the dialect current, not netbird (leave "
+                              "--dialect out, or give --dialect current)\n" % state_file), refused.stderr
+    assert state_file.read_bytes() == kept
+
+
+def _script(installed):
+    return os.path.join(installed, "ansible_collections", "nms", "overlay", "tests", "emulator", "sandbox.py")
+
+
+def _damage(data, how):
+    """The state file's JSON with one kind of damage a disk, an editor or a bad copy leaves."""
+    state = data["state"]
+    group_id = next(iter(state["groups"]))
+    if how == "groups not an object":
+        state["groups"] = "groups"
+    elif how == "a group not an object":
+        state["groups"][group_id] = 5
+    elif how == "a group without its name":
+        del state["groups"][group_id]["name"]
+    elif how == "a bad timestamp":
+        token = next(iter(state["tokens"].values()))
+        token["expiration_date"] = {"$datetime": "tomorrow"}
+    elif how == "no id generator":
+        del data["rng"]
+    elif how == "an unknown dialect":
+        data["dialect"] = "v9"
+    return data
+
+
+@pytest.mark.parametrize("how", ["groups not an object", "a group not an object", "a group without its name",
+                                 "a bad timestamp", "no id generator", "an unknown dialect"])
+def test_a_damaged_state_file_is_refused_in_one_line_and_left_as_it_is(installed, tmp_path, how):
+    """Refused before the server starts, with one line naming the file and the damage: no traceback, no server that
+    answers 500 and then writes the damaged account back."""
+    state_file = tmp_path / "damaged.json"
+    App(make_token(), dialect="current", example=True, state_file=str(state_file))
+    state_file.write_text(json.dumps(_damage(json.loads(state_file.read_text(encoding="utf-8")), how)),
+                          encoding="utf-8")
+    before = state_file.read_bytes(), os.stat(state_file).st_mtime_ns
+    try:
+        result = subprocess.run([sys.executable, _script(installed), "--state-file", str(state_file)],
+                                capture_output=True, text=True, timeout=30, check=False, cwd=str(tmp_path))
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail("the sandbox started on a damaged state file (%s) instead of refusing it:\n%s" % (how, exc.stdout))
+    assert result.returncode == 2, result
+    assert result.stderr.startswith("sandbox: state file %s: " % state_file), result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout == ""
+    assert (state_file.read_bytes(), os.stat(state_file).st_mtime_ns) == before

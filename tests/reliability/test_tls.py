@@ -33,7 +33,12 @@ def pki(tmp_path_factory):
     good = tls.make_test_pki(str(base / "good"))
     other = tls.make_test_pki(str(base / "other"), name="some other CA")
     elsewhere = tls.make_test_pki(str(base / "elsewhere"), name="a CA of another host", hosts=("nms.example.com",))
-    return {"good": good, "other": other, "elsewhere": elsewhere}
+    # CAs that OpenSSL accepts but Python 3.13's strict checks refuse
+    no_key_usage = tls.make_test_pki(str(base / "no-key-usage"), name="a CA without key usage", ca_key_usage=False)
+    not_critical = tls.make_test_pki(str(base / "not-critical"), name="a CA with basicConstraints not critical",
+                                     ca_constraints_critical=False)
+    return {"good": good, "other": other, "elsewhere": elsewhere, "no key usage": no_key_usage,
+            "not critical": not_critical}
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +164,46 @@ def test_http_on_a_tls_server_hints_at_https(https):
     assert result["msg"].startswith("GET %s/api/groups failed: connection failed: " % plain), describe(result)
     assert "use an https:// URL in api_url" in result["msg"], describe(result)
     FIGURES.setdefault("tls", {})["http on https"] = result["msg"][:160]
+
+
+@pytest.mark.parametrize("ca", ["none", "other"])
+def test_the_unknown_ca_hint_depends_on_whether_ca_path_is_set(https, pki, ca):
+    """Without ca_path: set it. With a ca_path of another CA: that CA did not sign the certificate (naming the file)."""
+    args = connection_of(https, retries=0)
+    if ca == "other":
+        args["ca_path"] = pki["other"]["ca_cert"]
+    result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    msg = result["msg"]
+    assert "unable to get local issuer certificate" in msg, msg
+    if ca == "none":
+        assert "; set ca_path to the CA that signed the server certificate" in msg, msg
+    else:
+        assert ("the server certificate is not signed by a CA in ca_path (%s): set ca_path to the CA that signed it"
+                % pki["other"]["ca_cert"]) in msg, msg
+    assert https.requests() == []
+
+
+@pytest.mark.skipif(not getattr(ssl, "VERIFY_X509_STRICT", 0)
+                    or not ssl.create_default_context().verify_flags & ssl.VERIFY_X509_STRICT,
+                    reason="this Python does not verify certificates strictly (Python 3.13 and later do)")
+@pytest.mark.parametrize("ca, refusal", [
+    ("no key usage", "CA cert does not include key usage extension"),
+    ("not critical", "Basic Constraints of CA cert not marked critical"),
+])
+def test_a_ca_python_refuses_strictly_is_named_not_set_ca_path(pki, ca, refusal):
+    """ca_path is set and holds the CA that signed the certificate, but the CA breaks the strict checks: the message
+    says what the refusal was and that reissuing the CA (not another ca_path) helps."""
+    broken = pki[ca]
+    with RawServer(_empty_list, cert=broken["server_cert"], key=broken["server_key"]) as server:
+        args = dict(api_url="https://127.0.0.1:%d" % server.port, api_token="nbp_" + "0" * 36, timeout=5.0, retries=0,
+                    ca_path=broken["ca_cert"])
+        result = run_module("group_info", args)
+    assert_clean_end("group_info", args, result)
+    msg = result["msg"]
+    assert result.get("failed") and refusal in msg, describe(result)
+    assert ("the CA in ca_path (%s) breaks the strict certificate checks of Python 3.13 and later" % broken["ca_cert"]
+            in msg), msg
+    assert "reissue the CA certificate" in msg and "another ca_path does not help" in msg, msg
+    assert "set ca_path to the CA" not in msg, msg
+    assert server.requests == 0

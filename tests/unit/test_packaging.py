@@ -146,6 +146,11 @@ def test_execution_environment_installs_the_artifact_and_requirements():
     assert ee['additional_build_files'] == [{'src': '.build/ee-collection/nms-overlay.tar.gz', 'dest': 'collections'}]
     # the collection-level file names the same requirements
     assert load_yaml('meta/execution-environment.yml')['dependencies']['python'] == 'requirements.txt'
+    # ansible-core and ansible-runner pinned, to the releases requirements-dev.txt pins: two builds install the same
+    with open(os.path.join(REPO, 'requirements-dev.txt'), encoding='utf-8') as stream:
+        pins = {line.split('==')[0]: line.strip() for line in stream if '==' in line and not line.startswith('#')}
+    assert deps['ansible_core'] == {'package_pip': pins['ansible-core']}, deps['ansible_core']
+    assert deps['ansible_runner'] == {'package_pip': pins['ansible-runner']}, deps['ansible_runner']
 
 
 def ee_project(tmp_path):
@@ -226,6 +231,11 @@ def test_the_changelog_is_generated_from_the_fragments(tmp_path):
     assert len(modules) >= 20
     missing = [name for name in modules + ['peers', 'access_matrix'] if '- nms.overlay.%s - ' % name not in text]
     assert missing == [], text
+    # the first release (nothing released before it) is a summary and what the collection brings: nothing to fix
+    # or break (tests/unit/test_first_hour.py names the fragments that say otherwise)
+    if not load_yaml('changelogs/changelog.yaml').get('releases'):
+        assert 'Release Summary' in text and 'Minor Changes' in text, text
+        assert 'Bugfixes' not in text and 'Breaking Changes' not in text, text
 
 
 # --- release hygiene (issue 21, point 6) ---------------------------------------------------------------

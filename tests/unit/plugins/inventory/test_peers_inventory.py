@@ -30,13 +30,19 @@ def plugin(**options):
     return instance
 
 
-def test_verify_file_needs_the_nms_suffix(tmp_path):
+def test_verify_file_takes_the_nms_suffix_or_a_yaml_file_naming_the_plugin(tmp_path):
     good = tmp_path / 'prod.nms.yml'
     good.write_text('plugin: nms.overlay.peers\n')
-    other = tmp_path / 'prod.yml'
-    other.write_text('plugin: nms.overlay.peers\n')
+    named = tmp_path / 'prod.yml'
+    named.write_text('# production\nplugin: "nms.overlay.peers"  # the overlay\n')
     assert InventoryModule().verify_file(str(good))
-    assert not InventoryModule().verify_file(str(other))
+    assert InventoryModule().verify_file(str(named))
+    for name, text in (('hosts.yml', 'all:\n  hosts:\n    web: {}\n'), ('other.yml', 'plugin: amazon.aws.aws_ec2\n'),
+                       ('nested.yml', 'group:\n  plugin: nms.overlay.peers\n'), ('peers.json', 'plugin: nms.overlay.peers\n'),
+                       ('longer.yaml', 'plugin: nms.overlay.peers_more\n')):
+        path = tmp_path / name
+        path.write_text(text)
+        assert not InventoryModule().verify_file(str(path)), name
 
 
 def test_host_names_and_duplicates():
