@@ -19,6 +19,14 @@ description:
     to its destinations and the cell back; a one-way rule only the first.
   - The group C(All) holds every peer, so a rule from (or to) C(All) fills the row (or column) of every group.
     A rule to another group does not fill the column C(All), which stands for every peer.
+  - C(All) is the account's built-in group, not any group of that name (a renamed group, or one synced from an
+    identity provider, may be called C(All) too). With O(groups) as M(nms.overlay.group_info) returns them, it is
+    the group named C(All), issued by the API, that holds the most peers (servers add every peer to it); when
+    several such groups hold as many peers, each is taken for it (RV(_value.all_groups) lists them). Without
+    O(groups), or with group names only, any group named C(All) is taken for it.
+  - The matrix (RV(_value.rows)) has a cell for every pair of groups, so it grows with the square of the number of
+    groups; it is built for at most O(matrix_limit) groups. RV(_value.reaches) says who reaches whom for any number
+    of groups, one item per pair of groups a rule names (C(All) not spread over the other groups).
   - A rule of an allow-all policy (accept, protocol C(all), sources and destinations both C(All)) is marked
     (RV(_value.rows[].cells[].entries[].allow_all)), since while such a policy is enabled the other accept rules
     restrict nothing.
@@ -45,6 +53,14 @@ options:
         (an empty row and column).
     type: list
     elements: raw
+  matrix_limit:
+    description:
+      - The most groups for which RV(_value.rows) is built (a cell for every pair of groups, 2,500 cells for 50
+        groups). With more groups, RV(_value.rows) is empty and RV(_value.rows_omitted) true; RV(_value.reaches)
+        holds who reaches whom.
+      - V(0) never builds it.
+    type: int
+    default: 50
 seealso:
   - module: nms.overlay.policy_info
   - module: nms.overlay.group_info
@@ -93,8 +109,46 @@ _value:
         peers_count:
           description: Number of peers, when O(groups) gave it; else null.
           type: int
+    all_groups:
+      description:
+        - Ids of the groups taken for the account's built-in C(All) group; more than one when groups named C(All)
+          cannot be told apart (see the description).
+      type: list
+      elements: str
+    rows_omitted:
+      description: Whether RV(_value.rows) was left empty because there are more groups than O(matrix_limit).
+      type: bool
+    matrix_limit:
+      description: The O(matrix_limit) the matrix was built with.
+      type: int
+    reaches:
+      description:
+        - Who reaches whom, one item per pair of groups that a rule in force names, in the order of
+          RV(_value.groups) (source, then destination), with C(All) as the rules name it (every peer), not spread
+          over the other groups. Its size grows with the rules, not with the square of the groups.
+      type: list
+      elements: dict
+      contains:
+        source:
+          description: Name of the source group.
+          type: str
+        source_id:
+          description: Id of the source group.
+          type: str
+        destination:
+          description: Name of the destination group.
+          type: str
+        destination_id:
+          description: Id of the destination group.
+          type: str
+        entries:
+          description: What reaches, as in RV(_value.rows[].cells[].entries).
+          type: list
+          elements: dict
     rows:
-      description: One row per source group, in the order of RV(_value.groups).
+      description:
+        - One row per source group, in the order of RV(_value.groups); empty when there are more groups than
+          O(matrix_limit).
       type: list
       elements: dict
       contains:
@@ -217,13 +271,14 @@ _value:
 from ansible.errors import AnsibleError
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, rule_ports
+from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group, port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
 
 PROTOCOL_ORDER = ('all', 'tcp', 'udp', 'icmp')
 WITH_PORTS = ('tcp', 'udp')
 RESOURCE_KEYS = ('sourceResource', 'destinationResource')
+MATRIX_LIMIT = 50
 
 
 def _text(value):
@@ -236,6 +291,7 @@ class _Groups:
     def __init__(self, groups):
         self.by_id = {}
         self.name_only = set()
+        given = [group for group in groups or [] if isinstance(group, dict)]
         for group in groups or []:
             if isinstance(group, dict):
                 self.add(group, group.get('peers_count'))
@@ -244,6 +300,8 @@ class _Groups:
             else:
                 raise AnsibleError('access_matrix: option groups: each entry must be a group (a dict with id and name) '
                                    'or a group name, got null')
+        # the built-in All group, told from other groups named All by the groups' list; without it, by name
+        self.all_ids = builtin_all_group(given)[0] or None
 
     def add(self, ref, peers_count=None):
         """The key of a group reference ({id, name}, an id, or a name alone), added when new."""
@@ -262,13 +320,15 @@ class _Groups:
         return key
 
     def is_all(self, key):
+        if self.all_ids is not None:
+            return key in self.all_ids
         return self.by_id[key]['name'] == ALL_GROUP
 
     def ordered(self):
         """Every group once (a group given by name only is left out when a rule names it with its id)."""
         named = {group['name'] for key, group in self.by_id.items() if key not in self.name_only}
         groups = [group for key, group in self.by_id.items() if key not in self.name_only or group['name'] not in named]
-        return sorted(groups, key=lambda g: (g['name'] != ALL_GROUP, g['name'].casefold(), g['name'], g['id']))
+        return sorted(groups, key=lambda g: (not self.is_all(g['id']), g['name'].casefold(), g['name'], g['id']))
 
 
 def _ports(rule):
@@ -303,18 +363,19 @@ def _as_policies(data):
     return data
 
 
-def _add_entry(cell, action, protocol, ports, allow_all, posture_checks, label):
+def _add_entry(cell, action, protocol, ports, allow_all, posture_checks, labels):
     key = (action, allow_all, protocol, tuple(posture_checks))
     entry = cell.get(key)
     if entry is None:
         cell[key] = dict(action=action, protocol=protocol, ports=list(ports), allow_all=allow_all,
-                         posture_checks=list(posture_checks), rules=[label], any_port=not ports)
+                         posture_checks=list(posture_checks), rules=list(labels), any_port=not ports)
         return
     # joined ports: one rule for every port of the protocol makes the entry every port
     entry['any_port'] = entry['any_port'] or not ports
     entry['ports'] = [] if entry['any_port'] else port_set(entry['ports'] + list(ports))
-    if label not in entry['rules']:
-        entry['rules'].append(label)
+    for label in labels:
+        if label not in entry['rules']:
+            entry['rules'].append(label)
 
 
 def _entry_order(entry):
@@ -323,14 +384,44 @@ def _entry_order(entry):
     return (entry['action'] != 'accept', entry['allow_all'], rank, protocol, entry['posture_checks'])
 
 
-def access_matrix(policies, groups=None):
-    """The matrix described in DOCUMENTATION, as plain data (strings wrapped so that they are never templated)."""
+def _entries(cells):
+    """The entries of the cells (each {key: entry} as _add_entry fills them) merged, sorted, with their text."""
+    merged = {}
+    for cell in cells:
+        for entry in cell.values():
+            _add_entry(merged, entry['action'], entry['protocol'], entry['ports'], entry['allow_all'],
+                       entry['posture_checks'], entry['rules'])
+    entries = sorted(merged.values(), key=_entry_order)
+    for entry in entries:
+        del entry['any_port']
+        entry['text'] = traffic_text(entry['protocol'], entry['ports'])
+    return entries
+
+
+def _limit(value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(_text(value).strip())
+        except ValueError:
+            value = -1
+    if value < 0:
+        raise AnsibleError('access_matrix: option matrix_limit: must be a whole number, 0 or more (the most groups '
+                           'for which the matrix is built)')
+    return value
+
+
+def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT):
+    """The matrix described in DOCUMENTATION, as plain data (strings wrapped so that they are never templated).
+
+    The work grows with the rules (each rule's sources times its destinations) and, for the matrix only, with the
+    square of the groups, which ``matrix_limit`` bounds."""
     policies = _as_policies(policies)
     if groups is not None and not isinstance(groups, list):
         raise AnsibleError('access_matrix: option groups: must be the list of groups that nms.overlay.group_info '
                            'returns, or of group names, got %s' % type(groups).__name__)
+    matrix_limit = _limit(matrix_limit)
     known = _Groups(groups)
-    cells = {}
+    cells = {}  # (source, destination) as the rules name them (All not spread) -> {key: entry}, in the rules' order
     allow_all, in_force, not_in_force = [], [], []
 
     def group_name(group_id):
@@ -369,37 +460,39 @@ def access_matrix(policies, groups=None):
                 for start in starts:
                     for end in ends:
                         cell = cells.setdefault((start, end), {})
-                        _add_entry(cell, line['action'], protocol, ports, is_allow_all, posture_checks, label)
+                        _add_entry(cell, line['action'], protocol, ports, is_allow_all, posture_checks, [label])
 
     ordered = known.ordered()
-    everyone = [group['id'] for group in ordered]
+    position = {group['id']: index for index, group in enumerate(ordered)}
+    all_keys = [group['id'] for group in ordered if known.is_all(group['id'])]
 
-    def covered(key):
-        """The groups a rule side reaches: All covers every group (All included), any other group only itself."""
-        return everyone if known.is_all(key) else [key]
-
-    filled = {}
-    for (start, end), cell in cells.items():
-        for source in covered(start):
-            for destination in covered(end):
-                target = filled.setdefault((source, destination), {})
-                for entry in cell.values():
-                    for label in entry['rules']:
-                        _add_entry(target, entry['action'], entry['protocol'], entry['ports'], entry['allow_all'],
-                                   entry['posture_checks'], label)
+    reaches = []
+    for start, end in sorted(cells, key=lambda pair: (position[pair[0]], position[pair[1]])):
+        reaches.append(dict(source=group_name(start), source_id=start, destination=group_name(end), destination_id=end,
+                            entries=_entries([cells[(start, end)]])))
 
     rows = []
-    for source in ordered:
-        row_cells = []
-        for destination in ordered:
-            entries = sorted(filled.get((source['id'], destination['id']), {}).values(), key=_entry_order)
-            for entry in entries:
-                del entry['any_port']
-                entry['text'] = traffic_text(entry['protocol'], entry['ports'])
-            row_cells.append(dict(destination=destination['name'], destination_id=destination['id'],
-                                  same_group=source['id'] == destination['id'], entries=entries))
-        rows.append(dict(source=source['name'], source_id=source['id'], peers_count=source['peers_count'], cells=row_cells))
-    return wrap_var(dict(groups=ordered, rows=rows, allow_all=allow_all, in_force=in_force, not_in_force=not_in_force))
+    rows_omitted = len(ordered) > matrix_limit
+    if not rows_omitted:
+        order = {pair: index for index, pair in enumerate(cells)}  # merged in the rules' order
+
+        def reaching(source, destination):
+            """What fills a cell: the rules between the two groups, and those from or to All (which covers every
+            group, All included)."""
+            starts = set([source] + all_keys)
+            ends = set([destination] + all_keys)
+            found = [(start, end) for start in starts for end in ends if (start, end) in cells]
+            return [cells[pair] for pair in sorted(found, key=order.get)]
+
+        for source in ordered:
+            row_cells = []
+            for destination in ordered:
+                row_cells.append(dict(destination=destination['name'], destination_id=destination['id'],
+                                      same_group=source['id'] == destination['id'],
+                                      entries=_entries(reaching(source['id'], destination['id']))))
+            rows.append(dict(source=source['name'], source_id=source['id'], peers_count=source['peers_count'], cells=row_cells))
+    return wrap_var(dict(groups=ordered, rows=rows, rows_omitted=rows_omitted, matrix_limit=matrix_limit, reaches=reaches,
+                         all_groups=all_keys, allow_all=allow_all, in_force=in_force, not_in_force=not_in_force))
 
 
 class FilterModule:

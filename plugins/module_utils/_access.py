@@ -17,6 +17,7 @@ import copy
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, flatten, id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
 
 # -- policy rules -------------------------------------------------------------------------------------
 
@@ -34,11 +35,13 @@ PORTLESS = ('all', 'icmp')
 
 
 def port_text(value):
-    """A port or range as the server would hold it, without leading zeros: '080' -> '80'."""
+    """A port or range as the server would hold it, without leading zeros: '080' -> '80'; a one-port range is that
+    port ('9000-9000' -> '9000': servers read {start: 9000, end: 9000} back as it)."""
     text = str(value).strip()
     parts = text.split('-')
     if len(parts) in (1, 2) and all(part.isdigit() for part in parts):
-        return '-'.join(str(int(part)) for part in parts)
+        numbers = [str(int(part)) for part in parts]
+        return numbers[0] if numbers[0] == numbers[-1] else '-'.join(numbers)
     return text
 
 
@@ -215,14 +218,15 @@ def rule_body(rule, ranges_apart=False):
 
 
 def as_answered(rules):
-    """Rules as a v0.27 server answers them: a group an earlier rule of the policy lists in its sources is left out of
-    the later rules' sources (a per-answer cache of the server; the store keeps them)."""
+    """Rules as a v0.27 server answers them: a group an earlier rule of the policy lists (in its sources or its
+    destinations) is left out of the later rules' sources (a per-answer cache of the server; the store keeps them)."""
     seen, shown = set(), []
     for rule in rules or []:
         rule = dict(rule)
         sources = id_set(rule.get('sources'))
         rule['sources'] = [group for group in sources if group not in seen]
         seen.update(sources)
+        seen.update(id_set(rule.get('destinations')))
         shown.append(rule)
     return shown
 
@@ -237,6 +241,41 @@ def rule_ranges(rules):
     return [(index, port) for index, rule in enumerate(rules or []) for port in (rule.get('ports') or []) if is_range(port)]
 
 
+# -- the built-in All group ------------------------------------------------------------------------
+
+def _peers_count(group):
+    count = group.get('peers_count')
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count
+    return len(group.get('peers') or []) if isinstance(group.get('peers'), list) else 0
+
+
+def builtin_all_group(groups):
+    """The account's built-in All group among ``groups`` (the server's group list): ``(ids, ambiguous)``.
+
+    A name proves nothing: any group can be renamed All, and groups synced from an identity provider or an integration
+    may carry the name. The built-in group is the one the server created with the account and adds every peer to,
+    told apart the same way on v0.27 and v0.77 servers, by what their answers show:
+
+    1. its name is All;
+    2. it was issued by the API (``issued`` ``api``, or no ``issued`` at all): never a ``jwt`` or ``integration`` group;
+    3. of those, it holds the most peers (it holds every peer; the servers themselves take the group named All with
+       the most peers for it when they look it up by name).
+
+    ``ids`` holds the one group left, or, when several are left (two groups named All holding as many peers, as in
+    an account without peers), all of them with ``ambiguous`` true: callers then treat each as possibly the
+    built-in one, or refuse to act. No group named All: ``(set(), False)``.
+    """
+    named = [group for group in groups or [] if isinstance(group, dict) and group.get('name') == ALL_GROUP
+             and ref_id(group) not in (None, '')]
+    issued = [group for group in named if group.get('issued') in (None, '', 'api')] or named
+    if not issued:
+        return set(), False
+    most = max(_peers_count(group) for group in issued)
+    left = {ref_id(group) for group in issued if _peers_count(group) == most}
+    return left, len(left) > 1
+
+
 # -- allow-all policies (every account starts with one, named Default) ------------------------------------
 
 def allow_all_rule(rule, all_ids):
@@ -247,14 +286,51 @@ def allow_all_rule(rule, all_ids):
             and bool(all_ids & set(id_set(rule.get('sources')))) and bool(all_ids & set(id_set(rule.get('destinations')))))
 
 
+def _answered_without_sources(rule, listed, all_ids):
+    """Whether a rule of a policy answer, shown with no source group, is an allow-all rule or grants nothing.
+
+    v0.27 servers answer a policy's later rules without the groups an earlier rule of the same answer lists (in its
+    sources or destinations): such a rule comes back with ``sources`` null although the server holds and enforces
+    them. When every group the earlier rules list is the All group, the rule's hidden sources can only be All (an
+    allow-all rule) or nothing (a rule that grants nothing); either way the policy grants nothing else."""
+    return (isinstance(rule, dict) and not id_set(rule.get('sources')) and bool(listed) and listed <= set(all_ids)
+            and rule.get('action') == 'accept' and rule.get('protocol') == 'all'
+            and bool(set(all_ids) & set(id_set(rule.get('destinations')))))
+
+
+def allow_all_rules_as_held(policy, all_ids):
+    """The rules of an allow-all policy (is_allow_all_policy) as rules options, each later rule answered without its
+    sources given the All group as its sources (the one group it can hold: see _answered_without_sources); None when
+    the answer hides nothing. Sent back as answered, such a rule would lose its sources in the store."""
+    listed, options, hidden = set(), [], False
+    for rule in policy.get('rules') or []:
+        option = rule_from_server(rule)
+        for dummy_side, name, key in RESOURCE_SIDES:
+            option[name] = option.pop(key, None)
+        if not option['sources'] and _answered_without_sources(rule, listed, all_ids):
+            option['sources'] = sorted(listed)
+            hidden = True
+        listed.update(id_set(rule.get('sources')))
+        listed.update(id_set(rule.get('destinations')))
+        options.append(option)
+    return options if hidden else None
+
+
 def is_allow_all_policy(policy, all_ids):
     """Whether a policy is an allow-all and nothing else: no source posture check, and every one of its rules (at
-    least one) an allow-all rule. Only such a policy is disabled or deleted for default_policy: nothing else it
-    grants or denies is lost with it."""
+    least one) an allow-all rule (a later rule answered without its sources, as v0.27 servers do, counts when it can
+    hold nothing but the All group: see _answered_without_sources). Only such a policy is disabled or deleted for
+    default_policy: nothing else it grants or denies is lost with it."""
     if not isinstance(policy, dict) or policy.get('source_posture_checks'):
         return False
     rules = policy.get('rules') or []
-    return bool(rules) and all(allow_all_rule(rule, all_ids) for rule in rules)
+    listed = set()
+    for rule in rules:
+        if not (allow_all_rule(rule, all_ids) or _answered_without_sources(rule, listed, all_ids)):
+            return False
+        listed.update(id_set(rule.get('sources')))
+        listed.update(id_set(rule.get('destinations')))
+    return bool(rules)
 
 
 def grants_everything(policy, all_ids):

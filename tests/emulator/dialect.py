@@ -256,12 +256,15 @@ class Renderer:
         if self.dialect.current:
             return self._current_policy(policy, policy["rules"] if rules is None else rules)
         rules = []
-        listed: set[str] = set()  # v0.27's per-answer cache: a source group an earlier rule listed is left out
+        # v0.27's per-answer cache, filled by sources and destinations: a source group an earlier rule listed (either
+        # side) is left out
+        listed: set[str] = set()
         for rule in policy["rules"]:
             sources = rule["sources"]
             if self.dialect.netbird:
                 sources = [gid for gid in sources if gid not in listed]
                 listed.update(rule["sources"])
+                listed.update(rule["destinations"])
             item: Record = {
                 "id": policy["id"],
                 "name": rule["name"],

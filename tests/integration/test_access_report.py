@@ -262,3 +262,45 @@ def test_relative_report_paths_are_taken_from_where_ansible_playbook_runs(emulat
         assert os.path.basename(path) == name and path.startswith(str(tmp_path) + os.sep), (path, tmp_path)
         assert os.path.isfile(path), path
     assert not os.path.exists(os.path.join(REPO_ROOT, 'playbooks', 'access.md'))
+
+
+def test_a_group_renamed_all_is_not_taken_for_the_built_in_one(emulator, run, tmp_path):
+    """Issue "Safe by default", 6: only the group the server made is All; a policy among the peers of a group renamed
+    All is neither allow-all nor every group's access."""
+    peers = emulator.add_peers(count=3)['ids']  # every peer joins the built-in All group
+    ids = make_groups(emulator)
+    renamed = emulator.ok('PUT', '/api/groups/%s' % ids['lonely'], {'name': 'All', 'peers': peers[:1]})
+    assert renamed['name'] == 'All'
+    emulator.ok('POST', '/api/policies', {'name': 'team only', 'description': '', 'enabled': True, 'rules': [
+        {'name': 'team', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'all',
+         'sources': [ids['lonely']], 'destinations': [ids['lonely']]}]})
+    disable_default(emulator)
+    result, markdown, page = report(emulator, run, tmp_path, 'renamed')
+    assert 'allow-all' not in result.text and 'allow-all policy is in force' not in markdown
+    assert '*(allow-all)*' not in markdown.split('Legend:')[0] + markdown.split('## Rules in force')[1]
+    assert '| team only | team | All | All | both ways | all |' in markdown
+    rows = {line.split('|')[1].strip(): line for line in markdown.splitlines() if line.startswith('| **')}
+    # the built-in All group heads the table (3 peers); the renamed one fills its own cell only
+    assert list(rows)[0] == '**All** (3 peers)', list(rows)
+    assert rows['**All** (1 peer)'].count('| all |') == 1, rows
+    for name in ('developers', 'servers', '&lt;b&gt;'):
+        assert ' all ' not in rows['**%s** (0 peers)' % name], rows
+
+
+def test_a_large_account_is_reported_pair_by_pair_in_files_that_grow_with_the_rules(emulator, run, tmp_path):
+    """Issue "Safe by default", 8: 300 groups and a policy from each to the next, the Default policy in force. The
+    matrix would have 90,000 cells (12 MB of HTML); the report lists the 301 pairs the rules name."""
+    count = 300
+    ids = [emulator.ok('POST', '/api/groups', {'name': 'group-%04d' % i})['id'] for i in range(count)]
+    for i in range(count):
+        emulator.ok('POST', '/api/policies', {'name': 'p%04d' % i, 'description': '', 'enabled': True, 'rules': [
+            {'name': 'ssh', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': False,
+             'protocol': 'tcp', 'ports': ['22'], 'sources': [ids[i]], 'destinations': [ids[(i + 1) % count]]}]})
+    result, markdown, page = report(emulator, run, tmp_path, 'large')
+    assert '%d groups, %d rules in force' % (count + 1, count + 1) in ' '.join(result.text.split())
+    pairs = [line for line in markdown.splitlines() if line.startswith('| **')]
+    assert len(pairs) == count + 1 and pairs[0] == '| **All** | All | all *(allow-all)* |', pairs[:2]
+    assert '| **group-0000** | group-0001 | tcp 22 |' in pairs
+    assert 'listed pair by pair' in markdown and 'from ↓ to →' not in markdown and '<table class="matrix' not in page
+    assert len(markdown.encode()) < 60 * 1000 and len(page.encode()) < 250 * 1000, (len(markdown), len(page))
+    assert page.count('<tr>') == count + 1 + 1 + (count + 1) + 1  # pairs and rules in force, with their heads

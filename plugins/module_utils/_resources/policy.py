@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, NameLookup, answered_with_ranges, as_answered, check_rules, merge_rule, policy_result, predicted_rules,
-    rule_body, rule_ranges, rules_from_server,
+    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, NameLookup, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
+    port_text, predicted_rules, rule_body, rule_ranges, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -86,7 +86,8 @@ class PolicyModule(ResourceModule):
         have them."""
         super().check_server_accepts()
         rules = self.params.get('rules') or []
-        ranges = rule_ranges(rules)
+        # a one-port range ('9000-9000') is that port, which every server takes (see port_text)
+        ranges = [(index, port) for index, port in rule_ranges(rules) if is_range(port_text(port))]
         resources = [(index, option) for index, rule in enumerate(rules) for dummy, option, dummy_key in RESOURCE_SIDES
                      if rule.get(option) is not None]
         if not ranges and not resources and len(rules) < 2:
@@ -180,8 +181,11 @@ class PolicyModule(ResourceModule):
         if current_obj is None:
             return
         given = self.params.get('rules')
+        # the rules a v0.27 server answered without sources after its first rule (they may hold some), wherever they go
+        hidden = {answered.get('name') for position, answered in enumerate(current_obj.get('rules') or [])
+                  if position and isinstance(answered, dict) and not answered.get('sources')}
         for index, rule in enumerate(state['rules']):
-            if index and not rule['sources'] and not rule.get('sourceResource') and (
+            if (index or rule['name'] in hidden) and not rule['sources'] and not rule.get('sourceResource') and (
                     given is None or given[index].get('sources') is None):
                 # sent back as answered, the rule would lose in the store what the answer left out
                 raise TaskError("option rules[%d].sources is required to update the policy '%s': the server answers its "

@@ -38,6 +38,16 @@ def _resources(ctx: Ctx, body: Body) -> list[Record]:
     return [{"id": item.str("id"), "type": item.str("type")} for item in body.obj_list("resources") or []]
 
 
+def _refused_all(ctx: Ctx) -> Record | None:
+    """The group a server takes for its All group when it refuses to change or delete it (any group may be renamed
+    All): v0.27 the first group named All (GetGroupAll; map order there, the built-in group here), v0.77 the group
+    named All with the most peers (GetGroupByName; the first of them on a tie)."""
+    named = [group for group in ctx.state.groups.values() if group["name"] == ALL_GROUP]
+    if ctx.dialect.current and named:
+        return max(named, key=lambda group: len(ctx.state.group_members(group)))
+    return named[0] if named else None
+
+
 def _require_view(ctx: Ctx) -> None:
     if not ctx.service_or_admin and ctx.state.dashboard_view(ctx.caller) == "blocked":
         raise ApiError(403, "groups are blocked for users")
@@ -79,7 +89,7 @@ def update_group(ctx: Ctx) -> Any:
     gid = ctx.params["groupId"]
     group = find(ctx.state.groups, gid, f"group: {gid} not found" if ctx.dialect.current
                  else f"couldn't find group with id {gid}")
-    if group["name"] == ALL_GROUP:
+    if group is _refused_all(ctx):
         raise ApiError(422, "updating group all is not allowed")
     body = ctx.body()
     name = body.str("name")
@@ -138,7 +148,7 @@ def delete_group(ctx: Ctx) -> Any:
         if ctx.dialect.netbird:
             return {}  # v0.27 answers an unknown id with success
         raise ApiError(404, f"group with id {gid} not found")
-    if group["name"] == ALL_GROUP:
+    if group["name"] == ALL_GROUP and (current or group is _refused_all(ctx)):  # v0.77: any group named All
         if current:
             raise ApiError(400, "deleting group ALL is not allowed", verbatim=True)
         raise ApiError(422, "deleting group all is not allowed")

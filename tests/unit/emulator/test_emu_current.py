@@ -436,3 +436,15 @@ def test_networks_list_with_a_router_created_with_a_peer_only(cur: Emulator) -> 
     nid = cur.ok("POST", "/api/networks", {"name": "office"})["id"]
     cur.ok("POST", f"/api/networks/{nid}/routers", {"peer": peer["id"], "metric": 100, "masquerade": True, "enabled": True})
     assert cur.ok("GET", "/api/networks")[0]["routing_peers_count"] == 1
+
+
+def test_a_group_renamed_all_cannot_be_deleted_but_is_changed_while_it_holds_fewer_peers(cur: Emulator) -> None:
+    """v0.77 refuses to update the group named All with the most peers, and to delete any group named All."""
+    peer = cur.add_peers(count=1)["ids"][0]
+    team = cur.group("team")
+    assert cur.call("PUT", f"/api/groups/{team['id']}", {"name": "All", "peers": []}).status == 200
+    refused = cur.call("DELETE", f"/api/groups/{team['id']}")
+    assert refused.status == 400 and refused.body["message"] == "deleting group ALL is not allowed"
+    built_in = next(g for g in cur.ok("GET", "/api/groups") if g["name"] == "All" and g["id"] != team["id"])
+    assert built_in["peers_count"] == 1 and [p["id"] for p in built_in["peers"]] == [peer]
+    assert cur.call("PUT", f"/api/groups/{built_in['id']}", {"name": "All"}).status == 422

@@ -226,3 +226,14 @@ def test_current_peer_put_moves_the_peer_like_v0771(cur: Emulator, emu: Emulator
     old_key = emu.setup_key()
     old = emu.enroll(old_key["key"], "web")
     assert emu.ok("PUT", f"/api/peers/{old['id']}", dict(body, ip=free))["ip"] == old["ip"]
+
+
+def test_a_group_renamed_all_is_not_the_all_group_a_server_refuses_to_change(emu: Emulator) -> None:
+    """Both releases take a rename onto All (no name check on update); the group they then refuse to change is the one
+    they take for All: v0.27 the first named All (the built-in one here), v0.77 the one with the most peers."""
+    built_in = emu.all_group()
+    team = emu.group("team")
+    renamed = emu.call("PUT", f"/api/groups/{team['id']}", {"name": "All"})
+    assert renamed.status == 200 and renamed.body["name"] == "All" and renamed.body["issued"] == "api"
+    assert emu.call("PUT", f"/api/groups/{team['id']}", {"name": "All"}).status == 200
+    assert emu.call("PUT", f"/api/groups/{built_in['id']}", {"name": "All"}).status == 422

@@ -81,8 +81,10 @@ def test_a_source_group_an_earlier_rule_lists_is_left_out_of_later_rules_in_netb
     for answer in (created, emu.ok("GET", f"/api/policies/{created['id']}"), emu.ok("GET", "/api/policies")[-1]):
         shown = [[s["id"] for s in r["sources"] or []] for r in answer["rules"]]
         if emu.netbird:
-            assert shown == [[web["id"]], [db["id"]], []], shown
-            assert answer["rules"][2]["sources"] is None
+            # one cache for the answer, filled by sources and destinations: db, the first rule's destination, is
+            # left out of the second rule's sources too (seen on a real v0.27.6)
+            assert shown == [[web["id"]], [], []], shown
+            assert answer["rules"][1]["sources"] is None and answer["rules"][2]["sources"] is None
         else:
             assert shown == [[web["id"]], [web["id"], db["id"]], [web["id"]]], shown
     # the store keeps them all: destinations are not affected

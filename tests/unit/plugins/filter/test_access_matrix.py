@@ -273,3 +273,95 @@ def test_names_from_the_server_are_never_templates():
     collect(matrix)
     assert {'{{ x }}', '{{ r }}', 'p / {{ r }}', 'g9'} <= set(strings)
     assert [s for s in strings if is_trusted_as_template(s)] == []
+
+
+# -- the built-in All group, not any group of that name (issue "Safe by default", 6) ------------------------------
+
+BUILT_IN = dict(ALL, issued='api', peers_count=3)
+RENAMED = {'id': 'g7', 'name': 'All', 'issued': 'api', 'peers_count': 1}  # a group renamed All by a user
+SYNCED = {'id': 'g8', 'name': 'All', 'issued': 'jwt', 'peers_count': 3}   # a group of that name from an identity provider
+
+
+@pytest.mark.parametrize('other', [RENAMED, SYNCED], ids=['renamed', 'synced'])
+def test_a_group_merely_named_all_is_neither_allow_all_nor_every_group(other):
+    among = policy('team only', rule([other], [other], protocol='all', bidirectional=True, name='team'))
+    matrix = access_matrix([among], groups=[BUILT_IN, other, dict(SRV, peers_count=0)])
+    assert matrix['all_groups'] == ['g0']
+    assert matrix['allow_all'] == [] and [line['allow_all'] for line in matrix['in_force']] == [False]
+    # its rule fills its own cell only, not every group's row and column
+    assert [(row['source_id'], cell['destination_id']) for row in matrix['rows'] for cell in row['cells'] if cell['entries']] == [
+        ('g7' if other is RENAMED else 'g8',) * 2]
+    assert [g['id'] for g in matrix['groups']][0] == 'g0'  # the built-in one first
+    # the built-in All group's own allow-all is still found
+    assert access_matrix([DEFAULT, among], groups=[BUILT_IN, other])['allow_all'] == ['Default']
+
+
+def test_groups_named_all_that_cannot_be_told_apart_are_each_taken_for_it_and_said():
+    twin = dict(RENAMED, peers_count=3)
+    matrix = access_matrix([policy('team only', rule([twin], [twin], protocol='all', bidirectional=True))],
+                           groups=[BUILT_IN, twin])
+    assert matrix['all_groups'] == ['g0', 'g7'] and matrix['allow_all'] == ['team only']
+    for name in ('access_report.md.j2', 'access_report.html.j2'):
+        assert 'cannot be told from the others' in render(name, matrix)
+    assert 'cannot be told' not in render('access_report.md.j2', access_matrix([], groups=[BUILT_IN, RENAMED]))
+
+
+def test_without_the_groups_list_a_group_named_all_is_taken_for_it():
+    assert access_matrix([DEFAULT])['allow_all'] == ['Default']
+    assert access_matrix([DEFAULT], groups=['All', 'servers'])['allow_all'] == ['Default']
+
+
+# -- the size of the result and of the report (issue "Safe by default", 8) -----------------------------------------
+
+def large_account(count):
+    """The built-in All group, ``count`` other groups, the Default policy and one policy per group to the next."""
+    groups = [BUILT_IN] + [{'id': 'n%04d' % i, 'name': 'group-%04d' % i, 'issued': 'api', 'peers_count': 1} for i in range(count)]
+    policies = [DEFAULT] + [policy('p%04d' % i, rule([groups[i + 1]], [groups[(i + 1) % count + 1]], ports=['22'], name='ssh'))
+                            for i in range(count)]
+    return policies, groups
+
+
+def size(value):
+    """The number of values in a result (dicts, lists and their scalars): the work the filter did to build it."""
+    if isinstance(value, dict):
+        return 1 + sum(size(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return 1 + sum(size(item) for item in value)
+    return 1
+
+
+@pytest.mark.parametrize('count', [200, 1000])
+def test_a_large_account_grows_with_its_rules_not_the_square_of_its_groups(count, monkeypatch):
+    import ansible_collections.nms.overlay.plugins.filter.access_matrix as module
+    calls = []
+    real = module._add_entry
+    monkeypatch.setattr(module, '_add_entry', lambda *args: calls.append(1) or real(*args))
+    policies, groups = large_account(count)
+    matrix = access_matrix(policies, groups)
+    assert matrix['rows'] == [] and matrix['rows_omitted'] is True and matrix['matrix_limit'] == 50
+    # one pair per rule (the Default policy's All to All once, both ways being the same pair), All not spread
+    assert len(matrix['reaches']) == count + 1
+    assert matrix['reaches'][0]['source'] == matrix['reaches'][0]['destination'] == 'All'
+    assert matrix['reaches'][0]['entries'][0]['allow_all'] is True
+    assert matrix['reaches'][1]['source'] == 'group-0000' and matrix['reaches'][1]['destination'] == 'group-0001'
+    rules = count + 1
+    assert len(calls) <= 3 * rules  # at most: each side of a rule filled once, each pair merged once
+    assert size(matrix) <= 120 * rules  # was 40 per cell: 40 million values for 1,000 groups
+    for name, most in (('access_report.md.j2', 120), ('access_report.html.j2', 400)):
+        text = render(name, matrix)
+        assert len(text.encode('utf-8')) <= most * rules + 20000, (name, len(text))  # was 21 MB for 400 groups
+        assert 'listed pair by pair' in text and 'from ↓ to →' not in text
+    table = [line for line in render('access_report.md.j2', matrix).splitlines() if line.startswith('| **')]
+    assert len(table) == rules  # one line per pair, none per cell
+
+
+def test_the_matrix_is_built_up_to_its_limit_and_the_limit_is_checked():
+    policies, groups = large_account(9)  # 10 groups with All
+    matrix = access_matrix(policies, groups, matrix_limit=10)
+    assert matrix['rows_omitted'] is False and sum(len(row['cells']) for row in matrix['rows']) == 100
+    assert all(cell['entries'] for row in matrix['rows'] for cell in row['cells'])  # the Default policy fills them all
+    assert access_matrix(policies, groups, matrix_limit=9)['rows'] == []
+    assert access_matrix(policies, groups, matrix_limit='12')['rows_omitted'] is False
+    for bad in (-1, 'many', None):
+        with pytest.raises(AnsibleError, match=re.escape('access_matrix: option matrix_limit: must be a whole number, 0 or more')):
+            access_matrix(policies, groups, matrix_limit=bad)

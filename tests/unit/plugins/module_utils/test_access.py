@@ -488,23 +488,24 @@ TWO_RULES = [dict(name='r', sources=['g1'], destinations=['web'], protocol='all'
              dict(name='s', sources=['g1', 'g2'], destinations=['dev'], protocol='all')]
 
 
-def two_rule_policy(second_sources):
+def two_rule_policy(second_sources, first_destination='g2'):
     def rule(name, sources, destinations):
         return {'id': 'p1', 'name': name, 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
                 'protocol': 'all', 'sources': sources, 'destinations': destinations}
-    return dict(POLICY, rules=[rule('r', [{'id': 'g1'}], [{'id': 'g2'}]), rule('s', second_sources, [{'id': 'g1'}])])
+    return dict(POLICY, rules=[rule('r', [{'id': 'g1'}], [{'id': first_destination}]), rule('s', second_sources, [{'id': 'g1'}])])
 
 
-@pytest.mark.parametrize('second_sources', [[{'id': 'g2'}], [{'id': 'g1'}, {'id': 'g2'}]], ids=['v0.27 answer', 'full answer'])
+@pytest.mark.parametrize('second_sources', [None, [{'id': 'g1'}, {'id': 'g2'}]], ids=['v0.27 answer', 'full answer'])
 def test_two_rules_sharing_a_source_converge(second_sources):
-    # v0.27 answers the second rule without g1, which the first rule lists: that is the stored policy, no write
+    # v0.27 answers the second rule without g1 and g2, which the first rule lists (g1 in its sources, g2 in its
+    # destinations): that is the stored policy, no write
     client = FakeClient({'/policies': [two_rule_policy(second_sources)], '/groups': GROUPS})
     result = run_class(PolicyModule, client, name='p', rules=TWO_RULES)
     assert result['changed'] is False and client.writes() == []
 
 
 def test_two_rules_with_a_real_difference_send_every_source():
-    client = FakeClient({'/policies': [two_rule_policy(None)], '/groups': GROUPS})
+    client = FakeClient({'/policies': [two_rule_policy(None, first_destination='g1')], '/groups': GROUPS})
     result = run_class(PolicyModule, client, name='p', rules=TWO_RULES)
     assert result['changed'] is True
     (dummy_method, dummy_path, body), = client.writes()
