@@ -11,14 +11,22 @@ short_description: Manage records of custom DNS zones
 version_added: 0.1.0
 description:
   - Creates, updates and deletes a record (A, AAAA or CNAME) of a custom DNS zone (see M(nms.overlay.dns_zone)).
-  - A record is found by O(id) when given, otherwise by O(name) and O(type) among the records of O(zone).
-    Where several records share that name and type (round robin), O(content) chooses among them; without
-    it, or when none of them has that content, the task fails and lists their ids.
-  - Options left unset keep the server's value. One record of a name and type is updated in place, its
-    O(content) and O(ttl) included.
+  - A record is found by O(id) when given, otherwise among the records of O(zone) by O(name), O(type) and
+    O(content). Several A (or AAAA) records of one name make round-robin DNS, one task per address, and a task
+    whose O(content) no record of that name and type has creates another record beside them, never changing
+    theirs. A CNAME record, the only record its name may hold, is found by O(name) and O(type) alone, and its
+    O(content) is updated in place.
+  - To change the content of an A or AAAA record, set O(replace_content=true) (the one record of that name and
+    type gets the new content; with several, the task fails and lists their ids) or give its O(id).
+  - Without O(content) (to change the O(ttl), or to delete), O(name) and O(type) find the record; where several
+    records share them, the task fails and lists their ids.
+  - Options left unset keep the server's value.
 notes:
   - The server refuses a second record of the same name, type and content, and a CNAME record beside any other
-    record of its name; the task then fails with the server's message.
+    record of its name. The task refuses both before any write (in check mode too), naming the records in the
+    way.
+  - In M(nms.overlay.network_state), the records of a zone's entry are told apart the same way, so that several
+    A records of one name may be described.
 options:
   zone:
     description:
@@ -47,8 +55,18 @@ options:
       - What the record resolves to, 1 to 255 characters, an IPv4 address for an V(A) record, an IPv6 address
         for an V(AAAA) record, a DNS name for a V(CNAME) record. Addresses compare by value (V(2001:DB8::1) is
         V(2001:db8::1)).
+      - Finds the A or AAAA record together with O(name) and O(type), unless O(replace_content=true).
       - Required to create a record.
     type: str
+  replace_content:
+    description:
+      - With V(false), O(content) identifies an A or AAAA record, and a task with new content creates another record
+        of the name (round robin).
+      - With V(true), O(name) and O(type) find the record and O(content) is the value it gets, the way a CNAME
+        record is always found and updated. Where one record of that name and type has O(content) already, that
+        one is the record; otherwise, where several records share them, the task fails and lists their ids.
+    type: bool
+    default: false
   ttl:
     description:
       - Time to live of the record in seconds, V(0) or more.
@@ -83,12 +101,30 @@ EXAMPLES = r'''
     content: web.internal.example.com
     ttl: 3600
 
-- name: Move the database to another address (the one A record of its name is updated)
+- name: Round robin, one task per address (both records are kept, and a re-run changes nothing)
+  nms.overlay.dns_record:
+    zone: internal.example.com
+    name: web.internal.example.com
+    type: A
+    content: "{{ item }}"
+    ttl: 60
+  loop: [10.0.0.21, 10.0.0.22]
+
+- name: Move the database to another address (the one A record of its name gets the new content)
   nms.overlay.dns_record:
     zone: internal.example.com
     name: db.internal.example.com
     type: A
     content: 10.0.0.6
+    replace_content: true
+
+- name: Take one address out of the round robin
+  nms.overlay.dns_record:
+    zone: internal.example.com
+    name: web.internal.example.com
+    type: A
+    content: 10.0.0.22
+    state: absent
 
 - name: Delete the alias
   nms.overlay.dns_record:

@@ -30,6 +30,8 @@ options:
   name:
     description:
       - Name of the resource. Servers keep resource names unique in the whole account, across networks.
+        A create, or a rename, onto the name of another network's resource fails before any write (in check
+        mode too), naming that resource and its network (one read of the account's resources, only then).
       - Required to create a resource.
     type: str
   description:

@@ -98,6 +98,8 @@ options:
       ports:
         description:
           - Ports (V(443)) or port ranges (V(8000-8100)), each within 1..65535. Order does not matter.
+          - A range of one port (V(9000-9000)) is that port (V(9000)). It is compared, sent and returned as the
+            port, as servers read it back, so a re-run changes nothing, and a v0.27 server takes it.
           - Port ranges need a current server (one that has C(GET /api/instance/version)); they are sent there
             in the rule's C(port_ranges). A v0.27 server takes single ports only, so a range fails before any write,
             naming the option. The module asks the server what it is (one request per task) only when a rule has a

@@ -111,6 +111,51 @@ def test_zone_options_fail_before_any_request_and_the_domain_never_changes(curre
     assert current.writes() == []
 
 
+def test_a_zone_on_the_peers_domain_is_refused_before_any_write(current, run):
+    """v0.77.1 refuses, at write time (422), a zone on the peers' own DNS domain: the server's (netbird.selfhosted,
+    as the peers' names show) or the account's dns_domain setting. The task refuses it first, in check mode too."""
+    servers = make_group(current, 'servers')
+    current.add_peers(peers=[{'hostname': 'web-1'}])
+    zone = {'name': 'Peers', 'distribution_groups': ['servers']}
+    for check in (True, False):
+        current.clear_log()
+        result = run([zone_task('peers', domain='netbird.selfhosted', **zone)], check=check)
+        assert result['peers']['msg'] == (
+            "option domain: 'netbird.selfhosted' is the peers' own DNS domain (the server's, as the peers' names show), "
+            "and the server refuses a zone on it, whose names would conflict with the peers' names; give the zone "
+            "another domain, such as a subdomain of it")
+        assert current.writes() == []
+    # network_state refuses it before its first write (the group it would create first included)
+    current.clear_log()
+    state = run([{'name': 'n', 'nms.overlay.network_state': {
+        'groups': [{'name': 'peers'}], 'dns_zones': [dict(zone, domain='netbird.selfhosted', distribution_groups=['peers'])]}}])
+    assert state['n']['msg'] == ("nothing was changed: dns_zones[0] (netbird.selfhosted): option domain: 'netbird.selfhosted' "
+                                 "is the peers' own DNS domain (the server's, as the peers' names show), and the server "
+                                 "refuses a zone on it, whose names would conflict with the peers' names; give the zone "
+                                 "another domain, such as a subdomain of it")
+    assert current.writes() == []
+    status, answer = current.api('POST', '/api/dns/zones', dict(zone, domain='netbird.selfhosted',
+                                                                distribution_groups=[servers['id']]))
+    assert (status, answer['message']) == (422, 'zone domain netbird.selfhosted conflicts with peer dns domain')
+
+    current.ok('PUT', '/api/accounts/%s' % current.ok('GET', '/api/accounts')[0]['id'], {'settings': dict(
+        current.ok('GET', '/api/accounts')[0]['settings'], dns_domain='peers.example.com')})
+    current.clear_log()
+    result = run([dict(zone_task('account', domain='peers.example.com', **zone), ignore_errors=True),
+                  zone_task('server', domain='netbird.selfhosted', **zone)], check=True)
+    assert result['account']['msg'].startswith(
+        "option domain: 'peers.example.com' is the peers' own DNS domain (the account's dns_domain setting)")
+    # the server's own domain stays refused beside the account's (v0.77.1 checks both)
+    assert result['server']['msg'].startswith("option domain: 'netbird.selfhosted' is the peers' own DNS domain (the "
+                                              "server's default)")
+    assert current.writes() == []
+    for domain in ('peers.example.com', 'netbird.selfhosted'):
+        status, answer = current.api('POST', '/api/dns/zones', dict(zone, domain=domain, distribution_groups=[servers['id']]))
+        assert (status, answer['message']) == (422, 'zone domain %s conflicts with peer dns domain' % domain)
+    result = run([zone_task('subdomain', domain='lab.peers.example.com', **zone)])
+    assert result['subdomain']['changed'] is True
+
+
 def test_record_create_rerun_check_mode_diff_update_delete(current, run):
     make_group(current, 'servers')
     zone = run([zone_task(name='Internal', distribution_groups=['servers'])])['zone']['dns_zone']
@@ -130,9 +175,10 @@ def test_record_create_rerun_check_mode_diff_update_delete(current, run):
     assert current.writes() == []
     assert len(current.requests()) == 3  # the server's version, the zones, the zone's records
 
-    # Check mode: a planned update and a planned record, no write.
+    # Check mode: a planned update (replace_content: the one A record of the name gets the new content) and a planned
+    # record, no write.
     current.clear_log()
-    planned = run([record_task(**{**wanted, 'content': '10.0.0.6'}),
+    planned = run([record_task(**{**wanted, 'content': '10.0.0.6', 'replace_content': True}),
                    record_task('new record', name='web.%s' % DOMAIN, type='CNAME', content='db.%s' % DOMAIN, ttl=60)],
                   check=True, diff=True)
     assert planned.rc == 0, planned
@@ -142,7 +188,7 @@ def test_record_create_rerun_check_mode_diff_update_delete(current, run):
 
     # Update with --diff.
     current.clear_log()
-    update = run([record_task(name=wanted['name'], type='A', content='10.0.0.6', ttl=60)], diff=True)
+    update = run([record_task(name=wanted['name'], type='A', content='10.0.0.6', ttl=60, replace_content=True)], diff=True)
     assert update['record']['diff'] == {'before': {'content': '10.0.0.5', 'ttl': 300}, 'after': {'content': '10.0.0.6', 'ttl': 60}}
     assert writes_of(current) == ['PUT /api/dns/zones/%s/records/%s' % (zone['id'], record['id'])]
     assert records_of(current, zone['id']) == [dict(record, content='10.0.0.6', ttl=60)]
@@ -179,6 +225,93 @@ def test_round_robin_records_are_chosen_by_content(current, run):
     assert sorted((r['content'], r['ttl']) for r in records_of(current, zone['id'])) == [('10.0.0.1', 300), ('10.0.0.2', 30)]
 
 
+def test_round_robin_tasks_keep_every_record_and_settle(current, run):
+    """Two tasks for one name and type with other addresses make two records (round robin) and a re-run writes
+    nothing; content identifies an A record (a new address is another record, never a rewrite of the first), and
+    replace_content changes the one record of a name and type, refused where several share them."""
+    make_group(current, 'servers')
+    zone = run([zone_task(name='Internal', distribution_groups=['servers'])])['zone']['dns_zone']
+    name = 'web.%s' % DOMAIN
+    pair = [record_task('first', name=name, type='A', content='10.0.0.1', ttl=60),
+            record_task('second', name=name, type='A', content='10.0.0.2', ttl=60)]
+    current.clear_log()
+    planned = run(pair, check=True)
+    assert [planned[task]['changed'] for task in ('first', 'second')] == [True, True]
+    assert planned['second']['dns_record']['id'] == '(new DNS record %s)' % name
+    assert current.writes() == []
+
+    current.clear_log()
+    made = run(pair)
+    assert made.rc == 0, made
+    assert writes_of(current) == ['POST /api/dns/zones/%s/records' % zone['id']] * 2
+    assert sorted(r['content'] for r in records_of(current, zone['id'])) == ['10.0.0.1', '10.0.0.2']
+
+    current.clear_log()
+    again = run(pair)
+    assert [again[task]['changed'] for task in ('first', 'second')] == [False, False]
+    assert current.writes() == []
+
+    # replace_content with two records of the name and type, neither with the content: no guess, no write
+    current.clear_log()
+    which = run([record_task('which', name=name, type='A', content='10.0.0.3', ttl=60, replace_content=True)], check=True)
+    ids = sorted(r['id'] for r in records_of(current, zone['id']))
+    assert which['which']['msg'] == ("name 'web.internal.example.com' and type A in the DNS zone 'internal.example.com' "
+                                     "matches 2 DNS records (ids: %s), none with the content '10.0.0.3'; give the id of "
+                                     "the one to change" % ', '.join(ids))
+    assert current.writes() == []
+
+    # deleting one address keeps the other
+    current.clear_log()
+    gone = run([record_task('drop', name=name, type='A', content='10.0.0.2', state='absent'),
+                record_task('drop again', name=name, type='A', content='10.0.0.2', state='absent')])
+    assert [gone[task]['changed'] for task in ('drop', 'drop again')] == [True, False]
+    assert len(current.writes()) == 1
+    assert [r['content'] for r in records_of(current, zone['id'])] == ['10.0.0.1']
+
+
+def test_cname_clashes_are_refused_before_any_write_and_a_cname_changes_in_place(current, run):
+    """A name with a CNAME record holds no other record (v0.77.1 refuses at write time: 422): the task refuses it
+    first, in check mode too; a CNAME record is found by name and type, so a new target updates it in place."""
+    make_group(current, 'servers')
+    zone = run([zone_task(name='Internal', distribution_groups=['servers'])])['zone']['dns_zone']
+    alias = run([record_task(name='www.%s' % DOMAIN, type='CNAME', content='web.%s' % DOMAIN, ttl=60)])['record']['dns_record']
+    run([record_task(name='db.%s' % DOMAIN, type='A', content='10.0.0.5', ttl=60)])
+    for check in (True, False):
+        current.clear_log()
+        result = run([dict(record_task('beside', name='www.%s' % DOMAIN, type='A', content='10.0.0.9', ttl=60),
+                           ignore_errors=True),
+                      record_task('over', name='db.%s' % DOMAIN, type='CNAME', content='web.%s' % DOMAIN, ttl=60)],
+                     check=check)
+        assert result['beside']['msg'] == (
+            "option type: 'www.internal.example.com' has a record in the DNS zone 'internal.example.com' (CNAME "
+            "web.internal.example.com, id %s), and a name with a CNAME record holds no other record; delete it first"
+            % alias['id'])
+        assert result['over']['msg'].startswith("option type: 'db.internal.example.com' has a record in the DNS zone")
+        assert current.writes() == []
+
+    current.clear_log()
+    moved = run([record_task(name='www.%s' % DOMAIN, type='CNAME', content='db.%s' % DOMAIN, ttl=60)])
+    assert moved['record']['changed'] is True and moved['record']['dns_record']['id'] == alias['id']
+    assert writes_of(current) == ['PUT /api/dns/zones/%s/records/%s' % (zone['id'], alias['id'])]
+
+
+def test_network_state_describes_round_robin_records(current, run):
+    """Two records of one name and type in a zone's entry are two resources, not one described twice."""
+    make_group(current, 'servers')
+    records = [{'name': 'web.%s' % DOMAIN, 'type': 'A', 'content': address, 'ttl': 60}
+               for address in ('10.0.0.1', '10.0.0.2')]
+    described = {'dns_zones': [{'domain': DOMAIN, 'name': 'Internal', 'distribution_groups': ['servers'],
+                                'records': records}]}
+    built = run([{'name': 'state', 'nms.overlay.network_state': described}])
+    assert built.rc == 0, built
+    zone = zones_of(current)[0]
+    assert sorted(r['content'] for r in records_of(current, zone['id'])) == ['10.0.0.1', '10.0.0.2']
+    current.clear_log()
+    again = run([{'name': 'state', 'nms.overlay.network_state': described}])
+    assert again['state']['changed'] is False, again['state']
+    assert current.writes() == []
+
+
 def test_info_modules(current, run):
     make_group(current, 'servers')
     zone = run([zone_task(name='Internal', distribution_groups=['servers']),
@@ -198,7 +331,8 @@ def test_info_modules(current, run):
     assert result['by name']['dns_zones'] == []
     assert sorted(r['type'] for r in result['records']['dns_records']) == ['A', 'AAAA']
     assert [r['content'] for r in result['aaaa']['dns_records']] == ['2001:db8::5']
-    assert result['unknown zone']['msg'] == "zone: no DNS zone with the id or domain or name 'nowhere.example.com'"
+    assert result['unknown zone']['msg'] == ("zone: no DNS zone with the id or domain or name 'nowhere.example.com'; did you "
+                                             "mean 'internal.example.com'?")
     assert current.writes() == []
 
 

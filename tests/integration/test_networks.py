@@ -140,6 +140,46 @@ def test_network_resource_create_rerun_check_diff_update_delete(emulator, run):
     assert again['resource']['changed'] is False and emulator.writes() == []
 
 
+def test_a_resource_name_another_network_has_is_refused_before_any_write(emulator, run):
+    """Servers keep resource names unique across all networks (v0.77.1 refuses at write time, 422): a create, or a
+    rename, onto the name of another network's resource fails before any write, in check mode too."""
+    needs(emulator, 'current')
+    office, lab = make_network(emulator, 'office'), make_network(emulator, 'lab')
+    files = emulator.ok('POST', '/api/networks/%s/resources' % office['id'],
+                        {'name': 'files', 'address': '10.0.0.1', 'groups': [], 'enabled': True})
+    printer = emulator.ok('POST', '/api/networks/%s/resources' % lab['id'],
+                          {'name': 'printer', 'address': '10.1.0.9', 'groups': [], 'enabled': True})
+    message = ("option name: 'files' is the name of the network resource with id %s in the network 'office' (id %s), "
+               "and servers keep resource names unique across all the networks of the account; give this resource "
+               "another name" % (files['id'], office['id']))
+    for check in (True, False):
+        emulator.clear_log()
+        result = run([{'name': 'create', 'ignore_errors': True, 'nms.overlay.network_resource': {
+                      'network': 'lab', 'name': 'files', 'address': '10.1.0.1'}},
+                      {'name': 'rename', 'nms.overlay.network_resource': {'network': 'lab', 'name': 'printer'}},
+                      {'name': 'rename by id', 'nms.overlay.network_resource': {
+                          'network': 'lab', 'id': listed(emulator, '/api/networks/%s/resources' % lab['id'])[0]['id'],
+                          'name': 'files'}}], check=check)
+        assert result['create']['failed'] is True and result['create']['msg'] == message
+        assert result['rename']['changed'] is False
+        assert result['rename by id']['failed'] is True and result['rename by id']['msg'] == message
+        assert emulator.writes() == []
+    # network_state refuses it before its first write (the group it would create first included)
+    emulator.clear_log()
+    state = run([{'name': 'n', 'nms.overlay.network_state': {
+        'groups': [{'name': 'lab-hosts'}],
+        'networks': [{'name': 'lab', 'resources': [{'name': 'files', 'address': '10.1.0.1', 'groups': ['lab-hosts']}]},
+                     {'name': 'new', 'resources': [{'name': 'printer', 'address': '10.2.0.1'}]}]}}])
+    assert state['n']['msg'].startswith('nothing was changed: networks[0].resources[0] (files): ' + message), state['n']['msg']
+    assert ("; networks[1].resources[0] (printer): option name: 'printer' is the name of the network resource with id %s "
+            "in the network 'lab' (id %s)" % (printer['id'], lab['id'])) in state['n']['msg']
+    assert emulator.writes() == []
+    # the server refuses the same create itself (what the task predicts)
+    status, answer = emulator.api('POST', '/api/networks/%s/resources' % lab['id'],
+                                  {'name': 'files', 'address': '10.1.0.1', 'groups': [], 'enabled': True})
+    assert (status, answer['message']) == (422, 'failed to create network resource: resource with name files already exists')
+
+
 # -- network router ----------------------------------------------------------------------------------
 def test_network_router_create_rerun_check_diff_update_delete(emulator, run):
     needs(emulator, 'current')

@@ -25,8 +25,9 @@ GROUP = "sc-%s-group"
 
 class Scenario:
     def __init__(self, module, lifecycle="crud", present=None, update=None, key=None, needs=(), info=None,
-                 absent=None, today_only=False, restore=None, calls=()):
+                 absent=None, today_only=False, restore=None, calls=(), label=None):
         self.module = module
+        self.label = label  # the test id where a module has several scenarios (default: the module)
         self.lifecycle = lifecycle
         self.present = present or {}
         self.update = update
@@ -39,7 +40,7 @@ class Scenario:
         self.calls = list(calls)
 
     def __repr__(self):
-        return self.module
+        return self.label or self.module
 
     @property
     def updated(self):
@@ -71,6 +72,14 @@ SCENARIOS = [
              update={"rules": [{"name": "ssh", "protocol": "tcp", "ports": ["2222"], "sources": ["sc-policy-src"],
                                 "destinations": ["sc-policy-dst"]}]}, key=["name"],
              info=("policy_info", {"name": "sc-policy"}, "policies", 1)),
+    # a one-port range is that port (servers read it back so): the re-runs write nothing
+    Scenario("policy", label="policy_one_port_range",
+             needs=[group("sc-port-src", ["real-h1"]), group("sc-port-dst", ["real-h2"])],
+             present={"name": "sc-one-port", "rules": [{"name": "app", "protocol": "tcp", "ports": ["9000-9000"],
+                                                        "sources": ["sc-port-src"], "destinations": ["sc-port-dst"]}]},
+             update={"rules": [{"name": "app", "protocol": "tcp", "ports": ["9001-9001"], "sources": ["sc-port-src"],
+                                "destinations": ["sc-port-dst"]}]}, key=["name"],
+             info=("policy_info", {"name": "sc-one-port"}, "policies", 1)),
     Scenario("route", needs=[group("sc-route-group", ["real-h2"])],
              present={"network_id": "sc-lan", "network": "10.99.0.0/24", "peer": "real-h1",
                       "groups": ["sc-route-group"]},
@@ -133,6 +142,16 @@ SCENARIOS = [
                       "content": "10.0.0.5", "ttl": 300},
              update={"ttl": 600}, key=["zone", "name", "type"],
              info=("dns_record_info", {"zone": "sc-record.example.com"}, "dns_records", 1)),
+    # round robin: a second A record of one name beside the first (needs), found by its content, the first untouched
+    Scenario("dns_record", today_only=True, label="dns_record_round_robin",
+             needs=[group("sc-rr-group"), ("dns_zone", {"domain": "sc-rr.example.com", "name": "SC round robin",
+                                                        "distribution_groups": ["sc-rr-group"]}),
+                    ("dns_record", {"zone": "sc-rr.example.com", "name": "rr.sc-rr.example.com", "type": "A",
+                                    "content": "10.0.0.1", "ttl": 300})],
+             present={"zone": "sc-rr.example.com", "name": "rr.sc-rr.example.com", "type": "A",
+                      "content": "10.0.0.2", "ttl": 300},
+             update={"ttl": 600}, key=["zone", "name", "type", "content"],
+             info=("dns_record_info", {"zone": "sc-rr.example.com", "name": "rr.sc-rr.example.com"}, "dns_records", 2)),
     Scenario("account_info", lifecycle="read", present={}, info=("account_info", {}, "accounts", 1)),
     Scenario("dns_settings_info", lifecycle="read", present={}, info=("dns_settings_info", {}, "dns_settings", None)),
     Scenario("event_info", lifecycle="read", present={"limit": 5}, info=("event_info", {"limit": 5}, "events", None)),

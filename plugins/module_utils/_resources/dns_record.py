@@ -54,7 +54,8 @@ def records_path(zone):
 
 
 class DnsRecordModule(ResourceModule):
-    """A record of a zone, found by id, or by name and type (and content where several records share both)."""
+    """A record of a zone, found by id, or by name, type and content (several A or AAAA records of one name and type
+    coexist: round robin); a CNAME record, the only record of its name, by name and type."""
 
     what = 'DNS record'
     section = 'dns_records'
@@ -72,12 +73,14 @@ class DnsRecordModule(ResourceModule):
     )
     options = dict(
         zone=dict(type='str', required=True),
+        replace_content=dict(type='bool', default=False),
     )
     required_one_of = (('id', 'name'),)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._zone = None
+        self._records = None
 
     def zone(self):
         """The task's zone, read once (None only when deleting from a zone that does not exist)."""
@@ -94,19 +97,40 @@ class DnsRecordModule(ResourceModule):
         return records_path(self.zone())  # the zone read once per task
 
     def list_items(self):
+        """The zone's records, read once per task (finding the record and checking its neighbours share them)."""
         if planned(ref_id(self.zone())):
             return []  # a zone check mode only plans has no records yet
-        return super().list_items()
+        if self._records is None:
+            self._records = super().list_items()
+        return self._records
+
+    def find_again(self):
+        self._records = None  # a fresh read: the list may predate a create
+        return super().find_again()
+
+    def content_identifies(self):
+        """Whether the task's content is part of the record's identity: given, without replace_content, for a type
+        of which one name may hold several records (not CNAME: a name with a CNAME record holds no other record)."""
+        return (self.params.get('content') is not None and not self.params.get('replace_content')
+                and self.params.get('type') != 'CNAME')
 
     def identity_text(self):
-        text = super().identity_text()
-        if not self.params.get('id') and self.params.get('type'):
-            text += ' and type %s' % self.params['type']
+        if self.params.get('id'):
+            text = super().identity_text()
+        else:
+            parts = ["name '%s'" % self.params.get('name')]
+            if self.params.get('type'):
+                parts.append('type %s' % self.params['type'])
+            if self.content_identifies():
+                parts.append("content '%s'" % ip_text(self.params['content']))
+            text = parts[0] if len(parts) == 1 else '%s and %s' % (', '.join(parts[:-1]), parts[-1])
         return "%s in the DNS zone '%s'" % (text, self.params.get('zone'))
 
     def matches(self, item):
         wanted = self.params.get('type')
-        return item.get('name') == self.params.get('name') and (wanted is None or item.get('type') == wanted)
+        if item.get('name') != self.params.get('name') or (wanted is not None and item.get('type') != wanted):
+            return False
+        return not self.content_identifies() or ip_text(item.get('content')) == ip_text(self.params['content'])
 
     def natural_key_is_unique(self):
         """Servers refuse a second record of one name, type and content (409): a concurrent create of the same
@@ -114,7 +138,7 @@ class DnsRecordModule(ResourceModule):
         return True
 
     def check_rename(self, obj, new_value):
-        """Records may share a name (round robin): the server itself refuses an identical record or a CNAME clash."""
+        """Records may share a name (round robin): before_write checks the server's rules for records of one name."""
 
     def find(self):
         if self.zone() is None:
@@ -123,7 +147,7 @@ class DnsRecordModule(ResourceModule):
             return super().find()
         found = self.matching_items()
         content = self.params.get('content')
-        if len(found) > 1 and content is not None:
+        if len(found) > 1 and content is not None:  # replace_content: the one with the content, else the one to change
             same = [item for item in found if ip_text(item.get('content')) == ip_text(content)]
             if not same:
                 raise TaskError("%s matches %d DNS records (ids: %s), none with the content '%s'; give the id of the one "
@@ -140,7 +164,8 @@ class DnsRecordModule(ResourceModule):
         return ', '.join(sorted(ref_id(item) for item in items))
 
     def before_write(self, current_obj, state):
-        """The merged record (an update may change the type or the content alone) must fit the server's rules."""
+        """The merged record (an update may change the type or the content alone) must fit the server's rules, and
+        those for the records of one name (refused at write time by the server, so predicted here, in check mode too)."""
         if state is None:
             return
         problem = content_problem(state.get('type'), state.get('content'))
@@ -151,3 +176,25 @@ class DnsRecordModule(ResourceModule):
         if domain and name and name != domain and not name.endswith('.' + domain):
             raise TaskError("option name: '%s' is not in the DNS zone '%s' (id %s): a record's name is the zone's "
                             "domain or ends with .%s" % (name, domain, ref_id(self.zone()), domain))
+        self.check_neighbours(current_obj, state)
+
+    def check_neighbours(self, current_obj, state):
+        """Refuse what the server refuses among the records of one name: an identical record (same type and
+        content), and a CNAME record beside any other record of its name."""
+        own = ref_id(current_obj) if current_obj is not None else None
+        others = [item for item in self.list_items() if isinstance(item, dict) and item.get('name') == state.get('name')
+                  and ref_id(item) != own]
+        where = "in the DNS zone '%s'" % self.zone().get('domain')
+        for item in others:
+            if item.get('type') == state.get('type') and ip_text(item.get('content')) == ip_text(state.get('content')):
+                raise TaskError("option content: the record %s %s '%s' (id %s) exists already %s; a name, type and "
+                                "content make one record" % (item.get('name'), item.get('type'), item.get('content'),
+                                                             ref_id(item), where))
+        clash = [item for item in others if 'CNAME' in (item.get('type'), state.get('type'))]
+        if clash:
+            raise TaskError("option type: '%s' has %s %s (%s), and a name with a CNAME record holds no other record; "
+                            "delete %s first" % (
+                                state.get('name'), 'a record' if len(clash) == 1 else '%d records' % len(clash), where,
+                                '; '.join('%s %s, id %s' % (item.get('type'), item.get('content'), ref_id(item))
+                                          for item in sorted(clash, key=lambda item: (str(item.get('type')), str(item.get('content')), ref_id(item)))),
+                                'it' if len(clash) == 1 else 'them'))

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._compare import the_account
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 ZONES_FEATURE = 'DNS zones'
+# the peers' DNS domain of a server started without --dns-domain (NetBird's default)
+DEFAULT_PEER_DOMAIN = 'netbird.selfhosted'
 
 # One label of a DNS name as today's servers take it: letters, digits, hyphens and underscores, at most 63,
 # not starting with a hyphen, ending with a letter or digit (punycode labels are plain ASCII too); the last
@@ -27,6 +32,17 @@ def domain_problem(value, wildcard=False, example='example.com'):
         return None
     return ("must be a DNS name such as %s (dot-separated labels of letters, digits, hyphens and underscores, no "
             "trailing dot), not '%s'" % (example, value))
+
+
+def unreadable_as(default, read):
+    """What ``read()`` returns, or ``default`` when the token may not read it (403) or the server has no such list
+    (404): a check that only predicts the server's own refusal then leaves it to the server."""
+    try:
+        return read()
+    except ApiError as exc:
+        if exc.status not in (401, 403, 404):
+            raise
+        return default
 
 
 def _zone_model():
@@ -64,6 +80,47 @@ class DnsZoneModule(ResourceModule):
     required_one_of = (('id', 'domain'),)
     shape = staticmethod(zone_result)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._peer_domains = None
+
     def natural_key_is_unique(self):
         """Servers refuse a second zone of a domain (409), and a zone's domain never changes (so no rename check)."""
         return True
+
+    def check_server_accepts(self):
+        """A new zone on the peers' own DNS domain is refused by the server at write time (422): refused here first,
+        before any write (network_state: before its first), in check mode too. Only for a zone still to be created
+        (none of the zones, which finding it reads anyway, has the domain): the account and the peers are read then."""
+        super().check_server_accepts()
+        domain = self.params.get('domain')
+        if not domain or self.params.get('id') or any(
+                isinstance(item, dict) and item.get('domain') == domain for item in self.resolver.items(self.kind)):
+            return
+        if self._peer_domains is None:  # network_state asks before its first write and again when it applies the entry
+            self._peer_domains = self.peer_domains()
+        for peer_domain, whose in self._peer_domains:
+            if domain == peer_domain:  # as the server compares them
+                raise TaskError("option domain: '%s' is the peers' own DNS domain (%s), and the server refuses a zone "
+                                "on it, whose names would conflict with the peers' names; give the zone another "
+                                "domain, such as a subdomain of it" % (domain, whose))
+
+    def peer_domains(self):
+        """[(domain, where it comes from)]: the domains under which the server names the peers, which a zone may
+        not take: the account's dns_domain setting, and the server's own (its --dns-domain), which the peers' names
+        show while the account sets none; NetBird's default where no peer shows it."""
+        found = []
+        account = unreadable_as(None, lambda: the_account(self.client.get('/accounts')))
+        account_domain = ((account or {}).get('settings') or {}).get('dns_domain') if isinstance(account, dict) else None
+        if account_domain:
+            found.append((account_domain, "the account's dns_domain setting"))
+        shown = set()
+        if not account_domain:
+            for peer in unreadable_as([], lambda: self.resolver.items('peers')):
+                label = peer.get('dns_label') if isinstance(peer, dict) else None
+                if isinstance(label, str) and '.' in label:
+                    shown.add(label.split('.', 1)[1])
+            found.extend((name, "the server's, as the peers' names show") for name in sorted(shown))
+        if not shown:
+            found.append((DEFAULT_PEER_DOMAIN, "the server's default"))
+        return found

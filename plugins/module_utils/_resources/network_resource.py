@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import ipaddress
 
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import unreadable_as
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork, planned
 
 
 def resource_address(value):
@@ -66,5 +70,56 @@ class NetworkResourceModule(InNetwork, ResourceModule):
     required_one_of = (('id', 'name'),)
     shape = staticmethod(resource_result)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._listed = None
+
     def natural_key_is_unique(self):
         return True  # concurrent creates of a name cannot leave copies to converge on (see exists_answers)
+
+    def list_items(self):
+        """The network's resources, read once per task (finding the resource and checking its name share them)."""
+        if self._listed is None:
+            self._listed = super().list_items()
+        return self._listed
+
+    def find_again(self):
+        self._listed = None  # a fresh read: the list may predate a create
+        return super().find_again()
+
+    def check_server_accepts(self):
+        """Servers keep resource names unique across every network of the account and refuse, at write time (422), a
+        create or a rename onto a name another network's resource has: refused here first, before any write
+        (network_state: before its first), in check mode too. The account's resources are read only when the task's
+        network holds no resource of the name (a create, or a rename)."""
+        super().check_server_accepts()
+        name = self.params.get('name')
+        if not name:
+            return
+        self._listed = None  # network_state asks before its first write and again when it applies the entry
+        dummy_path, what, names = kind_table()['networks']
+        try:
+            network = find_unique(self.resolver.items('networks'), self.params['network'], names, what, 'network')
+        except ResolveError:
+            return  # an ambiguous network: finding the resource says so
+        # a network still to be made (network_state) holds nothing yet
+        own = self.list_items() if network is not None and not planned(ref_id(network)) else []
+        if any(isinstance(item, dict) and item.get('name') == name for item in own):
+            return  # the resource itself (or, for a rename, one the engine's rename check names)
+        own_ids = set(ref_id(item) for item in own if isinstance(item, dict))
+        listed = unreadable_as([], lambda: self.resolver.items('network_resources'))
+        taken = [item for item in listed if isinstance(item, dict) and item.get('name') == name
+                 and ref_id(item) not in own_ids and not planned(ref_id(item))]
+        if taken:
+            item = taken[0]
+            raise TaskError("option name: '%s' is the name of the network resource with id %s in %s, and servers keep "
+                            "resource names unique across all the networks of the account; give this resource another "
+                            "name" % (name, ref_id(item), self.network_of(item)))
+
+    def network_of(self, item):
+        """The network a resource of the account's list is in, for a message (from the networks' lists of resource
+        ids, which the task has read to find its own network)."""
+        for network in self.resolver.items('networks'):
+            if ref_id(item) in [ref_id(value) for value in network.get('resources') or []]:
+                return "the network '%s' (id %s)" % (network.get('name'), ref_id(network))
+        return 'another network'

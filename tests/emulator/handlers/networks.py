@@ -441,8 +441,9 @@ def list_zones(ctx: Ctx) -> Any:
 @route("POST", "/api/dns/zones", CURRENT)
 def create_zone(ctx: Ctx) -> Any:
     fields = _zone_fields(ctx)
-    peer_domain = (ctx.state.account or {}).get("settings", {}).get("dns_domain") or DNS_DOMAIN
-    if fields["domain"] == peer_domain:
+    # v0.77.1 refuses the server's own peer domain (its --dns-domain) and the account's dns_domain, either of them
+    account_domain = (ctx.state.account or {}).get("settings", {}).get("dns_domain")
+    if fields["domain"] == DNS_DOMAIN or (account_domain and fields["domain"] == account_domain):
         raise ApiError(422, f"zone domain {fields['domain']} conflicts with peer dns domain")
     if any(zone["domain"] == fields["domain"] for zone in ctx.state.zones.values()):
         raise ApiError(409, f"zone with domain {fields['domain']} already exists")

@@ -179,13 +179,27 @@ def test_an_unchanged_record_sends_no_write_addresses_compare_by_value():
     assert result['changed'] is False and client.writes() == []
 
 
-def test_the_one_record_of_a_name_and_type_is_updated_in_place():
+def test_the_one_record_of_a_name_and_type_is_updated_in_place_with_replace_content():
     client = server(records=[record(), record('r2', type='AAAA', content='2001:db8::1')])
     result = engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', type='A',
-                    content='10.0.0.6').run()
+                    content='10.0.0.6', replace_content=True).run()
     assert client.writes() == [('PUT', RECORDS + '/r1', {'name': 'db.internal.example.com', 'type': 'A',
                                                          'content': '10.0.0.6', 'ttl': 300})]
     assert result['diff'] == {'before': {'content': '10.0.0.5'}, 'after': {'content': '10.0.0.6'}}
+
+
+def test_content_identifies_an_a_record_and_another_address_is_another_record():
+    """Round robin: without replace_content, a new address is a new record beside the one of its name and type."""
+    client = server(records=[record()])
+    result = engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', type='A',
+                    content='10.0.0.6', ttl=300).run()
+    assert client.writes() == [('POST', RECORDS, {'name': 'db.internal.example.com', 'type': 'A', 'content': '10.0.0.6',
+                                                  'ttl': 300})]
+    assert result['diff']['before'] == {}
+    client = server(records=[record(), record('r2', content='10.0.0.6')])
+    again = engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', type='A',
+                   content='10.0.0.6', ttl=300).run()
+    assert again['changed'] is False and again['dns_record']['id'] == 'r2' and client.writes() == []
 
 
 def test_content_chooses_among_records_that_share_a_name_and_type():
@@ -204,7 +218,7 @@ def test_content_chooses_among_records_that_share_a_name_and_type():
     client = server(records=shared)
     with pytest.raises(TaskError) as failure:
         engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', type='A',
-               content='10.0.0.7').run()
+               content='10.0.0.7', replace_content=True).run()
     assert "matches 2 DNS records (ids: r1, r2), none with the content '10.0.0.7'; give the id" in str(failure.value)
     with pytest.raises(TaskError) as failure:
         engine(DnsRecordModule, client, zone='internal.example.com', name='db.internal.example.com', state='absent').run()
