@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 
@@ -57,18 +59,35 @@ def find_unique(items, value, fields, what, option):
                                                        what if len(named) == 1 else plural(what),
                                                        ', '.join(sorted(ref_id(item) for dummy, item in named))))
         return by_id[0]
-    for field in fields:
-        if field in CASELESS_FIELDS:
-            wanted = value.lower()
-            matches = [item for item in items if isinstance(item.get(field), str) and item[field].lower() == wanted]
-        else:
-            matches = [item for item in items if item.get(field) == value]
-        if len(matches) == 1:
-            return matches[0]
+    for index, field in enumerate(fields):
+        matches = [item for item in items if _field_matches(item, field, value)]
         if len(matches) > 1:
             raise ResolveError("%s: the %s '%s' matches %d %s (ids: %s); give the id instead" % (
                 option, field, value, len(matches), plural(what), ', '.join(sorted(ref_id(m) for m in matches))))
+        if len(matches) == 1:
+            # a value that is this item's field and another item's other field (a zone's domain and another zone's
+            # name) names two things: that fails listing both, as an id that is another item's name does
+            others = [(other, item) for other in fields[index + 1:] for item in items
+                      if item is not matches[0] and _field_matches(item, other, value)]
+            if others:
+                raise ResolveError("%s: '%s' is the %s of the %s with id %s and the %s of the %s with id %s; give the id "
+                                   "instead" % (option, value, field, what, ref_id(matches[0]), others[0][0],
+                                                what if len(others) == 1 else plural(what),
+                                                ', '.join(sorted(ref_id(item) for dummy, item in others))))
+            return matches[0]
     return None
+
+
+def suggestions(items, values, fields, limit=3):
+    """The existing names closest to unknown values (difflib), for a "did you mean" in a not-found error."""
+    names = sorted(set(item[field] for item in items for field in fields
+                       if isinstance(item, dict) and isinstance(item.get(field), str) and item[field]))
+    close = []
+    for value in values:
+        for name in difflib.get_close_matches(str(value), names, n=limit, cutoff=0.6):
+            if name not in close:
+                close.append(name)
+    return close[:limit]
 
 
 def _field_matches(item, field, value):
@@ -142,8 +161,10 @@ class Resolver:
             else:
                 ids.append(ref_id(item))
         if unknown:
-            raise ResolveError("%s: no %s with the id or %s %s" % (
-                option, what, ' or '.join(fields), ', '.join("'%s'" % u for u in unknown)))
+            close = suggestions(items, unknown, fields)
+            raise ResolveError("%s: no %s with the id or %s %s%s" % (
+                option, what, ' or '.join(fields), ', '.join("'%s'" % u for u in unknown),
+                '; did you mean %s?' % ' or '.join("'%s'" % name for name in close) if close else ''))
         return ids
 
     def settings(self, path):
@@ -169,3 +190,27 @@ class Resolver:
                     if item.get(field):
                         return item[field]
         return None
+
+
+def with_group_names(result, fields, resolver):
+    """A result whose group references (``fields``, lists of ids) are shown as the rest of the collection shows
+    references (a policy rule's sources, a peer's groups): ``[{id, name}]``, the ids kept. The groups are listed at
+    most once per task (shared with name resolution), and only when a field holds an id."""
+    if not isinstance(result, dict) or not result:
+        return result
+    from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, named_refs
+    lookup = NameLookup(resolver)  # the list the resolver holds, as writes of this task left it
+    result = dict(result)
+    for field in fields:
+        if field in result and isinstance(result[field], (list, type(None))):
+            result[field] = named_refs(result[field], lookup.group)
+    return result
+
+
+def named_result(module, result):
+    """A module's result whose object (``module.result_key``) shows its group references (``module.group_fields``)
+    as ``[{id, name}]`` (see with_group_names)."""
+    if isinstance(result, dict) and isinstance(result.get(module.result_key), dict):
+        result = dict(result)
+        result[module.result_key] = with_group_names(result[module.result_key], module.group_fields, module.resolver)
+    return result

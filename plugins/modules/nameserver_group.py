@@ -63,6 +63,8 @@ options:
       - The peer groups that use this nameserver group, as group names or ids; at least one.
         Order does not matter.
       - Required to create a nameserver group. Leave it unset to keep the current groups.
+      - An unknown group name fails before any change, naming the closest existing group names. The result
+        shows the groups as RV(nameserver_group.groups), each with its id and name.
     type: list
     elements: str
   domains:
@@ -165,10 +167,21 @@ nameserver_group:
       elements: dict
       sample: [{ip: 10.0.0.53, ns_type: udp, port: 53}]
     groups:
-      description: Ids of the peer groups that use the nameserver group; never null.
+      description:
+        - The peer groups that use the nameserver group, each with its id and name (as a policy's rules show their
+          groups); never null.
       type: list
-      elements: str
-      sample: [ch8i4ug6lnn4g9hqv7l0]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7l0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: servers}]
     domains:
       description: The match domains; never null, empty for a primary group.
       type: list

@@ -57,10 +57,21 @@ nameserver_groups:
       elements: dict
       sample: [{ip: 10.0.0.53, ns_type: udp, port: 53}]
     groups:
-      description: Ids of the peer groups that use the nameserver group; never null.
+      description:
+        - The peer groups that use the nameserver group, each with its id and name (as a policy's rules show their
+          groups); never null.
       type: list
-      elements: str
-      sample: [ch8i4ug6lnn4g9hqv7l0]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7l0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: ch8i4ug6lnn4g9hqv7l0, name: servers}]
     domains:
       description: The match domains; never null, empty for a primary group.
       type: list
@@ -80,12 +91,17 @@ nameserver_groups:
       sample: true
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 
 class NameserverGroupInfoModule(InfoModule):
     resource = NameserverGroupModule
+
+    def to_result(self, item):
+        # group references as [{id, name}], as the kind's module returns them (the groups listed once)
+        return with_group_names(super().to_result(item), self.resource.group_fields, self.resolver)
 
 
 if __name__ == '__main__':

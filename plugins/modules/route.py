@@ -42,6 +42,9 @@ options:
     description:
       - The routed network range in CIDR notation, IPv4 or IPv6.
       - Compared by value; the server stores the network address, so V(10.0.0.5/24) is V(10.0.0.0/24).
+        A range with host bits set, such as V(10.50.0.1/16), is normalised to its network address
+        (V(10.50.0.0/16)), which is sent and compared, and the task warns saying so (a re-run of it changes
+        nothing).
       - Creating a route needs O(network) or O(domains). Cannot be used together with O(domains); setting
         it on a domain route (with O(id)) makes it a network route.
     type: str
@@ -78,7 +81,8 @@ options:
     type: bool
   peer:
     description:
-      - The routing peer, as a peer name or id. It must be a Linux peer.
+      - The routing peer, as a peer name or id. A v0.27 server takes only a Linux peer (one whose agent reports a
+        Linux system) and refuses others; a v0.77 server takes peers of any system.
       - Cannot be used together with O(peer_groups). Creating a route needs one of them.
       - Part of the identity of the route when given (see the description).
     type: str
@@ -118,8 +122,10 @@ options:
     choices: [present, absent]
     default: present
 notes:
-  - The server refuses a route whose routing peer is not a Linux peer, and a route to a network that
-    a member of the same O(peer_groups) already routes; its message is shown.
+  - A v0.27 server refuses a route whose routing peer is not a Linux peer (v0.77 accepts one), and servers
+    refuse a route to a network that a member of the same O(peer_groups) already routes; the server's message
+    is shown.
+  - An unknown group or peer name fails before any change, naming the closest existing names.
 seealso:
   - module: nms.overlay.route_info
   - module: nms.overlay.group
@@ -215,15 +221,36 @@ route:
       type: str
       sample: chacbco6lnnbn6cg5s90
     peer_groups:
-      description: Ids of the routing peer groups; never null, empty when one O(peer) routes the network.
+      description:
+        - The routing peer groups, each with its id and name (as a policy's rules show their groups); never null,
+          empty when one O(peer) routes the network.
       type: list
-      elements: str
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7m0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
       sample: []
     groups:
-      description: Ids of the distribution groups.
+      description:
+        - The distribution groups, each with its id and name (as a policy's rules show their groups).
       type: list
-      elements: str
-      sample: [chacdk86lnnboviihd7g]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: chacdk86lnnboviihd7g
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: chacdk86lnnboviihd7g, name: servers}]
     metric:
       description: Priority, the lowest number wins.
       type: int
@@ -259,12 +286,22 @@ route:
       sample: false
     access_control_groups:
       description:
-        - Ids of the groups whose policies control access through the route; never null, V([]) when the
-          route has none and on servers without them (before v0.77).
+        - The groups whose policies control access through the route, each with its id and name (as a policy's
+          rules show their groups); never null, V([]) when the route has none and on servers without them (before
+          v0.77).
       returned: always
       type: list
-      elements: str
-      sample: [ch8i4ug6lnn4g9hqv7m0]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7m0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: ch8i4ug6lnn4g9hqv7m0, name: servers}]
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule

@@ -75,15 +75,36 @@ routes:
       type: str
       sample: chacbco6lnnbn6cg5s90
     peer_groups:
-      description: Ids of the routing peer groups; never null, empty when one peer routes the network.
+      description:
+        - The routing peer groups, each with its id and name (as a policy's rules show their groups); never null,
+          empty when one peer routes the network.
       type: list
-      elements: str
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7m0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
       sample: []
     groups:
-      description: Ids of the distribution groups.
+      description:
+        - The distribution groups, each with its id and name (as a policy's rules show their groups).
       type: list
-      elements: str
-      sample: [chacdk86lnnboviihd7g]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: chacdk86lnnboviihd7g
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: chacdk86lnnboviihd7g, name: servers}]
     metric:
       description: Priority, the lowest number wins.
       type: int
@@ -119,20 +140,35 @@ routes:
       sample: false
     access_control_groups:
       description:
-        - Ids of the groups whose policies control access through the route; never null, V([]) when the
-          route has none and on servers without them (before v0.77).
+        - The groups whose policies control access through the route, each with its id and name (as a policy's
+          rules show their groups); never null, V([]) when the route has none and on servers without them (before
+          v0.77).
       returned: always
       type: list
-      elements: str
-      sample: [ch8i4ug6lnn4g9hqv7m0]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7m0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: ch8i4ug6lnn4g9hqv7m0, name: servers}]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 
 
 class RouteInfoModule(InfoModule):
     resource = RouteModule
+
+    def to_result(self, item):
+        # group references as [{id, name}], as the kind's module returns them (the groups listed once)
+        return with_group_names(super().to_result(item), self.resource.group_fields, self.resolver)
 
 
 if __name__ == '__main__':

@@ -84,10 +84,21 @@ setup_keys:
       type: str
       sample: "2024-05-02T09:00:00Z"
     auto_groups:
-      description: Ids of the groups that enrolled peers join; never null.
+      description:
+        - The groups that enrolled peers join, each with its id and name (as a policy's rules show their groups);
+          never null.
       type: list
-      elements: str
-      sample: [ch8i4ug6lnn4g9hqv7m0]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7m0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: ch8i4ug6lnn4g9hqv7m0, name: servers}]
     usage_limit:
       description: How many peers the key may enroll; V(0) means unlimited.
       type: int
@@ -108,6 +119,7 @@ setup_keys:
       sample: false
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule, setup_key_valid
 
@@ -119,6 +131,10 @@ class SetupKeyInfoModule(InfoModule):
         name=dict(type='str'),
         valid=dict(type='bool'),
     )
+
+    def to_result(self, item):
+        # group references as [{id, name}], as the kind's module returns them (the groups listed once)
+        return with_group_names(super().to_result(item), self.resource.group_fields, self.resolver)
 
     def keep(self, item):
         if not super().keep(item):

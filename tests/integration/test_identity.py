@@ -362,7 +362,7 @@ def test_setup_key_lifecycle(emulator, run):
     assert len(created['key']) == 36 and created['key'] == created['key'].upper()
     assert created['state'] == 'valid' and created['valid'] is True
     assert isinstance(created['id'], str)
-    assert (created['usage_limit'], created['ephemeral'], created['auto_groups']) == (10, True, [servers['id']])
+    assert (created['usage_limit'], created['ephemeral'], created['auto_groups']) == (10, True, [{'id': servers['id'], 'name': 'servers'}])
     assert 29 * 86400 < seconds_left(created) <= 30 * 86400
     assert writes(emulator) == ['POST /api/setup-keys']
     assert emulator.writes()[0]['body'] == {'name': 'servers', 'type': 'reusable', 'expires_in': 2592000, 'revoked': False,
@@ -413,10 +413,11 @@ def test_setup_key_lifecycle(emulator, run):
         assert writes(emulator) == ['PUT /api/setup-keys/%s' % created['id']] * 2
         name = 'web'
 
-    # Revoke; a re-run without revoked keeps it revoked; un-revoke.
+    # Revoke; a re-run by id without revoked keeps it revoked (by name, a new key would be created: see
+    # test_keys_routes_names.py); un-revoke.
     emulator.clear_log()
     revoke = run([{'name': 'revoke', 'nms.overlay.setup_key': {'name': name, 'revoked': True}},
-                  {'name': 'rerun', 'nms.overlay.setup_key': {'name': name, 'type': 'reusable', 'auto_groups': []}},
+                  {'name': 'rerun', 'nms.overlay.setup_key': {'id': created['id'], 'type': 'reusable', 'auto_groups': []}},
                   {'name': 'rerun revoked', 'nms.overlay.setup_key': {'name': name, 'revoked': True}}])
     assert revoke['revoke']['changed'] is True
     assert (revoke['revoke']['setup_key']['state'], revoke['revoke']['setup_key']['valid']) == ('revoked', False)

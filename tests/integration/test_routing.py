@@ -9,6 +9,11 @@ from tests.support.emulator import make_group, make_peers, writes_of
 from tests.support.modules import examples_of
 
 
+def ids(refs):
+    """The ids of group references as results show them ([{id, name}])."""
+    return [ref['id'] for ref in refs]
+
+
 def routes_named(emulator, network_id):
     status, routes = emulator.api('GET', '/api/routes')
     assert status == 200, routes
@@ -40,7 +45,7 @@ def test_route_create_rerun_update_check_delete(emulator, run):
     assert first['route']['changed'] is True
     created = first['route']['route']
     assert created['network'] == '192.168.10.0/24' and created['peer'] == peers['router-1']
-    assert created['peer_groups'] == [] and created['groups'] == [servers['id']]
+    assert created['peer_groups'] == [] and created['groups'] == [{'id': servers['id'], 'name': 'servers'}]
     assert (created['metric'], created['masquerade'], created['enabled']) == (9999, True, True)
     assert writes_of(emulator) == ['POST /api/routes']
     body = emulator.writes()[0]['body']
@@ -173,7 +178,7 @@ def test_route_by_peer_groups_and_switching_the_routing_peer(emulator, run):
     assert result.rc == 0, result
     assert result['create']['changed'] is True and result['same set, other order']['changed'] is False
     created = result['create']['route']
-    assert created['peer'] == '' and sorted(created['peer_groups']) == sorted([routers['id'], make_id(emulator, 'edge')])
+    assert created['peer'] == '' and sorted(ids(created['peer_groups'])) == sorted([routers['id'], make_id(emulator, 'edge')])
     assert writes_of(emulator) == ['POST /api/routes']
     assert 'peer' not in emulator.writes()[0]['body']
 
@@ -182,11 +187,12 @@ def test_route_by_peer_groups_and_switching_the_routing_peer(emulator, run):
     switch = run([{'name': 'switch', 'nms.overlay.route': {'id': created['id'], 'peer': 'router-1'}}], diff=True)
     assert switch['switch']['changed'] is True
     # peer "" as the route has it (never null); the peer by name (its list was read to resolve it), the
-    # peer groups by id (no group list was read, and the diff adds no request)
-    assert switch['switch']['diff'] == {'before': {'peer': '', 'peer_groups': sorted([routers['id'], edge['id']])},
+    # peer groups by name too (the group list was read once, for the names of the result's groups)
+    assert switch['switch']['diff'] == {'before': {'peer': '', 'peer_groups': ['edge', 'routers']},
                                         'after': {'peer': 'router-1', 'peer_groups': []}}
     assert switch['switch']['route']['peer_groups'] == []
-    assert sorted(r['path'] for r in emulator.requests()) == ['/api/peers', '/api/routes/%s' % created['id'],
+    assert switch['switch']['route']['groups'] == [{'id': servers['id'], 'name': 'servers'}]
+    assert sorted(r['path'] for r in emulator.requests()) == ['/api/groups', '/api/peers', '/api/routes/%s' % created['id'],
                                                               '/api/routes/%s' % created['id']]
     assert writes_of(emulator) == ['PUT /api/routes/%s' % created['id']]
     assert 'peer_groups' not in emulator.writes()[0]['body']
@@ -201,7 +207,7 @@ def test_route_by_peer_groups_and_switching_the_routing_peer(emulator, run):
         assert back['back']['changed'] is True
         assert back['back']['diff'] == {'before': {'peer': peers['router-1'], 'peer_groups': []},
                                         'after': {'peer': '', 'peer_groups': ['routers']}}
-        assert back['back']['route']['peer'] == '' and back['back']['route']['peer_groups'] == [routers['id']]
+        assert back['back']['route']['peer'] == '' and ids(back['back']['route']['peer_groups']) == [routers['id']]
         assert writes_of(emulator) == ([] if check else ['PUT /api/routes/%s' % created['id']])
     assert routes_named(emulator, 'dc')[0]['peer'] == ''
 
@@ -281,7 +287,7 @@ def test_a_domain_route_with_todays_fields_on_a_current_server(emulator, run):
         True, [admins['id']], False, peers['router-1'])
     assert (created['network'], created['network_type']) == ('192.0.2.0/32', 'Domain')
     assert sorted(created['domains']) == ['*.example.com', 'example.com']
-    assert created['keep_route'] is True and created['access_control_groups'] == [admins['id']]
+    assert created['keep_route'] is True and ids(created['access_control_groups']) == [admins['id']]
 
     # Again, domains in another order and case, the group by id: nothing to do, no write.
     emulator.clear_log()
@@ -301,7 +307,7 @@ def test_a_domain_route_with_todays_fields_on_a_current_server(emulator, run):
         'before': {'keep_route': True, 'access_control_groups': ['admins'], 'domains': ['*.example.com', 'example.com']},
         'after': {'keep_route': False, 'access_control_groups': ['servers'], 'domains': ['example.com']}}
     assert check['route']['route']['keep_route'] is False
-    assert check['route']['route']['access_control_groups'] == [servers['id']]
+    assert ids(check['route']['route']['access_control_groups']) == [servers['id']]
 
     # An update that sets none of them keeps them all (v0.77 resets what a PUT leaves out).
     emulator.clear_log()
@@ -401,11 +407,12 @@ def test_nameserver_group_create_rerun_update_check_delete(emulator, run):
     assert emulator.writes() == []
     assert sorted(r['path'] for r in emulator.requests()) == ['/api/dns/nameservers', '/api/groups']
 
-    # A task with the name only reads one list.
+    # A task with the name only reads its list, and the groups, whose names its result shows.
     emulator.clear_log()
     keep = run([{'name': 'keep', 'nms.overlay.nameserver_group': {'name': 'corp-dns'}}])
     assert keep['keep']['changed'] is False
-    assert [r['path'] for r in emulator.requests()] == ['/api/dns/nameservers']
+    assert [r['path'] for r in emulator.requests()] == ['/api/dns/nameservers', '/api/groups']
+    assert keep['keep']['nameserver_group']['groups'] == [{'id': servers['id'], 'name': 'servers'}]
 
     # Update to a primary group with --diff; the nameserver order matters.
     emulator.clear_log()
@@ -550,7 +557,7 @@ def test_nameserver_group_info(emulator, run):
     for name in ('by name', 'by id'):
         found = result[name]['nameserver_groups']
         assert [n['id'] for n in found] == [item['id']]
-        assert found[0]['domains'] == [] and found[0]['groups'] == [servers['id']]
+        assert found[0]['domains'] == [] and found[0]['groups'] == [{'id': servers['id'], 'name': 'servers'}]
     assert result['unknown']['nameserver_groups'] == []
 
 

@@ -12,9 +12,12 @@ import ipaddress
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import lower_set
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import named_result
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 DEFAULT_NS_TYPE = 'udp'
+# the group references a nameserver group result shows as [{id, name}]
+GROUP_FIELDS = ('groups',)
 DEFAULT_NS_PORT = 53
 
 
@@ -130,6 +133,11 @@ class NameserverGroupModule(ResourceModule):
         enabled=Field('bool', initial=True),
     )
     required_one_of = (('id', 'name'),)
+    group_fields = GROUP_FIELDS  # results show these as [{id, name}] (with_group_names)
+
+    def finish(self, obj, result):
+        # group references by name, in the task's final result only (a task that fails reads no group list for it)
+        return named_result(self, result)
 
     def validate_options(self):
         super().validate_options()

@@ -5,14 +5,18 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set, lower_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, named_result
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
 
 NO_MATCH = object()
 # the network a v0.77 server gives a domain route (and shows in its answers)
 DOMAIN_NETWORK = '192.0.2.0/32'
+# the group references a route result shows as [{id, name}]
+GROUP_FIELDS = ('groups', 'peer_groups', 'access_control_groups')
 
 
 def optional_id(value):
@@ -59,6 +63,7 @@ class RouteModule(ResourceModule):
         skip_auto_apply=Field('bool', requires='v0.77'),
     )
     shape = staticmethod(route_result)
+    group_fields = GROUP_FIELDS  # results show these as [{id, name}] (with_group_names)
     mutually_exclusive = (('peer', 'peer_groups'), ('network', 'domains'))
     required_one_of = (('id', 'network_id'),)
 
@@ -151,6 +156,22 @@ class RouteModule(ResourceModule):
             body.pop('peer', None)
             self._routed_by = 'peer_groups'
         return body
+
+    def validate_options(self):
+        super().validate_options()
+        network = self.params.get('network')
+        if network and cidr(network) != str(network).strip():
+            try:
+                exact = str(ipaddress.ip_network(str(network).strip(), strict=True))
+            except ValueError:
+                exact = None  # host bits set: the server keeps the network address only
+            if exact is None:
+                self.warn("option network: %s has host bits set; the server stores the network address, so %s is sent "
+                          "and compared; write %s to silence this warning" % (network, cidr(network), cidr(network)))
+
+    def finish(self, obj, result):
+        # group references by name, in the task's final result only (a task that fails reads no group list for it)
+        return named_result(self, result)
 
     def to_result(self, obj):
         result = super().to_result(obj)

@@ -9,11 +9,14 @@ import datetime
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import known_bool, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import named_result
 from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, SecretOnCreate, lost_value_message
 from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm, iso_time, now, parse_time, zero_time
 
 # Setup key members that are never shown after the create that made the key.
 SETUP_KEY_SECRET = 'key'
+# the group references a setup key result shows as [{id, name}]
+GROUP_FIELDS = ('auto_groups',)
 
 
 def _setup_key_model():
@@ -92,6 +95,23 @@ def lifetime_floor(key):
 
 DEFAULT_KEY_EXPIRES_IN = 30 * 86400
 LIFETIME_SLACK = 300  # seconds of clock difference tolerated when comparing expires_in with the expiry date
+KEY_LIFETIME_BOUNDS = (86400, 31536000)  # the expires_in a server accepts: 1 to 365 days
+
+
+def created_lifetime(key):
+    """The expires_in a key was created with, as far as its dates tell (for a replacement that keeps it): its
+    lifetime_floor, which is exact for a key never changed since its creation (its updated_at is then the creation
+    time) and shorter for one changed later (renamed, regrouped, revoked); whole days when within LIFETIME_SLACK of
+    them (the server's clock and the time between its two dates), within the bounds the API accepts; the 30 days of
+    a new key when the dates are unknown."""
+    floor = lifetime_floor(key)
+    if floor is None:
+        return DEFAULT_KEY_EXPIRES_IN
+    days = int(round(floor / 86400.0))
+    if days >= 1 and abs(floor - days * 86400) <= LIFETIME_SLACK:
+        floor = days * 86400
+    low, high = KEY_LIFETIME_BOUNDS
+    return max(low, min(high, floor))
 
 
 class SetupKeyModule(SecretOnCreate):
@@ -102,6 +122,8 @@ class SetupKeyModule(SecretOnCreate):
     what = 'setup key'
     kind = section = 'setup_keys'
     result_key = 'setup_key'
+    secret_at = ('object', SETUP_KEY_SECRET)
+    secret_section = 'setup_keys'
     read_only = ('id', SETUP_KEY_SECRET, 'expires', 'valid', 'used_times', 'last_used', 'state', 'updated_at')
     required_on_create = ('name', 'type')
     model = staticmethod(_setup_key_model)
@@ -120,6 +142,7 @@ class SetupKeyModule(SecretOnCreate):
         replace_invalid=dict(type='bool', default=False),
     )
     shape = staticmethod(public_setup_key)
+    group_fields = GROUP_FIELDS  # results show these as [{id, name}] (with_group_names)
     required_one_of = (('id', 'name'),)
 
     def __init__(self, *args, **kwargs):
@@ -127,6 +150,8 @@ class SetupKeyModule(SecretOnCreate):
         self._revealed = None
         self._read_back = False   # the created key was found by a read (its create answer was lost or empty)
         self._value_lost = False  # ... and that read did not show its value
+        self._revoked_aside = []  # revoked keys of the name a present task set aside to create a live key
+        self._others = []  # the other keys of the name (revoked ones) that state=absent removes with the one found
 
     def validate_options(self):
         super().validate_options()
@@ -145,8 +170,15 @@ class SetupKeyModule(SecretOnCreate):
         if params.get('id'):
             return super().find()
         live = self.matching_items(live=lambda item: not item.get('revoked'))
-        found = live or [item for item in self.list_items() if self.matches(item)]
-        if not live and not (params.get('replace_invalid') or params.get('state') == 'absent'):
+        named = [item for item in self.list_items() if self.matches(item)]
+        found = live or named
+        absent = params.get('state') == 'absent'
+        if not live and not absent and not params.get('replace_invalid'):
+            if found and params.get('revoked') is None:
+                # only revoked keys of the name (a v0.27 server revokes the keys it cannot delete): a task that wants
+                # a key and says nothing of revoked gets a new, usable one, as after a deletion on today's servers
+                self._revoked_aside = found
+                return None
             return self.only_one(found)  # only revoked keys: which one is meant, the id tells
         valid = [item for item in live if setup_key_valid(item)]
         if len(live) > 1 and len(valid) == 1 and params.get('replace_invalid'):
@@ -155,9 +187,12 @@ class SetupKeyModule(SecretOnCreate):
         if len(live) > 1:
             raise TaskError("name '%s' matches %d setup keys that are not revoked (ids: %s); give the id to choose one"
                             % (params.get('name'), len(live), ', '.join(sorted(ref_id(i) for i in live))))
-        if live:
-            return live[0]
-        return found[0] if found else None
+        chosen = live[0] if live else (found[0] if found else None)
+        if absent and chosen is not None:
+            # state=absent removes every key of the name in one run: the revoked ones too (replace_invalid leaves
+            # them), deleted where the server can, else (v0.27) with their auto groups cleared
+            self._others = [item for item in named if ref_id(item) != ref_id(chosen)]
+        return chosen
 
     def may_replace(self, item):
         return not item.get('revoked')
@@ -196,6 +231,10 @@ class SetupKeyModule(SecretOnCreate):
             result['valid'] = result['state'] == 'valid'
         return result
 
+    def finish(self, obj, result):
+        # group references by name, in the task's final result only (a task that fails reads no group list for it)
+        return named_result(self, result)
+
     # -- lifecycle -------------------------------------------------------------------------------
     def prepare_update(self, obj, desired):
         if desired.get('name') is not None and desired['name'] != obj.get('name') and self.held_by_current_server(obj):
@@ -215,7 +254,27 @@ class SetupKeyModule(SecretOnCreate):
     def new_state(self, desired):
         if desired.get('type') == 'one-off':
             desired = dict(desired, usage_limit=1)  # what the server holds for a one-off key, whatever is sent
+        if self._revoked_aside and desired.get('type') is None:
+            raise TaskError("option type is required to create the setup key %s: the only setup keys of that name are "
+                            "revoked (ids: %s), so a new key is created; give the id (and revoked) to change a revoked "
+                            "key instead" % (self.identity_text(), ', '.join(sorted(ref_id(i) for i in self._revoked_aside))))
         return super().new_state(desired)
+
+    def ensure_absent(self, obj):
+        result = super().ensure_absent(obj)
+        removed = []
+        for other in self._others:
+            done = super().ensure_absent(other)  # deleted, or (v0.27) its auto groups cleared if it has any
+            if done.get('changed'):
+                removed.append(ref_id(other))
+                if not result.get('changed'):
+                    result.update(changed=True, diff=done.get('diff'))
+                    result.setdefault(self.result_key, done.get(self.result_key))
+        if removed and isinstance(result.get('diff'), dict):
+            ids = sorted([ref_id(obj)] + removed) if obj is not None else sorted(removed)
+            header = "setup keys '%s' (ids %s)" % (self.params.get('name'), ', '.join(ids))
+            result['diff'] = dict(result['diff'], before_header=header, after_header=header)
+        return result
 
     def find_again(self):
         self._read_back = True
@@ -266,7 +325,7 @@ class SetupKeyModule(SecretOnCreate):
         """A fresh key under the same name; the old one is revoked unless it already is."""
         current = self.from_server(old)
         state = {name: value for name, value in current.items() if value is not None}
-        state.update(revoked=False, expires_in=DEFAULT_KEY_EXPIRES_IN)
+        state.update(revoked=False, expires_in=created_lifetime(old))  # the old key's lifetime, unless told
         state.update(self.desired())
         if state.get('type') == 'one-off':
             state['usage_limit'] = 1

@@ -295,7 +295,7 @@ def test_route_switch_to_peer_groups_by_id_in_check_mode():
     assert result['changed'] is True
     # peer "" as in the route (not null); the groups by name (read to resolve them), the peer's id as no peer list was read
     assert result['diff'] == {'before': {'peer': 'p1', 'peer_groups': []}, 'after': {'peer': '', 'peer_groups': ['routers']}}
-    assert result['route']['peer'] == '' and result['route']['peer_groups'] == ['g2']
+    assert result['route']['peer'] == '' and result['route']['peer_groups'] == [{'id': 'g2', 'name': 'routers'}]
     assert client.writes() == []
 
 
