@@ -144,3 +144,40 @@ notes:
   - Only servers after v0.27 have what this module manages. A v0.27 server (one without
     C(GET /api/instance/version)) makes the task fail after that one request, before any other.
 '''
+
+    # Kinds whose value the server shows once, in the answer to the create (setup keys, tokens; network_state).
+    CREATED_SECRETS = r'''
+options:
+  return_created_secrets:
+    description:
+      - Whether the value of a setup key or token this task creates is in its result.
+      - A result that holds a created value is hidden from Ansible's output, as the result of a task with
+        C(no_log) is, at any verbosity and in AWX job events, both when the module runs in the controller and as a
+        module process. The task shows as C(changed) with the rest of its result hidden (its warnings are still
+        shown). C(register) gets the whole result, value included, for later tasks to use.
+      - With V(false), the value is left out of the result, which is then shown as usual; give
+        O(created_secrets_file) to keep it. With V(false) and no O(created_secrets_file), a created value is lost
+        (the task warns).
+    type: bool
+    default: true
+  created_secrets_file:
+    description:
+      - A JSON file into which each value this task creates is written as soon as it is created, readable by
+        its owner only (mode C(0600)). Setup keys go under C(setup_keys.<name>), tokens under
+        C(tokens.<user>/<name>), as an object with C(id) and C(key). Entries already in the file are kept.
+      - A relative path is taken in the directory C(ansible-playbook) (or C(ansible)) runs in, whether the module
+        runs in the controller or as a module process there; never next to the playbook, which may be an installed
+        collection or a checkout that gets committed. A module that runs on another host needs an absolute path
+        (the task fails before any request otherwise).
+      - The file is checked before the task's first request, in check mode too. A missing directory, a symbolic
+        link, something other than a regular file, or content that is not such a JSON object fail the task before
+        anything is created, and the file is left as it is.
+      - Each value is added under an exclusive lock (a C(.<file name>.lock) file beside it), so tasks on many
+        hosts (forks) and parallel runs writing into one file keep every value. The new content is written to a
+        new file that replaces the old one, so a reader never sees half a file. Nothing is written in check mode.
+    type: path
+notes:
+  - "Keeping a created value: register the result and use it in the same play (hand it to the host it enrolls,
+    store it in a vault), or set O(created_secrets_file). Under AWX or Automation Controller a job's files are
+    thrown away with its container: see the collection's AWX guide (docs/awx.md, \"Keeping created setup keys\")."
+'''

@@ -10,18 +10,19 @@ exists once. All of them share one client and one resolver: every kind is listed
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import grants_everything, is_allow_all_policy
+from ansible_collections.nms.overlay.plugins.module_utils._access import (
+    allow_all_rules_as_held, builtin_all_group, grants_everything, is_allow_all_policy,
+)
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import display_name
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import (
+    SecretsFileError, check_secrets_file, secrets_file_options, store_secret,
+)
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import all_sections, nested_in, nested_sections, sections
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
@@ -149,7 +150,7 @@ def item_spec(cls):
     """The options one described resource takes: its module's, without the connection options; a parent's entry also
     takes its nested lists, and a nested entry does not name its parent (the entry it is in does)."""
     spec = cls.full_argument_spec()
-    for name in CONNECTION_OPTIONS:
+    for name in CONNECTION_OPTIONS + tuple(secrets_file_options()):
         spec.pop(name, None)
     for key, dummy_child in nested_sections(cls.section):
         spec[key] = dict(type='list', elements='dict')
@@ -174,8 +175,7 @@ class NetworkStateModule(NmsModule):
     # descriptions of setup keys, not key values (validate-modules suspects any option named like a key)
     argument_spec['setup_keys']['no_log'] = False
     # where created setup key values go (the file's path and a switch are no secrets themselves)
-    argument_spec['return_created_secrets'] = dict(type='bool', default=True, no_log=False)
-    argument_spec['created_secrets_file'] = dict(type='path', no_log=False)
+    argument_spec.update(secrets_file_options())
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
     # the sections of kinds only today's servers have, with the generation that has them: for the compatibility page;
     # the described kinds themselves refuse a v0.27 server (check_references), so that empty sections pass
@@ -201,7 +201,7 @@ class NetworkStateModule(NmsModule):
         if path:
             try:
                 store_secret(path, change['kind'], change['name'], change.get('id'), change['key'])
-            except (OSError, ValueError) as exc:
+            except (OSError, SecretsFileError) as exc:
                 change.pop('key')
                 raise TaskError("the setup key '%s' was created (id %s), but its value could not be written to "
                                 "created_secrets_file %s (%s), and the value is only ever shown once: revoke that key "
@@ -399,8 +399,10 @@ class NetworkStateModule(NmsModule):
                 return obj, None
             params = resource.params
             if not resource.singleton and params.get('state') == 'absent':
-                # a setup key a v0.27 server cannot delete stays, revoked and without auto groups
-                return obj, [dict(obj, auto_groups=[])] if obj is not None and entry.kind == 'setup_keys' else []
+                # a setup key a v0.27 server cannot delete stays, revoked and without auto groups (with the other keys of
+                # its name, which the task removes too)
+                return obj, [dict(item, auto_groups=[]) for item in [obj] + list(getattr(resource, '_others', []))] \
+                    if obj is not None and entry.kind == 'setup_keys' else []
             desired = resource.desired()
             if obj is None:
                 return None, [desired]
@@ -430,6 +432,7 @@ class NetworkStateModule(NmsModule):
                 obj, after = self.plan(entry, plan)
                 if obj is not None:
                     seen.add(ref_id(obj))
+                seen.update(ref_id(item) for item in after if isinstance(item, dict) and item.get('id') is not None)
                 objs.extend(after)
             pruned = self.params['prune'] and source in described
             for obj in self.resolver.items(source):
@@ -443,7 +446,9 @@ class NetworkStateModule(NmsModule):
 
     # -- the account-wide allow-all policy (default_policy) ----------------------------------------------
     def all_group_ids(self):
-        return {ref_id(group) for group in self.resolver.items('groups') if isinstance(group, dict) and group.get('name') == ALL_GROUP}
+        """The id of the account's built-in All group (builtin_all_group: a group merely named All is not it); several
+        when groups named All cannot be told apart (see allow_all_policies)."""
+        return builtin_all_group(self.resolver.items('groups'))[0]
 
     def described_policy_ids(self):
         """Server ids of the policies the description names (the description decides what happens to them)."""
@@ -459,10 +464,19 @@ class NetworkStateModule(NmsModule):
         """The account-wide allow-all policies default_policy acts on: every policy on the server that the
         description does not name and that is an allow-all and nothing else (is_allow_all_policy), whatever its name:
         a renamed Default policy is found, a policy named Default that now restricts something is not."""
-        all_ids = self.all_group_ids()
+        all_ids, ambiguous = builtin_all_group(self.resolver.items('groups'))
         described = self.described_policy_ids()
-        return [policy for policy in self.resolver.items('policies')
-                if ref_id(policy) not in described and is_allow_all_policy(policy, all_ids)]
+        found = [policy for policy in self.resolver.items('policies')
+                 if ref_id(policy) not in described and is_allow_all_policy(policy, all_ids)]
+        if ambiguous and found and self.params.get('default_policy') in ('disable', 'remove'):
+            raise TaskError(
+                "option default_policy: %s: the groups %s are all named All, issued by the API and hold as many peers, so "
+                "the account's built-in All group (the one every peer is added to) cannot be told from the others, nor an "
+                "allow-all policy from a policy between the peers of another group named All (%s). Rename the groups named "
+                "All that are not the built-in one, or use default_policy: keep" % (
+                    self.params['default_policy'], ', '.join(sorted(all_ids)),
+                    ', '.join(self.shown(policy.get('name') or ref_id(policy), "'%s'") for policy in found)))
+        return found
 
     def add_default_policy_entries(self):
         """Entries for default_policy: disable updates each allow-all policy (enabled false, every other field as
@@ -481,6 +495,8 @@ class NetworkStateModule(NmsModule):
             params = dict(item_spec_defaults(PolicyModule), id=ref_id(policy), **connection)
             if mode == 'disable':
                 params['enabled'] = False
+                # a later rule a v0.27 server answers without its sources gets them back (the All group)
+                params['rules'] = allow_all_rules_as_held(policy, self.all_group_ids())
             else:
                 params['state'] = 'absent'
             entry = _Entry('policies', None, policy.get('name') or ref_id(policy), None, origin='default_policy')
@@ -517,10 +533,16 @@ class NetworkStateModule(NmsModule):
                 leaves.append(policy)
         if not restrictive:
             return
+        mode = self.params.get('default_policy')
         for policy in leaves:
+            if mode in ('disable', 'remove'):
+                # default_policy acts only on a policy that is an allow-all and nothing else: this one holds more
+                why = ("default_policy: %s leaves it, since it also has rules or posture checks that grant or deny "
+                       "something else; disable it, or remove its allow-all rule, with nms.overlay.policy" % mode)
+            else:
+                why = "until it is disabled (default_policy: disable)"
             self.warn("policies: the policy %s (All to All, accept) grants every peer access to every other peer; the "
-                      "policies described here restrict nothing until it is disabled (default_policy: disable)"
-                      % self.shown(policy.get('name'), "'%s'"))
+                      "policies described here restrict nothing %s" % (self.shown(policy.get('name'), "'%s'"), why))
 
     # -- applying -------------------------------------------------------------------------------------
     def applied_kinds(self):
@@ -541,6 +563,7 @@ class NetworkStateModule(NmsModule):
     def run(self):
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
+        check_secrets_file(self.params.get('created_secrets_file'))  # before anything is made, check mode too
         self.build_entries()
         self.check_references()
         self.add_default_policy_entries()
@@ -588,6 +611,10 @@ class NetworkStateModule(NmsModule):
         except TaskError as exc:
             raise TaskError('%s: %s' % (entry.where, exc), **self.report.so_far()) from exc
 
+    @classmethod
+    def holds_created_secret(cls, result):
+        return any(isinstance(change, dict) and change.get('key') for change in result.get('changes') or ())
+
     def prune(self, kind, cls, kept, report, parent=None):
         """Delete what the description does not name: of the kind, or (``parent``) of the kind in that parent."""
         connection = {name: self.params[name] for name in CONNECTION_OPTIONS}
@@ -622,33 +649,6 @@ class NetworkStateModule(NmsModule):
 
 def item_spec_defaults(cls):
     return {name: option.get('default') for name, option in item_spec(cls).items()}
-
-
-def store_secret(path, kind, name, item_id, value):
-    """Add a created secret to a JSON file only its owner can read ({kind: {name: {"id", "key"}}}), keeping what
-    the file holds: written to a new file of mode 0600 beside it, then renamed over it."""
-    data = {}
-    if os.path.lexists(path):
-        if not os.path.isfile(path) or os.path.islink(path):
-            raise ValueError('it is not a regular file')
-        with open(path, encoding='utf-8') as handle:
-            text = handle.read()
-        data = json.loads(text) if text.strip() else {}
-        if not isinstance(data, dict):
-            raise ValueError('it does not hold a JSON object')
-    data.setdefault(kind, {})[name] = {'id': item_id, 'key': value}
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix='.nms-secrets-', dir=directory)  # mode 0600
-    try:
-        with os.fdopen(handle, 'w', encoding='utf-8') as out:
-            os.fchmod(out.fileno(), 0o600)
-            json.dump(data, out, indent=2, sort_keys=True)
-            out.write('\n')
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
 
 
 class Report:

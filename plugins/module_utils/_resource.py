@@ -18,6 +18,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, plural
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, keep_created_secret, secrets_file_options
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, refuse_newer_options
 from ansible_collections.nms.overlay.plugins.module_utils._time import monotonic, sleep
 
@@ -850,6 +852,51 @@ class SecretOnCreate(ResourceModule):
 
     retired = {}
     retired_as = 'retired'  # what retiring one is called, for the warning (a setup key: revoked)
+    # where a create's value is in the result: in the result's object ('object', a setup key's key) or beside it
+    # ('result', a token's plain_token), under which member; and the created_secrets_file section it is kept under
+    secret_at = ('object', None)
+    secret_section = None
+
+    @classmethod
+    def full_argument_spec(cls):
+        spec = super().full_argument_spec()
+        spec.update(secrets_file_options())
+        return spec
+
+    def own_task(self):
+        """Whether this is the task's own module (network_state describes its keys without the secrets options)."""
+        return SECRETS_FILE in self.params
+
+    def validate_options(self):
+        super().validate_options()
+        if self.own_task():
+            check_secrets_file(self.params.get(SECRETS_FILE))  # before anything is made, check mode too
+
+    def reconcile(self):
+        result = super().reconcile()
+        obj, holder, member = self.created_value(result)
+        if not self.own_task() or holder is None:
+            return result
+        return keep_created_secret(self, result, holder, member, self.secret_section, self.secret_name(obj),
+                                   ref_id(obj))
+
+    @classmethod
+    def created_value(cls, result):
+        """(the result's object, the dict holding a created value, its member), or (object, None, None) without one."""
+        obj = result.get(cls.result_key)
+        container, member = cls.secret_at
+        holder = obj if container == 'object' else result
+        if isinstance(obj, dict) and isinstance(holder, dict) and holder.get(member):
+            return obj, holder, member
+        return obj, None, None
+
+    @classmethod
+    def holds_created_secret(cls, result):
+        return cls.created_value(result)[1] is not None
+
+    def secret_name(self, obj):
+        """The name a created value is kept under in created_secrets_file."""
+        return obj.get('name')
 
     def replacement_wanted(self, obj):
         return False

@@ -241,6 +241,12 @@ class NmsModule:
             return '(not shown: no_log)'
         return form % (value,)
 
+    @classmethod
+    def holds_created_secret(cls, result):
+        """Whether a result holds a value the task created and the server shows only once (a setup key's, a token's):
+        the action plugin then hides the result from Ansible's output, which ``register`` still gets whole."""
+        return False
+
     def fail(self, message, **extra):
         raise TaskError(message, **extra)
 

@@ -57,27 +57,10 @@ options:
     description:
       - Setup keys, each with the options of M(nms.overlay.setup_key).
       - A key created by this task has its value in RV(changes[].key), once, unless
-        O(return_created_secrets=false); O(created_secrets_file) keeps it in a file instead.
+        O(return_created_secrets=false); O(created_secrets_file) keeps it in a file instead. A result that holds a
+        value is hidden from Ansible's output (see O(return_created_secrets)).
     type: list
     elements: dict
-  return_created_secrets:
-    description:
-      - Whether the value of a setup key this task creates is returned in RV(changes[].key).
-      - Task results are printed with C(-v) and kept by AWX in its job events; set V(false) (the
-        P(nms.overlay.network#role) role always does) and give O(created_secrets_file) so that values
-        never show up in output. With V(false) and no O(created_secrets_file), a created value is lost
-        (the task warns).
-    type: bool
-    default: true
-  created_secrets_file:
-    description:
-      - A JSON file, on the host where the module runs, into which the value of each setup key this task
-        creates is written as soon as it is created (also when the run fails later), under
-        C(setup_keys.<name>), an object with C(id) and C(key). Entries already in the file are kept.
-      - The file is written with mode C(0600), readable only by its owner, by writing a new file beside
-        it and renaming it over the old one.
-      - Nothing is written in check mode.
-    type: path
   users:
     description:
       - Users, each with the options of M(nms.overlay.user).
@@ -126,6 +109,11 @@ options:
         (at least one) all accept every protocol from the C(All) group to the C(All) group. A policy that grants or
         denies anything else (a policy named C(Default) that now allows only SSH, say) is never disabled or deleted
         here. When there is none, there is nothing to do. A policy the description names is handled as described.
+      - The C(All) group here is the account's built-in one, not any group of that name (a renamed group, or one
+        synced from an identity provider, may be called C(All) too). It is the group named C(All), issued by the API,
+        that holds the most peers (servers add every peer to it). When several such groups hold as many peers,
+        V(disable) and V(remove) fail rather than guess. A v0.27 server answers a later allow-all rule of a policy
+        without its sources (the All group an earlier rule lists); such a rule counts as an allow-all rule.
       - Whatever this option says, the task warns when the description builds restrictive policies while an enabled
         policy with an allow-all rule (no source posture check) stays after the run.
       - A later run without the option (a teardown, say) leaves the policy as it is, so a disabled one stays disabled.
@@ -169,7 +157,7 @@ seealso:
   - module: nms.overlay.route
   - module: nms.overlay.network
   - module: nms.overlay.dns_zone
-extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.created_secrets]
 '''
 
 EXAMPLES = r'''

@@ -13,12 +13,14 @@ description:
   - Creates setup keys, changes their name, auto groups and revoked state, deletes them (or revokes them, on a
     v0.27 server, which cannot delete keys), and replaces keys that can no longer enroll a peer.
   - A key is found by O(id) when given, otherwise by O(name). Setup key names are not unique on the
-    server; a name shared by several keys fails and lists their ids (give O(id) then). The exceptions
-    are O(replace_invalid=true) and O(state=absent), which set revoked keys of the same name aside
-    (replacing leaves such keys behind) and fail only when several keys of the name are not revoked.
-  - The key value is returned only by the task that creates the key, as RV(setup_key.key). No later
-    task, diff or warning shows it, even though some servers send it on every read. Register the
-    result and store the value safely if you need it later.
+    server; a name shared by several keys fails and lists their ids (give O(id) then). Revoked keys of the
+    name are set aside when a key of the name is not revoked (replacing leaves such keys behind), and with
+    O(replace_invalid=true); O(state=absent) removes every key of the name; when every key of the name is revoked
+    and O(revoked) is not given, O(state=present) creates a new usable key (see O(state)).
+  - The key value is returned only by the task that creates the key, as RV(setup_key.key), and that result is hidden
+    from Ansible's output (screen, log, AWX job events) while C(register) gets it whole (see
+    O(return_created_secrets)). No later task, diff or warning shows it, even though some servers send it on every
+    read. Register the result to use the value, or write it to O(created_secrets_file).
   - O(type), O(expires_in), O(usage_limit) and O(ephemeral) are fixed when the key is created. A
     different value for an existing key is reported as a warning and never changes anything; use
     O(replace_invalid) or a new key to change them. The server reports only the expiry date, not the
@@ -60,6 +62,8 @@ options:
     description:
       - Groups (names or ids) that peers enrolled with this key join. Order does not matter; V([])
         removes every group. Left unset, the current groups are kept (none for a new key).
+      - An unknown group name fails before any change, naming the closest existing group names.
+      - The result shows them as RV(setup_key.auto_groups), each group with its id and name.
     type: list
     elements: str
   usage_limit:
@@ -90,6 +94,14 @@ options:
       - When the key found is expired, revoked or used up, create a fresh key with the same name (and
         the old key's settings, except where options say otherwise) and revoke the old key if it is not
         revoked yet. The result then holds the new key with its value, and RV(replaced_id).
+      - The new key's lifetime (O(expires_in)) is, unless O(expires_in) is given, the old key's as far as the
+        server's dates tell, since it reports no O(expires_in), only the expiry date and the date of the key's
+        last change (C(updated_at)), so it is the time from the old key's last change to its expiry, in whole days when
+        within 5 minutes of them, between 1 and 365 days. That is the old key's whole lifetime when it was never
+        changed after its creation (an expired or used-up key usually), and less when it was (renamed,
+        regrouped, or revoked, a revoke being a change); 30 days when the dates are missing.
+      - The old key stays on the server, revoked, under the same name (until O(state=absent) removes it
+        with the others of the name).
       - The diff shows the old key's settings (its name, id and state in the header) and the new key's.
       - Useful to hand out a working key for every enrollment run.
       - Cannot be combined with O(revoked=true).
@@ -97,19 +109,31 @@ options:
     default: false
   state:
     description:
-      - V(present) creates or updates the key.
+      - V(present) creates or updates the key. When every key of the O(name) is revoked (a v0.27 server
+        revokes the keys it cannot delete, so a key described again after O(state=absent) is in this case)
+        and O(revoked) is not given, those keys are set aside and a new, usable key is created (its value in
+        the result, or in network_state's C(created_secrets_file)); O(type) is then required as for any new
+        key. To change a revoked key itself, give its O(id) (or O(revoked)); on v0.27 O(revoked=false)
+        makes it usable again, a v0.77 server refuses that.
       - V(absent) deletes the key where the server can (today's servers). A v0.27 server cannot delete setup
         keys, so there the key is revoked and its auto groups are cleared (the server refuses to delete a group
         that any key lists, a revoked key too); RV(revoked_only) then says so. Which server it is, the key's id
         tells (v0.27 gives numeric ids), so no request is added. A revoked key keeps its name, so it still counts
         for the name lookup described above; a revoked key without auto groups is left as it is.
+      - Found by O(name), V(absent) removes every key of that name in one run, the revoked ones too (such as
+        the old keys O(replace_invalid) leaves), deleted where the server can, else (v0.27) revoked with their
+        auto groups cleared. A re-run then changes nothing. Found by O(id), only that key is removed.
     type: str
     choices: [present, absent]
     default: present
 seealso:
   - module: nms.overlay.setup_key_info
   - module: nms.overlay.group
-extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
+extends_documentation_fragment:
+  - nms.overlay.module
+  - nms.overlay.module.resource
+  - nms.overlay.module.converge
+  - nms.overlay.module.created_secrets
 '''
 
 EXAMPLES = r'''
@@ -121,14 +145,8 @@ EXAMPLES = r'''
     usage_limit: 10
     auto_groups:
       - servers
+    created_secrets_file: created-secrets.json  # only you can read it; in the directory ansible-playbook runs in
   register: servers_key
-
-- name: Store the key value; it is shown only by the task that created the key
-  ansible.builtin.copy:
-    content: "{{ servers_key.setup_key.key }}"
-    dest: "{{ playbook_dir }}/servers.setup-key"
-    mode: "0600"
-  when: servers_key.setup_key.key is defined
 
 - name: Get a one-off key for a new host, replacing the previous one once it has been used
   nms.overlay.setup_key:
@@ -136,7 +154,8 @@ EXAMPLES = r'''
     type: one-off
     expires_in: 1d
     replace_invalid: true
-  register: host_key
+    created_secrets_file: created-secrets.json
+  register: host_key  # host_key.setup_key.key: hand it to the host with no_log (the nms.overlay.enroll role does)
 
 - name: A key for web servers that share the name web.<domain> (v0.77 servers)
   nms.overlay.setup_key:
@@ -167,7 +186,8 @@ setup_key:
     key:
       description:
         - The key value that a peer enrolls with.
-        - Only in the result of the task that created the key (including a replacement).
+        - Only in the result of the task that created the key (including a replacement), unless
+          O(return_created_secrets=false). That result is hidden from Ansible's output; C(register) gets it.
       type: str
       returned: when the task created the key
       sample: A2C8E62B-38F5-4553-B31E-DD66C696CEBB
@@ -204,10 +224,21 @@ setup_key:
       type: str
       sample: "0001-01-01T00:00:00Z"
     auto_groups:
-      description: Ids of the groups that enrolled peers join; never null.
+      description:
+        - The groups that enrolled peers join, each with its id and name (as a policy's rules show their
+          groups); never null.
       type: list
-      elements: str
-      sample: [ch8i4ug6lnn4g9hqv7m0]
+      elements: dict
+      contains:
+        id:
+          description: Id of the group.
+          type: str
+          sample: ch8i4ug6lnn4g9hqv7m0
+        name:
+          description: Name of the group (null when the group is unknown).
+          type: str
+          sample: servers
+      sample: [{id: ch8i4ug6lnn4g9hqv7m0, name: servers}]
     usage_limit:
       description: How many peers the key may enroll; V(0) means unlimited.
       type: int

@@ -13,8 +13,10 @@ description:
   - Creates, rotates and deletes personal access tokens of a user or a service user.
   - A token is found by O(id) when given, otherwise by O(name) among the tokens of O(user). A name
     shared by several tokens of the user fails and lists their ids.
-  - The token value is returned only by the task that creates it, as RV(plain_token). No later task
-    shows it. Register the result and store the value safely.
+  - The token value is returned only by the task that creates it, as RV(plain_token), and that result is hidden
+    from Ansible's output (screen, log, AWX job events) while C(register) gets it whole (see
+    O(return_created_secrets)). No later task shows it. Register the result to use the value, or write it to
+    O(created_secrets_file).
   - Tokens cannot be edited. A different O(expires_in) for an existing token (or a different O(name)
     for a token found by O(id)) is reported as a warning and changes nothing; O(rotate=true) replaces
     the token explicitly.
@@ -58,22 +60,26 @@ options:
 seealso:
   - module: nms.overlay.token_info
   - module: nms.overlay.user
-extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge]
+extends_documentation_fragment:
+  - nms.overlay.module
+  - nms.overlay.module.resource
+  - nms.overlay.module.converge
+  - nms.overlay.module.created_secrets
 '''
 
 EXAMPLES = r'''
-- name: Create a token for the ci-bot service user
+- name: Create a token for the ci-bot service user, its value also kept in a file only you can read
   nms.overlay.token:
     user: ci-bot
     name: pipeline
     expires_in: 90
+    created_secrets_file: created-secrets.json  # in the directory ansible-playbook runs in
   register: ci_token
 
-- name: Keep the new value in a file only the owner can read
-  ansible.builtin.copy:
-    content: "{{ ci_token.plain_token }}"
-    dest: "{{ playbook_dir }}/ci-bot.token"
-    mode: "0600"
+- name: Use the new value in a later task (api_token is never shown; another module would need no_log)
+  nms.overlay.user_info:
+    api_token: "{{ ci_token.plain_token }}"
+    service_user: true
   when: ci_token.plain_token is defined
 
 - name: Rotate the token
@@ -128,7 +134,8 @@ token:
 plain_token:
   description:
     - "The token value, to send as C(Authorization: Token <value>)."
-    - Only in the result of the task that created the token (including a rotation).
+    - Only in the result of the task that created the token (including a rotation), unless
+      O(return_created_secrets=false). That result is hidden from Ansible's output; C(register) gets it.
   returned: when the task created the token
   type: str
   sample: nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W

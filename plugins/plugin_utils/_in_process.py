@@ -38,6 +38,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, no_log_values, shape_problem
 
 SWITCH = 'nms_overlay_in_process'
@@ -74,13 +75,35 @@ class InProcessAction(ActionBase):
             raise AnsibleActionFail(problem)
         where, reason = self.where_to_run(task_vars)
         display.vvv('%s runs %s: %s' % (self._task.action, where, reason))
+        args = self.controller_paths(self._task.args)
         if where == AS_PROCESS:
-            result.update(self._execute_module(module_name=self._task.action, task_vars=task_vars,
+            result.update(self._execute_module(module_name=self._task.action, module_args=args, task_vars=task_vars,
                                                wrap_async=self._task.async_val))
-            return result
-        result.update(self.run_here(task_vars))
+            return self.hide_created_secret(result)
+        result.update(self.run_here(task_vars, args))
         # as _execute_module does for a module's result: server data is never a template
-        return wrap_var(result)
+        return wrap_var(self.hide_created_secret(result))
+
+    def controller_paths(self, args):
+        """The task's options with a relative created_secrets_file made absolute: relative to the directory
+        ansible-playbook runs in, whether the module runs in this process or as a module process on this machine (which
+        ansible-core starts in the playbook's directory). A module that runs on another host needs an absolute path."""
+        path = args.get(SECRETS_FILE)
+        if not isinstance(path, str) or not path or os.path.isabs(os.path.expanduser(path)) \
+                or SECRETS_FILE not in self.engine.full_argument_spec():
+            return args
+        if self._connection.transport != 'local':
+            raise AnsibleActionFail('option %s: a relative path (%s) is taken in the directory ansible-playbook runs in, '
+                                    'on the controller, but this task runs the module on another host (connection %s): '
+                                    'give an absolute path' % (SECRETS_FILE, path, self._connection.transport))
+        return dict(args, **{SECRETS_FILE: os.path.join(os.getcwd(), path)})
+
+    def hide_created_secret(self, result):
+        """See hide_created_secret below; the hidden result's warnings are shown here (a hidden result shows none)."""
+        if self.engine.holds_created_secret(result):
+            display.v('%s: the result holds a value the task created, shown only once by the server: it is hidden from '
+                      'the output; register the result to use it, or set created_secrets_file' % self._task.action)
+        return hide_created_secret(self.engine, result, show_warning=display.warning)
 
     # -- where --------------------------------------------------------------------------------------------
     def where_to_run(self, task_vars):
@@ -114,10 +137,11 @@ class InProcessAction(ActionBase):
         return host_vars.get('ansible_facts', {}).get('discovered_interpreter_python')
 
     # -- in this process ----------------------------------------------------------------------------------
-    def run_here(self, task_vars=None):
-        """The engine's result for this task, run in this process with the task's options and environment."""
+    def run_here(self, task_vars=None, args=None):
+        """The engine's result for this task, run in this process with the task's options (``args``, else the task's
+        own) and environment."""
         with task_environment(self.environment()):
-            return run_engine(self.engine, self._task.args, self._task.action, check_mode=bool(self._task.check_mode),
+            return run_engine(self.engine, self._task.args if args is None else args, self._task.action, check_mode=bool(self._task.check_mode),
                               diff=bool(self._task.diff), no_log=bool(self._task.no_log),
                               invocation=injects_invocation(task_vars or {}),
                               on_progress=display.v)  # shown as it comes, at -v
@@ -168,6 +192,19 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
         # as AnsibleModule reports it: the options the module ran with, secrets masked
         result['invocation'] = {'module_args': params}
     return remove_values(result, secrets)
+
+
+def hide_created_secret(engine, result, show_warning=None):
+    """A result holding a value the task created (a setup key's, a token's: the server shows it once) is hidden from
+    every callback (the screen, the log, AWX job events) as ansible-core hides a no_log task's result, while
+    ``register`` gets it whole. Its warnings, which a hidden result would not show, go to ``show_warning`` instead
+    (None: they stay in the result)."""
+    if engine.holds_created_secret(result):
+        if show_warning is not None:
+            for warning in result.pop('warnings', None) or ():
+                show_warning(warning)
+        result['_ansible_no_log'] = True
+    return result
 
 
 def injects_invocation(task_vars):

@@ -396,10 +396,15 @@ def _run_in_process(steps, check, diff, environment, workdir, home):
         task_diff = diff if step.diff is None else step.diff
         with _process_as_ansible_playbook_would(workdir, home):
             result = run_module(step.module, json.loads(json.dumps(step.args)), check_mode=check_mode, diff=task_diff,
-                                environment=environment)
+                                environment=environment, cwd=workdir)
         record, printed = _record(step, result)
         records.append(record)
-        output.append("TASK [%s] %s\n%s\n%s\n" % (step.name, "*" * 20, json.dumps(record, default=repr), printed))
+        if record.get("_ansible_no_log"):
+            # what ansible-playbook shows of a result the action plugin hides (the record is what register gets)
+            printed, shown = "", {"censored": "(hidden: the result holds a created secret)", "changed": record["changed"]}
+        else:
+            shown = record
+        output.append("TASK [%s] %s\n%s\n%s\n" % (step.name, "*" * 20, json.dumps(shown, default=repr), printed))
         if record["failed"] and not step.ignore_errors:
             rc = 2  # ansible-playbook: a host failed, the play ends for it
             break

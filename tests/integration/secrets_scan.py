@@ -1,6 +1,6 @@
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Issue 10, item 4, for every play: no secret in the output, except the one create result; none in a URL.
+"""Issue 10, item 4, and issue 28, for every play: no secret in the output, not even the create result's; none in a URL.
 
 Used by the ``run`` fixture of conftest.py after every ``ansible-playbook`` run (and by the
 ``emulator`` fixture for the request log at the end of every test). The search itself is
@@ -13,9 +13,10 @@ Secrets and where they may show:
 * a setup key value or a personal access token value that existed before the play (the emulator's
   state dump before the run, what the test's own emulator calls returned, what an earlier run of the
   test created): nowhere;
-* a value created by the play: only in the output of the task that created it, that is the first
-  task whose result is ``changed`` and holds the value (a setup key's ``key``, a token's
-  ``plain_token``, a network_state change); a value no changed result holds: nowhere;
+* a value created by the play: nowhere either. The result of the task that created it (the first task
+  whose result is ``changed`` and holds the value: a setup key's ``key``, a token's ``plain_token``, a
+  network_state change) is hidden by the action plugin, and only ``register`` gets it; the failure
+  names that task;
 * no secret at all in the path or query of a request the emulator logged.
 """
 
@@ -89,7 +90,7 @@ def secrets_in(data):
 
 
 class Secret:
-    """One value to search for; ``creator`` is the task allowed to show it (None: no task is)."""
+    """One value to search for; ``creator`` is the task that created it (None: none of the play's)."""
 
     def __init__(self, kind, value, creator=None):
         self.kind = kind
@@ -135,8 +136,6 @@ def output_leaks(stdout, secrets):
     for name, text in task_outputs(stdout):
         where = name if name.startswith("(") else "task '%s'" % name
         for secret in secrets:
-            if secret.creator == name:
-                continue  # the create result shows it, by design
             found = find_secrets(text, [secret.value])
             if found:
                 leaks.append("%s in the output of %s (line %d, %d occurrence(s))" % (

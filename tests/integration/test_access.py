@@ -154,10 +154,15 @@ def test_policy_create_rerun_edit_delete(emulator, run):
         assert rules[1]['bidirectional'] is False and rules[1]['ports'] == ['5432']
         assert two['two']['policy']['enabled'] is False
 
-        # The same two rules in the other order: rules are ordered, so that is a change.
+        # The same two rules in the other order: rules are ordered, so that is a change. v0.27 answers db without its
+        # source web, which the first rule lists (as a destination): moved first, its sources must be given
         emulator.clear_log()
-        swapped = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
+        refused = run([{'name': 'swap', 'ignore_errors': True, 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
             {'name': 'db'}, {'name': 'https'}]}}])
+        assert refused['swap']['msg'].startswith("option rules[0].sources is required to update the policy 'dev-to-web'")
+        assert emulator.writes() == []
+        swapped = run([{'name': 'swap', 'nms.overlay.policy': {'name': 'dev-to-web', 'rules': [
+            {'name': 'db', 'sources': ['web']}, {'name': 'https'}]}}])
         assert swapped['swap']['changed'] is True
         assert [r['name'] for r in swapped['swap']['policy']['rules']] == ['db', 'https']
         emulator.clear_log()

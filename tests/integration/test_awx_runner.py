@@ -69,6 +69,16 @@ def job_template(name):
     return found
 
 
+def template_extra_vars(template, **controller_vars):
+    """The job template's variables as awx.awx stores them: rendered with the configuring play's variables (and
+    ``controller_vars`` over them, as ``-e`` would give them to that play)."""
+    [play] = load("configure_controller.yml")
+    namespace = dict(play.get("vars") or {}, **controller_vars)
+    renderer = sandbox.ImmutableSandboxedEnvironment()
+    return {name: renderer.from_string(value).render(**namespace) if isinstance(value, str) else value
+            for name, value in (template.get("extra_vars") or {}).items()}
+
+
 def inventory_source(inventory):
     [found] = [task for task in controller_tasks("awx.awx.inventory_source") if task["inventory"] == inventory]
     return found
@@ -116,8 +126,9 @@ def runner_env(credential_env, collections_dir):
 class Job:
     """One private data dir: the project copied in, the credential injected, runs through ansible-runner."""
 
-    def __init__(self, base, inputs, collections_dir):
+    def __init__(self, base, inputs, collections_dir, controller_vars=None):
         self.dir = str(base)
+        self.controller_vars = controller_vars or {}
         shutil.copytree(os.path.join(AWX, "project"), os.path.join(self.dir, "project"))
         self.env = runner_env(inject_credential(inputs, self.dir), collections_dir)
         self.count = 0
@@ -151,7 +162,7 @@ class Job:
             cmdline.append("--diff")
         if template.get("become_enabled"):
             cmdline.append("--become")
-        extravars = dict(template.get("extra_vars") or {})
+        extravars = template_extra_vars(template, **self.controller_vars)
         extravars.update(extra_vars or {})
         return ansible_runner.run(
             private_data_dir=self.dir, playbook=template["playbook"], inventory=inventory, extravars=extravars,
@@ -230,7 +241,11 @@ def netbird(tmp_path_factory):
 
 def test_job_templates_run_under_ansible_runner_with_the_credential_injected(netbird, tmp_path, collections_dir):
     netbird.reset()
-    job = Job(tmp_path / "job", {"api_url": netbird.url, "api_token": netbird.token}, collections_dir)
+    # the directory exposed to the jobs (docs/awx.md, "Keeping created setup keys"): outside the private data dir
+    exposed = tmp_path / "exposed"
+    exposed.mkdir(mode=0o700)
+    job = Job(tmp_path / "job", {"api_url": netbird.url, "api_token": netbird.token}, collections_dir,
+              controller_vars={"nms_awx_secrets_dir": str(exposed)})
     assert job.env["NMS_API_URL"] == netbird.url and job.env["NMS_API_CA_PATH"] == ""
 
     # build network, on the imported peers inventory (no peer yet)
@@ -241,6 +256,12 @@ def test_job_templates_run_under_ansible_runner_with_the_credential_injected(net
     assert changed(build) > 0
     names = {group["name"] for group in netbird.api("GET", "/groups")[1]}
     assert {"servers", "developers", "office"} <= names
+    # the created setup key outlives the job's container: it is in the exposed directory, readable by its owner only
+    kept = exposed / "created-secrets.json"
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    [servers_key] = [key for key in netbird.api("GET", "/setup-keys")[1] if key["name"] == "servers"]
+    stored = json.loads(kept.read_text(encoding="utf-8"))["setup_keys"]["servers"]
+    assert stored["id"] == str(servers_key["id"]) and stored["key"] in secrets_of(netbird)
 
     # enroll hosts: setup keys are made, the hosts join; the inventory update then imports them
     enroll = job.run_template("nms.overlay enroll hosts", enroll_inventory(tmp_path / "job"))
@@ -289,7 +310,8 @@ def test_ca_certificate_input_reaches_the_inventory_plugin_and_the_modules(https
     rc, _listing, output = plain.inventory_update("{{ nms_awx_inventory }}")
     assert rc != 0 and "certificate" in output.lower(), output
 
-    job = Job(tmp_path / "ca", {"api_url": https.url, "api_token": https.token, "ca_cert": ca_pem}, collections_dir)
+    job = Job(tmp_path / "ca", {"api_url": https.url, "api_token": https.token, "ca_cert": ca_pem}, collections_dir,
+              controller_vars={"nms_awx_secrets_dir": str(tmp_path)})
     ca_file = job.env["NMS_API_CA_PATH"]
     assert os.path.dirname(ca_file) == os.path.join(job.dir, "env")
     assert oct(os.stat(ca_file).st_mode & 0o777) == "0o600"
@@ -299,3 +321,31 @@ def test_ca_certificate_input_reaches_the_inventory_plugin_and_the_modules(https
     assert build.rc == 0 and build.status == "successful", job.stdout(build)
     assert changed(build) > 0
     assert job.leaks({https.token: "API token"}) == []
+
+
+def test_a_created_key_is_in_no_job_event_at_any_verbosity(netbird, tmp_path, collections_dir):
+    """Issue 28, point 1: the setup_key and token modules used directly in a job, launched with verbosity 4 (Debug):
+    the values reach the play (register) and a file outside the job, never its events or stdout."""
+    netbird.reset()
+    job = Job(tmp_path / "job", {"api_url": netbird.url, "api_token": netbird.token}, collections_dir)
+    used = tmp_path / "used.json"
+    playbook = [{"name": "Create secrets", "hosts": "localhost", "connection": "local", "gather_facts": False,
+                 "tasks": [
+                     {"name": "key", "register": "made", "nms.overlay.setup_key": {"name": "job-key", "type": "one-off"}},
+                     {"name": "token", "register": "pat", "nms.overlay.token": {
+                         "user": "owner@example.com", "name": "job-token", "expires_in": 1}},
+                     {"name": "use them", "no_log": True, "ansible.builtin.copy": {
+                         "dest": str(used), "mode": "0600",
+                         "content": "{{ [made.setup_key.key, pat.plain_token] | to_json }}"}}]}]
+    with open(os.path.join(job.dir, "project", "secrets.yml"), "w", encoding="utf-8") as stream:
+        yaml.safe_dump(playbook, stream)
+    runner = ansible_runner.run(private_data_dir=job.dir, playbook="secrets.yml", envvars=job.env, verbosity=4,
+                                ident="secrets", quiet=True, timeout=600)
+    assert runner.rc == 0, job.stdout(runner)
+    key, token = json.loads(used.read_text(encoding="utf-8"))
+    assert len(key) == 36 and token.startswith("nbp_")
+    events = [event for event in runner.events if event.get("event") == "runner_on_ok"]
+    assert [event["event_data"]["res"].get("censored") is not None for event in events][:2] == [True, True]
+    secrets = dict(secrets_of(netbird), **{token: "personal access token"})
+    assert key in secrets
+    assert job.leaks(secrets) == []

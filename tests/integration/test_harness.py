@@ -263,7 +263,8 @@ def test_which_runs_go_in_process(tasks, options, reason):
 
 def test_in_process_results_are_scanned_for_secrets_and_checked_against_return(emulator, run, monkeypatch):
     """An in-process run gets the checks of an ansible-playbook run: each task's recorded result is that task's output
-    for the secrets scan (a created value may show in its creator's only), and a result must keep its RETURN."""
+    for the secrets scan (a created value shows nowhere: the creator's result is hidden as the action plugin hides it,
+    and a creator's result that is not hidden leaks), and a result must keep its RETURN."""
     from tests.integration import conftest  # pylint: disable=import-outside-toplevel
     value = "0A1B2C3D-4E5F-6A7B-8C9D-0E1F2A3B4C5D"
     answers = {}
@@ -272,8 +273,10 @@ def test_in_process_results_are_scanned_for_secrets_and_checked_against_return(e
         return dict(answers[args.get("name")], _rc=0, _stdout="", _stderr="")
 
     monkeypatch.setattr(conftest, "run_module", fake)
+    unhidden = "9F8E7D6C-5B4A-3F2E-1D0C-B9A8F7E6D5C4"
     answers.update({
-        "made": {"changed": True, "setup_key": {"name": "made", "key": value}},
+        "made": {"changed": True, "setup_key": {"name": "made", "key": value}, "_ansible_no_log": True},
+        "bare": {"changed": True, "setup_key": {"name": "bare", "key": unhidden}},
         "shown": {"changed": False, "setup_keys": [{"name": "made", "key": value}]},
         "token": {"changed": False, "setup_keys": [], "msg": "sent %s" % emulator.token},
         "odd": {"changed": False, "setup_keys": [], "not_documented": 1},
@@ -281,13 +284,14 @@ def test_in_process_results_are_scanned_for_secrets_and_checked_against_return(e
     with pytest.raises(pytest.fail.Exception) as leak:
         run([{"name": "make", "nms.overlay.setup_key": {"name": "made"}},
              {"name": "list", "nms.overlay.setup_key_info": {"name": "shown"}}])
-    # one leak: the value in the output of 'list'; the creator 'make' may show it
+    # one leak: the value in the output of 'list'; the creator's result is hidden
     assert str(leak.value).endswith(": 1 leak(s)\n  the setup key value created by task 'make' in the output of "
                                     "task 'list' (line 5, 1 occurrence(s))"), str(leak.value)
     assert value not in str(leak.value)
-    with pytest.raises(pytest.fail.Exception) as leak:  # once it exists, no later run may show it
-        run([{"name": "make", "nms.overlay.setup_key": {"name": "made"}}])
-    assert "a setup key value in the output of task 'make'" in str(leak.value)
+    with pytest.raises(pytest.fail.Exception) as leak:  # a create result that is not hidden shows its value
+        run([{"name": "make bare", "nms.overlay.setup_key": {"name": "bare"}}])
+    assert "the setup key value created by task 'make bare' in the output of task 'make bare'" in str(leak.value)
+    assert unhidden not in str(leak.value)
     with pytest.raises(pytest.fail.Exception, match="the API token in the output of task 'list'") as leak:
         run([{"name": "list", "nms.overlay.setup_key_info": {"name": "token"}}])
     assert emulator.token not in str(leak.value)

@@ -2,19 +2,28 @@
 """Secrets stay out of the output: every identity task at -vvvv with --diff, in both dialects.
 
 (The ``run`` fixture scans every play of the integration tests the same way, see secrets_scan.py;
-this test also shows that each created value does appear in its create result.)
+this test also shows that the play can use each created value: registered, then used.)
 
-The API token must never show. A created token or setup key value shows only in the result of the
-one task that created it; values that existed before (the server sends setup key values on every
+The API token must never show. A created token or setup key value shows nowhere either, not in the
+result of the task that created it (the action plugin hides that result from Ansible's output), while
+``register`` still gets it; values that existed before (the server sends setup key values on every
 read) never show.
 """
 
 from __future__ import annotations
 
+import json
+
 from tests.integration.secrets_scan import sections
 
 
-def test_no_secret_in_verbose_output(emulator, run):
+CREATED = {  # the registered results' created values, by the task that created them
+    'token create': 'first.plain_token', 'token rotate': 'second.plain_token', 'token own': 'own.plain_token',
+    'key create': 'key.setup_key.key', 'key replace': 'replaced.setup_key.key',
+}
+
+
+def test_no_secret_in_verbose_output(emulator, run, tmp_path):
     # Secrets that exist before the play: none of them may show anywhere.
     seeded_user = emulator.add_user('dev@example.com', name='Dev', role='user', token=True)
     old_key = emulator.ok('POST', '/api/setup-keys', {
@@ -69,22 +78,26 @@ def test_no_secret_in_verbose_output(emulator, run):
         {'name': 'account delete preview', 'nms.overlay.account_settings': {
             'state': 'absent', 'confirm_account_id': account_id}, 'check_mode': True},
         {'name': 'user delete', 'nms.overlay.user': {'name': 'ci-bot', 'is_service_user': True, 'state': 'absent'}},
+        # the play uses what register got: here, it writes the values to a file the test reads
+        {'name': 'keep the created values', 'no_log': True, 'ansible.builtin.copy': {
+            'content': '{{ {%s, "replaced_id": replaced.replaced_id} | to_json }}'
+                       % ', '.join("'%s': %s" % item for item in CREATED.items()),
+            'dest': str(tmp_path / 'created.json'), 'mode': '0600'}},
     ]
     # ansible-core 2.21 shows a module's arguments only with INJECT_INVOCATION (earlier ones ignore the variable)
     result = run(tasks, diff=True, verbosity=4, env={'ANSIBLE_INJECT_INVOCATION': 'true'})
     assert result.rc == 0, result
     assert result['use the old token']['failed'] is True  # rotated away
     assert result['use the new token']['users'][0]['name'] == 'ci-bot'
-    assert result['key replace']['replaced_id'] == str(used_key['id'])
     assert result['key replace rerun']['changed'] is False
 
-    created = {
-        'token create': result['token create']['plain_token'],
-        'token rotate': result['token rotate']['plain_token'],
-        'token own': result['token own']['plain_token'],
-        'key create': result['key create']['setup_key']['key'],
-        'key replace': result['key replace']['setup_key']['key'],
-    }
+    with open(tmp_path / 'created.json', encoding='utf-8') as stream:
+        created = json.load(stream)
+    assert created.pop('replaced_id') == str(used_key['id'])
+    assert sorted(created) == sorted(CREATED)
+    for task, value in created.items():
+        assert isinstance(value, str) and len(value) >= 36 and '*' not in value, task  # whole values
+        assert result[task]['changed'] is True and 'censored' in result[task], task  # hidden, as with no_log
     out = sections(result.stdout)
     assert len(out) > len(tasks)  # the split found every task
     assert '-vvvv' in result.command and '"module_args"' in result.stdout  # really verbose: arguments shown
@@ -92,14 +105,11 @@ def test_no_secret_in_verbose_output(emulator, run):
     for secret in old_secrets:
         assert secret not in result.stdout
     for task, secret in created.items():
-        assert secret in out[task], task  # the create result shows it, by design
-        elsewhere = [name for name, text in out.items() if name != task and secret in text]
-        assert elsewhere == [], (task, elsewhere)
-    # The recorded results of the other tasks hold no value either.
+        shown = [name for name, text in out.items() if secret in text]
+        assert shown == [], (task, shown)
+        assert secret not in result.stdout
+    # What the callbacks got (the recorder's results) holds no value either.
     for res in result.results:
         text = repr(res)
-        for task, secret in created.items():
-            if res['task'] != task:
-                assert secret not in text, (task, res['task'])
-        for secret in old_secrets:
-            assert secret not in text
+        for secret in list(created.values()) + old_secrets:
+            assert secret not in text, res['task']

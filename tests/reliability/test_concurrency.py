@@ -146,7 +146,9 @@ def test_ten_forks_one_object_of_a_shared_name(any_emulator, tmp_path, name):
     emu = any_emulator
     args, path, live = SHARED_NAMES[name]
     task = "    - name: Ensure it\n      nms.overlay.%s:\n%s" % (name, args)
-    output, returncode, recap, elapsed = run_forks(emu, tmp_path, task)
+    # every answer 1 s late: the forks' reads all come before their writes even when a loaded machine starts the
+    # ten forks over most of a second (0.3 s was not always enough, and then no race happened)
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, task, slow=1.0)
     status, items = emu.api("GET", path)
     made = [item for item in items if live(item)]
     posts = [r for r in emu.requests() if r["method"] == "POST"]

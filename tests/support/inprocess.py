@@ -15,34 +15,51 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import tempfile
 import traceback
 
 from tests.support.modules import engine_of
 
 
-def run_module(name, args, check_mode=False, diff=False, no_log=False, environment=None):
+_SCRATCH = []
+
+
+def scratch_directory():
+    """A temporary directory of this process: the working directory of a run that no caller chose (an example's
+    relative created_secrets_file lands there, never in the checkout the tests run from)."""
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.mkdtemp(prefix='nms-run-module-'))
+    return _SCRATCH[0]
+
+
+def run_module(name, args, check_mode=False, diff=False, no_log=False, environment=None, cwd=None):
     """Run one module with ``args`` as its action plugin runs it in the controller; return its result.
 
     First the action plugin's own check of the options' shapes (made whichever way a module runs), then
     the engine with the options validated as AnsibleModule validates them. Keys added here: ``_rc`` (the
     exit code a module process would have: 1 failed, 0 otherwise), ``_stdout`` (what was printed, then
     the result as JSON, as a module process prints it), ``_stderr``. When anything raised past the engine,
-    the result is ``{"uncaught": traceback text, ...}``.
+    the result is ``{"uncaught": traceback text, ...}``. The module runs in ``cwd`` (the directory ansible-playbook
+    would run in), by default a scratch directory.
     """
     # pylint: disable=import-outside-toplevel
     from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
-    from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import run_engine, task_environment
+    from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
+        hide_created_secret, run_engine, task_environment,
+    )
     engine = engine_of(name)
     out = io.StringIO()
     err = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), task_environment(environment or {}):
+        where = _chdir(scratch_directory() if cwd is None else cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), task_environment(environment or {}), where:
             problem = shape_problem(engine.full_argument_spec(), args)
             if problem:
                 result = {"failed": True, "msg": problem}
             else:
-                result = run_engine(engine, dict(args), "nms.overlay.%s" % name, check_mode=check_mode, diff=diff,
-                                    no_log=no_log)
+                result = hide_created_secret(engine, run_engine(engine, dict(args), "nms.overlay.%s" % name,
+                                                                check_mode=check_mode, diff=diff, no_log=no_log))
     except BaseException:  # pylint: disable=broad-except
         return {"uncaught": traceback.format_exc(), "_stdout": out.getvalue(), "_stderr": err.getvalue(),
                 "failed": True}
@@ -51,6 +68,16 @@ def run_module(name, args, check_mode=False, diff=False, no_log=False, environme
     result["_stdout"] = out.getvalue() + json.dumps({k: v for k, v in result.items() if not k.startswith("_")})
     result["_stderr"] = err.getvalue()
     return result
+
+
+@contextlib.contextmanager
+def _chdir(path):
+    saved = os.getcwd()
+    os.chdir(str(path))
+    try:
+        yield
+    finally:
+        os.chdir(saved)
 
 
 def describe(result):

@@ -29,6 +29,14 @@ def test_each_variant_holds_the_connection_options_and_every_attribute(variant, 
     assert doc['notes']
 
 
+def test_the_created_secrets_variant_documents_the_options_the_engine_adds():
+    from ansible_collections.nms.overlay.plugins.module_utils._secrets import secrets_file_options
+    options = yaml.safe_load(ModuleDocFragment.CREATED_SECRETS)['options']
+    assert {name: option['type'] for name, option in options.items()} == {
+        name: option['type'] for name, option in secrets_file_options().items()}
+    assert options['return_created_secrets']['default'] is secrets_file_options()['return_created_secrets']['default']
+
+
 def documented_behaviours(engine):
     """The variants beyond the first that a module's engine calls for: each documents one engine behaviour."""
     variants = set()
@@ -41,6 +49,8 @@ def documented_behaviours(engine):
         variants.add('converge')
     if getattr(engine, 'requires', None):
         variants.add('current_servers')
+    if 'created_secrets_file' in spec_checks['argument_spec']:
+        variants.add('created_secrets')
     return variants
 
 

@@ -52,6 +52,8 @@ class TokenModule(SecretOnCreate):
 
     what = 'token'
     result_key = 'token'
+    secret_at = ('result', 'plain_token')
+    secret_section = 'tokens'
     required_on_create = ('name', 'expires_in')
     model = staticmethod(_token_model)
     fields = dict(
@@ -153,6 +155,10 @@ class TokenModule(SecretOnCreate):
             result['plain_token'] = self._plain
             self._plain = None
         return result
+
+    def secret_name(self, obj):
+        """Kept as <user>/<token name> in created_secrets_file: token names are per user."""
+        return '%s/%s' % (self.params.get('user'), obj.get('name'))
 
     def prepare_update(self, obj, desired):
         """A token is never edited: a different name or lifetime is a warning (rotate replaces the token)."""

@@ -307,11 +307,28 @@ def test_created_key_values_go_to_a_private_file_and_stay_out_of_the_result(tmp_
     assert reconcile(KeyServer(), setup_keys=[KEY])['changes'][0]['key'].startswith('A616097E')
 
 
+class VanishingDirKeyServer(KeyServer):
+    """Removes the secrets file's directory as it creates a key: the file, checked before, cannot be written after."""
+
+    def __init__(self, directory):
+        super().__init__()
+        self.directory = directory
+
+    def post(self, path, body):
+        created = super().post(path, body)
+        if path == '/setup-keys' and self.directory.exists():
+            self.directory.rmdir()
+        return created
+
+
 def test_a_created_key_value_that_cannot_be_kept_is_never_shown(tmp_path):
+    directory = tmp_path / 'keys'
+    directory.mkdir()
     with pytest.raises(TaskError) as failure:
-        reconcile(KeyServer(), setup_keys=[KEY], return_created_secrets=False,
-                  created_secrets_file=str(tmp_path / 'missing-dir' / 'secrets.json'))
+        reconcile(VanishingDirKeyServer(directory), setup_keys=[KEY], return_created_secrets=False,
+                  created_secrets_file=str(directory / 'secrets.json'))
     assert 'could not be written to created_secrets_file' in str(failure.value) and 'A616097E' not in str(failure.value)
+    assert 'A616097E' not in repr(failure.value.details)
     module = engine(NetworkStateModule, KeyServer(), options=dict(CONNECTION, prune=False, setup_keys=[KEY],
                                                                   return_created_secrets=False))
     result = module.run()
@@ -561,12 +578,16 @@ class CurrentServer(Server):
 
     def __init__(self):
         super().__init__()
-        self.items.update({'/networks': [], '/dns/zones': []})
+        self.items.update({'/networks': [], '/dns/zones': [], '/accounts': [{'id': 'acc-1', 'settings': {'dns_domain': ''}}]})
 
     def get(self, path, query=None):
         if path == '/instance/version':
             self.calls.append(('GET', path))
             return {'management_current_version': '0.77.1'}
+        if path == '/networks/resources':  # the account-wide list of every network's resources
+            self.calls.append(('GET', path))
+            return [dict(item) for key, items in self.items.items() if key.startswith('/networks/')
+                    and key.endswith('/resources') for item in items]
         return super().get(path, query)
 
     def post(self, path, body):

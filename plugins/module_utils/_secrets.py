@@ -1,0 +1,154 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Created secrets (setup key values, personal access tokens): the file they are written to, and keeping them out
+of what Ansible shows.
+
+The file (the ``created_secrets_file`` option of setup_key, token and network_state) is a JSON object
+``{kind: {name: {"id": ..., "key": ...}}}`` readable by its owner only. It is checked before the task's first
+request, check mode too; each value is added under an exclusive lock (``.<name>.lock`` beside it), so that forks
+and parallel runs writing into one file keep every value; the new content goes to a new file of mode 0600 that
+replaces the old one, so a reader never sees half a file.
+
+A result that holds a created value is marked ``_ansible_no_log`` by the modules' action plugin, both ways of running
+(plugins/plugin_utils/_in_process.py; a module process's own ``_ansible_`` members are dropped by ansible-core):
+Ansible then shows the task as changed with its output hidden (screen, log, AWX job events), while ``register`` gets
+the whole result, value included. Ansible's own include_vars action marks its results the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: no lock (one writer at a time is then the user's)
+    fcntl = None
+
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+
+OPTION = 'created_secrets_file'
+
+
+def secrets_file_options():
+    """The options of a module that creates secrets: where they go, and whether the result carries them."""
+    return dict(
+        return_created_secrets=dict(type='bool', default=True, no_log=False),
+        created_secrets_file=dict(type='path', no_log=False),
+    )
+
+
+class SecretsFileError(Exception):
+    """The secrets file cannot be used as it is (the reason, without any value of it)."""
+
+
+def read_secrets(path):
+    """The file's content ({} when it does not exist or is empty); SecretsFileError when it is not ours to extend."""
+    if os.path.islink(path):
+        raise SecretsFileError('it is a symbolic link (give the path of the file itself)')
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise SecretsFileError('its directory %s does not exist' % directory)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise SecretsFileError('its directory %s is not writable' % directory)
+    if not os.path.lexists(path):
+        return {}
+    if not os.path.isfile(path):
+        raise SecretsFileError('it is not a regular file')
+    try:
+        with open(path, encoding='utf-8') as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SecretsFileError('it cannot be read (%s)' % (getattr(exc, 'strerror', None) or type(exc).__name__)) from None
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SecretsFileError('it is not JSON (line %s: %s)' % (getattr(exc, 'lineno', '?'), getattr(exc, 'msg', exc))) from None
+    problem = shape_problem(data)
+    if problem:
+        raise SecretsFileError(problem)
+    return data
+
+
+def shape_problem(data):
+    """Why ``data`` is not a secrets file's content ({kind: {name: {"id", "key", ...}}}), or None."""
+    if not isinstance(data, dict):
+        return 'it holds a JSON %s, not an object of kinds' % type(data).__name__
+    for kind, entries in data.items():
+        if not isinstance(entries, dict):
+            return 'its member %s is not an object of names' % json.dumps(kind)
+        for name, entry in entries.items():
+            if not isinstance(entry, dict):
+                return 'its member %s.%s is not an object with "id" and "key"' % (json.dumps(kind), json.dumps(name))
+    return None
+
+
+def check_secrets_file(path, option=OPTION):
+    """Refuse a secrets file the task could not write to, before the task makes anything (check mode too)."""
+    if not path:
+        return
+    try:
+        read_secrets(path)
+    except SecretsFileError as exc:
+        raise TaskError('option %s: %s cannot hold the created values: %s; nothing was changed'
+                        % (option, path, exc)) from None
+
+
+def store_secret(path, kind, name, item_id, value, **extra):
+    """Add one created value to the file under ``kind`` and ``name``, keeping every other entry (also those another
+    process adds at the same moment: the read and the write happen under the file's lock)."""
+    entry = dict(extra, id=item_id, key=value)
+    directory = os.path.dirname(os.path.abspath(path))
+    lock_path = os.path.join(directory, '.%s.lock' % os.path.basename(path))
+    lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        data = read_secrets(path)
+        data.setdefault(kind, {})[name] = entry
+        handle, temporary = tempfile.mkstemp(prefix='.nms-secrets-', dir=directory)  # mode 0600
+        try:
+            with os.fdopen(handle, 'w', encoding='utf-8') as out:
+                os.fchmod(out.fileno(), 0o600)
+                json.dump(data, out, indent=2, sort_keys=True)
+                out.write('\n')
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+    finally:
+        os.close(lock)  # closing releases the lock
+
+
+def keep_created_secret(task, result, holder, member, section, name, item_id, **extra):
+    """What becomes of a value a task created, ``holder[member]`` in its result: written to the task's
+    created_secrets_file (under ``section`` and ``name``), left in the result only when return_created_secrets is
+    true (the action plugin then hides the result from Ansible's output). ``task`` is the engine (params, what, warn,
+    shown)."""
+    value = holder.get(member)
+    if not value:
+        return result
+    path = task.params.get(OPTION)
+    if path:
+        try:
+            store_secret(path, section, name, item_id, value, **extra)
+        except (OSError, SecretsFileError) as exc:
+            holder.pop(member, None)
+            raise TaskError('the %s %s was created (id %s), but its value could not be written to %s %s (%s), and '
+                            'the value is only ever shown once: delete or revoke it and run again'
+                            % (task.what, task.shown(name, "'%s'"), item_id, OPTION, path,
+                               getattr(exc, 'strerror', None) or exc), changed=True) from None
+    if task.params.get('return_created_secrets') is False:
+        holder.pop(member, None)
+        if not path:
+            task.warn('the value of the created %s %s (id %s) is not returned (return_created_secrets=false) and no '
+                      '%s was given: it is lost; delete or revoke it and set %s to keep the next one'
+                      % (task.what, task.shown(name, "'%s'"), item_id, OPTION, OPTION))
+    return result
