@@ -228,12 +228,12 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
+from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
     HAS_REQUESTS, ApiError, Client, api_root, shown_root,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     NO_ADDRESS, describe_peer, group_matches, in_any_group, normalise_peer, peer_groups, peer_shape_problem,
 )
@@ -461,9 +461,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         """The Ansible groups of a peer. ``origins`` maps each Ansible group made so far to the peer groups
         it came from (id -> name); a second peer group that becomes the same Ansible group is warned about once."""
         names = []
+        builtin_all = getattr(self, 'builtin_all', None)
+        if builtin_all is None:  # not parsing a whole listing: this peer's groups tell
+            builtin_all = builtin_all_group(peer_groups(peer))[0]
         for summary in peer_groups(peer):
             name = summary.get('name') or ref_id(summary)
-            if name == ALL_GROUP and not self.get_option('include_all_group'):
+            if ref_id(summary) in builtin_all and not self.get_option('include_all_group'):
                 continue
             safe = to_safe_group_name('%s%s' % (self.get_option('group_prefix') or '', name), force=True, silent=True)
             if safe in RESERVED_GROUPS:
@@ -576,6 +579,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         peers = self.peers(path, cache)
         self.check_group_filters(peers, path, cache)
         origins = {}
+        # the built-in All group by what the server shows of it, not by its name (any group may be called All)
+        summaries = {ref_id(summary): summary for peer in peers for summary in peer_groups(peer)}
+        self.builtin_all = builtin_all_group(list(summaries.values()))[0]
         kept = [(peer, self.group_names(peer, origins)) for peer in peers if self.keep(peer)]
         # Host names are chosen knowing every group, so that none of them is also a group's name.
         groups = set(self.inventory.groups).union(*(names for dummy, names in kept))

@@ -26,10 +26,11 @@ options:
       - The zone's domain, such as V(internal.example.com) (dot-separated labels of letters, digits, hyphens and
         underscores, no trailing dot). It must not be the peers' own DNS domain, under which the server names
         the peers, that is the account's C(dns_domain) setting, or the server's own domain (its C(--dns-domain),
-        as the peers' names show it; V(netbird.selfhosted), NetBird's default, while no peer shows it or the
-        account sets its own). Servers refuse such a zone; the task refuses it first, before any write (in check
-        mode too), after reading the account and the peers (two requests, only when it creates a zone). A
-        subdomain of it is a valid zone.
+        V(netbird.selfhosted) by default). Servers refuse such a zone; the task refuses it first, before any write
+        (in check mode too), after reading the account and the peers (two requests, only when it creates a zone),
+        when the account's setting or the peers' names show the domain. While no peer shows the server's own
+        domain, V(netbird.selfhosted) gets a warning instead (a server may run with another domain), and the
+        server's refusal is the task's failure. A subdomain of it is a valid zone.
       - Required to create a zone. Fixed once the zone exists.
     type: str
   name:

@@ -75,6 +75,7 @@ class InProcessAction(ActionBase):
             raise AnsibleActionFail(problem)
         where, reason = self.where_to_run(task_vars)
         display.vvv('%s runs %s: %s' % (self._task.action, where, reason))
+        self.refuse_async_secrets()
         args = self.controller_paths(self._task.args)
         if where == AS_PROCESS:
             result.update(self._execute_module(module_name=self._task.action, module_args=args, task_vars=task_vars,
@@ -89,20 +90,33 @@ class InProcessAction(ActionBase):
         ansible-playbook runs in, whether the module runs in this process or as a module process on this machine (which
         ansible-core starts in the playbook's directory). A module that runs on another host needs an absolute path."""
         path = args.get(SECRETS_FILE)
-        if not isinstance(path, str) or not path or os.path.isabs(os.path.expanduser(path)) \
-                or SECRETS_FILE not in self.engine.full_argument_spec():
+        # expanded as AnsibleModule expands a path option: variables, then ~
+        expanded = os.path.expanduser(os.path.expandvars(path)) if isinstance(path, str) else path
+        if not expanded or os.path.isabs(expanded) or SECRETS_FILE not in self.engine.full_argument_spec():
             return args
         if self._connection.transport != 'local':
             raise AnsibleActionFail('option %s: a relative path (%s) is taken in the directory ansible-playbook runs in, '
                                     'on the controller, but this task runs the module on another host (connection %s): '
                                     'give an absolute path' % (SECRETS_FILE, path, self._connection.transport))
-        return dict(args, **{SECRETS_FILE: os.path.join(os.getcwd(), path)})
+        return dict(args, **{SECRETS_FILE: os.path.join(os.getcwd(), expanded)})
+
+    def refuse_async_secrets(self):
+        """A module that may create a secret refuses async (unless it only removes): ansible-core hands an async job's
+        final result to the callbacks unhidden and keeps it in the job's file."""
+        if self._task.async_val and SECRETS_FILE in self.engine.full_argument_spec() \
+                and self._task.args.get('state') != 'absent':
+            raise AnsibleActionFail('async: %s may create a setup key or token whose value the server shows once, and '
+                                    'ansible-core shows the result of an async task to every callback and keeps it in '
+                                    'the job file: run the task without async' % self._task.action)
 
     def hide_created_secret(self, result):
         """See hide_created_secret below; the hidden result's warnings are shown here (a hidden result shows none)."""
         if self.engine.holds_created_secret(result):
             display.v('%s: the result holds a value the task created, shown only once by the server: it is hidden from '
                       'the output; register the result to use it, or set created_secrets_file' % self._task.action)
+            # the task's no_log too: before ansible-core 2.19 a loop's whole result reaches the callbacks (minimal,
+            # json, AWX's) hidden only when its task has no_log, whatever each item says
+            self._task.no_log = True
         return hide_created_secret(self.engine, result, show_warning=display.warning)
 
     # -- where --------------------------------------------------------------------------------------------

@@ -119,6 +119,26 @@ def test_groups_exact_add_remove(emulator, run):
     assert group_names_of(emulator, web) == ['All']
 
 
+def test_a_group_renamed_all_is_a_group_like_any_other(emulator, run):
+    """Issue 28, point 6: only the built-in All group is left alone; a group renamed All (or synced under that name)
+    gets and loses members like any other (by id: its name is ambiguous). The built-in one holds every peer, so
+    more than the renamed one ever does here (as many would make them indistinguishable, and both left alone)."""
+    peers = make_peers(emulator, 'web-1', 'db-1', 'app-1')
+    renamed = make_group(emulator, 'staff', [peers['db-1']])
+    emulator.ok('PUT', '/api/groups/%s' % renamed['id'], {'name': 'All', 'peers': [peers['db-1']]})
+    emulator.clear_log()
+    add = run([{'name': 'add', 'nms.overlay.peer': {'name': 'web-1', 'groups': [renamed['id']], 'groups_mode': 'add'}}])
+    assert add['add']['changed'] is True, add
+    assert writes_of(emulator) == ['PUT /api/groups/%s' % renamed['id']]
+    emulator.clear_log()
+    exact = run([{'name': 'exact', 'nms.overlay.peer': {'name': 'web-1', 'groups': []}}])
+    assert exact['exact']['changed'] is True
+    assert writes_of(emulator) == ['PUT /api/groups/%s' % renamed['id']]  # out of the renamed one, never the built-in
+    built_in = [group for group in emulator.ok('GET', '/api/groups') if group['name'] == 'All' and group['id'] != renamed['id']]
+    assert len(built_in) == 1 and peers['web-1'] in [member['id'] if isinstance(member, dict) else member
+                                                     for member in built_in[0]['peers'] or []]
+
+
 def test_check_mode_sends_no_write_and_predicts(emulator, run):
     peers = make_peers(emulator, 'web-1', 'old-host')
     make_group(emulator, 'servers')

@@ -74,10 +74,36 @@ def _prefixed(prefix, path):
     return prefix + path
 
 
-class Emulator:
-    """Handle on one running emulator process: its control endpoints and the API as the seeded owner."""
+class OwnerApi:
+    """The API of a server at ``url`` called as its seeded owner (``token``): what the emulator's handle and a
+    recorded real server (tests/support/realserver.py) share. ``ssl_context`` verifies an HTTPS server."""
 
     timeout = HTTP_TIMEOUT  # seconds each call may take
+    ssl_context = None
+    url = token = None
+
+    def remember(self, data):
+        """Told every answer; a subclass notes what it needs of them (the integration tests: secrets)."""
+
+    def api(self, method, path, json=None, token=None):  # pylint: disable=redefined-outer-name
+        """Call the API as the seeded owner (or with ``token``) with the body ``json``; return ``(status, body)``.
+        ``path`` may be given with or without the ``/api`` prefix; the call is in the request log like any other."""
+        headers = {"Authorization": "Token %s" % (token or self.token)}
+        status, data = http(method, self.url + _prefixed("/api", path), json, headers=headers, timeout=self.timeout,
+                            context=self.ssl_context)
+        self.remember(data)
+        return status, data
+
+    def ok(self, method, path, body=None, token=None):
+        """An API call that must succeed (setting up a test's state) with 200, as the API answers; returns the body."""
+        status, data = self.api(method, path, body, token=token)
+        if status != 200:
+            raise EmulatorError("%s %s -> %s: %r" % (method, path, status, data))
+        return data
+
+
+class Emulator(OwnerApi):
+    """Handle on one running emulator process: its control endpoints and the API as the seeded owner."""
 
     def __init__(self, process, url, token, dialect, stdout_path, stderr_path, ssl_context=None):
         self.process = process
@@ -90,9 +116,6 @@ class Emulator:
 
     def __repr__(self):
         return "<Emulator %s %s pid=%s>" % (self.dialect, self.url, self.process.pid)
-
-    def remember(self, data):
-        """Told every answer; a subclass notes what it needs of them (the integration tests: secrets)."""
 
     def stop(self):
         if self.process.poll() is None:
@@ -156,23 +179,6 @@ class Emulator:
 
     def state(self):
         return self.control("GET", "/_emulator/state")
-
-    # the API itself (authenticated) -----------------------------------------------------------
-    def api(self, method, path, json=None, token=None):  # pylint: disable=redefined-outer-name
-        """Call the API as the seeded owner (or with ``token``) with the body ``json``; return ``(status, body)``.
-        ``path`` may be given with or without the ``/api`` prefix; the call is in the request log like any other."""
-        headers = {"Authorization": "Token %s" % (token or self.token)}
-        status, data = http(method, self.url + _prefixed("/api", path), json, headers=headers, timeout=self.timeout,
-                            context=self.ssl_context)
-        self.remember(data)
-        return status, data
-
-    def ok(self, method, path, body=None, token=None):
-        """An API call that must succeed (setting up a test's state) with 200, as the API answers; returns the body."""
-        status, data = self.api(method, path, body, token=token)
-        if status != 200:
-            raise EmulatorError("%s %s -> %s: %r" % (method, path, status, data))
-        return data
 
     # diagnostics -----------------------------------------------------------------------------
     def output(self):

@@ -26,7 +26,7 @@ import sys
 import threading
 import urllib.parse
 
-from tests.support.emulator import READ_METHODS, REPO_ROOT, _prefixed, http as http_call
+from tests.support.emulator import READ_METHODS, REPO_ROOT, OwnerApi
 
 KIT_VARIABLE = "NMS_REAL_SERVERS"
 DEFAULT_KIT = os.path.join(os.path.dirname(REPO_ROOT), "shared", "servers")
@@ -133,7 +133,7 @@ def _json_or_text(raw):
         return text
 
 
-class Recorded:
+class Recorded(OwnerApi):
     """A server (an emulator or a real one) reached through a :class:`RecordingProxy`: ``url`` is the proxy's, and
     ``requests()`` its log, with both bodies (``request``, ``answer``) besides what the emulator logs."""
 
@@ -164,16 +164,7 @@ class Recorded:
         with self.proxy.lock:
             del self.proxy.log[:]
 
-    # the API as the seeded owner (through the proxy, so in the log like any other call) ------------
-    def api(self, method, path, json=None, token=None):  # pylint: disable=redefined-outer-name
-        headers = {"Authorization": "Token %s" % (token or self.token)}
-        return http_call(method, self.url + _prefixed("/api", path), json, headers=headers, timeout=self.timeout)
-
-    def ok(self, method, path, body=None, token=None):
-        status, data = self.api(method, path, body, token=token)
-        if status != 200:
-            raise AssertionError("%s %s -> %s: %r" % (method, path, status, data))
-        return data
+    # the API as the seeded owner: OwnerApi's calls, through the proxy (so in the log like any other call)
 
 
 class RealServer(Recorded):

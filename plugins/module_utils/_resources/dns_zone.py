@@ -15,6 +15,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
 ZONES_FEATURE = 'DNS zones'
 # the peers' DNS domain of a server started without --dns-domain (NetBird's default)
 DEFAULT_PEER_DOMAIN = 'netbird.selfhosted'
+SHOWN = "the server's, as the peers' names show"
 
 # One label of a DNS name as today's servers take it: letters, digits, hyphens and underscores, at most 63,
 # not starting with a hyphen, ending with a letter or digit (punycode labels are plain ASCII too); the last
@@ -104,11 +105,17 @@ class DnsZoneModule(ResourceModule):
                 raise TaskError("option domain: '%s' is the peers' own DNS domain (%s), and the server refuses a zone "
                                 "on it, whose names would conflict with the peers' names; give the zone another "
                                 "domain, such as a subdomain of it" % (domain, whose))
+        if domain == DEFAULT_PEER_DOMAIN and not any(whose == SHOWN for dummy, whose in self._peer_domains):
+            # the server's own domain is not shown (no peer, or the account's setting names the peers): a guess only,
+            # since a server may run with another --dns-domain; the server refuses the zone if it is its domain
+            self.warn("option domain: '%s' is NetBird's default DNS domain of the peers; a server started without "
+                      "--dns-domain refuses a zone on it (no peer shows this server's own domain, so the task cannot "
+                      "tell beforehand)" % domain)
 
     def peer_domains(self):
         """[(domain, where it comes from)]: the domains under which the server names the peers, which a zone may
         not take: the account's dns_domain setting, and the server's own (its --dns-domain), which the peers' names
-        show while the account sets none; NetBird's default where no peer shows it."""
+        show while the account sets none."""
         found = []
         account = unreadable_as(None, lambda: the_account(self.client.get('/accounts')))
         account_domain = ((account or {}).get('settings') or {}).get('dns_domain') if isinstance(account, dict) else None
@@ -120,7 +127,7 @@ class DnsZoneModule(ResourceModule):
                 label = peer.get('dns_label') if isinstance(peer, dict) else None
                 if isinstance(label, str) and '.' in label:
                     shown.add(label.split('.', 1)[1])
-            found.extend((name, "the server's, as the peers' names show") for name in sorted(shown))
-        if not shown:
-            found.append((DEFAULT_PEER_DOMAIN, "the server's default"))
+            found.extend((name, SHOWN) for name in sorted(shown))
+        # no guess at the server's domain when no peer shows it (a server may run with another --dns-domain than
+        # NetBird's default): the server refuses its own domain then, as before this check
         return found

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id, the_account
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -204,8 +205,9 @@ class PeerModule(UpdateOnly):
     def group_changes(self, peer_id):
         """(groups by id, current ids, ids to add, ids to remove), never touching the All group."""
         groups = {ref_id(group): group for group in self.resolver.items('groups')}
-        all_ids = set(gid for gid, group in groups.items() if group.get('name') == ALL_GROUP)
-        wanted = [ref for ref in self.params['groups'] if ref != ALL_GROUP]
+        # the built-in All group (every peer is in it, the server keeps it so), not any group named All
+        all_ids, dummy_ambiguous = builtin_all_group(list(groups.values()))
+        wanted = [ref for ref in self.params['groups'] if ref not in all_ids and not (ref == ALL_GROUP and all_ids)]
         wanted_ids = set(self.resolver.to_ids('groups', wanted, 'groups')) - all_ids
         current = set(gid for gid, group in groups.items() if peer_id in id_list(group.get('peers'))) - all_ids
         mode = self.params['groups_mode']

@@ -61,6 +61,15 @@ def test_group_names_are_safe_and_prefixed():
     assert plugin().group_names(dict(PEER, groups=None)) == []
 
 
+def test_a_group_named_all_that_is_not_the_built_in_one_is_an_ansible_group():
+    """Issue 28, point 6: include_all_group leaves out the built-in All group (issued by the API, holding every peer),
+    not a group that an identity provider synced under the same name."""
+    groups = [{'id': 'gall', 'name': 'All', 'peers_count': 5, 'issued': 'api'},
+              {'id': 'gidp', 'name': 'All', 'peers_count': 1, 'issued': 'jwt'}, {'id': 'g1', 'name': 'web servers'}]
+    assert plugin(include_all_group=False).group_names(dict(PEER, groups=groups)) == ['All', 'web_servers']
+    assert plugin(include_all_group=False).group_names(dict(PEER, groups=groups[:1] + groups[2:])) == ['web_servers']
+
+
 def test_addresses():
     assert plugin().address(dict(PEER, ip='100.64.0.10/16')) == '100.64.0.10'
     assert plugin(ansible_host_source='connection_ip').address(PEER) is None
