@@ -155,7 +155,7 @@ options:
         C(no_log) is, at any verbosity and in AWX job events, both when the module runs in the controller and as a
         module process. The task shows as C(changed) with the rest of its result hidden (its warnings are still
         shown). C(register) gets the whole result, value included, for later tasks to use.
-      - C(async) is refused for a task that may create a value (any O(state) but V(absent)), before any request,
+      - C(async) is refused for a task that may create a value (any C(state) but V(absent)), before any request,
         because ansible-core shows an async task's result to every callback and keeps it in the job's file.
       - With V(false), the value is left out of the result, which is then shown as usual; give
         O(created_secrets_file) to keep it. With V(false) and no O(created_secrets_file), a created value is lost

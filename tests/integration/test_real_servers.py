@@ -21,17 +21,22 @@ from tests.support.realserver import DIALECT_OF, RELEASES, real_mode, start_real
 pytestmark = pytest.mark.real
 
 
-@pytest.fixture(scope="module", params=RELEASES)
-def real_server(request):
+def started(release):
+    """A fixture's real server of ``release``: skipped or failed as real_mode() says, stopped after the fixture."""
     on, dummy_required, why = real_mode()
     if not on:
         pytest.skip(why)
     try:
-        server = start_real_server(request.param)
+        server = start_real_server(release)
     except RealServerError as exc:
         pytest.fail(str(exc), pytrace=False)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module", params=RELEASES)
+def real_server(request):
+    yield from started(request.param)
 
 
 def connection(server):
@@ -214,15 +219,7 @@ def test_setup_keys_described_again_replaced_and_removed(real_server, run, tmp_p
 @pytest.fixture(params=RELEASES)
 def own_real_server(request):
     """A real server of its own, for a test that leaves what no other test expects (a second group named All)."""
-    on, dummy_required, why = real_mode()
-    if not on:
-        pytest.skip(why)
-    try:
-        server = start_real_server(request.param)
-    except RealServerError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    server.stop()
+    yield from started(request.param)
 
 
 def test_default_policy_and_the_access_report_know_the_built_in_all_group(own_real_server, run, tmp_path):
