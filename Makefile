@@ -37,13 +37,14 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test check oldest matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean
+.PHONY: help test check rehearse oldest matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
 	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo on the newest ansible-core,"
 	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
+	@echo "make rehearse     what CI does, on this machine: .ci/run in a fresh clone of HEAD (before a push; .ci/rehearse.sh)"
 	@echo "make check        the quick loop: lint, unit tests, every module's scenario in process against the emulator (netbird)"
 	@echo "make real         every module's scenario against the emulator and the real NetBird v0.27.6 and v0.77.1, the answers'"
 	@echo "                  shapes compared, and the example playbooks and inventory against the real servers (NMS_REAL_SERVERS)"
@@ -69,6 +70,10 @@ help:
 # (the venv first: both lanes' first stages need it, and on a fresh clone they would build it at once)
 test: venv
 	@bash .ci/stages.sh unit integration real reliability -- sanity lint docs demo-kept oldest matrix
+
+# CI's run on a fresh clone of HEAD, here (.ci/rehearse.sh): a warm checkout hides what only a clean one shows
+rehearse:
+	@bash .ci/rehearse.sh
 
 # the quick loop before a commit (CONTRIBUTING.md): lint, unit tests, the scenarios in process on one dialect
 check: venv
