@@ -21,7 +21,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique, kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._resource import display_name
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import (
-    SecretsFileError, check_secrets_file, secrets_file_options, store_secret,
+    check_secrets_file, keep_created_secret, secrets_file_options,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import all_sections, nested_in, nested_sections, sections
@@ -195,25 +195,11 @@ class NetworkStateModule(NmsModule):
         self.kept_allow_all = set()  # ids of the allow-all policies default_policy=keep protects from prune
 
     def keep_secret(self, change):
-        """Where a created setup key's value goes: into created_secrets_file (mode 0600), and into the result only
-        when return_created_secrets is true. Called as each change is recorded, so a run that fails later keeps it."""
-        path = self.params.get('created_secrets_file')
-        if path:
-            try:
-                store_secret(path, change['kind'], change['name'], change.get('id'), change['key'])
-            except (OSError, SecretsFileError) as exc:
-                change.pop('key')
-                raise TaskError("the setup key '%s' was created (id %s), but its value could not be written to "
-                                "created_secrets_file %s (%s), and the value is only ever shown once: revoke that key "
-                                "and run again" % (change['name'], change.get('id'), path, exc)) from None
-        if self.params.get('return_created_secrets') is False:
-            value = change.pop('key')
-            if not path and value:
-                self.warn("setup_keys (%s): the value of the created setup key (id %s) is not returned "
-                          "(return_created_secrets=false) and no created_secrets_file was given: it is lost; revoke "
-                          "the key and set created_secrets_file (the network role's network_secrets_file, for "
-                          "example -e network_secrets_file=created-secrets.json) to keep the next one"
-                          % (self.shown(change['name'], '%s'), change.get('id')))
+        """Where a created setup key's value goes (created_secrets_file, the result): as the setup_key module's, called
+        as each change is recorded, so a run that fails later keeps it."""
+        keep_created_secret(self, change, 'key', 'setup key', change['kind'], change['name'], change.get('id'),
+                            keep_hint="created_secrets_file (the network role's network_secrets_file, for example "
+                                      "-e network_secrets_file=created-secrets.json)")
 
     # -- reading the description ---------------------------------------------------------------------
     def described_kinds(self):

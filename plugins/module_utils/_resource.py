@@ -875,10 +875,9 @@ class SecretOnCreate(ResourceModule):
     def reconcile(self):
         result = super().reconcile()
         obj, holder, member = self.created_value(result)
-        if not self.own_task() or holder is None:
-            return result
-        return keep_created_secret(self, result, holder, member, self.secret_section, self.secret_name(obj),
-                                   ref_id(obj))
+        if self.own_task() and holder is not None:
+            keep_created_secret(self, holder, member, self.what, self.secret_section, self.secret_name(obj), ref_id(obj))
+        return result
 
     @classmethod
     def created_value(cls, result):

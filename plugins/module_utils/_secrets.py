@@ -98,10 +98,10 @@ def check_secrets_file(path, option=OPTION):
                         % (option, path, exc)) from None
 
 
-def store_secret(path, kind, name, item_id, value, **extra):
+def store_secret(path, kind, name, item_id, value):
     """Add one created value to the file under ``kind`` and ``name``, keeping every other entry (also those another
     process adds at the same moment: the read and the write happen under the file's lock)."""
-    entry = dict(extra, id=item_id, key=value)
+    entry = {'id': item_id, 'key': value}
     directory = os.path.dirname(os.path.abspath(path))
     lock_path = os.path.join(directory, '.%s.lock' % os.path.basename(path))
     lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -127,28 +127,27 @@ def store_secret(path, kind, name, item_id, value, **extra):
         os.close(lock)  # closing releases the lock
 
 
-def keep_created_secret(task, result, holder, member, section, name, item_id, **extra):
-    """What becomes of a value a task created, ``holder[member]`` in its result: written to the task's
-    created_secrets_file (under ``section`` and ``name``), left in the result only when return_created_secrets is
-    true (the action plugin then hides the result from Ansible's output). ``task`` is the engine (params, what, warn,
-    shown)."""
+def keep_created_secret(task, holder, member, what, section, name, item_id, keep_hint=OPTION):
+    """What becomes of a value a task created, ``holder[member]`` (in the result, or a network_state change): written
+    to the task's created_secrets_file under ``section`` and ``name``, and left where it is only when
+    return_created_secrets is true (the action plugin then hides the result from Ansible's output). ``task`` is the
+    engine (params, warn, shown); ``what`` names the object, ``keep_hint`` how to keep the next value."""
     value = holder.get(member)
     if not value:
-        return result
+        return
     path = task.params.get(OPTION)
     if path:
         try:
-            store_secret(path, section, name, item_id, value, **extra)
+            store_secret(path, section, name, item_id, value)
         except (OSError, SecretsFileError) as exc:
             holder.pop(member, None)
             raise TaskError('the %s %s was created (id %s), but its value could not be written to %s %s (%s), and '
                             'the value is only ever shown once: delete or revoke it and run again'
-                            % (task.what, task.shown(name, "'%s'"), item_id, OPTION, path,
+                            % (what, task.shown(name, "'%s'"), item_id, OPTION, path,
                                getattr(exc, 'strerror', None) or exc), changed=True) from None
     if task.params.get('return_created_secrets') is False:
         holder.pop(member, None)
         if not path:
             task.warn('the value of the created %s %s (id %s) is not returned (return_created_secrets=false) and no '
                       '%s was given: it is lost; delete or revoke it and set %s to keep the next one'
-                      % (task.what, task.shown(name, "'%s'"), item_id, OPTION, OPTION))
-    return result
+                      % (what, task.shown(name, "'%s'"), item_id, OPTION, keep_hint))

@@ -54,7 +54,9 @@ def action_for(engine):
     starts with it.
     """
     engine.preload()
-    return type('ActionModule', (InProcessAction,), {'engine': engine})
+    # whether the module may create a value the server shows once: known once per playbook, not per task
+    creates_secrets = SECRETS_FILE in engine.full_argument_spec()
+    return type('ActionModule', (InProcessAction,), {'engine': engine, 'creates_secrets': creates_secrets})
 
 
 class InProcessAction(ActionBase):
@@ -62,6 +64,7 @@ class InProcessAction(ActionBase):
     module as a process, as ansible-core's ``normal`` action runs every module."""
 
     engine = None
+    creates_secrets = False  # the module takes created_secrets_file (set by action_for)
     _supports_check_mode = True
     _supports_async = True
 
@@ -92,7 +95,7 @@ class InProcessAction(ActionBase):
         path = args.get(SECRETS_FILE)
         # expanded as AnsibleModule expands a path option: variables, then ~
         expanded = os.path.expanduser(os.path.expandvars(path)) if isinstance(path, str) else path
-        if not expanded or os.path.isabs(expanded) or SECRETS_FILE not in self.engine.full_argument_spec():
+        if not self.creates_secrets or not expanded or os.path.isabs(expanded):
             return args
         if self._connection.transport != 'local':
             raise AnsibleActionFail('option %s: a relative path (%s) is taken in the directory ansible-playbook runs in, '
@@ -103,8 +106,7 @@ class InProcessAction(ActionBase):
     def refuse_async_secrets(self):
         """A module that may create a secret refuses async (unless it only removes): ansible-core hands an async job's
         final result to the callbacks unhidden and keeps it in the job's file."""
-        if self._task.async_val and SECRETS_FILE in self.engine.full_argument_spec() \
-                and self._task.args.get('state') != 'absent':
+        if self._task.async_val and self.creates_secrets and self._task.args.get('state') != 'absent':
             raise AnsibleActionFail('async: %s may create a setup key or token whose value the server shows once, and '
                                     'ansible-core shows the result of an async task to every callback and keeps it in '
                                     'the job file: run the task without async' % self._task.action)

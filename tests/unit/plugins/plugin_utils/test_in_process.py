@@ -42,7 +42,7 @@ TOKEN = 'nbp_secret_token_for_tests'
 
 
 def make_action(args=None, transport='local', become=False, async_val=0, delegate_to=None, check_mode=False,
-                environment=None, action='nms.overlay.fake'):
+                environment=None, action='nms.overlay.fake', engine=None):
     task = mock.MagicMock(async_val=async_val, delegate_to=delegate_to, check_mode=check_mode, diff=False, no_log=False,
                           environment=environment, action=action,
                           args=dict({'api_url': 'http://127.0.0.1:9', 'api_token': TOKEN}, **(args or {})))
@@ -50,7 +50,7 @@ def make_action(args=None, transport='local', become=False, async_val=0, delegat
     play_context = mock.MagicMock(become=become)
     templar = mock.MagicMock()
     templar.template.side_effect = lambda value: value
-    action_class = action_for(FakeEngine)
+    action_class = action_for(engine or FakeEngine)
     return action_class(task, connection, play_context, loader=mock.MagicMock(), templar=templar,
                         shared_loader_obj=mock.MagicMock())
 
@@ -256,3 +256,32 @@ def test_network_state_preloads_every_kind_it_reconciles(monkeypatch):
         monkeypatch.setattr(resource_cls, 'preload', classmethod(preloaded.append))
     NetworkStateModule.preload()
     assert preloaded == [resource_cls for dummy_kind, resource_cls in ORDER]
+
+
+class SecretsEngine(FakeEngine):
+    """A module that may create a secret (it takes created_secrets_file, as setup_key, token and network_state do)."""
+
+    argument_spec = dict(FakeEngine.argument_spec, created_secrets_file=dict(type='path'), state=dict(type='str'))
+
+
+def test_a_relative_secrets_file_is_taken_in_the_directory_ansible_playbook_runs_in(monkeypatch, tmp_path):
+    """Issue 28, point 3: one rule both ways; variables and ~ expanded first, as a path option is."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv('NMS_KEYS_DIR', '/srv/keys')
+    local = make_action(engine=SecretsEngine)
+    assert local.creates_secrets is True and make_action().creates_secrets is False
+    assert local.controller_paths({'created_secrets_file': 'keys.json'}) == {'created_secrets_file': str(tmp_path / 'keys.json')}
+    # absolute once expanded: left for the module, which expands it (never joined to the working directory)
+    assert local.controller_paths({'created_secrets_file': '$NMS_KEYS_DIR/k.json'}) == {'created_secrets_file': '$NMS_KEYS_DIR/k.json'}
+    assert local.controller_paths({'created_secrets_file': '/abs/k.json'}) == {'created_secrets_file': '/abs/k.json'}
+    with pytest.raises(AnsibleActionFail, match=r'option created_secrets_file: a relative path \(keys.json\).*absolute path'):
+        make_action(engine=SecretsEngine, transport='ssh').controller_paths({'created_secrets_file': 'keys.json'})
+    # a module that creates no secret keeps its options as they are
+    assert make_action().controller_paths({'created_secrets_file': 'keys.json'}) == {'created_secrets_file': 'keys.json'}
+
+
+def test_async_is_refused_only_where_a_value_may_be_created():
+    with pytest.raises(AnsibleActionFail, match='async: nms.overlay.fake may create'):
+        make_action({'state': 'present'}, engine=SecretsEngine, async_val=10).refuse_async_secrets()
+    make_action({'state': 'absent'}, engine=SecretsEngine, async_val=10).refuse_async_secrets()
+    make_action(async_val=10).refuse_async_secrets()
