@@ -273,7 +273,7 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group, port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._access import ALL_GROUP
 
 PROTOCOL_ORDER = ('all', 'tcp', 'udp', 'icmp')
 WITH_PORTS = ('tcp', 'udp')

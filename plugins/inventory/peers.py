@@ -230,10 +230,12 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
-    HAS_REQUESTS, ApiError, Client, api_root, shown_root,
+    HAS_REQUESTS, ApiError, Client, api_roots,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import GroupModule, PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._registry import answer_types
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     NO_ADDRESS, describe_peer, group_matches, in_any_group, normalise_peer, peer_groups, peer_shape_problem,
 )
@@ -342,7 +344,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             return Client(self.get_option('api_url'), self.get_option('api_token'),
                           validate_certs=self.get_option('validate_certs'), ca_path=self.ca_path(),
                           timeout=self.get_option('timeout'), retries=self.get_option('retries'),
-                          notify=lambda message: self.display.warning('nms.overlay.peers: %s' % message))
+                          notify=lambda message: self.display.warning('nms.overlay.peers: %s' % message),
+                          answer_types=answer_types())
         except TaskError as exc:  # a connection option that cannot work (or is not set), named in the message
             return fail('nms.overlay.peers: %s' % exc)
 
@@ -364,7 +367,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return items
 
     def fetch_peers(self):
-        return self.fetch('/peers', 'peers')
+        return self.fetch(PeerModule.path, PeerModule.kind)
 
     def cache_key(self, path):
         # The file alone does not fix the server or the account: URL and token may come from the
@@ -400,12 +403,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def fail_peer(self, peer, field, what):
         """Fail on a peer of the answer (fresh or cached) that the plugin cannot use, as on a bad answer."""
-        url = '%s/api/peers' % shown_root(api_root(self.get_option('api_url')))
-        error = ApiError('GET', '/peers', 200, '%s: %s is %s' % (describe_peer(peer), field, what), url=url)
+        url = '%s/api%s' % (api_roots(self.get_option('api_url'))[1], PeerModule.path)
+        error = ApiError('GET', PeerModule.path, 200, '%s: %s is %s' % (describe_peer(peer), field, what), url=url)
         fail('nms.overlay.peers: cannot read the peers: %s' % error)
 
     def groups(self, path, cache):
-        return self.cached(self.cache_key(path) + '_groups', cache, lambda: self.fetch('/groups', 'groups'))
+        return self.cached(self.cache_key(path) + '_groups', cache, lambda: self.fetch(GroupModule.path, GroupModule.kind))
 
     def check_group_filters(self, peers, path, cache):
         """Fail naming every include_groups / exclude_groups entry that is no group on the server.

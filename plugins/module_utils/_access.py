@@ -17,7 +17,9 @@ import copy
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, flatten, id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resources.group import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._usage import referrers
+
+ALL_GROUP = 'All'  # the built-in group of every peer
 
 # -- policy rules -------------------------------------------------------------------------------------
 
@@ -518,6 +520,4 @@ def posture_check_result(check):
 
 def policies_using(policies, check_id):
     """The policies whose source_posture_checks hold this posture check id."""
-    # imported here: only a deletion asks
-    from ansible_collections.nms.overlay.plugins.module_utils._usage import referrers
     return [policy for policy, dummy_what, dummy_key, dummy_where in referrers('posture_checks', check_id, {'policies': policies})]

@@ -16,6 +16,8 @@ import threading
 import traceback
 
 from email.utils import parsedate_to_datetime
+from functools import partialmethod
+from types import SimpleNamespace
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -65,6 +67,8 @@ MAX_TIMEOUT = 86400.0
 SNIPPET_LENGTH = 200
 # what may travel unencoded in a path segment (RFC 3986 pchar without '%', so that '%' is encoded too)
 PATH_SAFE = "-._~!$&'()*+,;=:@"
+# a path that quote_path leaves as it is (the common case: a list, or an object by its id), not split and quoted again
+_PLAIN_PATH_RE = re.compile(r'[-A-Za-z0-9_~/]*\Z')
 PERMISSION_RE = re.compile(r'admin power|permission|not allowed|forbidden|blocked', re.IGNORECASE)
 TOKEN_RE = re.compile(r'^[\x21-\x7e]+\Z')
 
@@ -92,12 +96,18 @@ class ApiError(Exception):
         return '%s %s failed with HTTP %s: %s' % (self.method, where, self.status, self.message)
 
 
-def api_root(api_url):
-    """Accept the URL with or without a trailing /api and return the part before /api."""
+def api_roots(api_url):
+    """(the part of api_url before /api, with or without a trailing /api given; the same for messages:
+    scheme://host:port/prefix, the port always written, credentials never)."""
     url = (api_url or '').strip().rstrip('/')
     if url.endswith('/api'):
         url = url[:-4]
-    return url
+    parts = urlsplit(url)
+    host = parts.hostname or ''
+    if ':' in host:
+        host = '[%s]' % host
+    port = parts.port or (443 if parts.scheme == 'https' else 80)
+    return url, '%s://%s:%d%s' % (parts.scheme, host, port, parts.path)
 
 
 def _snippet(text):
@@ -120,16 +130,6 @@ def quote_path(path):
     return '/'.join(segments)
 
 
-def shown_root(root):
-    """scheme://host:port/prefix of an API root, for messages: the port always written, credentials never."""
-    parts = urlsplit(root)
-    host = parts.hostname or ''
-    if ':' in host:
-        host = '[%s]' % host
-    port = parts.port or (443 if parts.scheme == 'https' else 80)
-    return '%s://%s:%d%s' % (parts.scheme, host, port, parts.path)
-
-
 def _check_ca_file(ca_path):
     """Raise ConfigError when ca_path is a file without a CA certificate in PEM form (a directory is left to OpenSSL)."""
     if os.path.isdir(ca_path):
@@ -141,41 +141,6 @@ def _check_ca_file(ca_path):
                           'certificate, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----)' % ca_path) from None
     except (OSError, ValueError) as exc:
         raise ConfigError('option ca_path: %s cannot be read: %s' % (ca_path, exc)) from None
-
-
-def check_connection_options(api_url, api_token, validate_certs, ca_path, timeout):
-    """Raise ConfigError naming the option when a connection option cannot work."""
-    url = (api_url or '').strip() if isinstance(api_url, str) else ''
-    if not url:
-        raise ConfigError('option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)')
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-        port = parts.port  # raises ValueError when out of range or not a number
-    except ValueError:
-        host, port = None, None
-        parts = None
-    if parts is None or parts.scheme not in ('http', 'https') or not host or port == 0 or any(ch.isspace() for ch in url):
-        raise ConfigError('option api_url: %r is not an http(s) URL like https://nms.example.com '
-                          '(set api_url or NMS_API_URL)' % (url[:100] if not parts or not parts.password else '(hidden)'))
-    if parts.query or parts.fragment:
-        raise ConfigError('option api_url: the URL must not have a query or a fragment')
-    if not isinstance(api_token, str) or not api_token.strip():
-        raise ConfigError('option api_token: it is not set or empty (set api_token or the environment variable '
-                          'NMS_API_TOKEN)')
-    if not TOKEN_RE.match(api_token):
-        raise ConfigError('option api_token: the token has spaces, control or non-ASCII characters '
-                          '(the value is not shown; check for a stray newline or quote)')
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
-            or not 0 < timeout <= MAX_TIMEOUT:
-        raise ConfigError('option timeout: %r is not a number of seconds greater than 0 and at most %d'
-                          % (timeout, MAX_TIMEOUT))
-    if validate_certs and ca_path:
-        if not os.path.exists(ca_path):
-            raise ConfigError('option ca_path: %s does not exist' % ca_path)
-        if not os.access(ca_path, os.R_OK):
-            raise ConfigError('option ca_path: %s cannot be read' % ca_path)
-        _check_ca_file(ca_path)
 
 
 _SSL_REASON_RE = re.compile(r"\[(?:SSL|X509)(?:: [A-Z0-9_]+)?\] (.+?)\.?\s*(?:\(_ssl\.c:\d+\)|['\"]\)|$)")
@@ -228,39 +193,13 @@ def describe_shape(data):
     return {dict: 'an object', str: 'a string', bool: 'a boolean', type(None): 'null'}.get(type(data), 'a number')
 
 
-# The JSON type of each field the API's answers carry (spec: "Resources and their fields"), for fields whose
-# type is the same wherever they appear; null is accepted for every one (servers send null for empty values).
-# Code that reads an answer relies on these types, so an answer that breaks them fails as an API error here
-# rather than as a TypeError deep in a module.
-_TEXT, _NUMBER, _FLAG, _LIST, _OBJECT = 'a string', 'a number', 'a boolean', 'a list', 'an object'
-ANSWER_FIELDS = dict(
-    {name: _TEXT for name in (
-        'name', 'description', 'email', 'role', 'status', 'issued', 'ip', 'connection_ip', 'os', 'kernel_version',
-        'version', 'user_id', 'hostname', 'ui_version', 'dns_label', 'country_code', 'country_name', 'city_name',
-        'serial_number', 'action', 'protocol', 'network', 'network_id', 'network_type', 'peer', 'type', 'state',
-        'key', 'activity', 'activity_code', 'initiator_id', 'initiator_email', 'initiator_name', 'target_id',
-        'created_by', 'created_at', 'expiration_date', 'expires', 'last_login', 'last_seen', 'last_used',
-        'updated_at', 'timestamp', 'ns_type', 'jwt_groups_claim_name', 'min_version', 'min_kernel_version',
-        'dashboard_view')},
-    **{name: _NUMBER for name in (
-        'peers_count', 'accessible_peers_count', 'geoname_id', 'metric', 'usage_limit', 'used_times', 'expires_in',
-        'port', 'peer_login_expiration')},
-    **{name: _FLAG for name in (
-        'connected', 'ssh_enabled', 'login_expiration_enabled', 'login_expired', 'approval_required', 'enabled',
-        'bidirectional', 'masquerade', 'primary', 'search_domains_enabled', 'revoked', 'valid', 'ephemeral',
-        'is_current', 'is_service_user', 'is_blocked', 'peer_login_expiration_enabled', 'regular_users_view_blocked',
-        'groups_propagation_enabled', 'jwt_groups_enabled', 'peer_approval_enabled')},
-    **{name: _LIST for name in (
-        'groups', 'peers', 'accessible_peers', 'rules', 'sources', 'destinations', 'ports', 'source_posture_checks',
-        'auto_groups', 'peer_groups', 'nameservers', 'domains', 'jwt_allow_groups', 'disabled_management_groups',
-        'locations', 'ranges')},
-    **{name: _OBJECT for name in (
-        'permissions', 'settings', 'extra', 'checks', 'meta', 'nb_version_check', 'os_version_check',
-        'geo_location_check', 'peer_network_range_check', 'personal_access_token', 'android', 'darwin', 'ios',
-        'linux', 'windows')},
-)
-_OPAQUE_FIELDS = frozenset(('meta',))  # free-form members (an event's meta): not looked into
-_JSON_TYPES = {_TEXT: (str,), _NUMBER: (int, float), _FLAG: (bool,), _LIST: (list,), _OBJECT: (dict,)}
+# The JSON types a field of an answer may have (null is accepted for every one: servers send null for empty
+# values). Which field has which is declared by the kinds (their fields and ``answers``, see _registry.answer_types)
+# and by the modules that read other answers (events, locations); code that reads an answer relies on these types,
+# so an answer that breaks them fails as an API error here rather than as a TypeError deep in a module.
+TEXT, NUMBER, FLAG, LIST, OBJECT = 'a string', 'a number', 'a boolean', 'a list', 'an object'
+FREE_FORM = 'an object of any members'  # an object not looked into (an event's meta)
+_JSON_TYPES = {TEXT: (str,), NUMBER: (int, float), FLAG: (bool,), LIST: (list,), OBJECT: (dict,), FREE_FORM: (dict,)}
 
 
 def _item_label(where, index, item):
@@ -275,30 +214,47 @@ def _item_label(where, index, item):
     return label
 
 
-def field_problem(data):
-    """The first field of an answer whose JSON type is not the one the API gives it, in words, or None.
+def _place(where):
+    """The words for a place in an answer that field_problem keeps as steps: (outer, name) for a member, (outer, index,
+    item) for an item of a list, None for the answer itself. Built from the answer inwards, without recursion."""
+    steps = []
+    while where is not None:
+        steps.append(where)
+        where = where[0]
+    text = ''
+    for step in reversed(steps):
+        if len(step) == 2:
+            text = '%s.%s' % (text, step[1]) if text else step[1]
+        else:
+            text = _item_label(text, step[1], step[2])
+    return text
+
+
+def field_problem(data, types):
+    """The first field of an answer whose JSON type is not the one ``types`` ({field name: type}) gives it, in words,
+    or None.
 
     Looks into the top-level list or object, the objects of lists, and the members of known fields (a policy's
-    rules and their sources...), without recursion, so that nesting of any depth costs no stack."""
-    pending = [('', data)]
+    rules and their sources...), without recursion, so that nesting of any depth costs no stack. A place is put
+    in words only for the problem found (see _place): an answer of thousands of objects has none."""
+    pending = [(None, data)]
     while pending:
         where, value = pending.pop()
         if isinstance(value, list):
-            pending.extend((_item_label(where, index, item), item) for index, item in reversed(list(enumerate(value)))
+            pending.extend(((where, index, item), item) for index, item in reversed(list(enumerate(value)))
                            if isinstance(item, (dict, list)))
             continue
         if not isinstance(value, dict):
             continue
         for name, member in value.items():
-            expected = ANSWER_FIELDS.get(name)
+            expected = types.get(name)
             if expected is None or member is None:
                 continue
-            path = '%s.%s' % (where, name) if where else name
-            kinds = _JSON_TYPES[expected]
-            if not isinstance(member, kinds) or (expected == _NUMBER and isinstance(member, bool)):
-                return 'its field %s is %s where %s was expected' % (path, describe_shape(member), expected)
-            if expected in (_LIST, _OBJECT) and name not in _OPAQUE_FIELDS:
-                pending.append((path, member))
+            if not isinstance(member, _JSON_TYPES[expected]) or (expected == NUMBER and isinstance(member, bool)):
+                return 'its field %s is %s where %s was expected' % (_place((where, name)), describe_shape(member),
+                                                                     OBJECT if expected == FREE_FORM else expected)
+            if expected in (LIST, OBJECT):
+                pending.append(((where, name), member))
     return None
 
 
@@ -324,54 +280,99 @@ class _DeadlineError(Exception):
         self.response = response
 
 
-class _Exchange:
-    """One request and the reading of its answer, in a thread of its own, so that the caller can stop
-    waiting at a deadline: the read timeout of the socket only bounds each read, and a server that sends
-    a byte now and then would otherwise hold the task as long as it likes."""
-
-    def __init__(self, session, method, url, kwargs):
-        self.response = None  # set once the status line and headers have arrived
-        self._call = (session, method, url, kwargs)
-        self._outcome = None
-        self._done = threading.Event()
-        threading.Thread(target=self._run, name='nms.overlay request', daemon=True).start()
-
-    def _run(self):
-        session, method, url, kwargs = self._call
+def _exchange(session, method, url, options, exchange):
+    """One try of a request and the reading of its answer, run in a thread of its own (see Client.request), so that
+    the caller can stop waiting at a deadline: the read timeout of the socket only bounds each read, and a server that
+    sends a byte now and then would otherwise hold the task as long as it likes. ``exchange`` gets ``response`` once
+    the status line and headers have arrived, then ``outcome``: (the response with its body read, None) or (None,
+    what was raised); then ``done`` is set."""
+    try:
+        exchange.response = session.request(method, url, **options)
         try:
-            self.response = session.request(method, url, **kwargs)
-            try:
-                self.response.content  # pylint: disable=pointless-statement
-            except Exception as exc:  # pylint: disable=broad-except
-                if not Client._is_transport_error(exc):
-                    raise
-                self.response.close()
-                raise _BodyError(self.response, exc) from None
-            self._outcome = (self.response, None)
-        except BaseException as exc:  # pylint: disable=broad-except  # handed to the waiting caller
-            self._outcome = (None, exc)
-        finally:
-            self._done.set()
+            exchange.response.content  # pylint: disable=pointless-statement
+        except Exception as exc:  # pylint: disable=broad-except
+            if not _is_transport_error(exc):
+                raise
+            exchange.response.close()
+            raise _BodyError(exchange.response, exc) from None
+        exchange.outcome = (exchange.response, None)
+    except BaseException as exc:  # pylint: disable=broad-except  # handed to the waiting caller
+        exchange.outcome = (None, exc)
+    finally:
+        exchange.done.set()
 
-    def wait(self, seconds):
-        """The response with its body read; raises what the request raised, or _DeadlineError after seconds."""
-        if not self._done.wait(seconds):
-            self._abandon()
-            raise _DeadlineError(self.response)
-        response, error = self._outcome
-        if error is not None:
-            raise error
-        return response
 
-    def _abandon(self):
-        """Shut the connection, so that the thread stops reading (best effort; it is a daemon either way)."""
-        connection = getattr(getattr(self.response, 'raw', None), 'connection', None)
-        sock = getattr(connection, 'sock', None)
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+def _abandon(response):
+    """Shut the connection of a request given up at its deadline, so that its thread stops reading (best effort; it is
+    a daemon either way)."""
+    connection = getattr(getattr(response, 'raw', None), 'connection', None)
+    sock = getattr(connection, 'sock', None)
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _is_transport_error(exc):
+    """Whether requests raised ``exc`` (it raises many kinds of its own), as opposed to a bug."""
+    return req_exc is not None and isinstance(exc, req_exc.RequestException)
+
+
+def _may_retry_transport(method, exc):
+    """Whether a call that failed in transport with ``exc`` may be sent again."""
+    if isinstance(exc, (req_exc.SSLError, req_exc.InvalidURL, req_exc.InvalidSchema, req_exc.MissingSchema,
+                        req_exc.InvalidHeader)):
+        return False  # the same call fails the same way again
+    if method in IDEMPOTENT_METHODS:
+        return True
+    # A POST may repeat only when the connection was never made, so the server cannot have it.
+    return isinstance(exc, req_exc.ConnectTimeout) or (
+        isinstance(exc, req_exc.ConnectionError) and 'NewConnectionError' in repr(exc))
+
+
+def _verify_hint(refusal, ca_path):
+    """What to do about a certificate the verification refused: it depends on whether ca_path is set and on
+    what the refusal was (an unknown issuer, Python's strict checks of the CA, the dates)."""
+    if _STRICT_RE.search(refusal):
+        where = ('the CA in ca_path (%s)' % ca_path) if ca_path else 'a CA of the chain'
+        return ('%s breaks the strict certificate checks of Python 3.13 and later (a CA certificate needs the key '
+                'usage extension with keyCertSign and critical basicConstraints): reissue the CA certificate with '
+                'them%s, or validate_certs=false to skip verification'
+                % (where, '' if not ca_path else ' (another ca_path does not help)'))
+    if _UNKNOWN_ISSUER_RE.search(refusal):
+        if ca_path:
+            return ('the server certificate is not signed by a CA in ca_path (%s): set ca_path to the CA that '
+                    'signed it, or validate_certs=false to skip verification' % ca_path)
+        return ('set ca_path to the CA that signed the server certificate, or validate_certs=false to skip '
+                'verification')
+    if _DATES_RE.search(refusal):
+        return ('the server certificate is outside its validity dates (or this host\'s clock is wrong): renew it%s'
+                % ('' if not ca_path else ' (ca_path does not change this)'))
+    if ca_path:
+        return ('the certificate was refused although ca_path (%s) is set; check the server certificate and '
+                'that it was signed by a CA in ca_path, or validate_certs=false to skip verification' % ca_path)
+    return ('set ca_path to the CA that signed the server certificate, or validate_certs=false to skip '
+            'verification')
+
+
+def _tls_reason(exc, client):
+    """A TLS failure of the client's request in words that point at its cause: the URL's host, the CA, or a server
+    without TLS."""
+    text = str(exc)
+    mismatch = _MISMATCH_RE.search(text)
+    if mismatch:
+        return ('TLS error: the server certificate is not valid for %s, the host in api_url; use a host name '
+                '(or address) the certificate was issued for (ca_path does not change this)'
+                % client.scrub(mismatch.group(1)))
+    if _NOT_TLS_RE.search(text):
+        return ('TLS error: the server at %s does not speak TLS (%s); if it serves plain http, use an http:// '
+                'URL in api_url' % (client.shown_root, client.scrub(_transport_reason(exc))))
+    refusal = client.scrub(_transport_reason(exc))
+    reason = 'TLS error (%s)' % refusal
+    if 'CERTIFICATE_VERIFY_FAILED' in text and client.validate_certs:
+        reason += '; ' + _verify_hint(refusal, client.ca_path)
+    return reason
 
 
 def _retry_after_seconds(response, now=wall_time):
@@ -426,19 +427,6 @@ class ShapedReads:
         return data
 
 
-def _parse_json(text):
-    """json.loads with the cyclic garbage collector paused: an answer nested deeply enough to exhaust the
-    stack raises RecursionError (reported as an API error), but a collection starting in the middle of such
-    a parse would run other objects' finalizers with no stack left, and they would fail in turn."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return json.loads(text)
-    finally:
-        if collecting:
-            gc.enable()
-
-
 class Client(ShapedReads):
     """Talks to {api_url}/api with a personal access token.
 
@@ -447,12 +435,44 @@ class Client(ShapedReads):
     told of every retry and wait, which would otherwise look like a hang."""
 
     def __init__(self, api_url, api_token, validate_certs=True, ca_path=None, timeout=30.0,
-                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None):
+                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None, answer_types=None):
+        """Raises ConfigError naming the option when a connection option cannot work. ``answer_types``: the JSON type
+        of each field answers may carry ({name: TEXT, ...}; see field_problem)."""
         if not HAS_REQUESTS:
             raise RuntimeError('the requests library is required')
-        check_connection_options(api_url, api_token, validate_certs, ca_path, timeout)
-        self.root = api_root(api_url)
-        self.shown_root = shown_root(self.root)
+        # the connection options, checked before any request: a ConfigError names the one that cannot work
+        url = (api_url or '').strip() if isinstance(api_url, str) else ''
+        if not url:
+            raise ConfigError('option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)')
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+            port = parts.port  # raises ValueError when out of range or not a number
+        except ValueError:
+            host, port = None, None
+            parts = None
+        if parts is None or parts.scheme not in ('http', 'https') or not host or port == 0 or any(ch.isspace() for ch in url):
+            raise ConfigError('option api_url: %r is not an http(s) URL like https://nms.example.com '
+                              '(set api_url or NMS_API_URL)' % (url[:100] if not parts or not parts.password else '(hidden)'))
+        if parts.query or parts.fragment:
+            raise ConfigError('option api_url: the URL must not have a query or a fragment')
+        if not isinstance(api_token, str) or not api_token.strip():
+            raise ConfigError('option api_token: it is not set or empty (set api_token or the environment variable '
+                              'NMS_API_TOKEN)')
+        if not TOKEN_RE.match(api_token):
+            raise ConfigError('option api_token: the token has spaces, control or non-ASCII characters '
+                              '(the value is not shown; check for a stray newline or quote)')
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
+                or not 0 < timeout <= MAX_TIMEOUT:
+            raise ConfigError('option timeout: %r is not a number of seconds greater than 0 and at most %d'
+                              % (timeout, MAX_TIMEOUT))
+        if validate_certs and ca_path:
+            if not os.path.exists(ca_path):
+                raise ConfigError('option ca_path: %s does not exist' % ca_path)
+            if not os.access(ca_path, os.R_OK):
+                raise ConfigError('option ca_path: %s cannot be read' % ca_path)
+            _check_ca_file(ca_path)
+        self.root, self.shown_root = api_roots(api_url)
         self.scheme = urlsplit(self.root).scheme
         self._token = api_token
         self.timeout = timeout
@@ -463,6 +483,7 @@ class Client(ShapedReads):
         self.backoff = backoff
         self._sleep = sleep
         self._notify = notify or (lambda message: None)
+        self.answer_types = answer_types or {}
         self.validate_certs = bool(validate_certs)
         self.request_count = 0
         self.session = session or requests.Session()
@@ -486,58 +507,103 @@ class Client(ShapedReads):
         elif ca_path:
             self.session.verify = ca_path
 
-    # -- public helpers ---------------------------------------------------------------------------
-    def get(self, path, query=None):
-        return self.request('GET', path, query=query)
-
-    def post(self, path, body=None):
-        return self.request('POST', path, body=body)
-
-    def put(self, path, body=None):
-        return self.request('PUT', path, body=body)
-
-    def delete(self, path):
-        return self.request('DELETE', path)
-
     def url_for(self, path):
         return '%s/api%s' % (self.shown_root, quote_path(path))
 
     def request(self, method, path, body=None, query=None):
-        """Send one call, retrying where that is safe, and return the decoded JSON ({} when empty)."""
-        url = '%s/api%s' % (self.root, quote_path(path))
-        shown = self.url_for(path)
+        """Send one call, retrying where that is safe, and return the decoded JSON ({} when empty). Each try runs in
+        a thread of its own (_exchange), which this one waits for no longer than the timeout."""
+        quoted = path if path and _PLAIN_PATH_RE.match(path) else quote_path(path)
+        url = '%s/api%s' % (self.root, quoted)
+        shown = '%s/api%s' % (self.shown_root, quoted)  # url_for(path), for messages
+        options = {'timeout': self.timeout, 'allow_redirects': False, 'stream': True, 'verify': self.verify}
+        if query:
+            options['params'] = query
+        if body is not None:
+            options['data'] = json.dumps(body)
+            options['headers'] = {'Content-Type': 'application/json'}
         attempt = 0
         while True:
             attempt += 1
+            self.request_count += 1
+            # The body is read in the thread too, so that a body cut short is told apart from a call that got no answer.
+            exchange = SimpleNamespace(response=None, outcome=None, done=threading.Event())
+            threading.Thread(target=_exchange, args=(self.session, method, url, options, exchange),
+                             name='nms.overlay request', daemon=True).start()
             try:
-                response = self._send(method, url, body, query)
+                if not exchange.done.wait(self.timeout):
+                    _abandon(exchange.response)
+                    raise _DeadlineError(exchange.response)
+                response, failure = exchange.outcome
+                if failure is not None:
+                    raise failure
             except (_BodyError, _DeadlineError) as exc:
                 if exc.response is None:  # no answer at all within the timeout
-                    error = ApiError(method, path, None, 'no answer within the timeout of %s s'
-                                     % _seconds(self.timeout), url=shown)
-                    repeatable = method in IDEMPOTENT_METHODS
-                else:
+                    error = ApiError(method, path, None, 'no answer within the timeout of %s s' % _seconds(self.timeout), url=shown)
+                else:  # the server answered (and so acted on the call): only an idempotent call may repeat
                     error = ApiError(method, path, exc.response.status_code, self._describe_body_error(exc), url=shown)
-                    # The server answered (and so acted on the call): only an idempotent call may repeat.
-                    repeatable = method in IDEMPOTENT_METHODS
+                repeatable = method in IDEMPOTENT_METHODS
             except Exception as exc:  # requests raises many kinds; classify below
-                if not self._is_transport_error(exc):
+                if not _is_transport_error(exc):
                     raise
                 error = ApiError(method, path, None, self._describe_transport(exc), url=shown)
-                repeatable = self._may_retry_transport(method, exc)
+                repeatable = _may_retry_transport(method, exc)
             else:
-                if response.status_code not in RETRY_STATUSES:
-                    return self._decode(method, path, shown, response)
-                error = self._http_error(method, path, shown, response, self._text(response))
-                # A POST that got an answer is never sent again here, not even after a 429: whether and how a
-                # create may be repeated is decided by the engine, which first reads back what exists.
-                repeatable = method in IDEMPOTENT_METHODS
+                status = response.status_code
+                # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
+                # scanning the whole body, which takes seconds on a list of thousands of peers.
+                text = (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
+                data = unreadable = None
+                if text.strip():
+                    # The cyclic garbage collector is paused: an answer nested deeply enough to exhaust the stack raises
+                    # RecursionError (reported as an API error), but a collection starting in the middle of such a parse
+                    # would run other objects' finalizers with no stack left, and they would fail in turn.
+                    collecting = gc.isenabled()
+                    gc.disable()
+                    try:
+                        data = json.loads(text)
+                    except RecursionError:
+                        unreadable = 'the answer is JSON nested too deeply to read'
+                    except ValueError:
+                        unreadable = 'the answer is not valid JSON: %s' % self.scrub(_snippet(text))
+                    finally:
+                        if collecting:
+                            gc.enable()
+                if status in RETRY_STATUSES:
+                    error = self._http_error(method, path, shown, response, text, data)
+                    # A POST that got an answer is never sent again here, not even after a 429: whether and how a
+                    # create may be repeated is decided by the engine, which first reads back what exists.
+                    repeatable = method in IDEMPOTENT_METHODS
+                elif 300 <= status < 400:
+                    raise ApiError(method, path, status, 'the server redirected to %r; redirects are not followed so '
+                                                         'that the token is never sent elsewhere (check api_url)'
+                                   % response.headers.get('Location', ''), url=shown)
+                elif status >= 400:
+                    raise self._http_error(method, path, shown, response, text, data)
+                elif not text.strip():
+                    if method == 'GET':
+                        raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
+                    return {}
+                elif unreadable:
+                    raise ApiError(method, path, status, unreadable, url=shown)
+                else:
+                    problem = field_problem(data, self.answer_types)
+                    if problem:
+                        raise ApiError(method, path, status, 'the answer is not what the API sends: %s' % problem,
+                                       url=shown)
+                    return data
             if not repeatable or attempt > self.retries:
                 if attempt > 1 or repeatable:
                     error.message += ' (%s, retries=%d)' % ('1 try' if attempt == 1 else '%d tries' % attempt,
                                                             self.retries)
                 raise error
             self.pause(attempt, error.retry_after, cause=error)
+
+    # get(path, query=None), post(path, body=None), put(path, body=None), delete(path): request with that method
+    get = partialmethod(request, 'GET')
+    post = partialmethod(request, 'POST')
+    put = partialmethod(request, 'PUT')
+    delete = partialmethod(request, 'DELETE')
 
     def pause(self, attempt, retry_after=None, cause=None):
         """Wait before attempt number attempt + 1: what the server asked for, else an exponential backoff.
@@ -554,85 +620,18 @@ class Client(ShapedReads):
         self._sleep(wait)
 
     # -- internals --------------------------------------------------------------------------------
-    def _send(self, method, url, body, query):
-        self.request_count += 1
-        kwargs = {'timeout': self.timeout, 'allow_redirects': False, 'stream': True, 'verify': self.verify}
-        if query:
-            kwargs['params'] = query
-        if body is not None:
-            kwargs['data'] = json.dumps(body)
-            kwargs['headers'] = {'Content-Type': 'application/json'}
-        # The body is read there too, so that a body cut short is told apart from a call that got no answer.
-        return _Exchange(self.session, method, url, kwargs).wait(self.timeout)
-
-    @staticmethod
-    def _is_transport_error(exc):
-        return req_exc is not None and isinstance(exc, req_exc.RequestException)
-
-    @staticmethod
-    def _may_retry_transport(method, exc):
-        if isinstance(exc, (req_exc.SSLError, req_exc.InvalidURL, req_exc.InvalidSchema, req_exc.MissingSchema,
-                            req_exc.InvalidHeader)):
-            return False  # the same call fails the same way again
-        if method in IDEMPOTENT_METHODS:
-            return True
-        # A POST may repeat only when the connection was never made, so the server cannot have it.
-        return isinstance(exc, req_exc.ConnectTimeout) or (
-            isinstance(exc, req_exc.ConnectionError) and 'NewConnectionError' in repr(exc))
-
     def _describe_transport(self, exc):
         if isinstance(exc, req_exc.SSLError):
-            reason = self._describe_tls(exc)
+            reason = _tls_reason(exc, self)
         elif isinstance(exc, req_exc.Timeout):
             reason = 'no answer within the timeout of %s s' % _seconds(self.timeout)
         elif isinstance(exc, req_exc.ConnectionError):
-            reason = 'connection failed: %s' % self._scrub(_transport_reason(exc))
+            reason = 'connection failed: %s' % self.scrub(_transport_reason(exc))
             if self.scheme == 'http' and (_CLOSED_RE.search(str(exc)) or _RESET_RE.search(str(exc))):
                 reason += ' (if the server speaks https, use an https:// URL in api_url)'
         else:
-            reason = self._scrub(_transport_reason(exc))
+            reason = self.scrub(_transport_reason(exc))
         return reason
-
-    def _describe_tls(self, exc):
-        """A TLS failure in words that point at its cause: the URL's host, the CA, or a server without TLS."""
-        text = str(exc)
-        mismatch = _MISMATCH_RE.search(text)
-        if mismatch:
-            return ('TLS error: the server certificate is not valid for %s, the host in api_url; use a host name '
-                    '(or address) the certificate was issued for (ca_path does not change this)'
-                    % self._scrub(mismatch.group(1)))
-        if _NOT_TLS_RE.search(text):
-            return ('TLS error: the server at %s does not speak TLS (%s); if it serves plain http, use an http:// '
-                    'URL in api_url' % (self.shown_root, self._scrub(_transport_reason(exc))))
-        refusal = self._scrub(_transport_reason(exc))
-        reason = 'TLS error (%s)' % refusal
-        if 'CERTIFICATE_VERIFY_FAILED' in text and self.validate_certs:
-            reason += '; ' + self._verify_hint(refusal)
-        return reason
-
-    def _verify_hint(self, refusal):
-        """What to do about a certificate the verification refused: it depends on whether ca_path is set and on
-        what the refusal was (an unknown issuer, Python's strict checks of the CA, the dates)."""
-        if _STRICT_RE.search(refusal):
-            where = ('the CA in ca_path (%s)' % self.ca_path) if self.ca_path else 'a CA of the chain'
-            return ('%s breaks the strict certificate checks of Python 3.13 and later (a CA certificate needs the key '
-                    'usage extension with keyCertSign and critical basicConstraints): reissue the CA certificate with '
-                    'them%s, or validate_certs=false to skip verification'
-                    % (where, '' if not self.ca_path else ' (another ca_path does not help)'))
-        if _UNKNOWN_ISSUER_RE.search(refusal):
-            if self.ca_path:
-                return ('the server certificate is not signed by a CA in ca_path (%s): set ca_path to the CA that '
-                        'signed it, or validate_certs=false to skip verification' % self.ca_path)
-            return ('set ca_path to the CA that signed the server certificate, or validate_certs=false to skip '
-                    'verification')
-        if _DATES_RE.search(refusal):
-            return ('the server certificate is outside its validity dates (or this host\'s clock is wrong): renew it%s'
-                    % ('' if not self.ca_path else ' (ca_path does not change this)'))
-        if self.ca_path:
-            return ('the certificate was refused although ca_path (%s) is set; check the server certificate and '
-                    'that it was signed by a CA in ca_path, or validate_certs=false to skip verification' % self.ca_path)
-        return ('set ca_path to the CA that signed the server certificate, or validate_certs=false to skip '
-                'verification')
 
     def _describe_body_error(self, exc):
         if isinstance(exc, _DeadlineError) or isinstance(exc.cause, req_exc.Timeout):
@@ -641,53 +640,21 @@ class Client(ShapedReads):
         if found:
             got, more = int(found.group(1)), int(found.group(2))
             return 'the answer was cut off after %d of %d bytes' % (got, got + more)
-        return 'the answer was cut off before its end (%s)' % self._scrub(_transport_reason(exc.cause))
+        return 'the answer was cut off before its end (%s)' % self.scrub(_transport_reason(exc.cause))
 
-    def _scrub(self, text):
+    def scrub(self, text):
+        """The text with the token masked."""
         if self._token:
             text = text.replace(self._token, '********')
         return text
 
-    @staticmethod
-    def _text(response):
-        # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
-        # scanning the whole body, which takes seconds on a list of thousands of peers.
-        return (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
-
-    def _http_error(self, method, path, shown, response, text):
-        return ApiError(method, path, response.status_code, self._error_message(response, text),
+    def _http_error(self, method, path, shown, response, text, data):
+        return ApiError(method, path, response.status_code, self._error_message(response, text, data),
                         _retry_after_seconds(response), url=shown)
 
-    def _decode(self, method, path, shown, response):
-        status = response.status_code
-        text = self._text(response)
-        if 300 <= status < 400:
-            raise ApiError(method, path, status, 'the server redirected to %r; redirects are not followed so that '
-                                                 'the token is never sent elsewhere (check api_url)'
-                           % response.headers.get('Location', ''), url=shown)
-        if status >= 400:
-            raise self._http_error(method, path, shown, response, text)
-        if not text.strip():
-            if method == 'GET':
-                raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
-            return {}
-        try:
-            data = _parse_json(text)
-        except ValueError:
-            raise ApiError(method, path, status, 'the answer is not valid JSON: %s'
-                           % self._scrub(_snippet(text)), url=shown) from None
-        except RecursionError:
-            raise ApiError(method, path, status, 'the answer is JSON nested too deeply to read', url=shown) from None
-        problem = field_problem(data)
-        if problem:
-            raise ApiError(method, path, status, 'the answer is not what the API sends: %s' % problem, url=shown)
-        return data
-
-    def _error_message(self, response, text):
-        try:
-            data = _parse_json(text)
-        except (ValueError, RecursionError):
-            data = None
+    def _error_message(self, response, text, data):
+        """The message of an error answer (``data``: its JSON, None when it has none): the API's own, else the body's
+        text, else the reason phrase; with what to check where the status says it."""
         from_api = isinstance(data, dict) and data.get('message')
         if from_api:
             message = str(data['message'])
@@ -707,4 +674,4 @@ class Client(ShapedReads):
                        'https://nms.example.com, with or without /api)'
         elif status == 400 and self.scheme == 'http' and _WANTS_HTTPS_RE.search(message):
             message += ' (the server speaks https: use an https:// URL in api_url)'
-        return self._scrub(message)
+        return self.scrub(message)

@@ -22,7 +22,7 @@ def id_list(values):
 
 def id_set(values):
     """Set-like references as a sorted list without duplicates, so equal sets compare equal."""
-    return sorted(set(id_list(values)))
+    return sorted(set(ref for ref in (ref_id(value) for value in values or []) if ref not in (None, '')))
 
 
 def str_set(values):
@@ -78,3 +78,12 @@ def lower(value):
 def known_bool(value):
     """A flag that older servers do not have: None where the answer has no such member (it is then never sent)."""
     return None if value is None else bool(value)
+
+
+def ip_text(value):
+    """An IP address in canonical form (so 2001:DB8::0001 equals 2001:db8::1); other text unchanged."""
+    text = '' if value is None else str(value).strip()
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return text

@@ -12,3 +12,7 @@ class TaskError(Exception):
     def __init__(self, message, **details):
         super().__init__(message)
         self.details = details
+
+
+class OptionsError(TaskError):
+    """Options that break a rule; the message names each option and the rule."""

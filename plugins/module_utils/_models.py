@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import traceback
 
-from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 
 try:
     # pylint: disable-next=unused-import  # the area models import pydantic's names from here, stand-ins included
@@ -60,10 +60,6 @@ def passing(value, problem):
     if problem:
         raise ValueError(problem)
     return value
-
-
-class OptionsError(TaskError):
-    """Options that break a rule; the message names each option and the rule."""
 
 
 class Options(BaseModel):

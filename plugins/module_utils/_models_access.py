@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import List, Optional
+from typing import ClassVar, List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import CHECK_NAMES, PROCESS_PATHS
-from ansible_collections.nms.overlay.plugins.module_utils._models import (AfterValidator, NonEmptyStr, Options,
-                                                                          field_validator, model_validator)
+from ansible_collections.nms.overlay.plugins.module_utils._models import (AfterValidator, NonEmptyStr, Options, ValidationInfo,
+                                                                          field_validator, model_validator, passing)
 
 try:
     from typing import Annotated
@@ -86,6 +86,25 @@ else:  # pragma: no cover
     VersionStr = CountryStr = CidrStr = PortStr = str
 
 
+class Given(Options):
+    """Options of which something must be given, each rule with its own message: the lists ``nonempty`` names
+    ({field: problem}) hold at least one item when set, and at least one of the members ``one_of`` names is set
+    (else ``one_of_problem``)."""
+
+    nonempty: ClassVar[dict] = {}
+    one_of: ClassVar[tuple] = ()
+    one_of_problem: ClassVar[str] = ''
+
+    @field_validator('*')
+    @classmethod
+    def not_empty(cls, value, info: ValidationInfo):
+        return passing(value, cls.nonempty.get(info.field_name) if value is not None and not value else None)
+
+    @model_validator(mode='after')
+    def one_given(self):
+        return passing(self, self.one_of_problem if self.one_of and not any(getattr(self, name) for name in self.one_of) else None)
+
+
 # -- posture checks ---------------------------------------------------------------------------------
 class MinVersion(Options):
     min_version: Optional[VersionStr] = None
@@ -95,81 +114,51 @@ class MinKernelVersion(Options):
     min_kernel_version: Optional[VersionStr] = None
 
 
-class OsVersionCheck(Options):
+class OsVersionCheck(Given):
+    one_of = OS_NAMES
+    one_of_problem = 'give the minimum version of at least one of %s' % ', '.join(OS_NAMES)
     android: Optional[MinVersion] = None
     darwin: Optional[MinVersion] = None
     ios: Optional[MinVersion] = None
     linux: Optional[MinKernelVersion] = None
     windows: Optional[MinKernelVersion] = None
 
-    @model_validator(mode='after')
-    def one_os(self):
-        if not any(getattr(self, name) is not None for name in OS_NAMES):
-            raise ValueError('give the minimum version of at least one of %s' % ', '.join(OS_NAMES))
-        return self
-
 
 class Location(Options):
     country_code: Optional[CountryStr] = None
 
 
-class GeoLocationCheck(Options):
+class GeoLocationCheck(Given):
+    nonempty = dict(locations='give at least one location')
     locations: Optional[List[Location]] = None
 
-    @field_validator('locations')
-    @classmethod
-    def some_locations(cls, value):
-        if value is not None and not value:
-            raise ValueError('give at least one location')
-        return value
 
-
-class PeerNetworkRangeCheck(Options):
+class PeerNetworkRangeCheck(Given):
+    nonempty = dict(ranges='give at least one CIDR range')
     ranges: Optional[List[CidrStr]] = None
 
-    @field_validator('ranges')
-    @classmethod
-    def some_ranges(cls, value):
-        if value is not None and not value:
-            raise ValueError('give at least one CIDR range')
-        return value
 
-
-class Process(Options):
+class Process(Given):
+    one_of = PROCESS_PATHS
+    one_of_problem = 'give the path of the process on at least one of %s' % ', '.join(PROCESS_PATHS)
     linux_path: Optional[str] = None
     mac_path: Optional[str] = None
     windows_path: Optional[str] = None
 
-    @model_validator(mode='after')
-    def one_path(self):
-        if not any(getattr(self, name) for name in PROCESS_PATHS):
-            raise ValueError('give the path of the process on at least one of %s' % ', '.join(PROCESS_PATHS))
-        return self
 
-
-class ProcessCheck(Options):
+class ProcessCheck(Given):
+    nonempty = dict(processes='give at least one process')
     processes: Optional[List[Process]] = None
 
-    @field_validator('processes')
-    @classmethod
-    def some_processes(cls, value):
-        if value is not None and not value:
-            raise ValueError('give at least one process')
-        return value
 
-
-class Checks(Options):
+class Checks(Given):
+    one_of = CHECK_NAMES
+    one_of_problem = 'give at least one of %s' % ', '.join(CHECK_NAMES)
     nb_version_check: Optional[MinVersion] = None
     os_version_check: Optional[OsVersionCheck] = None
     geo_location_check: Optional[GeoLocationCheck] = None
     peer_network_range_check: Optional[PeerNetworkRangeCheck] = None
     process_check: Optional[ProcessCheck] = None
-
-    @model_validator(mode='after')
-    def one_check(self):
-        if not any(getattr(self, name) is not None for name in CHECK_NAMES):
-            raise ValueError('give at least one of %s' % ', '.join(CHECK_NAMES))
-        return self
 
 
 class PostureCheckOptions(Options):
@@ -187,14 +176,8 @@ class RuleOptions(Options):
     destination_resource: Optional[NonEmptyStr] = None
 
 
-class PolicyOptions(Options):
+class PolicyOptions(Given):
+    nonempty = dict(rules='give at least one rule; a policy without rules is refused by the server')
     name: Optional[NonEmptyStr] = None
     rules: Optional[List[RuleOptions]] = None
     source_posture_checks: Optional[List[NonEmptyStr]] = None
-
-    @field_validator('rules')
-    @classmethod
-    def some_rules(cls, value):
-        if value is not None and not value:
-            raise ValueError('give at least one rule; a policy without rules is refused by the server')
-        return value

@@ -15,8 +15,7 @@ from typing import List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._models import (Field, NonEmptyStr, Options, ValidationInfo, conint,
                                                                           constr, field_validator, passing)
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import content_problem
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import domain_problem
+from ansible_collections.nms.overlay.plugins.module_utils._dns import content_problem, domain_problem
 
 ZoneName = constr(strip_whitespace=False, min_length=1, max_length=255)
 Content = constr(strip_whitespace=False, min_length=1, max_length=255)

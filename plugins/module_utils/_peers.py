@@ -5,24 +5,20 @@
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import describe_shape
+from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, LIST, NUMBER, TEXT, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
 
-# A membership write undone by a concurrent writer is made again at most this many times; pauses between
-# tries are random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
-MEMBERSHIP_TRIES = 10
-MEMBERSHIP_BACKOFF = 0.25
-
 # The fields a PUT /peers/{id} carries; the server replaces all of them.
 PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
-# Fields of a peer's answer that are no request fields; a PUT keeps every other field the server sent
-# (today's servers reset inactivity_expiration_enabled when a body leaves it out).
-PEER_ANSWER_FIELDS = ('id', 'ip', 'connection_ip', 'connected', 'last_seen', 'os', 'kernel_version', 'geoname_id', 'version',
-                      'groups', 'user_id', 'hostname', 'ui_version', 'dns_label', 'login_expired', 'last_login', 'country_code',
-                      'city_name', 'serial_number', 'accessible_peers', 'accessible_peers_count')
+# Fields of a peer's answer that are no request fields, with their JSON types; a PUT keeps every other field the
+# server sent (today's servers reset inactivity_expiration_enabled when a body leaves it out).
+PEER_ANSWERS = dict(
+    id=None, ip=TEXT, connection_ip=TEXT, connected=FLAG, last_seen=TEXT, os=TEXT, kernel_version=TEXT, geoname_id=NUMBER,
+    version=TEXT, groups=LIST, user_id=TEXT, hostname=TEXT, ui_version=TEXT, dns_label=TEXT, login_expired=FLAG,
+    last_login=TEXT, country_code=TEXT, city_name=TEXT, serial_number=TEXT, accessible_peers=LIST, accessible_peers_count=NUMBER)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -78,12 +74,12 @@ def peer_shape_problem(peer):
     return None
 
 
-def with_accessible_peers(client, peer):
+def with_accessible_peers(client, peer, path):
     """A single peer's answer with its accessible peers: v0.27 puts them in the answer, today's servers answer them
-    apart (GET /peers/{id}/accessible-peers), read only when the answer lacks them."""
+    apart (GET {path}/{id}/accessible-peers, ``path`` the peers'), read only when the answer lacks them."""
     if not isinstance(peer, dict) or 'accessible_peers' in peer or ref_id(peer) in (None, ''):
         return peer
-    return dict(peer, accessible_peers=client.get_list('/peers/%s/accessible-peers' % ref_id(peer)))
+    return dict(peer, accessible_peers=client.get_list('%s/%s/accessible-peers' % (path, ref_id(peer))))
 
 
 def group_matches(summary, ref):

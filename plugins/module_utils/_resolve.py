@@ -8,18 +8,14 @@ from __future__ import annotations
 import difflib
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, named_refs
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._registry import RESOLVER_TABLE, resolver_table as kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._server import ServerInfo
 
 
 class ResolveError(TaskError):
     """A reference that names nothing, or more than one thing."""
-
-
-def kind_table():
-    """kind -> (list path, human name, fields a value may match, in order of preference after the id), derived from
-    the resource declarations (imported here, when first needed: they import the engine, which imports this file)."""
-    from ansible_collections.nms.overlay.plugins.module_utils._kinds import resolver_table
-    return resolver_table()
 
 
 # nouns whose plural is not the noun + s (see plural())
@@ -60,7 +56,8 @@ def find_unique(items, value, fields, what, option):
                                                        ', '.join(sorted(ref_id(item) for dummy, item in named))))
         return by_id[0]
     for index, field in enumerate(fields):
-        matches = [item for item in items if _field_matches(item, field, value)]
+        matches = ([item for item in items if item.get(field) == value] if field not in CASELESS_FIELDS
+                   else [item for item in items if _field_matches(item, field, value)])
         if len(matches) > 1:
             raise ResolveError("%s: the %s '%s' matches %d %s (ids: %s); give the id instead" % (
                 option, field, value, len(matches), plural(what), ', '.join(sorted(ref_id(m) for m in matches))))
@@ -117,7 +114,6 @@ class Resolver:
     def server(self):
         """What the server is (ServerInfo), shared like the lists: asked at most once per task, and only when needed."""
         if self._server is None:
-            from ansible_collections.nms.overlay.plugins.module_utils._server import ServerInfo
             self._server = ServerInfo(self.client)
         return self._server
 
@@ -132,8 +128,7 @@ class Resolver:
     def replace(self, kind, obj):
         """Put a created or updated object into a cached list (a no-op for lists not read yet)."""
         if kind in self._items:
-            self.drop(kind, ref_id(obj))
-            self._items[kind].append(obj)
+            self._items[kind] = [item for item in self._items[kind] if ref_id(item) != ref_id(obj)] + [obj]
 
     def drop(self, kind, item_id):
         if kind in self._items:
@@ -141,7 +136,7 @@ class Resolver:
 
     def items(self, kind):
         if kind not in self._items:
-            self._items[kind] = self.client.get_list(kind_table()[kind][0])
+            self._items[kind] = self.client.get_list(RESOLVER_TABLE[kind][0])
         return self._items[kind]
 
     def to_id(self, kind, value, option):
@@ -151,7 +146,7 @@ class Resolver:
         """Ids for names or ids; every unknown name is listed in one error."""
         if not values:
             return []
-        dummy_path, what, fields = kind_table()[kind]
+        dummy_path, what, fields = RESOLVER_TABLE[kind]
         items = self.items(kind)
         ids, unknown = [], []
         for value in values:
@@ -167,10 +162,11 @@ class Resolver:
                 '; did you mean %s?' % ' or '.join("'%s'" % name for name in close) if close else ''))
         return ids
 
-    def settings(self, path):
-        """A singleton object such as the DNS settings, read at most once per task like the lists."""
+    def settings(self, path, read=None):
+        """A singleton object such as the DNS settings, read at most once per task like the lists (``read``: a function
+        of the answer giving the object, where it is no plain object)."""
         if path not in self._settings:
-            self._settings[path] = self.client.get_object(path)
+            self._settings[path] = read(self.client.get(path)) if read else self.client.get_object(path)
         return self._settings[path]
 
     def keep_settings(self, path, obj):
@@ -198,7 +194,6 @@ def with_group_names(result, fields, resolver):
     most once per task (shared with name resolution), and only when a field holds an id."""
     if not isinstance(result, dict) or not result:
         return result
-    from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, named_refs
     lookup = NameLookup(resolver)  # the list the resolver holds, as writes of this task left it
     result = dict(result)
     for field in fields:

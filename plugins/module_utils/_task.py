@@ -14,6 +14,7 @@ from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._registry import answer_types
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
 
 
@@ -39,23 +40,6 @@ def _readable_as_dict(value):
     return True
 
 
-def _nul_in(value, where):
-    """The path of the first string in value (at any depth) that holds a NUL character, or None."""
-    if isinstance(value, str):
-        return where if '\x00' in value else None
-    if isinstance(value, dict):
-        items = (('%s.%s' % (where, key), item) for key, item in value.items())
-    elif isinstance(value, (list, tuple)):
-        items = (('%s[%d]' % (where, index), item) for index, item in enumerate(value))
-    else:
-        return None
-    for path, item in items:
-        found = _nul_in(item, path)
-        if found:
-            return found
-    return None
-
-
 def shape_problem(spec, params, prefix=''):
     """The first option ansible-core's own checks would trip over, as a message naming it (or None).
 
@@ -65,10 +49,17 @@ def shape_problem(spec, params, prefix=''):
     fails to log its arguments to syslog, naming nothing). The action plugin looks first, whichever
     way the module then runs.
     """
-    for name, value in (params.items() if isinstance(params, dict) else ()):
-        where = _nul_in(value, prefix + str(name))
-        if where:
-            return 'option %s: must not contain a NUL character (\\x00)' % where
+    # the first string, at any depth, that holds a NUL (depth first, in the options' order)
+    pending = [(prefix + str(name), value) for name, value in reversed(list(params.items()))] if isinstance(params, dict) else []
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, str):
+            if '\x00' in value:
+                return 'option %s: must not contain a NUL character (\\x00)' % where
+        elif isinstance(value, dict):
+            pending.extend(('%s.%s' % (where, key), item) for key, item in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            pending.extend(('%s[%d]' % (where, index), item) for index, item in reversed(list(enumerate(value))))
     for name, option in spec.items():
         value = params.get(name) if isinstance(params, dict) else None
         sub_spec = option.get('options')
@@ -114,22 +105,6 @@ class TaskContext:
             self._on_progress(message)
 
 
-def no_log_values(spec, params):
-    """The values of the options marked no_log (suboptions too), as AnsibleModule masks them in results."""
-    found = set()
-    for name, option in spec.items():
-        value = params.get(name) if isinstance(params, dict) else None
-        if value in (None, ''):
-            continue
-        if option.get('no_log'):
-            found.add(str(value))
-        sub_spec = option.get('options')
-        if sub_spec:
-            for item in value if isinstance(value, list) else [value]:
-                found |= no_log_values(sub_spec, item)
-    return found
-
-
 def refuse_newer_options(task, requiring):
     """Refuse, naming each, the options of ``requiring`` ({option: generation that has it}) that the task sets, when
     the server is older (the version is asked only when one is set)."""
@@ -137,6 +112,10 @@ def refuse_newer_options(task, requiring):
     if given and not task.resolver.server.current:
         raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
                                   % (name, task.resolver.server.describe(), requiring[name]) for name in given))
+
+
+# engine class -> its validation (see NmsModule.validation): the declarations never change while a process runs
+_VALIDATIONS = {}
 
 
 class NmsModule:
@@ -148,6 +127,9 @@ class NmsModule:
     """
 
     argument_spec = {}
+    # the JSON types of the fields of the answers the module reads besides the kinds' ({name: _client.TEXT, ...}; the
+    # kinds declare theirs: see _registry.answer_types)
+    answers = {}
     mutually_exclusive = ()
     required_one_of = ()
     required_if = ()
@@ -169,14 +151,17 @@ class NmsModule:
 
     @classmethod
     def validation(cls):
-        """The options and their constraints, as AnsibleModule and ArgumentSpecValidator take them."""
-        return dict(
-            argument_spec=cls.full_argument_spec(),
-            mutually_exclusive=list(cls.mutually_exclusive or ()),
-            required_one_of=list(cls.required_one_of),
-            required_if=list(cls.required_if),
-            required_together=list(cls.required_together),
-        )
+        """The options and their constraints, as AnsibleModule and ArgumentSpecValidator take them: derived from the
+        declarations once per engine class and process (a controller runs many tasks), each caller given a copy."""
+        if cls not in _VALIDATIONS:
+            _VALIDATIONS[cls] = dict(
+                argument_spec=cls.full_argument_spec(),
+                mutually_exclusive=list(cls.mutually_exclusive or ()),
+                required_one_of=list(cls.required_one_of),
+                required_if=list(cls.required_if),
+                required_together=list(cls.required_together),
+            )
+        return copy.deepcopy(_VALIDATIONS[cls])
 
     @classmethod
     def ansible_module(cls):
@@ -198,7 +183,7 @@ class NmsModule:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
                                   ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
-                                  notify=self.notify)
+                                  notify=self.notify, answer_types=answer_types(self.answers))
         return self._client
 
     @property
@@ -217,7 +202,8 @@ class NmsModule:
         if self.requires and not self.resolver.server.current:
             raise TaskError('%s does not have %s (they came after v0.27); upgrade the server to manage them'
                             % (self.resolver.server.describe(), self.requires))
-        refuse_newer_options(self, self.options_requiring)
+        if self.options_requiring:
+            refuse_newer_options(self, self.options_requiring)
 
     def progress(self, message):
         """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,
@@ -241,11 +227,10 @@ class NmsModule:
             return '(not shown: no_log)'
         return form % (value,)
 
-    @classmethod
-    def holds_created_secret(cls, result):
-        """Whether a result holds a value the task created and the server shows only once (a setup key's, a token's):
-        the action plugin then hides the result from Ansible's output, which ``register`` still gets whole."""
-        return False
+    # None, or a classmethod of a module that may create a value the server shows only once (a setup key's, a token's):
+    # (result) -> whether the result holds one; the action plugin then hides the result from Ansible's output, which
+    # ``register`` still gets whole
+    holds_created_secret = None
 
     def fail(self, message, **extra):
         raise TaskError(message, **extra)

@@ -12,7 +12,8 @@ check mode) and network_state (before its first write) use this table to refuse 
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import sections, usage_table
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._registry import sections, usage_table
 
 
 def _table():
@@ -70,3 +71,10 @@ def current_sources(kind, resolver):
         cls = classes[source]
         sources[source] = [resolver.settings(cls.path)] if cls.singleton else resolver.items(cls.kind)
     return sources
+
+
+def refuse_used(task, obj):
+    """Refuse to delete the task's object when others refer to it (kinds with ``usage_checked``), naming each of them."""
+    users = users_of(task.kind, ref_id(obj), current_sources(task.kind, task.resolver))
+    if users:
+        raise TaskError(in_use_message(task.what, obj, users))

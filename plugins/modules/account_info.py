@@ -90,8 +90,8 @@ accounts:
         dns_domain: ""
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import AccountSettingsModule
 
 
 class AccountInfoModule(InfoModule):

@@ -87,8 +87,8 @@ dns_records:
       sample: 300
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsRecordModule
 
 
 class DnsRecordInfoModule(InfoModule):

@@ -41,8 +41,8 @@ dns_settings:
       sample: [ch8i4ug6lnn4g9hqv7l0]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsSettingsModule
 
 
 class DnsSettingsInfoModule(InfoModule):

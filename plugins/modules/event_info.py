@@ -148,7 +148,7 @@ log_oldest:
 import datetime
 import fnmatch
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import FREE_FORM, TEXT, ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
@@ -204,6 +204,8 @@ class EventInfoModule(NmsModule):
         limit=dict(type='int'),
     )
     mutually_exclusive = (('initiator_id', 'initiator_email'),)
+    answers = dict(activity=TEXT, activity_code=TEXT, initiator_id=TEXT, initiator_email=TEXT, initiator_name=TEXT, target_id=TEXT,
+                   timestamp=TEXT, meta=FREE_FORM)
 
     def window(self):
         """(since, until) as datetimes or None, checked before any request."""

@@ -75,8 +75,8 @@ groups:
       sample: [{id: d0cnlvuvb2ls73e2m5dg, type: subnet}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import GroupModule
 
 
 class GroupInfoModule(InfoModule):

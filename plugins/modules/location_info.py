@@ -91,7 +91,7 @@ cities:
 
 import re
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
+from ansible_collections.nms.overlay.plugins.module_utils._client import NUMBER, TEXT, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
@@ -136,6 +136,7 @@ def normalise_cities(data):
 
 class LocationInfoModule(NmsModule):
     argument_spec = dict(country=dict(type='str'))
+    answers = dict(country_code=TEXT, country_name=TEXT, city_name=TEXT, geoname_id=NUMBER)
 
     def get(self, path, shapes):
         """The answer at path, which must be null or one of shapes (after unwrapping {"items": ...})."""

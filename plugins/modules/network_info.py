@@ -73,8 +73,8 @@ networks:
       sample: [ch8i4ug6lnn4g9hqv7m2]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkModule
 
 
 class NetworkInfoModule(InfoModule):

@@ -72,8 +72,8 @@ network_resources:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 
 
 class NetworkResourceInfoModule(InfoModule):

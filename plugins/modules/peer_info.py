@@ -251,8 +251,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     group_matches, in_any_group, normalise_peer, os_matches, peer_groups, same_hostname, with_accessible_peers,
 )
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import PeerModule
 
 
 class PeerInfoModule(InfoModule):
@@ -303,7 +303,7 @@ class PeerInfoModule(InfoModule):
             # where the server answers them apart (today's servers).
             try:
                 alone = items[0] if self.params.get('id') else self.client.get_object('%s/%s' % (self.path, ref_id(items[0])))
-                items = [with_accessible_peers(self.client, alone)]
+                items = [with_accessible_peers(self.client, alone, PeerModule.path)]
             except ApiError as exc:
                 if exc.status != 404:  # deleted in between: nothing to return
                     raise

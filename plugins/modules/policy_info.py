@@ -193,8 +193,8 @@ access:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, access_rows, policy_result
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import PolicyModule
 
 
 class PolicyInfoModule(InfoModule):

@@ -67,8 +67,8 @@ posture_checks:
           locations: [{country_code: DE, city_name: Berlin}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import PostureCheckModule
 
 
 class PostureCheckInfoModule(InfoModule):

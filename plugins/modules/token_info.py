@@ -68,8 +68,8 @@ tokens:
       sample: "2024-05-04T08:00:00Z"
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import TokenModule
 
 
 class TokenInfoModule(InfoModule):

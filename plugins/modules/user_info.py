@@ -120,8 +120,8 @@ users:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import UserModule
 
 
 class UserInfoModule(InfoModule):

@@ -39,7 +39,7 @@ from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
-from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, no_log_values, shape_problem
+from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
 
 SWITCH = 'nms_overlay_in_process'
 
@@ -72,7 +72,7 @@ class InProcessAction(ActionBase):
         task_vars = task_vars if task_vars is not None else {}
         result = super().run(tmp, task_vars)
         del tmp  # no effect since ansible-core 2.7
-        problem = shape_problem(self.engine.full_argument_spec(), self._task.args)
+        problem = shape_problem(self.engine.validation()['argument_spec'], self._task.args)
         if problem:
             # ansible-core's own check of such a value raises a TypeError or shows the token: name the option
             raise AnsibleActionFail(problem)
@@ -113,7 +113,7 @@ class InProcessAction(ActionBase):
 
     def hide_created_secret(self, result):
         """See hide_created_secret below; the hidden result's warnings are shown here (a hidden result shows none)."""
-        if self.engine.holds_created_secret(result):
+        if self.engine.holds_created_secret and self.engine.holds_created_secret(result):
             display.v('%s: the result holds a value the task created, shown only once by the server: it is hidden from '
                       'the output; register the result to use it, or set created_secrets_file' % self._task.action)
             # the task's no_log too: before ansible-core 2.19 a loop's whole result reaches the callbacks (minimal,
@@ -189,7 +189,19 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
     spec = validation.pop('argument_spec')
     checked = ArgumentSpecValidator(spec, **validation).validate(args)
     params = checked.validated_parameters
-    secrets = no_log_values(spec, params)
+    # the values of the options marked no_log (suboptions too), as AnsibleModule masks them in results
+    secrets = set()
+    pending = [(spec, params)]
+    while pending:
+        options, values = pending.pop()
+        for name, option in options.items():
+            value = values.get(name) if isinstance(values, dict) else None
+            if value in (None, ''):
+                continue
+            if option.get('no_log'):
+                secrets.add(str(value))
+            if option.get('options'):
+                pending.extend((option['options'], item) for item in (value if isinstance(value, list) else [value]))
     if checked.error_messages:
         message = checked.errors.msg
         if isinstance(checked.errors[0], UnsupportedError):
@@ -215,7 +227,7 @@ def hide_created_secret(engine, result, show_warning=None):
     every callback (the screen, the log, AWX job events) as ansible-core hides a no_log task's result, while
     ``register`` gets it whole. Its warnings, which a hidden result would not show, go to ``show_warning`` instead
     (None: they stay in the result)."""
-    if engine.holds_created_secret(result):
+    if engine.holds_created_secret and engine.holds_created_secret(result):
         if show_warning is not None:
             for warning in result.pop('warnings', None) or ():
                 show_warning(warning)

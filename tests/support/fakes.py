@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import copy
 
+# registers the kinds, as every module does
+from ansible_collections.nms.overlay.plugins.module_utils import _kinds  # noqa: F401  pylint: disable=unused-import
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, ShapedReads
 
 

@@ -54,7 +54,7 @@ def run_module(name, args, check_mode=False, diff=False, no_log=False, environme
     try:
         where = _chdir(scratch_directory() if cwd is None else cwd)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), task_environment(environment or {}), where:
-            problem = shape_problem(engine.full_argument_spec(), args)
+            problem = shape_problem(engine.validation()['argument_spec'], args)
             if problem:
                 result = {"failed": True, "msg": problem}
             else:

@@ -11,7 +11,9 @@ import pytest
 import yaml
 
 from ansible_collections.nms.overlay.plugins.doc_fragments.module import ModuleDocFragment
-from ansible_collections.nms.overlay.plugins.module_utils._resource import InfoModule, ResourceModule, Settings, UpdateOnly
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import keeps_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule, Settings, UpdateOnly
 from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec
 from tests.support import fakes
 from tests.support.modules import MODULES_DIR, doc_of, engine_of
@@ -45,7 +47,7 @@ def documented_behaviours(engine):
             and ['id', 'name'] in [list(pair) for pair in spec_checks['mutually_exclusive']]:
         variants.add('by_id_or_name')
     if issubclass(engine, ResourceModule) and not issubclass(engine, (Settings, UpdateOnly)) \
-            and not fakes.engine(engine, None).natural_key_is_unique():
+            and not keeps_unique(fakes.engine(engine, None)):
         variants.add('converge')
     if getattr(engine, 'requires', None):
         variants.add('current_servers')

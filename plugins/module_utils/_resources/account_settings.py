@@ -5,16 +5,12 @@
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import describe_shape
+from ansible_collections.nms.overlay.plugins.module_utils._client import NUMBER, OBJECT, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import known_bool, ref_id, str_set, the_account, unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, Settings
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Settings
 from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm
-
-
-def _account_settings_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import AccountSettingsOptions
-    return AccountSettingsOptions
 
 
 def _text(value):
@@ -41,11 +37,12 @@ class AccountSettingsModule(Settings):
     what = 'account'
     result_key = 'account_settings'
     section = 'account_settings'
-    read_only = ('id',)
-    model = staticmethod(_account_settings_model)
+    has_id = True            # its updates and its deletion go to /accounts/{id}
+    answers = dict(id=None, settings=OBJECT, extra=OBJECT)  # the settings are in its member settings, some in extra
+    model = 'AccountSettingsOptions'
     fields = dict(
         peer_login_expiration_enabled=Field('bool', norm=bool),
-        peer_login_expiration=Field('raw', norm=duration_norm),
+        peer_login_expiration=Field('raw', norm=duration_norm, answer=NUMBER),
         regular_users_view_blocked=Field('bool', norm=bool),
         groups_propagation_enabled=Field('bool', norm=bool),
         jwt_groups_enabled=Field('bool', norm=bool),
@@ -53,7 +50,7 @@ class AccountSettingsModule(Settings):
         jwt_allow_groups=Field('list', norm=str_set),
         peer_approval_enabled=Field('bool', norm=bool),
         peer_inactivity_expiration_enabled=Field('bool', norm=known_bool, requires='v0.77'),
-        peer_inactivity_expiration=Field('raw', norm=duration_norm, requires='v0.77'),
+        peer_inactivity_expiration=Field('raw', norm=duration_norm, requires='v0.77', answer=NUMBER),
         routing_peer_dns_resolution_enabled=Field('bool', norm=known_bool, requires='v0.77'),
         dns_domain=Field(norm=_optional_text, requires='v0.77'),
         lazy_connection_enabled=Field('bool', norm=known_bool, requires='v0.77'),
@@ -64,16 +61,17 @@ class AccountSettingsModule(Settings):
         state=dict(type='str', default='present', choices=['present', 'absent']),
     )
 
-    def validate_options(self):
-        super().validate_options()
+    def check_options(self):
+        super().check_options()
         if self.params.get('state') == 'absent' and not self.params.get('confirm_account_id'):
             raise TaskError('option confirm_account_id is required with state=absent: deleting the account removes '
                             'everything in it; give the account id (see nms.overlay.account_info) to confirm')
 
-    def find(self):
-        data = unwrap_items(self.client.get(self.path))
+    def read_answer(self, data):
+        """The one account of the answer to GET /accounts (a list of one)."""
         account = the_account(data)
         if account is None:
+            data = unwrap_items(data)
             what = 'a list of %d items' % len(data) if isinstance(data, list) else describe_shape(data)
             raise self.client.answer_error('GET', self.path, 'the answer is %s where exactly one account was expected' % what)
         return account
@@ -82,7 +80,7 @@ class AccountSettingsModule(Settings):
         settings = dict(obj.get('settings') or {})
         for name in EXTRA_SETTINGS:
             settings[name] = (settings.get('extra') or {}).get(name)
-        return {name: field.normalise(settings.get(name)) for name, field in self.fields.items()}
+        return {name: field.norm(settings.get(name)) for name, field in self.fields.items()}
 
     def request_body(self, state, current_obj):
         settings = dict((current_obj or {}).get('settings') or {})  # keeps members this module does not know
@@ -100,9 +98,6 @@ class AccountSettingsModule(Settings):
             settings['extra'] = extra
         return {'settings': settings}
 
-    def update_path(self, obj):
-        return '%s/%s' % (self.path, ref_id(obj))
-
     def to_result(self, obj):
         settings = dict((obj or {}).get('settings') or {})
         settings['jwt_allow_groups'] = list(settings.get('jwt_allow_groups') or [])
@@ -116,3 +111,9 @@ class AccountSettingsModule(Settings):
         if self.params['confirm_account_id'] != ref_id(obj):
             raise TaskError("option confirm_account_id: '%s' is not the id of this account; nothing was deleted"
                             % self.params['confirm_account_id'])
+
+
+def account_of(task):
+    """The task's account (None when the answer holds not exactly one), read at most once per task and shared with the
+    account_settings kind (what other kinds' rules read: its DNS domain, approval and view settings)."""
+    return task.resolver.settings(AccountSettingsModule.path, the_account)

@@ -6,12 +6,8 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import unwrap_items
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, Settings
-
-
-def _dns_settings_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_routing import DnsSettingsOptions
-    return DnsSettingsOptions
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import Settings
 
 
 class DnsSettingsModule(Settings):
@@ -19,14 +15,11 @@ class DnsSettingsModule(Settings):
 
     path = '/dns/settings'
     what = 'DNS settings'
-    result_key = 'dns_settings'
     section = 'dns_settings'
-    model = staticmethod(_dns_settings_model)
+    model = 'DnsSettingsOptions'
     fields = dict(
         disabled_management_groups=Field('list', ref='groups', many=True),
     )
-
-    def server_fields(self, obj):
-        return unwrap_items(obj)
-
-    shape = staticmethod(unwrap_items)  # GET wraps the settings in items (spec) or not (deployed servers)
+    # GET wraps the settings in items (spec) or not (deployed servers): the engine's read of a singleton unwraps them,
+    # so updates keep the fields of the settings themselves; results unwrap what a write answered
+    shape = staticmethod(unwrap_items)

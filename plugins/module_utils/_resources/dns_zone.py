@@ -5,34 +5,16 @@
 
 from __future__ import annotations
 
-import re
-
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
-from ansible_collections.nms.overlay.plugins.module_utils._compare import the_account
+from ansible_collections.nms.overlay.plugins.module_utils._client import LIST, ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import account_of
 
 ZONES_FEATURE = 'DNS zones'
 # the peers' DNS domain of a server started without --dns-domain (NetBird's default)
 DEFAULT_PEER_DOMAIN = 'netbird.selfhosted'
 SHOWN = "the server's, as the peers' names show"
-
-# One label of a DNS name as today's servers take it: letters, digits, hyphens and underscores, at most 63,
-# not starting with a hyphen, ending with a letter or digit (punycode labels are plain ASCII too); the last
-# label does not start with an underscore either.
-_LABEL = re.compile(r'^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?$', re.IGNORECASE)
-
-
-def domain_problem(value, wildcard=False, example='example.com'):
-    """Why ``value`` is no DNS name the server takes, as a rule (None when it is one). ``wildcard``: ``*.`` may lead."""
-    text = str(value)
-    if wildcard and text.startswith('*.'):
-        text = text[2:]
-    labels = text.split('.')
-    if text and all(_LABEL.match(label) for label in labels) and not labels[-1].startswith('_'):
-        return None
-    return ("must be a DNS name such as %s (dot-separated labels of letters, digits, hyphens and underscores, no "
-            "trailing dot), not '%s'" % (example, value))
 
 
 def unreadable_as(default, read):
@@ -46,11 +28,6 @@ def unreadable_as(default, read):
         return default
 
 
-def _zone_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_dns_zones import DnsZoneOptions
-    return DnsZoneOptions
-
-
 def zone_result(item):
     """A zone as returned to the user: distribution_groups and records never null."""
     if not isinstance(item, dict) or not item:
@@ -58,19 +35,41 @@ def zone_result(item):
     return dict(item, distribution_groups=item.get('distribution_groups') or [], records=item.get('records') or [])
 
 
+def peer_domains(task):
+    """[(domain, where it comes from)]: the domains under which the server names the peers, which a zone may
+    not take: the account's dns_domain setting, and the server's own (its --dns-domain), which the peers' names
+    show while the account sets none."""
+    found = []
+    account = unreadable_as(None, lambda: account_of(task))
+    account_domain = ((account or {}).get('settings') or {}).get('dns_domain') if isinstance(account, dict) else None
+    if account_domain:
+        found.append((account_domain, "the account's dns_domain setting"))
+    shown = set()
+    if not account_domain:
+        for peer in unreadable_as([], lambda: task.resolver.items('peers')):
+            label = peer.get('dns_label') if isinstance(peer, dict) else None
+            if isinstance(label, str) and '.' in label:
+                shown.add(label.split('.', 1)[1])
+        found.extend((name, SHOWN) for name in sorted(shown))
+    # no guess at the server's domain when no peer shows it (a server may run with another --dns-domain than
+    # NetBird's default): the server refuses its own domain then, as before this check
+    return found
+
+
 class DnsZoneModule(ResourceModule):
     """A zone, found by id or by its domain (servers keep one zone per domain, and a zone's domain never changes)."""
 
     path = '/dns/zones'
     what = 'DNS zone'
-    kind = section = 'dns_zones'  # a record's zone option names it by id, domain or name
-    result_key = 'dns_zone'
+    kind = 'dns_zones'       # a record's zone option names it by id, domain or name
+    # servers refuse a second zone of a domain (409), and a zone's domain never changes (so no rename to check)
+    unique_names = True
     requires = ZONES_FEATURE
     natural_key = 'domain'
     lookup = ('domain', 'name')
-    read_only = ('id', 'records')  # the records are managed with dns_record, under their own path
+    answers = dict(id=None, records=LIST)  # the records are managed with dns_record, under their own path
     required_on_create = ('domain', 'name', 'distribution_groups')
-    model = staticmethod(_zone_model)
+    model = 'DnsZoneOptions'
     fields = dict(
         name=Field(),
         domain=Field(immutable=True),
@@ -81,25 +80,19 @@ class DnsZoneModule(ResourceModule):
     required_one_of = (('id', 'domain'),)
     shape = staticmethod(zone_result)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._peer_domains = None
+    task_state = dict(_peer_domains=None)  # see peer_domains
 
-    def natural_key_is_unique(self):
-        """Servers refuse a second zone of a domain (409), and a zone's domain never changes (so no rename check)."""
-        return True
-
-    def check_server_accepts(self):
+    def check_server(self):
         """A new zone on the peers' own DNS domain is refused by the server at write time (422): refused here first,
         before any write (network_state: before its first), in check mode too. Only for a zone still to be created
         (none of the zones, which finding it reads anyway, has the domain): the account and the peers are read then."""
-        super().check_server_accepts()
+        super().check_server()
         domain = self.params.get('domain')
         if not domain or self.params.get('id') or any(
                 isinstance(item, dict) and item.get('domain') == domain for item in self.resolver.items(self.kind)):
             return
         if self._peer_domains is None:  # network_state asks before its first write and again when it applies the entry
-            self._peer_domains = self.peer_domains()
+            self._peer_domains = peer_domains(self)
         for peer_domain, whose in self._peer_domains:
             if domain == peer_domain:  # as the server compares them
                 raise TaskError("option domain: '%s' is the peers' own DNS domain (%s), and the server refuses a zone "
@@ -111,23 +104,3 @@ class DnsZoneModule(ResourceModule):
             self.warn("option domain: '%s' is NetBird's default DNS domain of the peers; a server started without "
                       "--dns-domain refuses a zone on it (no peer shows this server's own domain, so the task cannot "
                       "tell beforehand)" % domain)
-
-    def peer_domains(self):
-        """[(domain, where it comes from)]: the domains under which the server names the peers, which a zone may
-        not take: the account's dns_domain setting, and the server's own (its --dns-domain), which the peers' names
-        show while the account sets none."""
-        found = []
-        account = unreadable_as(None, lambda: the_account(self.client.get('/accounts')))
-        account_domain = ((account or {}).get('settings') or {}).get('dns_domain') if isinstance(account, dict) else None
-        if account_domain:
-            found.append((account_domain, "the account's dns_domain setting"))
-        shown = set()
-        if not account_domain:
-            for peer in unreadable_as([], lambda: self.resolver.items('peers')):
-                label = peer.get('dns_label') if isinstance(peer, dict) else None
-                if isinstance(label, str) and '.' in label:
-                    shown.add(label.split('.', 1)[1])
-            found.extend((name, SHOWN) for name in sorted(shown))
-        # no guess at the server's domain when no peer shows it (a server may run with another --dns-domain than
-        # NetBird's default): the server refuses its own domain then, as before this check
-        return found

@@ -5,16 +5,18 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import NUMBER, TEXT
+from ansible_collections.nms.overlay.plugins.module_utils._access import ALL_GROUP
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule, kept_fields
-
-ALL_GROUP = 'All'
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._members import member_body
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 
 def group_body(group, peer_ids):
     """The PUT body that sets a group's peers and keeps everything else it has (today's resources)."""
-    return kept_fields(group, dict(name=group.get('name'), peers=list(peer_ids)), ('name', 'peers'), GroupModule.read_only)
+    return member_body(group, 'peers', peer_ids, GroupModule.read_only)
 
 
 def resource_refs(ids, known):
@@ -30,11 +32,10 @@ def resource_refs(ids, known):
 class GroupModule(ResourceModule):
     path = '/groups'
     what = 'group'
-    kind = section = 'groups'
-    result_key = 'group'
+    kind = 'groups'
     unique_names = True      # servers refuse a second group of a name on create (409)
     usage_checked = True     # also for a route's peer_groups, which servers do not check
-    read_only = ('id', 'peers_count', 'issued', 'resources_count')
+    answers = dict(id=None, peers_count=NUMBER, issued=TEXT, resources_count=NUMBER)
     # name and peers are checked by the engine (not blank): nothing here needs a pydantic model
     fields = dict(
         name=Field(),
@@ -45,18 +46,16 @@ class GroupModule(ResourceModule):
     required_one_of = (('id', 'name'),)
 
     def before_write(self, current_obj, state):
+        """The All group is never changed; today's servers also refuse to delete a group that holds network resources:
+        said before any write."""
         if current_obj and current_obj.get('name') == ALL_GROUP:
             raise TaskError('the All group holds every peer and cannot be changed or deleted')
-        super().before_write(current_obj, state)
-
-    def check_unused(self, obj):
-        """Today's servers also refuse to delete a group that holds network resources: said before any write."""
-        held = id_list(obj.get('resources'))
+        # network_state deletes the networks (and their resources) first and says so with usage_known
+        held = id_list(current_obj.get('resources')) if state is None and not self.usage_known else None
         if held:
             raise TaskError("the group '%s' (id %s) holds the network %s %s, and servers refuse to delete a group that "
                             "holds network resources; set its resources to [] first" % (
-                                obj.get('name'), ref_id(obj), 'resource' if len(held) == 1 else 'resources', ', '.join(held)))
-        super().check_unused(obj)
+                                current_obj.get('name'), ref_id(current_obj), 'resource' if len(held) == 1 else 'resources', ', '.join(held)))
 
     def request_body(self, state, current_obj):
         """Resources as {id, type}; unset, the server's are sent back as they are, and none to a server without them."""

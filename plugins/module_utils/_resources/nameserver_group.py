@@ -8,26 +8,14 @@ The spec's domain rules are checked on the user's options and again on the merge
 
 from __future__ import annotations
 
-import ipaddress
-
-from ansible_collections.nms.overlay.plugins.module_utils._compare import lower_set
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ip_text, lower_set
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import named_result
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 DEFAULT_NS_TYPE = 'udp'
-# the group references a nameserver group result shows as [{id, name}]
-GROUP_FIELDS = ('groups',)
 DEFAULT_NS_PORT = 53
-
-
-def ip_text(value):
-    """An IP address in canonical form (so 2001:DB8::0001 equals 2001:db8::1); other text unchanged."""
-    text = '' if value is None else str(value).strip()
-    try:
-        return str(ipaddress.ip_address(text))
-    except ValueError:
-        return text
 
 
 def nameserver_list(values):
@@ -102,21 +90,15 @@ def rule_message(problems, context=None):
     return '; '.join('option %s: %s%s' % (option, text, suffix) for option, text in problems)
 
 
-def _nameserver_group_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_routing import NameserverGroupOptions
-    return NameserverGroupOptions
-
-
 class NameserverGroupModule(ResourceModule):
     """A nameserver group, found by id or name; the spec's domain rules are checked before writing."""
 
     path = '/dns/nameservers'
     what = 'nameserver group'
-    kind = section = 'nameserver_groups'
+    kind = 'nameserver_groups'
     unique_names = True      # servers refuse a taken name on create and on update (422)
-    result_key = 'nameserver_group'
     exists_answers = {409: None, 422: 'already exist'}  # servers answer a taken name with 422
-    model = staticmethod(_nameserver_group_model)
+    model = 'NameserverGroupOptions'
     required_on_create = ('name', 'nameservers', 'groups')
     fields = dict(
         name=Field(),
@@ -133,14 +115,13 @@ class NameserverGroupModule(ResourceModule):
         enabled=Field('bool', initial=True),
     )
     required_one_of = (('id', 'name'),)
-    group_fields = GROUP_FIELDS  # results show these as [{id, name}] (with_group_names)
 
     def finish(self, obj, result):
         # group references by name, in the task's final result only (a task that fails reads no group list for it)
         return named_result(self, result)
 
-    def validate_options(self):
-        super().validate_options()
+    def check_options(self):
+        super().check_options()
         problems = nameserver_rule_problems(self.params.get('primary'), self.params.get('domains'),
                                             self.params.get('search_domains_enabled'))
         if problems:

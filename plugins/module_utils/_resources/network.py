@@ -5,16 +5,12 @@
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import LIST, NUMBER
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, planned
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 NETWORKS = 'Networks'  # what a v0.27 server lacks (named when it refuses these modules)
-
-
-def planned(item_id):
-    """Whether an id is the placeholder check mode gives an object it only plans (ResourceModule.placeholder): nothing
-    lives under such an object yet, and the server knows no such path."""
-    return isinstance(item_id, str) and item_id.startswith('(new ')
 
 
 def network_result(item):
@@ -28,11 +24,6 @@ def network_result(item):
     return result
 
 
-def network_path(module, option='network'):
-    """/networks/{id} of the network the option ``option`` names (an id or a name; one list read per task)."""
-    return '/networks/%s' % module.resolver.to_id('networks', module.params[option], option)
-
-
 class InNetwork:
     """What the kinds that live under a network share (its resources, its routers): their path is under the network
     that the option ``network`` names, and nothing is left to delete under a network that does not exist (deleting a
@@ -40,33 +31,29 @@ class InNetwork:
 
     @classmethod
     def list_path(cls, task):
-        return network_path(task) + cls.sub_path
+        network_id = task.resolver.to_id('networks', task.params['network'], 'network')
+        if planned(network_id):
+            return None  # a network check mode only plans has no resources or routers yet
+        return '%s/%s%s' % (NetworkModule.path, network_id, cls.sub_path)
 
     @property
     def path(self):
         return self.list_path(self)
 
-    def list_items(self):
-        if planned(self.resolver.to_id('networks', self.params['network'], 'network')):
-            return []  # a network check mode only plans has no resources or routers yet
-        return super().list_items()
-
-    def find(self):
-        if self.params.get('state') == 'absent':
-            dummy_path, what, names = kind_table()['networks']
-            if find_unique(self.resolver.items('networks'), self.params['network'], names, what, 'network') is None:
-                return None
-        return super().find()
+    def without_parent(self):
+        if self.params.get('state') != 'absent':
+            return False
+        dummy_path, what, names = kind_table()['networks']
+        return find_unique(self.resolver.items('networks'), self.params['network'], names, what, 'network') is None
 
 
 class NetworkModule(ResourceModule):
     path = '/networks'
     what = 'network'
-    kind = section = 'networks'  # network_state describes its resources and routers inside each network's entry
-    result_key = 'network'
+    kind = 'networks'  # network_state describes its resources and routers inside each network's entry
     requires = NETWORKS
     # what the server derives from the network's resources, routers and policies: never sent
-    read_only = ('id', 'routers', 'resources', 'routing_peers_count', 'policies')
+    answers = dict(id=None, routers=LIST, resources=LIST, routing_peers_count=NUMBER, policies=LIST)
     fields = dict(
         name=Field(),
         description=Field(initial=''),

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import ipaddress
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique, kind_table
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, planned
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import unreadable_as
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork, planned
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
 
 
 def resource_address(value):
@@ -36,9 +38,13 @@ def resource_result(item):
     return dict(item, groups=item.get('groups') or [])
 
 
-def _resource_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_networks import NetworkResourceOptions
-    return NetworkResourceOptions
+def network_of(task, item):
+    """The network a resource of the account's list is in, for a message (from the networks' lists of resource ids,
+    which the task has read to find its own network)."""
+    for network in task.resolver.items('networks'):
+        if ref_id(item) in [ref_id(value) for value in network.get('resources') or []]:
+            return "the network '%s' (id %s)" % (network.get('name'), ref_id(network))
+    return 'another network'
 
 
 class NetworkResourceModule(InNetwork, ResourceModule):
@@ -48,15 +54,16 @@ class NetworkResourceModule(InNetwork, ResourceModule):
     what = 'network resource'
     section = 'network_resources'
     nested_in = ('networks', 'resources', 'network')  # network_state: a network's entry lists them under resources
-    result_key = 'network_resource'
     requires = NETWORKS
     list_only = True          # a GET by id of another network's resource is a bare 500: look in the network's list
+    cache_list = True         # finding the resource and checking its name share the network's list
     # servers keep resource names unique in the account and say so on create and on rename (422): a create that
-    # meets another run's resource of the name reconciles with it, and no check of renames is needed here
+    # meets another run's resource of the name reconciles with it, and concurrent creates leave no copies to converge
+    unique_names = True
     exists_answers = {422: 'already exists'}
-    read_only = ('id', 'type')  # the type follows the address
+    answers = dict(id=None, type=TEXT)  # the type follows the address
     required_on_create = ('name', 'address')
-    model = staticmethod(_resource_model)
+    model = 'NetworkResourceOptions'
     fields = dict(
         name=Field(),
         description=Field(initial=''),
@@ -70,33 +77,16 @@ class NetworkResourceModule(InNetwork, ResourceModule):
     required_one_of = (('id', 'name'),)
     shape = staticmethod(resource_result)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._listed = None
-
-    def natural_key_is_unique(self):
-        return True  # concurrent creates of a name cannot leave copies to converge on (see exists_answers)
-
-    def list_items(self):
-        """The network's resources, read once per task (finding the resource and checking its name share them)."""
-        if self._listed is None:
-            self._listed = super().list_items()
-        return self._listed
-
-    def find_again(self):
-        self._listed = None  # a fresh read: the list may predate a create
-        return super().find_again()
-
-    def check_server_accepts(self):
+    def check_server(self):
         """Servers keep resource names unique across every network of the account and refuse, at write time (422), a
         create or a rename onto a name another network's resource has: refused here first, before any write
         (network_state: before its first), in check mode too. The account's resources are read only when the task's
         network holds no resource of the name (a create, or a rename)."""
-        super().check_server_accepts()
+        super().check_server()
         name = self.params.get('name')
         if not name:
             return
-        self._listed = None  # network_state asks before its first write and again when it applies the entry
+        self.listed = None  # network_state asks before its first write and again when it applies the entry
         dummy_path, what, names = kind_table()['networks']
         try:
             network = find_unique(self.resolver.items('networks'), self.params['network'], names, what, 'network')
@@ -114,12 +104,4 @@ class NetworkResourceModule(InNetwork, ResourceModule):
             item = taken[0]
             raise TaskError("option name: '%s' is the name of the network resource with id %s in %s, and servers keep "
                             "resource names unique across all the networks of the account; give this resource another "
-                            "name" % (name, ref_id(item), self.network_of(item)))
-
-    def network_of(self, item):
-        """The network a resource of the account's list is in, for a message (from the networks' lists of resource
-        ids, which the task has read to find its own network)."""
-        for network in self.resolver.items('networks'):
-            if ref_id(item) in [ref_id(value) for value in network.get('resources') or []]:
-                return "the network '%s' (id %s)" % (network.get('name'), ref_id(network))
-        return 'another network'
+                            "name" % (name, ref_id(item), network_of(self, item)))

@@ -9,8 +9,9 @@ route's handling of those two options: setting one clears the other.
 
 from __future__ import annotations
 
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id
 
@@ -22,11 +23,6 @@ def router_result(item):
     return dict(item, peer=item.get('peer') or '', peer_groups=item.get('peer_groups') or [])
 
 
-def _router_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_networks import NetworkRouterOptions
-    return NetworkRouterOptions
-
-
 class NetworkRouterModule(InNetwork, RouteModule):
     """A router of the network the option ``network`` names, found by id or by its routing peer (or peer groups):
     the route's ``matches`` finds it (a router has no network_id, nor does the task)."""
@@ -36,13 +32,12 @@ class NetworkRouterModule(InNetwork, RouteModule):
     kind = None               # nothing refers to a router
     section = 'network_routers'
     nested_in = ('networks', 'routers', 'network')  # network_state: a network's entry lists them under routers
-    result_key = 'network_router'
     natural_key = 'peer'
     requires = NETWORKS
     list_only = True          # a GET by id of another network's router is a bare 500: look in the network's list
-    read_only = ('id',)
+    answers = {'id': None}    # not a route's: a router has no network_type
     required_on_create = ()   # peer or peer_groups: before_write says which
-    model = staticmethod(_router_model)
+    model = 'NetworkRouterOptions'
     fields = dict(
         peer=Field(norm=optional_id, ref='peers', initial=''),
         peer_groups=Field('list', ref='groups', many=True, initial=[]),
@@ -76,10 +71,10 @@ class NetworkRouterModule(InNetwork, RouteModule):
         raise TaskError('the network router %s has no routing peer (its peer was deleted): set option peer or option '
                         'peer_groups to update it' % self.identity_text())
 
-    def after_create(self, created, state):
+    def follow_ups(self, before, state, obj):
         """Servers create every router enabled, whatever the request says: a router asked disabled is disabled by
         a PUT right after."""
-        if state.get('enabled') is False and isinstance(created, dict) and created.get('enabled') is not False:
-            updated = self.client.put(self.update_path(created), self.update_body(state, created))
-            return updated if isinstance(updated, dict) and updated else dict(created, enabled=False)
-        return created
+        if before is None and state.get('enabled') is False and isinstance(obj, dict) and obj.get('enabled') is not False:
+            return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), expect=dict(obj, enabled=False),
+                         body=self.update_body(state, obj))]
+        return []

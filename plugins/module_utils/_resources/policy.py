@@ -12,12 +12,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._access import (
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique, kind_table
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-
-
-def _policy_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions
-    return PolicyOptions
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 
 RULE_OPTIONS = dict(
@@ -38,6 +34,44 @@ RULE_OPTIONS = dict(
 RESOURCE_KINDS = (('peers', lambda item: 'peer'), ('network_resources', lambda item: item.get('type')))
 
 
+def resolved_ids(task, kind, values, option, problems):
+    """The ids of references a task gives (names or ids); an unknown one is added to ``problems``, to fail together."""
+    try:
+        return task.resolver.to_ids(kind, values, option)
+    except ResolveError as exc:
+        problems.append(str(exc))
+        return []
+
+
+def rule_resource(task, value, option, problems):
+    """A rule's resource ({id, type}) for the name or id of a peer or a network resource; one of them only (else
+    the problem is added to ``problems`` and None returned)."""
+    found = []
+    for kind, type_of in RESOURCE_KINDS:
+        dummy_path, what, fields = kind_table()[kind]
+        try:
+            item = find_unique(task.resolver.items(kind), value, fields, what, option)
+        except ResolveError as exc:
+            problems.append(str(exc))
+            return None
+        if item is not None:
+            found.append((what, item, type_of(item)))
+    if len(found) == 1:
+        return dict(id=ref_id(found[0][1]), type=found[0][2])
+    if not found:
+        problems.append("%s: no peer or network resource with the id or name '%s'" % (option, value))
+    else:
+        problems.append("%s: '%s' names %s; give the id" % (option, value, ' and '.join(
+            "the %s with id %s" % (what, ref_id(item)) for what, item, dummy in found)))
+    return None
+
+
+def merged_rules(rules, server_rules):
+    """The user's rules (references resolved, unset options None) merged with the server's (normalised) rules: see
+    merge_rule."""
+    return [merge_rule(rule, server_rules or [], index) for index, rule in enumerate(rules)]
+
+
 def policy_body(state, ranges_apart=False):
     """The complete POST or PUT body; source_posture_checks always sent (omitting it clears them)."""
     return dict(
@@ -54,12 +88,11 @@ class PolicyModule(ResourceModule):
 
     path = '/policies'
     what = 'policy'
-    kind = section = 'policies'
-    result_key = 'policy'
+    kind = 'policies'
     # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
     # left out: servers force it to the policy id
     item_fields = dict(rules=(RULE_FIELDS + RESOURCE_KEYS + ('id', 'port_ranges'), 'name'))
-    model = staticmethod(_policy_model)
+    model = 'PolicyOptions'
     fields = dict(
         name=Field(),
         description=Field(norm=lambda value: value or '', initial=''),
@@ -70,21 +103,17 @@ class PolicyModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'rules')
-    # refused by an older server in check_server_accepts
+    # refused by an older server in check_server
     options_requiring = {'rules.%s' % option: 'v0.77' for dummy, option, dummy_key in RESOURCE_SIDES}
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.server_rules = []
-
-    def validate_options(self):
-        super().validate_options()
+    def check_options(self):
+        super().check_options()
         check_rules(self.params.get('rules'))
 
-    def check_server_accepts(self):
+    def check_server(self):
         """Port ranges, resources and several rules depend on the server: asked once per task, only when the options
         have them."""
-        super().check_server_accepts()
+        super().check_server()
         rules = self.params.get('rules') or []
         # a one-port range ('9000-9000') is that port, which every server takes (see port_text)
         ranges = [(index, port) for index, port in rule_ranges(rules) if is_range(port_text(port))]
@@ -107,12 +136,10 @@ class PolicyModule(ResourceModule):
                             'same id), so a policy with %d rules would never match; describe one policy per rule'
                             % (server.describe(), len(rules)))
 
-    def find(self):
-        obj = super().find()
-        self.server_rules = rules_from_server(obj.get('rules')) if isinstance(obj, dict) else []
+    def from_server(self, obj):
         if answered_with_ranges(obj):
-            self.resolver.server.learn(True)
-        return obj
+            self.resolver.server.learn(True)  # only today's servers answer with port ranges: no request to ask
+        return super().from_server(obj)
 
     def same(self, name, current, desired):
         if name == 'rules' and current != desired:
@@ -121,58 +148,42 @@ class PolicyModule(ResourceModule):
             return current == as_answered(desired)
         return current == desired
 
-    def _ids(self, kind, values, option, problems):
-        try:
-            return self.resolver.to_ids(kind, values, option)
-        except ResolveError as exc:
-            problems.append(str(exc))
-            return []
-
-    def _resource(self, value, option, problems):
-        """A rule's resource ({id, type}) for the name or id of a peer or a network resource; one of them only."""
-        found = []
-        for kind, type_of in RESOURCE_KINDS:
-            dummy_path, what, fields = kind_table()[kind]
-            try:
-                item = find_unique(self.resolver.items(kind), value, fields, what, option)
-            except ResolveError as exc:
-                problems.append(str(exc))
-                return None
-            if item is not None:
-                found.append((what, item, type_of(item)))
-        if len(found) == 1:
-            return dict(id=ref_id(found[0][1]), type=found[0][2])
-        if not found:
-            problems.append("%s: no peer or network resource with the id or name '%s'" % (option, value))
-        else:
-            problems.append("%s: '%s' names %s; give the id" % (option, value, ' and '.join(
-                "the %s with id %s" % (what, ref_id(item)) for what, item, dummy in found)))
-        return None
-
     def desired(self):
-        """The user's options with every name resolved; all unknown names fail together, before any write."""
+        """The user's options with every name resolved; all unknown names fail together, before any write. The rules
+        are the user's, with unset options None: merge_desired and new_state complete them."""
         wanted, problems = {}, []
         for name in ('name', 'description', 'enabled'):
             if self.params.get(name) is not None:
                 wanted[name] = self.params[name]
         if self.params.get('source_posture_checks') is not None:
-            wanted['source_posture_checks'] = id_set(self._ids(
-                'posture_checks', self.params['source_posture_checks'], 'source_posture_checks', problems))
+            wanted['source_posture_checks'] = id_set(resolved_ids(
+                self, 'posture_checks', self.params['source_posture_checks'], 'source_posture_checks', problems))
         rules = self.params.get('rules')
         resolved = []
         for index, rule in enumerate(rules or []):
             rule = dict(rule)
             for side, option, dummy in RESOURCE_SIDES:
                 if rule.get(side) is not None:
-                    rule[side] = self._ids('groups', rule[side], 'rules[%d].%s' % (index, side), problems)
+                    rule[side] = resolved_ids(self, 'groups', rule[side], 'rules[%d].%s' % (index, side), problems)
                 if rule.get(option) is not None:
-                    rule[option] = self._resource(rule[option], 'rules[%d].%s' % (index, option), problems)
+                    rule[option] = rule_resource(self, rule[option], 'rules[%d].%s' % (index, option), problems)
             resolved.append(rule)
         if problems:
             raise TaskError('; '.join(problems))
         if rules is not None:
-            wanted['rules'] = [merge_rule(rule, self.server_rules, index) for index, rule in enumerate(resolved)]
+            wanted['rules'] = resolved
         return wanted
+
+    def merge_desired(self, current, desired):
+        """Each rule the user's values over the same-named server rule's (the server object's rules, normalised)."""
+        if 'rules' in desired:
+            desired['rules'] = merged_rules(desired['rules'], current.get('rules'))
+        return desired
+
+    def new_state(self, desired):
+        if 'rules' in desired:
+            desired = dict(desired, rules=merged_rules(desired['rules'], []))
+        return super().new_state(desired)
 
     def before_write(self, current_obj, state):
         if state is None:

@@ -10,12 +10,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._access import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
-
-
-def _posture_check_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_access import PostureCheckOptions
-    return PostureCheckOptions
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 
 CHECKS_OPTIONS = dict(
@@ -50,14 +46,13 @@ class PostureCheckModule(ResourceModule):
 
     path = '/posture-checks'
     what = 'posture check'
-    kind = section = 'posture_checks'
-    result_key = 'posture_check'
+    kind = 'posture_checks'
     unique_names = True      # servers refuse a second posture check of a name on create (v0.27: 412, v0.77: 422)
     usage_checked = True     # a policy's source_posture_checks
     # a taken name: v0.27 answers 412 "posture check name should be unique", v0.77 422 "posture checks with name X
     # already exists"
     exists_answers = {409: None, 412: 'should be unique', 422: 'already exists'}
-    model = staticmethod(_posture_check_model)
+    model = 'PostureCheckOptions'
     fields = dict(
         name=Field(),
         description=Field(norm=lambda value: value or '', initial=''),
@@ -68,32 +63,34 @@ class PostureCheckModule(ResourceModule):
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'checks')
-    options_requiring = {'checks.%s' % name: 'v0.77' for name in TODAY_CHECKS}  # refused in check_server_accepts
+    options_requiring = {'checks.%s' % name: 'v0.77' for name in TODAY_CHECKS}  # refused in check_server
     shape = staticmethod(posture_check_result)
+    # checks the module does not know (a server's newer ones) are kept, unless the task replaces them all (merge_desired)
+    item_fields = dict(checks=(CHECK_NAMES, None))
 
-    @property
-    def item_fields(self):
-        # checks the module does not know (today's process_check) are kept, unless the task replaces them all
-        return {} if self.params.get('checks_mode') == 'replace' else dict(checks=(CHECK_NAMES, None))
-
-    def check_server_accepts(self):
+    def check_server(self):
         """The checks of today's servers (process_check) are refused by an older one before any write."""
-        super().check_server_accepts()
+        super().check_server()
         given = [name for name in TODAY_CHECKS if (self.params.get('checks') or {}).get(name) is not None]
         if given and not self.resolver.server.current:
             raise TaskError('; '.join('option checks.%s: %s does not have it (servers have it from v0.77 on)'
                                       % (name, self.resolver.server.describe()) for name in given))
 
     def merge_desired(self, current, desired):
-        if 'checks' in desired and self.params.get('checks_mode') != 'replace':
+        if self.params.get('checks_mode') == 'replace':
+            self.item_fields = {}  # the task's checks replace them all, unknown ones too
+        elif 'checks' in desired:
             desired['checks'] = merge_checks(current.get('checks'), desired['checks'])
         return desired
 
-    def check_unused(self, obj):
-        check_id = ref_id(obj)
+    def before_write(self, current_obj, state):
+        """A deletion is refused while policies use the check (in their source_posture_checks), naming them."""
+        if state is not None or self.usage_known:
+            return
+        check_id = ref_id(current_obj)
         users = policies_using(self.resolver.items('policies'), check_id)
         if users:
             raise TaskError("the posture check '%s' (id %s) is used by the %s %s; remove it from their "
                             "source_posture_checks first" % (
-                                obj.get('name'), check_id, 'policy' if len(users) == 1 else 'policies',
+                                current_obj.get('name'), check_id, 'policy' if len(users) == 1 else 'policies',
                                 ', '.join("'%s' (id %s)" % (p.get('name'), ref_id(p)) for p in users)))

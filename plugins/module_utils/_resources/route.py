@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import ipaddress
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set, lower_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, named_result
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 NO_MATCH = object()
 # the network a v0.77 server gives a domain route (and shows in its answers)
 DOMAIN_NETWORK = '192.0.2.0/32'
-# the group references a route result shows as [{id, name}]
-GROUP_FIELDS = ('groups', 'peer_groups', 'access_control_groups')
 
 
 def optional_id(value):
@@ -30,9 +30,27 @@ def route_result(item):
     return dict(item, peer=item.get('peer') or '') if item else item
 
 
-def _route_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_routing import RouteOptions
-    return RouteOptions
+def identity_ref(task, kind, value, option):
+    """The id of a routing peer or group in a task's identity; NO_MATCH for an unknown one when deleting."""
+    if task.params.get('state') != 'absent':
+        return task.resolver.to_id(kind, value, option)
+    dummy_path, what, names = kind_table()[kind]
+    item = find_unique(task.resolver.items(kind), value, names, what, option)
+    return NO_MATCH if item is None else ref_id(item)
+
+
+def routing_key(task):
+    """(peer id, sorted peer group ids) from a task's options (worked out once per task); None for what the task
+    does not give."""
+    if task._key is None:
+        peer, groups = task.params.get('peer'), task.params.get('peer_groups')
+        peer_id = identity_ref(task, 'peers', peer, 'peer') if peer else None
+        group_ids = None
+        if groups is not None:
+            group_ids = [identity_ref(task, 'groups', g, 'peer_groups') for g in groups]
+            group_ids = NO_MATCH if NO_MATCH in group_ids else id_set(group_ids)
+        task._key = (peer_id, group_ids)
+    return task._key
 
 
 class RouteModule(ResourceModule):
@@ -40,11 +58,10 @@ class RouteModule(ResourceModule):
 
     path = '/routes'
     what = 'route'
-    kind = section = 'routes'
-    result_key = 'route'
+    kind = 'routes'
     natural_key = 'network_id'
-    read_only = ('id', 'network_type')
-    model = staticmethod(_route_model)
+    answers = dict(id=None, network_type=TEXT)
+    model = 'RouteOptions'
     required_on_create = ('network_id', 'groups')  # and network or domains: see before_write
     fields = dict(
         network_id=Field(),
@@ -63,40 +80,17 @@ class RouteModule(ResourceModule):
         skip_auto_apply=Field('bool', requires='v0.77'),
     )
     shape = staticmethod(route_result)
-    group_fields = GROUP_FIELDS  # results show these as [{id, name}] (with_group_names)
     mutually_exclusive = (('peer', 'peer_groups'), ('network', 'domains'))
     required_one_of = (('id', 'network_id'),)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._key = None
-        self._routed_by = None  # 'peer' or 'peer_groups': what the last request body carried
-        self._creating = False  # ... and whether it was a create's
-
-    def _identity_ref(self, kind, value, option):
-        """The id of a routing peer or group in the identity; NO_MATCH for an unknown one when deleting."""
-        if self.params.get('state') != 'absent':
-            return self.resolver.to_id(kind, value, option)
-        dummy_path, what, names = kind_table()[kind]
-        item = find_unique(self.resolver.items(kind), value, names, what, option)
-        return NO_MATCH if item is None else ref_id(item)
-
-    def routing_key(self):
-        """(peer id, sorted peer group ids) from the options; None for what the task does not give."""
-        if self._key is None:
-            peer, groups = self.params.get('peer'), self.params.get('peer_groups')
-            peer_id = self._identity_ref('peers', peer, 'peer') if peer else None
-            group_ids = None
-            if groups is not None:
-                group_ids = [self._identity_ref('groups', g, 'peer_groups') for g in groups]
-                group_ids = NO_MATCH if NO_MATCH in group_ids else id_set(group_ids)
-            self._key = (peer_id, group_ids)
-        return self._key
+    # what a task keeps: its routing key (see routing_key), and what the last request body carried ('peer' or
+    # 'peer_groups') and whether it was a create's (for a planned route's result)
+    task_state = dict(_key=None, _routed_by=None, _creating=False)
 
     def matches(self, item):
         if item.get('network_id') != self.params.get('network_id'):
             return False
-        peer, groups = self.routing_key()
+        peer, groups = routing_key(self)
         if peer is not None:
             return optional_id(item.get('peer')) == peer
         if groups is not None:
@@ -157,8 +151,8 @@ class RouteModule(ResourceModule):
             self._routed_by = 'peer_groups'
         return body
 
-    def validate_options(self):
-        super().validate_options()
+    def check_options(self):
+        super().check_options()
         network = self.params.get('network')
         if network and cidr(network) != str(network).strip():
             try:

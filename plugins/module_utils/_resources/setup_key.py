@@ -7,21 +7,16 @@ from __future__ import annotations
 
 import datetime
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, NUMBER, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import known_bool, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import named_result
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, SecretOnCreate, lost_value_message
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._strategy_secret import SecretOnCreate
 from ansible_collections.nms.overlay.plugins.module_utils._time import duration_norm, iso_time, now, parse_time, zero_time
 
 # Setup key members that are never shown after the create that made the key.
 SETUP_KEY_SECRET = 'key'
-# the group references a setup key result shows as [{id, name}]
-GROUP_FIELDS = ('auto_groups',)
-
-
-def _setup_key_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import SetupKeyOptions
-    return SetupKeyOptions
 
 
 def setup_key_valid(key):
@@ -32,11 +27,25 @@ def setup_key_valid(key):
     return key.get('state') == 'valid'
 
 
-def usable_value(value, read_back=False):
-    """Whether a setup key value a create produced is one a peer can enroll with: a today's server masks values in
-    every read (``ABCDE****``), and a mask is never shown or kept as a key. A value read back (the create answer was
-    lost) counts only when it is whole (36 characters, the length of the keys servers make)."""
-    return isinstance(value, str) and bool(value) and '*' not in value and not (read_back and len(value) < 36)
+def created_key_value(value, read_back=False):
+    """The value of a created setup key as a peer enrolls with it, or None: a today's server masks values in every
+    read (``ABCDE****``), and a mask is never shown or kept as a key. A value read back (the create answer was lost)
+    counts only when it is whole (36 characters, the length of the keys servers make)."""
+    usable = isinstance(value, str) and bool(value) and '*' not in value and not (read_back and len(value) < 36)
+    return value if usable else None
+
+
+def held_by_current_server(task, key):
+    """Whether the key is on a today's server (v0.77): their key ids are not numbers, v0.27's are, so the key's own
+    answer tells, without a request."""
+    current = not str(ref_id(key)).isdigit()
+    task.resolver.server.learn(current)
+    return current
+
+
+def key_status(key):
+    """The state a server object shows (valid, expired, revoked, overused), else the one its fields tell."""
+    return key.get('state') or key_state(key)
 
 
 def public_setup_key(key, reveal=False):
@@ -116,17 +125,28 @@ def created_lifetime(key):
 
 class SetupKeyModule(SecretOnCreate):
     """A setup key; state=absent deletes it where the server can, else (v0.27) revokes it and clears its auto
-    groups (a group that any key lists, a revoked one too, cannot be deleted)."""
+    groups (a group that any key lists, a revoked one too, cannot be deleted), with the other keys of its name
+    (revoked ones: replaced keys, concurrent copies). A replacement revokes the key it replaces."""
 
     path = '/setup-keys'
     what = 'setup key'
-    kind = section = 'setup_keys'
-    result_key = 'setup_key'
+    kind = 'setup_keys'
     secret_at = ('object', SETUP_KEY_SECRET)
     secret_section = 'setup_keys'
-    read_only = ('id', SETUP_KEY_SECRET, 'expires', 'valid', 'used_times', 'last_used', 'state', 'updated_at')
+    secret_value = staticmethod(created_key_value)
+    value_hint = 'revoke it (state: absent) and create a new one to get a value'
+    retired_as = 'revoked'
+    retired = dict(revoked=True, auto_groups=[])
+    replaced_values = dict(revoked=True)
+    # a replacement is the create then the old key's revoke, with no list read between (a second run finds the new
+    # key valid and leaves it, see choose)
+    replacement_converges = False
+    status_of = staticmethod(key_status)
+    absent_takes_namesakes = True
+    answers = {'id': None, SETUP_KEY_SECRET: TEXT, 'expires': TEXT, 'valid': FLAG, 'used_times': NUMBER, 'last_used': TEXT, 'state': TEXT,
+               'updated_at': TEXT}
     required_on_create = ('name', 'type')
-    model = staticmethod(_setup_key_model)
+    model = 'SetupKeyOptions'
     fields = dict(
         name=Field(),
         type=Field(dict(type='str', choices=['one-off', 'reusable']), immutable=True),
@@ -142,19 +162,11 @@ class SetupKeyModule(SecretOnCreate):
         replace_invalid=dict(type='bool', default=False),
     )
     shape = staticmethod(public_setup_key)
-    group_fields = GROUP_FIELDS  # results show these as [{id, name}] (with_group_names)
     required_one_of = (('id', 'name'),)
+    task_state = dict(_revoked_aside=[])  # revoked keys of the name a present task set aside to create a live key
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._revealed = None
-        self._read_back = False   # the created key was found by a read (its create answer was lost or empty)
-        self._value_lost = False  # ... and that read did not show its value
-        self._revoked_aside = []  # revoked keys of the name a present task set aside to create a live key
-        self._others = []  # the other keys of the name (revoked ones) that state=absent removes with the one found
-
-    def validate_options(self):
-        super().validate_options()
+    def check_options(self):
+        super().check_options()
         params = self.params
         if params.get('type') == 'one-off' and params.get('usage_limit') not in (None, 1):
             raise TaskError('option usage_limit: a one-off key is used once, so the server always sets usage_limit to 1; '
@@ -164,38 +176,35 @@ class SetupKeyModule(SecretOnCreate):
                             'usable key, revoked=true makes it unusable')
 
     # -- finding ---------------------------------------------------------------------------------
-    def find(self):
-        """By id or name; revoked keys of the name are set aside (they are dead: replaced keys, concurrent copies)."""
+    def live(self, item):
+        """Revoked keys of the name are set aside when finding by name: they are dead (replaced keys, concurrent copies)."""
+        return not item.get('revoked')
+
+    def may_replace(self, item):
+        return self.live(item)
+
+    def choose(self, found):
+        """The key of the name among the live ones (``found``); with none, a revoked one only where the task says
+        which (state=absent, replace_invalid, or revoked set), else none: a new, usable key is created."""
         params = self.params
-        if params.get('id'):
-            return super().find()
-        live = self.matching_items(live=lambda item: not item.get('revoked'))
-        named = [item for item in self.list_items() if self.matches(item)]
-        found = live or named
-        absent = params.get('state') == 'absent'
-        if not live and not absent and not params.get('replace_invalid'):
+        live = bool(found) or self.replacing is not None  # the read after a replacement's create seeks a live key
+        if not live:
+            found = [item for item in self.list_items() if self.matches(item)]
+            if found and (params.get('state') == 'absent' or params.get('replace_invalid')):
+                return found[0]  # state=absent removes the others of the name too
             if found and params.get('revoked') is None:
                 # only revoked keys of the name (a v0.27 server revokes the keys it cannot delete): a task that wants
                 # a key and says nothing of revoked gets a new, usable one, as after a deletion on today's servers
                 self._revoked_aside = found
                 return None
-            return self.only_one(found)  # only revoked keys: which one is meant, the id tells
-        valid = [item for item in live if setup_key_valid(item)]
-        if len(live) > 1 and len(valid) == 1 and params.get('replace_invalid'):
-            # a replacement whose old key was left unrevoked (the run stopped in between): the valid one is it
-            return valid[0]
-        if len(live) > 1:
-            raise TaskError("name '%s' matches %d setup keys that are not revoked (ids: %s); give the id to choose one"
-                            % (params.get('name'), len(live), ', '.join(sorted(ref_id(i) for i in live))))
-        chosen = live[0] if live else (found[0] if found else None)
-        if absent and chosen is not None:
-            # state=absent removes every key of the name in one run: the revoked ones too (replace_invalid leaves
-            # them), deleted where the server can, else (v0.27) with their auto groups cleared
-            self._others = [item for item in named if ref_id(item) != ref_id(chosen)]
-        return chosen
-
-    def may_replace(self, item):
-        return not item.get('revoked')
+        elif len(found) > 1 and params.get('replace_invalid') and self.replacing is None:
+            valid = [item for item in found if setup_key_valid(item)]
+            if len(valid) == 1:
+                return valid[0]  # a replacement whose old key was left unrevoked (the run stopped in between)
+        if len(found) > 1:
+            raise TaskError('%s matches %d setup keys%s (ids: %s); give the id to choose one' % (
+                self.identity_text(), len(found), ' that are not revoked' if live else '', ', '.join(sorted(ref_id(i) for i in found))))
+        return found[0] if found else None
 
     # -- shapes ----------------------------------------------------------------------------------
     def from_server(self, obj):
@@ -217,8 +226,7 @@ class SetupKeyModule(SecretOnCreate):
         return body
 
     def to_result(self, obj):
-        reveal = self._revealed is not None and isinstance(obj, dict) and ref_id(obj) == self._revealed
-        result = public_setup_key(obj, reveal=reveal)
+        result = public_setup_key(obj)  # the value only in the result of the create that made it (SecretOnCreate)
         if isinstance(result, dict) and 'expires_in' in result:
             # a predicted key (check mode) is shaped like the server's, which stores the expiry date instead
             seconds = result.pop('expires_in')
@@ -235,9 +243,9 @@ class SetupKeyModule(SecretOnCreate):
         # group references by name, in the task's final result only (a task that fails reads no group list for it)
         return named_result(self, result)
 
-    # -- lifecycle -------------------------------------------------------------------------------
+    # -- writes ----------------------------------------------------------------------------------
     def prepare_update(self, obj, desired):
-        if desired.get('name') is not None and desired['name'] != obj.get('name') and self.held_by_current_server(obj):
+        if desired.get('name') is not None and desired['name'] != obj.get('name') and held_by_current_server(self, obj):
             # a v0.77 server takes only revoked and auto_groups in an update: a name sent would be dropped, every run
             self.warn("name cannot change after the setup key is created on %s, which takes only revoked and auto_groups "
                       "in an update: the existing name %s is kept, not %s; replace the key to change it"
@@ -252,6 +260,13 @@ class SetupKeyModule(SecretOnCreate):
         return desired
 
     def new_state(self, desired):
+        old = self.replacing
+        if old is not None:
+            # a replacement: usable, with the old key's lifetime unless told
+            desired = dict(desired, revoked=False)
+            desired.setdefault('expires_in', created_lifetime(old))
+            if desired.get('type') != 'one-off' and old.get('type') == 'one-off' and self.params.get('usage_limit') is None:
+                desired['usage_limit'] = 0  # a reusable replacement of a one-off key: unlimited unless told
         if desired.get('type') == 'one-off':
             desired = dict(desired, usage_limit=1)  # what the server holds for a one-off key, whatever is sent
         if self._revoked_aside and desired.get('type') is None:
@@ -260,101 +275,16 @@ class SetupKeyModule(SecretOnCreate):
                             "key instead" % (self.identity_text(), ', '.join(sorted(ref_id(i) for i in self._revoked_aside))))
         return super().new_state(desired)
 
-    def ensure_absent(self, obj):
-        result = super().ensure_absent(obj)
-        removed = []
-        for other in self._others:
-            done = super().ensure_absent(other)  # deleted, or (v0.27) its auto groups cleared if it has any
-            if done.get('changed'):
-                removed.append(ref_id(other))
-                if not result.get('changed'):
-                    result.update(changed=True, diff=done.get('diff'))
-                    result.setdefault(self.result_key, done.get(self.result_key))
-        if removed and isinstance(result.get('diff'), dict):
-            ids = sorted([ref_id(obj)] + removed) if obj is not None else sorted(removed)
-            header = "setup keys '%s' (ids %s)" % (self.params.get('name'), ', '.join(ids))
-            result['diff'] = dict(result['diff'], before_header=header, after_header=header)
-        return result
-
-    def find_again(self):
-        self._read_back = True
-        return super().find_again()
-
-    def post_once(self, body):
-        self._read_back = False
-        created = super().post_once(body)
-        value = created.get(SETUP_KEY_SECRET) if isinstance(created, dict) else None
-        self._value_lost = isinstance(created, dict) and not usable_value(value, self._read_back)
-        if self._value_lost:
-            # a create answer without a whole value, or found by a read after a lost, unreadable or empty create answer
-            # on a server that masks values in reads: the result shows no value rather than the mask
-            self.warn(lost_value_message("the setup key %s was created (id %s)" % (self.shown(body.get('name'), "'%s'"), ref_id(created)),
-                                         'revoke it (state: absent) and create a new one to get a value', self._read_back,
-                                         self.unreadable_answer))
-        return created
-
-    def after_create(self, created, state):
-        if isinstance(created, dict):
-            # a masked value read back is no value: the result shows none rather than the mask
-            self._revealed = None if self._value_lost else ref_id(created)
-            if state.get('revoked') and not created.get('revoked'):
-                # the API ignores revoked on create: revoke in a second call
-                updated = self.client.put('%s/%s' % (self.path, ref_id(created)), self.update_body(state, created))
-                if isinstance(updated, dict) and updated:
-                    return dict(updated, key=created.get('key'))
-        return created
-
-    retired_as = 'revoked'
-    retired = dict(revoked=True, auto_groups=[])
-
-    def held_by_current_server(self, obj):
-        """Whether the key is on a today's server (v0.77): their key ids are not numbers, v0.27's are, so the key's own
-        answer tells, without a request."""
-        current = not str(ref_id(obj)).isdigit()
-        self.resolver.server.learn(current)
-        return current
+    def follow_ups(self, before, state, obj):
+        if before is None and state.get('revoked') and isinstance(obj, dict) and not obj.get('revoked'):
+            # the API ignores revoked on create: revoke in a second call
+            body = self.update_body(state, obj)
+            return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body)]
+        return []
 
     def can_delete(self, obj):
         """Whether the server deletes setup keys: today's servers do."""
-        return self.held_by_current_server(obj)
+        return held_by_current_server(self, obj)
 
     def replacement_wanted(self, obj):
         return bool(self.params.get('replace_invalid')) and not setup_key_valid(obj)
-
-    def replace(self, old):
-        """A fresh key under the same name; the old one is revoked unless it already is."""
-        current = self.from_server(old)
-        state = {name: value for name, value in current.items() if value is not None}
-        state.update(revoked=False, expires_in=created_lifetime(old))  # the old key's lifetime, unless told
-        state.update(self.desired())
-        if state.get('type') == 'one-off':
-            state['usage_limit'] = 1
-        elif current.get('type') == 'one-off' and self.params.get('usage_limit') is None:
-            state['usage_limit'] = 0  # a reusable replacement of a one-off key: unlimited unless told
-        self.before_write(None, state)
-        body = self.request_body(state, None)
-        old_id = ref_id(old)
-        # the diff: the old key's managed fields -> the new key's; the headers say which key is which
-        fate = 'already revoked' if old.get('revoked') else 'revoked by this task'
-        old_state = old.get('state') or key_state(old)
-        diff = dict(before={name: value for name, value in current.items() if value is not None and name != 'revoked'},
-                    after={name: value for name, value in state.items() if name != 'revoked'},
-                    before_header="setup key '%s' (id %s, %s, %s)" % (old.get('name'), old_id, old_state, fate),
-                    after_header="new setup key '%s'" % state.get('name'))
-        result = {'changed': True, 'replaced_id': old_id, 'diff': diff}
-        if self.module.check_mode:
-            result[self.result_key] = self.to_result(dict(body, id='(new %s %s)' % (self.what, state.get('name'))))
-            return result
-        self.replacing = old
-        try:
-            created = self.post_once(body)
-        finally:
-            self.replacing = None
-        self._revealed = None if self._value_lost else ref_id(created)
-        self.remember(created)
-        if not old.get('revoked'):
-            revoked = self.client.put('%s/%s' % (self.path, old_id), self.update_body(dict(current, revoked=True), old))
-            if isinstance(revoked, dict) and revoked:
-                self.remember(revoked)
-        result[self.result_key] = self.to_result(created)
-        return result

@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
-from ansible_collections.nms.overlay.plugins.module_utils._compare import lower, ref_id, the_account
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, FLAG, OBJECT, TEXT
+from ansible_collections.nms.overlay.plugins.module_utils._compare import lower, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import account_of
 
 
 # the roles of v0.27 servers, and those today's servers (v0.77) add
@@ -17,9 +19,37 @@ CURRENT_ROLES = ('network_admin', 'auditor', 'billing_admin')
 APPROVE, REJECT = 'approved', 'rejected'
 
 
-def _user_model():
-    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import UserOptions
-    return UserOptions
+def check_role_change(task, current_obj, role):
+    """Refuse, before any write, the role changes servers refuse whatever the caller's permissions."""
+    if role in (None, current_obj.get('role')):
+        return
+    if current_obj.get('is_current'):
+        raise TaskError("option role: the user %s is the one this task acts as, and nobody can change their own role "
+                        "(servers refuse it, for the owner too: \"admins can't change their role\"); to hand the "
+                        "ownership over, give another user the role owner" % task.identity_text())
+    if role == 'owner' and current_obj.get('is_service_user'):
+        raise TaskError("option role: the user %s is a service user, and a service user cannot be the owner (servers "
+                        "refuse it: \"can't update a service user with owner role\")" % task.identity_text())
+
+
+def dashboard_view(task, user):
+    """What the server reports as permissions.dashboard_view for this user: full for admins and owners; for role user,
+    blocked or limited by the account's regular_users_view_blocked (read from another user of role user in the list
+    the task read, else from the account)."""
+    if user.get('role') in ('admin', 'owner'):
+        return 'full'
+    for other in task.resolver.cached('users') or []:
+        view = (other.get('permissions') or {}).get('dashboard_view')
+        if other.get('role') == 'user' and view in ('limited', 'blocked'):
+            return view
+    try:
+        account = account_of(task)
+    except ApiError:
+        return ''
+    settings = account.get('settings') if isinstance(account, dict) else None
+    if not isinstance(settings, dict):
+        return ''
+    return 'blocked' if settings.get('regular_users_view_blocked') else 'limited'
 
 
 class UserModule(ResourceModule):
@@ -27,15 +57,16 @@ class UserModule(ResourceModule):
 
     path = '/users'
     what = 'user'
-    kind = section = 'users'
+    kind = 'users'
     lookup = ('email', 'name')
-    result_key = 'user'
     natural_key = 'email'
     # answer-only: pending_approval and idp_id come from today's servers (v0.77), which no PUT takes
-    read_only = ('id', 'status', 'last_login', 'is_current', 'issued', 'permissions', 'pending_approval', 'idp_id')
+    # permissions.dashboard_view: a member of an answer-only field, checked as the fields are
+    answers = dict(id=None, status=TEXT, last_login=TEXT, is_current=FLAG, issued=TEXT, permissions=OBJECT, pending_approval=FLAG,
+                   idp_id=TEXT, dashboard_view=TEXT)
     list_only = True       # the API has no GET /users/{id}
     required_on_create = ()
-    model = staticmethod(_user_model)
+    model = 'UserOptions'
     fields = dict(
         email=Field(norm=lower, immutable=True),
         name=Field(immutable=True),
@@ -48,11 +79,13 @@ class UserModule(ResourceModule):
         resend_invitation=dict(type='bool', default=False),
         approval=dict(type='str', choices=[APPROVE, REJECT]),
     )
+    unique_names = 'email'  # servers refuse a second user of an email (409); service users' names may repeat
+    task_state = dict(_invitation_sent=False)
     required_one_of = (('id', 'email', 'name'),)
     options_requiring = {'approval': 'v0.77'}  # refused by a v0.27 server for state absent too (check_generation)
 
-    def validate_options(self):
-        super().validate_options()
+    def check_options(self):
+        super().check_options()
         params = self.params
         if params.get('is_service_user') and params.get('email'):
             raise TaskError('option email: service users have no email; find a service user by name or id')
@@ -68,8 +101,8 @@ class UserModule(ResourceModule):
             raise TaskError('options approval: approved and is_blocked: true contradict each other: approving a user '
                             'unblocks it')
 
-    def check_server_accepts(self):
-        super().check_server_accepts()
+    def check_server(self):
+        super().check_server()
         role = lower(self.params.get('role'))
         if role in CURRENT_ROLES and not self.resolver.server.current:
             raise TaskError("option role: %s does not have the role '%s' (servers have it from v0.77 on); its roles are %s"
@@ -80,10 +113,6 @@ class UserModule(ResourceModule):
         if email:
             return bool(item.get('email')) and item['email'].lower() == email.lower()
         return bool(item.get('is_service_user')) and item.get('name') == self.params.get('name')
-
-    def natural_key_is_unique(self):
-        """Servers refuse a second user of an email (409); service users' names may repeat."""
-        return self.natural_key == 'email' and bool(self.params.get('email'))
 
     def identity_text(self):
         if self.params.get('id'):
@@ -111,14 +140,6 @@ class UserModule(ResourceModule):
                             'ownership with a second task')
         return super().new_state(desired)
 
-    def after_create(self, created, state):
-        if state.get('is_blocked') and isinstance(created, dict) and not created.get('is_blocked'):
-            # the create request has no is_blocked: block in a second call
-            body = self.update_body(state, created)
-            updated = self.client.put('%s/%s' % (self.path, ref_id(created)), body)
-            return updated if isinstance(updated, dict) and updated else dict(created, **body)
-        return created
-
     def request_body(self, state, current_obj):
         if current_obj is None:
             body = dict(name=state.get('name') or '', role=state['role'], auto_groups=state.get('auto_groups') or [],
@@ -133,7 +154,7 @@ class UserModule(ResourceModule):
         if current_obj is None:
             return
         if state is not None:
-            self.check_role_change(current_obj, state.get('role'))
+            check_role_change(self, current_obj, state.get('role'))
             return
         if self.params.get('approval') == REJECT and not current_obj.get('pending_approval'):
             raise TaskError('option approval: the user %s is not waiting for approval, so there is nothing to reject; '
@@ -144,91 +165,49 @@ class UserModule(ResourceModule):
         if current_obj.get('is_current'):
             raise TaskError('the user %s is the one this task acts as and cannot delete itself' % self.identity_text())
 
-    def delete(self, obj):
-        if self.params.get('approval') != REJECT:
-            return super().delete(obj)
-        try:
-            # the server deletes a pending user by rejecting it (and records the rejection)
-            self.client.delete('%s/%s/reject' % (self.path, ref_id(obj)))
-        except ApiError as exc:
-            if exc.status != 404:  # a retried rejection whose first answer was lost finds the user gone
-                raise
-        return None
+    def object_path(self, obj):
+        if self.params.get('approval') == REJECT:
+            return '%s/%s/reject' % (self.path, ref_id(obj))  # the server deletes a pending user by rejecting it
+        return super().object_path(obj)
 
     def prepare_update(self, obj, desired):
         if self.params.get('approval') == APPROVE and obj.get('pending_approval'):
-            desired.pop('is_blocked', None)  # approving unblocks the user (after the update, see after_update)
+            desired.pop('is_blocked', None)  # approving unblocks the user (after the update, see follow_ups)
         return desired
 
-    def after_update(self, obj, result):
-        """approval: approved lets a user who waits for approval in (POST /users/{id}/approve), after the update of
-        its other fields; a user who waits for nothing is left as it is."""
-        if self.params.get('approval') != APPROVE or not obj.get('pending_approval'):
-            return result
-        before = dict(pending_approval=True, is_blocked=bool(obj.get('is_blocked')))
-        after = dict(pending_approval=False, is_blocked=False)
-        updated = result.get(self.result_key) or obj
-        if self.module.check_mode:
-            approved = dict(updated, **after)
+    def follow_ups(self, before, state, obj):
+        """What the user's own create or update cannot do: block a created user (the create request has no
+        is_blocked); approval: approved lets a user who waits for approval in, after the update of its other fields
+        (a user who waits for nothing is left as it is); resend_invitation sends an invited user who has not joined
+        yet the invitation again (not in check mode, which reports no change for it)."""
+        if before is None:
+            if state.get('is_blocked') and isinstance(obj, dict) and not obj.get('is_blocked'):
+                body = self.update_body(state, obj)
+                return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body, expect=dict(obj, **body))]
+            return []
+        steps = []
+        if self.params.get('approval') == APPROVE and before.get('pending_approval'):
+            after = dict(pending_approval=False, is_blocked=False)
+            approved = dict(obj, **after)
             if approved.get('status') == 'blocked':
                 approved['status'] = 'active'  # what the server shows once the user is let in
-        else:
-            answer = self.client.post('%s/%s/approve' % (self.path, ref_id(obj)))
-            approved = answer if isinstance(answer, dict) and answer else dict(updated, **after)
-        self.remember(approved)
-        diff = result.get('diff') or dict(before={}, after={})
-        result.update(changed=True, diff=dict(before=dict(diff['before'], **before), after=dict(diff['after'], **after)))
-        result[self.result_key] = self.to_result(approved)
-        return result
-
-    def check_role_change(self, current_obj, role):
-        """Refuse, before any write, the role changes servers refuse whatever the caller's permissions."""
-        if role in (None, current_obj.get('role')):
-            return
-        if current_obj.get('is_current'):
-            raise TaskError("option role: the user %s is the one this task acts as, and nobody can change their own role "
-                            "(servers refuse it, for the owner too: \"admins can't change their role\"); to hand the "
-                            "ownership over, give another user the role owner" % self.identity_text())
-        if role == 'owner' and current_obj.get('is_service_user'):
-            raise TaskError("option role: the user %s is a service user, and a service user cannot be the owner (servers "
-                            "refuse it: \"can't update a service user with owner role\")" % self.identity_text())
+            steps.append(dict(method='POST', path='%s/%s/approve' % (self.path, ref_id(before)), expect=approved, after=after,
+                              before=dict(pending_approval=True, is_blocked=bool(before.get('is_blocked')))))
+        self._invitation_sent = bool(self.params.get('resend_invitation') and not self.module.check_mode
+                                     and not before.get('is_service_user') and not before.get('is_blocked')
+                                     and before.get('status') == 'invited')
+        if self._invitation_sent:
+            steps.append(dict(method='POST', path='%s/%s/invite' % (self.path, ref_id(before)), use_answer=False))
+        return steps
 
     def to_result(self, obj):
         result = super().to_result(obj)
         permissions = result.get('permissions') if isinstance(result, dict) else None
         if isinstance(permissions, dict) and not permissions.get('dashboard_view') and result.get('role'):
             # the server's create answer for a service user leaves it empty; a read says what it is
-            result['permissions'] = dict(permissions, dashboard_view=self.dashboard_view(result))
+            result['permissions'] = dict(permissions, dashboard_view=dashboard_view(self, result))
         return result
 
-    def dashboard_view(self, user):
-        """What the server reports as permissions.dashboard_view for this user: full for admins and owners;
-        for role user, blocked or limited by the account's regular_users_view_blocked (read from another
-        user of role user in the list this task read, else from the account)."""
-        if user.get('role') in ('admin', 'owner'):
-            return 'full'
-        for other in self.resolver.cached('users') or []:
-            view = (other.get('permissions') or {}).get('dashboard_view')
-            if other.get('role') == 'user' and view in ('limited', 'blocked'):
-                return view
-        try:
-            account = the_account(self.client.get('/accounts'))
-        except ApiError:
-            return ''
-        settings = account.get('settings') if isinstance(account, dict) else None
-        if not isinstance(settings, dict):
-            return ''
-        return 'blocked' if settings.get('regular_users_view_blocked') else 'limited'
-
     def finish(self, obj, result):
-        """An invited user who has not joined yet gets the invitation again when the task asks (resend_invitation)."""
-        result['invitation_sent'] = False
-        if self.params.get('state') == 'absent' or not self.params.get('resend_invitation') or obj is None:
-            return result
-        if obj.get('is_service_user') or obj.get('is_blocked') or obj.get('status') != 'invited':
-            return result
-        if not self.module.check_mode:
-            self.client.post('%s/%s/invite' % (self.path, ref_id(obj)))
-            result['changed'] = True
-            result['invitation_sent'] = True
+        result['invitation_sent'] = self._invitation_sent  # sent as a follow-up of the update
         return result

@@ -16,6 +16,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._models_access import PolicyOptions, PostureCheckOptions
+from ansible_collections.nms.overlay.plugins.module_utils._network_plan import described_references
 from tests.support.fakes import FakeClient, FakeModule, engine
 
 
@@ -305,7 +306,7 @@ def test_policy_unknown_names_fail_together_before_any_write():
 
 def test_policy_references_include_rule_groups():
     module = PolicyModule(FakeModule(dict(source_posture_checks=['c'], rules=[user_rule(name='r', sources=['a'], destinations=['b'])])))
-    assert list(module.references()) == [
+    assert list(described_references(module.fields, module.params)) == [
         ('posture_checks', 'c', 'source_posture_checks'), ('groups', 'a', 'rules[0].sources'), ('groups', 'b', 'rules[0].destinations')]
 
 

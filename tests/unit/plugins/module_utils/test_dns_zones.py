@@ -10,8 +10,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError, validate
 from ansible_collections.nms.overlay.plugins.module_utils._models_dns_zones import DnsRecordOptions, DnsZoneOptions
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule, content_problem
-from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule, domain_problem, zone_result
+from ansible_collections.nms.overlay.plugins.module_utils._dns import content_problem, domain_problem
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule, zone_result
 from ansible_collections.nms.overlay.plugins.modules.dns_record_info import DnsRecordInfoModule
 from ansible_collections.nms.overlay.plugins.modules.dns_zone_info import DnsZoneInfoModule
 from tests.support import fakes

@@ -273,7 +273,7 @@ def test_account_settings_option_rules_fail_before_any_request(option, value, me
 ])
 def test_a_concurrent_copy_of_a_setup_key_goes_as_state_absent_makes_it_go(key, writes, done):
     server = key_server(key)
-    assert make(SetupKeyModule, server, name='servers').discard_copy(key) == done  # the warning's word for it
+    assert make(SetupKeyModule, server, name='servers').delete(key) == done  # the warning's word for it
     sent = [(method, path, body if body is None else 'revoked, no groups' if body['revoked'] and body['auto_groups'] == [] else body)
             for method, path, body in server.writes()]
     assert sent == writes

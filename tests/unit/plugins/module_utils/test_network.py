@@ -192,7 +192,7 @@ def test_server_errors_name_the_resource():
 
 
 def test_item_options_exclude_connection_options():
-    from ansible_collections.nms.overlay.plugins.module_utils._network import KINDS, item_spec
+    from ansible_collections.nms.overlay.plugins.module_utils._network_plan import KINDS, item_spec
     for dummy_kind, cls in KINDS:
         assert not set(item_spec(cls)) & set(connection_argument_spec())
 

@@ -14,7 +14,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
-from ansible_collections.nms.overlay.plugins.module_utils._resources import peer as peer_resource
+from ansible_collections.nms.overlay.plugins.module_utils import _members as peer_resource
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from tests.support import fakes
 from tests.support.fakes import engine
@@ -297,10 +297,10 @@ def test_a_single_peer_gets_its_accessible_peers_from_where_the_server_keeps_the
 
     client = Reads()
     # v0.27: in the peer's own answer, no request
-    assert with_accessible_peers(client, {'id': 'p1', 'accessible_peers': []}) == {'id': 'p1', 'accessible_peers': []}
+    assert with_accessible_peers(client, {'id': 'p1', 'accessible_peers': []}, '/peers') == {'id': 'p1', 'accessible_peers': []}
     assert client.paths == []
     # today's servers: a request of its own
-    assert with_accessible_peers(client, {'id': 'p1'}) == {'id': 'p1', 'accessible_peers': [{'id': 'p2', 'name': 'db-1'}]}
+    assert with_accessible_peers(client, {'id': 'p1'}, '/peers') == {'id': 'p1', 'accessible_peers': [{'id': 'p2', 'name': 'db-1'}]}
     assert client.paths == ['/peers/p1/accessible-peers']
 
 

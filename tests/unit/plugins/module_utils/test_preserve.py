@@ -13,7 +13,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.account_set
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
-from ansible_collections.nms.overlay.plugins.module_utils._resource import kept_fields
+from ansible_collections.nms.overlay.plugins.module_utils._kind import kept_fields
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule

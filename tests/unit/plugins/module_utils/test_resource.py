@@ -9,7 +9,8 @@ import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, SETTLE_STEP, Field, ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE, SETTLE_STEP, ResourceModule
 from tests.support import fakes
 from tests.support.fakes import engine
 
@@ -324,7 +325,9 @@ def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none(
 
 def test_the_kinds_with_unique_names():
     from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
-    assert frozenset(cls.kind for cls in RESOURCES if cls.unique_names) == frozenset(('groups', 'posture_checks', 'nameserver_groups'))
+    assert frozenset(cls.section for cls in RESOURCES if cls.unique_names is True) == frozenset((
+        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources'))
+    assert [cls.kind for cls in RESOURCES if isinstance(cls.unique_names, str)] == ['users']  # by email only
 
 
 # -- names in the diff ---------------------------------------------------------------------------------

@@ -167,16 +167,24 @@ def test_every_module_has_an_action_plugin_for_its_engine():
         assert action.engine is getattr(module, ''.join(part.title() for part in name.split('_')) + 'Module'), name
 
 
-def test_preload_loads_the_options_model_only_where_there_is_one():
+def test_preload_loads_the_options_model_only_where_there_is_one(monkeypatch):
+    from ansible_collections.nms.overlay.plugins.module_utils import _kind
     from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
     loaded = []
+    real = _kind.load_model
+
+    def recording(name):
+        loaded.append(name)
+        return real(name)
 
     class WithModel(ResourceModule):
-        model = staticmethod(lambda: loaded.append('model'))
+        model = 'PolicyOptions'
 
+    monkeypatch.setattr(_kind, 'load_model', recording)
     WithModel.preload()
     ResourceModule.preload()  # no model: nothing to load
-    assert loaded == ['model']
+    assert loaded == ['PolicyOptions']
+    assert real('PolicyOptions')[0].__name__ == 'PolicyOptions'  # the pydantic model class itself
 
 
 HERE = {'ansible_python_interpreter': sys.executable}

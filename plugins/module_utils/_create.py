@@ -1,0 +1,82 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""How the engine sends a create: never twice, read back when its answer is lost, and converged with the copies
+concurrent runs made of a natural key servers do not keep unique (the converging-creates strategy)."""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils import _time
+from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind
+
+# at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
+MAX_SETTLE = 3.0
+# a failed create may be sent again once a read proves it absent when the server did not act on it (429) or it is
+# unknown whether it did (no answer, a gateway or server error)
+REPEATABLE_CREATE = (None, 429, 500, 502, 503, 504)
+
+
+class CreateOnce(Kind):
+    """The create protocol of the engine (ResourceModule runs it from ``create``; ``find`` and ``delete`` are the
+    engine's); ``replacing``, ``read_back``, ``unreadable_answer``, ``started`` and ``listed`` its attributes of the task."""
+
+    def post_once(self, body):
+        """Create, never twice: after a failed create that the server may not have applied (429, 5xx, no answer), read
+        the list again; only when that read proves it absent is the create sent again, after the wait the server
+        asked for (Retry-After) or a backoff. A success answer that cannot be read (cut off, not JSON) means the
+        server made it: it is read back, never sent again (``read_back`` says why a create was read back). Returns
+        the created object, or None when someone else created it first (an "already exists" answer)."""
+        attempts = max(int(self.params.get('retries') or 0), 0) + 1
+        for attempt in range(1, attempts + 1):
+            self.read_back = self.unreadable_answer = None
+            try:
+                created = self.client.post(self.path, body)
+            except ApiError as exc:
+                applied = exc.status is not None and 200 <= exc.status < 300
+                words = self.exists_answers.get(exc.status, False)
+                exists = words is None or (words is not False and words.lower() in (exc.message or '').lower())
+                if not exists and not applied and exc.status not in REPEATABLE_CREATE:
+                    raise
+                self.read_back, self.unreadable_answer = ('unreadable', exc) if applied else ('lost', None)
+                found = self.find(fresh=True)
+                if found is not None:
+                    return None if exists else found  # theirs to reconcile with, or ours, made by this create
+                if exists or applied or attempt == attempts:
+                    raise
+                self.client.pause(attempt, exc.retry_after, cause=exc)
+                continue
+            if isinstance(created, dict) and created:
+                return created
+            self.read_back = 'empty'
+            found = self.find(fresh=True)
+            if found is None:
+                raise self.client.answer_error('POST', self.path, 'the answer is %s, not the created %s, and a read finds no %s with %s' % (
+                    'empty' if created in ({}, None, '') else describe_shape(created), self.what, self.what, self.identity_text()))
+            return found
+        return None  # not reached: the loop returns or raises
+
+    def converge(self, created):
+        """After a create of a natural key servers do not keep unique, list again once a concurrent run's window has
+        likely passed (twice as long as this task took to its create, at most MAX_SETTLE s): when other runs created
+        the same at the same time, all keep the one with the lowest id. Returns None when that is ours; otherwise our
+        copy is discarded as state absent would remove it, and the one kept is returned, to be reconciled."""
+        if not isinstance(created, dict) or ref_id(created) in (None, ''):
+            return None
+        _time.CLOCK.sleep(min(2 * (_time.CLOCK.monotonic() - self.started), MAX_SETTLE))
+        self.resolver.forget(self.kind)
+        self.listed = None
+        old = ref_id(self.replacing) if self.replacing is not None else None
+        copies = [item for item in self.list_items() if self.matches(item) and ref_id(item) != old and self.may_replace(item)]
+        if ref_id(created) not in [ref_id(item) for item in copies]:
+            copies.append(created)
+        ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))
+        if ids[0] == ref_id(created):
+            return None
+        discarded = self.delete(created)  # as state absent removes it (deleted, or retired where it cannot be)
+        self.resolver.drop(self.kind, ref_id(created))
+        self.warn("another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept and this "
+                  "run's copy (id %s) was %s" % (self.what, self.shown(self.identity_text(), '%s'), ', '.join(ids), ids[0],
+                                                 ref_id(created), discarded))
+        return [item for item in copies if ref_id(item) == ids[0]][0]
