@@ -16,6 +16,8 @@ _REGISTERED = []
 _TABLES = {}  # the tables derived so far (the kinds never change once registered)
 # kind -> (list path, noun, fields a reference may match after the id): the resolver's table, filled by register()
 RESOLVER_TABLE = {}
+# field name -> the JSON type answers give it, from the kinds' declarations (see answer_types), filled by register()
+ANSWER_TYPES = {}
 
 
 def register(kinds, listed_under_parent):
@@ -25,6 +27,8 @@ def register(kinds, listed_under_parent):
     _TABLES.clear()
     RESOLVER_TABLE.clear()
     RESOLVER_TABLE.update(resolver_table())
+    ANSWER_TYPES.clear()
+    ANSWER_TYPES.update(answer_types())
     return tuple(kinds)
 
 

@@ -14,7 +14,7 @@ from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._registry import answer_types
+from ansible_collections.nms.overlay.plugins.module_utils._registry import ANSWER_TYPES
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
 
 
@@ -183,7 +183,8 @@ class NmsModule:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
                                   ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
-                                  notify=self.notify, answer_types=answer_types(self.answers))
+                                  notify=self.notify,
+                                  answer_types=dict(ANSWER_TYPES, **self.answers) if self.answers else ANSWER_TYPES)
         return self._client
 
     @property

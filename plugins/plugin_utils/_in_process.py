@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import json
 import sys
 import traceback
 
@@ -40,6 +41,12 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
+
+try:  # ansible-core 2.19 and later never template what a plugin returns unless it is marked trusted
+    from ansible.template import trust_as_template  # noqa: F401  pylint: disable=unused-import
+    RESULTS_NEED_WRAPPING = False
+except ImportError:  # earlier ones template every string not marked unsafe: a result is wrapped (as _execute_module does)
+    RESULTS_NEED_WRAPPING = True
 
 SWITCH = 'nms_overlay_in_process'
 
@@ -85,8 +92,9 @@ class InProcessAction(ActionBase):
                                                wrap_async=self._task.async_val))
             return self.hide_created_secret(result)
         result.update(self.run_here(task_vars, args))
-        # as _execute_module does for a module's result: server data is never a template
-        return wrap_var(self.hide_created_secret(result))
+        # server data is never a template (see RESULTS_NEED_WRAPPING: wrapping a large result is a third of its cost)
+        result = self.hide_created_secret(result)
+        return wrap_var(result) if RESULTS_NEED_WRAPPING else result
 
     def controller_paths(self, args):
         """The task's options with a relative created_secrets_file made absolute: relative to the directory
@@ -219,7 +227,15 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
     if invocation:
         # as AnsibleModule reports it: the options the module ran with, secrets masked
         result['invocation'] = {'module_args': params}
-    return remove_values(result, secrets)
+    # every secret (and any text holding one) masked, as AnsibleModule masks a result; remove_values rebuilds the whole
+    # result, so only when a secret occurs in it at all (its text, or its text as JSON escapes it)
+    try:
+        text = json.dumps(result, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = None
+    if text is None or any(secret in text or json.dumps(secret, ensure_ascii=False)[1:-1] in text for secret in secrets):
+        result = remove_values(result, secrets)
+    return result
 
 
 def hide_created_secret(engine, result, show_warning=None):
