@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, LIST, NUMBER, TEXT, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._time import parse_duration, parse_time, zero_time
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
+
+# last_seen of a peer never seen: Go's zero time (0001-01-01T00:00:00Z)
+NEVER = parse_time(zero_time(), strict=True)
 
 # The fields a PUT /peers/{id} carries; the server replaces all of them.
 PEER_REQUEST_FIELDS = ('name', 'ssh_enabled', 'login_expiration_enabled', 'approval_required')
@@ -110,3 +114,31 @@ def same_hostname(left, right):
 def os_matches(peer_os, wanted):
     """The os filter: a case-insensitive substring of the peer's os (ubuntu matches Ubuntu 22.04)."""
     return str(wanted).lower() in str(peer_os or '').lower()
+
+
+def inactive_seconds(value):
+    """The seconds of peer_info's ``inactive_for`` (``30d``, ``12h``, ``3600``...), or None when unset.
+
+    Raises ValueError with a message for the user (to be prefixed with the option's name) when it is no duration or
+    a negative one.
+    """
+    seconds = parse_duration(value)
+    if seconds is not None and seconds < 0:
+        raise ValueError('must be a duration of 0 or more, such as 30d, 12h or 3600 (seconds); %d was given' % seconds)
+    return seconds
+
+
+def is_inactive(peer, seconds, now):
+    """Whether the peer is not connected and was last seen more than ``seconds`` before ``now`` (seconds since the
+    epoch).
+
+    A connected peer never is, whatever its ``last_seen`` (servers stamp it when a peer connects or disconnects, so a
+    peer connected for weeks has an old one). A peer that is not connected and has no time stamp to go by (never
+    seen: Go's zero time, whatever the duration; or ``last_seen`` missing or not a time stamp) is inactive.
+    """
+    if peer.get('connected') is True:
+        return False
+    seen = parse_time(peer.get('last_seen'), strict=True)
+    if seen is None or seen == NEVER:
+        return True
+    return now - seen.timestamp() > seconds

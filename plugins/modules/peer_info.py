@@ -41,6 +41,22 @@ options:
       - Return only the peers whose operating system contains this text, ignoring case. For example
         V(linux) matches C(Linux 6.1) and V(ubuntu 22) matches C(Ubuntu 22.04).
     type: str
+  inactive_for:
+    description:
+      - Return only the stale peers, those not seen for longer than this. A duration in seconds, or such as
+        V(30d), V(12h), V(1w) or V(1d12h) (units C(s), C(m), C(h), C(d), C(w)).
+      - A peer is kept when it is not connected now (C(connected) is not V(true)) and its C(last_seen) is older
+        than the time of the task minus this duration. A connected peer is never kept, however old its
+        C(last_seen), because servers stamp C(last_seen) when a peer connects or disconnects, so a peer that has
+        stayed connected for weeks has an old one.
+      - A peer that is not connected and has no C(last_seen) to go by is kept, whatever the duration. That is a
+        peer never seen (the zero time C(0001-01-01T00:00:00Z)), or one whose C(last_seen) is missing or not an
+        RFC 3339 time stamp.
+      - Combines with the other filters (O(group), O(os), O(name)...); with O(connected=true) nothing is kept.
+      - A value that is not a duration, or a negative one, fails naming this option before any request.
+      - The playbook C(nms.overlay.cleanup_stale_peers) lists the peers this option keeps and, once confirmed,
+        deletes exactly those.
+    type: raw
   fields:
     description:
       - Return only these fields of each peer, for example V(id), V(name), V(ip), V(groups). C(id) is
@@ -75,6 +91,13 @@ EXAMPLES = r'''
   nms.overlay.peer_info:
     hostname: web-1
   register: web
+
+- name: List the peers of the servers group not seen for 30 days (and not connected now)
+  nms.overlay.peer_info:
+    group: servers
+    inactive_for: 30d
+    fields: [name, last_seen]
+  register: stale
 
 - name: List the name and overlay address of every peer, and nothing else
   nms.overlay.peer_info:
@@ -248,11 +271,14 @@ peers:
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    group_matches, in_any_group, normalise_peer, os_matches, peer_groups, same_hostname, with_accessible_peers,
+    group_matches, in_any_group, inactive_seconds, is_inactive, normalise_peer, os_matches, peer_groups, same_hostname,
+    with_accessible_peers,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._time import wall_time
 
 
 class PeerInfoModule(InfoModule):
@@ -264,9 +290,12 @@ class PeerInfoModule(InfoModule):
         group=dict(type='str'),
         connected=dict(type='bool'),
         os=dict(type='str'),
+        inactive_for=dict(type='raw'),
         fields=dict(type='list', elements='str'),
     )
     mutually_exclusive = ()
+    # (inactive_for in seconds, the task's time in seconds since the epoch), set by run() before any request
+    inactivity = None
 
     def keep(self, item):
         params = self.params
@@ -278,7 +307,17 @@ class PeerInfoModule(InfoModule):
             return False
         if params.get('connected') is not None and bool(item.get('connected')) != params['connected']:
             return False
+        if self.inactivity is not None and not is_inactive(item, *self.inactivity):
+            return False
         return params.get('os') is None or os_matches(item.get('os'), params['os'])
+
+    def check_inactive_for(self):
+        """inactive_for in seconds with the task's time, or None when unset; a bad value fails naming the option."""
+        try:
+            seconds = inactive_seconds(self.params.get('inactive_for'))
+        except ValueError as exc:
+            raise OptionsError('option inactive_for: %s' % exc) from None
+        return None if seconds is None else (seconds, wall_time())
 
     def check_group(self, items):
         """An unknown (or ambiguous) group fails naming it: a typo must not read as an empty group.
@@ -294,6 +333,7 @@ class PeerInfoModule(InfoModule):
             self.resolver.to_id('groups', ref, 'group')
 
     def run(self):
+        self.inactivity = self.check_inactive_for()
         fetched = self.fetch()
         self.check_group(fetched)
         items = [item for item in fetched if self.keep(item)]

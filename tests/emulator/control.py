@@ -1,4 +1,4 @@
-"""Control endpoints under /_emulator (no authentication): log, reset, faults, enroll, seeding."""
+"""Control endpoints under /_emulator (no authentication): log, reset, faults, enroll, seeding, peer status."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
         ("POST", "/_emulator/enroll"): enroll,
         ("POST", "/_emulator/users"): seed_user,
         ("POST", "/_emulator/peers"): seed_peer_list,
+        ("POST", "/_emulator/peer-status"): peer_status,
         ("GET", "/_emulator/state"): dump_state,
     }
     handler = handlers.get(key)
@@ -170,10 +171,48 @@ def seed_peer_list(app: App, body: dict[str, Any]) -> Any:
         item = dict(item)
         hostname = str(item.pop("hostname"))
         groups = list(item.pop("groups", []))
+        given_seen = "last_seen" in item
+        seen = _last_seen(item.pop("last_seen", None))
         peer = state.add_peer(hostname, **item)
+        if given_seen:  # set here: add_peer skips None, which here means never seen
+            peer["last_seen"] = seen
         _peer_groups_add(state, peer, groups)
         result.append(renderer.peer(peer, state.groups_of_peer(peer["id"])))
     return result
+
+
+def _last_seen(value: Any) -> dt.datetime | None:
+    """A peer's `last_seen` from a control request: an RFC 3339 time stamp, or null for a peer never seen (answered as
+    Go's zero time, as servers answer an unset time)."""
+    if value is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        raise ApiError(422, f"last_seen: {value!r} is not an RFC 3339 time stamp such as 2026-01-10T08:00:00Z") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+
+
+def peer_status(app: App, body: dict[str, Any]) -> Any:
+    """What a server records as agents connect and disconnect: `{"peers": [{"id", "connected"?, "last_seen"?}]}` sets
+    those of each peer (a peer that disconnects: `connected` false, `last_seen` when it went). All or nothing: an unknown
+    peer is a 404, a bad time stamp a 422, and then no peer changes. Returns the peers as POST /_emulator/peers does."""
+    state = app.state
+    updates = []
+    for item in body.get("peers", []):
+        peer = state.peers.get(str(item.get("id")))
+        if peer is None:
+            raise ApiError(404, f"peer {item.get('id')} not found")
+        update = {}
+        if "connected" in item:
+            update["connected"] = bool(item["connected"])
+        if "last_seen" in item:
+            update["last_seen"] = _last_seen(item["last_seen"])
+        updates.append((peer, update))
+    renderer = _renderer(app)
+    for peer, update in updates:
+        peer.update(update)
+    return [renderer.peer(peer, state.groups_of_peer(peer["id"])) for peer, _update in updates]
 
 
 def _plain(value: Any) -> Any:
