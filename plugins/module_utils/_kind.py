@@ -49,9 +49,6 @@ class Field:
         self.spec = (copy.deepcopy(option) if isinstance(option, dict) else
                      dict(type='list', elements='str') if option == 'list' else dict(type=option))
 
-    def normalise(self, value):
-        return self.norm(value) if self.norm is not None else value
-
 
 def load_model(name):
     """The options model class ``name`` and the function that validates with it.

@@ -13,7 +13,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, L
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list
 
 _REGISTERED = []
-_TABLES = {}  # the tables derived so far (the kinds never change once registered)
+_TABLES = {}  # the usage table once derived (the kinds never change once registered)
 # kind -> (list path, noun, fields a reference may match after the id): the resolver's table, filled by register()
 RESOLVER_TABLE = {}
 # field name -> the JSON type answers give it, from the kinds' declarations (see answer_types), filled by register()
@@ -28,7 +28,7 @@ def register(kinds, listed_under_parent):
     RESOLVER_TABLE.clear()
     RESOLVER_TABLE.update(resolver_table())
     ANSWER_TYPES.clear()
-    ANSWER_TYPES.update(answer_types())
+    answer_types()
     return tuple(kinds)
 
 
@@ -41,14 +41,13 @@ def resources():
 
 def resolver_table():
     """kind -> (list path, noun, fields a reference may match after the id), for every kind referred to by name."""
-    if 'resolver' in _TABLES:
-        return _TABLES['resolver']
+    if RESOLVER_TABLE:
+        return RESOLVER_TABLE
     table = {cls.kind: (cls.path, cls.what, tuple(cls.lookup or (cls.natural_key,)))
              for cls in resources() if cls.kind and cls.path and not cls.singleton}
     for kind, cls in _REGISTERED[1].items():
         path, holder = cls
         table[kind] = (path, holder.what, (holder.natural_key,))
-    _TABLES['resolver'] = table
     return table
 
 
@@ -62,16 +61,12 @@ def answer_types(extra=None):
     request fields' types and their suboptions' (from the option specs), and the answer-only fields it declares with
     their types (``answers``); then ``extra`` (what a module reads besides the kinds: events, locations). A name
     means one type wherever it appears (a unit test holds the declarations to it)."""
-    if not _REGISTERED:
-        return dict(extra or {})  # a module that reads no kind's answers (events, locations) registers none
-    if 'answers' not in _TABLES:
-        table = {}
+    if _REGISTERED and not ANSWER_TYPES:  # a module that reads no kind's answers (events, locations) registers none
         for cls in resources():
             for name, field in cls.fields.items():
-                _option_types(table, name, dict(field.spec, type=field.answer) if field.answer else field.spec)
-            table.update((name, kind) for name, kind in cls.answers.items() if kind)
-        _TABLES['answers'] = table
-    return dict(_TABLES['answers'], **(extra or {})) if extra else _TABLES['answers']
+                _option_types(ANSWER_TYPES, name, dict(field.spec, type=field.answer) if field.answer else field.spec)
+            ANSWER_TYPES.update((name, kind) for name, kind in cls.answers.items() if kind)
+    return dict(ANSWER_TYPES, **extra) if extra else ANSWER_TYPES
 
 
 def _option_types(table, name, spec):

@@ -224,9 +224,6 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
                   'exception': traceback.format_exc()}
     if task.warnings:
         result['warnings'] = list(task.warnings)
-    if invocation:
-        # as AnsibleModule reports it: the options the module ran with, secrets masked
-        result['invocation'] = {'module_args': params}
     # every secret (and any text holding one) masked, as AnsibleModule masks a result; remove_values rebuilds the whole
     # result, so only when a secret occurs in it at all (its text, or its text as JSON escapes it)
     try:
@@ -235,6 +232,9 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
         text = None
     if text is None or any(secret in text or json.dumps(secret, ensure_ascii=False)[1:-1] in text for secret in secrets):
         result = remove_values(result, secrets)
+    if invocation:
+        # as AnsibleModule reports it: the options the module ran with (the token among them), secrets masked
+        result['invocation'] = {'module_args': remove_values(params, secrets)}
     return result
 
 

@@ -66,6 +66,30 @@ def test_run_here_returns_the_engine_result_with_the_invocation_masked(monkeypat
     assert result['invocation']['module_args']['api_token'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
 
 
+def test_a_result_is_masked_when_a_secret_occurs_in_it_and_left_whole_when_none_does(monkeypatch):
+    """remove_values rebuilds the whole result: it runs when a secret occurs in it, also as JSON escapes it (a value
+    with quotes and backslashes), and not at all for a result without one (the invocation's token masked apart)."""
+    monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'true')
+    calls = []
+    real = _in_process.remove_values
+
+    def recording(value, secrets):
+        calls.append(value)
+        return real(value, secrets)
+
+    monkeypatch.setattr(_in_process, 'remove_values', recording)
+    tricky = 'se"cr\\et-value'
+    result = make_action({'secret': tricky}).run_here()
+    assert result['echo'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER' and tricky not in repr(result)
+    assert result['invocation']['module_args']['api_token'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+    assert any(isinstance(value, dict) and 'echo' in value for value in calls)  # the result itself was masked
+    calls[:] = []
+    result = make_action({'do': 'ok'}).run_here()  # no secret in the result: only the invocation is masked
+    assert result['echo'] is None and TOKEN not in repr(result)
+    assert result['invocation']['module_args']['api_token'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+    assert not any(isinstance(value, dict) and 'echo' in value for value in calls)
+
+
 def test_the_invocation_follows_inject_invocation_where_ansible_core_has_it(monkeypatch):
     monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'false')
     try:
