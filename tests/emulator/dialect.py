@@ -9,14 +9,19 @@ rule per policy, group resources, networks, DNS zones...).
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import random
+import secrets
 from typing import Any
 
 from .state import DNS_DOMAIN, Record, State
 from .util import NO_BODY, go_str, iso, now
 
 DIALECTS = ("seed", "netbird", "current")
+# stands in for a list to shuffle in an answer rendered for the answer cache (server.py, cache.py); random, so that no
+# text a client sent can pass for it
+PLACEHOLDER = f"nms-emulator-shuffled-{secrets.token_hex(8)}-"
 # a peer's local_flags in v0.77 answers (what the agent reports of its own settings)
 LOCAL_FLAGS = ("block_inbound", "block_lan_access", "disable_client_routes", "disable_dns", "disable_firewall",
                "disable_server_routes", "lazy_connection_enabled", "rosenpass_enabled", "rosenpass_permissive",
@@ -64,16 +69,32 @@ class Dialect:
         self.current = name == "current"
         self.legacy = name == "netbird"
         self.shuffle_rng = random.Random(shuffle_seed)
+        self.deferred: list[list[Any]] | None = None  # see deferring()
+
+    def deferring(self) -> Dialect:
+        """This dialect rendering an answer for the answer cache: `order` keeps each list of several items aside
+        (in `deferred`) and puts a placeholder, `PLACEHOLDER` + its index, where the list goes; the cache shuffles
+        those lists anew for every answer it sends."""
+        deferring = copy.copy(self)
+        deferring.deferred = []
+        return deferring
 
     def number_id(self, value: str | int) -> str | int:
         """Setup key and event ids: integer in the spec, numeric string on real servers."""
         return str(value) if self.netbird else int(value)
 
-    def order(self, items: list[Any]) -> list[Any]:
-        """Map-backed lists come out in random order on real servers, every call."""
-        if self.netbird:
-            items = list(items)
-            self.shuffle_rng.shuffle(items)
+    def order(self, items: list[Any]) -> Any:
+        """Map-backed lists come out in random order on real servers, every call. Callers pass the list as it goes
+        into the answer (rendered), since a dialect that is `deferring` answers a placeholder for it."""
+        if not self.netbird:
+            return items
+        if self.deferred is not None:
+            if len(items) < 2:
+                return items
+            self.deferred.append(items)
+            return f"{PLACEHOLDER}{len(self.deferred) - 1}"
+        items = list(items)
+        self.shuffle_rng.shuffle(items)
         return items
 
     def nullable(self, items: list[Any]) -> list[Any] | None:
@@ -99,6 +120,7 @@ class Renderer:
         self.dialect = dialect
         self.caller_id = caller_id
         self._members: dict[str, list[str]] = {}
+        self._summaries: dict[tuple[str, bool], Record | None] = {}
 
     # groups ----------------------------------------------------------------------
     def members(self, gid: str) -> list[str]:
@@ -126,6 +148,15 @@ class Renderer:
         return result
 
     def group_summary(self, gid: str, with_resources: bool = True) -> Record | None:
+        """A group in a peer or a rule: worked out once per answer (every peer of a large list names the same few
+        groups), a copy each time."""
+        key = (gid, with_resources)
+        if key not in self._summaries:
+            self._summaries[key] = self._group_summary(gid, with_resources)
+        summary = self._summaries[key]
+        return None if summary is None else dict(summary)
+
+    def _group_summary(self, gid: str, with_resources: bool) -> Record | None:
         group = self.state.groups.get(gid)
         if group is None:
             return None
@@ -159,7 +190,7 @@ class Renderer:
             "kernel_version": peer["kernel_version"],
             "geoname_id": peer["geoname_id"],
             "version": peer["version"],
-            "groups": self.group_summaries(self.dialect.order(group_ids)),
+            "groups": self._shuffled(self.group_summaries(group_ids)),
             "ssh_enabled": peer["ssh_enabled"],
             "user_id": peer["user_id"],
             "hostname": peer["hostname"],
@@ -188,6 +219,9 @@ class Renderer:
         if accessible_count is not None:
             result["accessible_peers_count"] = accessible_count
         return result
+
+    def _shuffled(self, items: list[Any] | None) -> Any:
+        return self.dialect.order(items) if items else items
 
     def accessible_peer(self, peer: Record, brief: bool = False) -> Record:
         """An entry of v0.77's GET /api/peers/{id}/accessible-peers; ``brief``: of v0.27's accessible_peers in a peer."""
@@ -416,6 +450,8 @@ class Renderer:
         """`plain`: the create answer of v0.77, the only one with the whole key (reads show 5 characters and
         4 stars)."""
         state = setup_key_state(key)
+        if key["expires"] is not None:
+            self.state.note_change_at(key["expires"])  # its state turns `expired` then
         value = key["key"]
         if self.dialect.current and not plain:
             value = value[:5] + "****"

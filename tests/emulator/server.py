@@ -14,10 +14,11 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 from . import control, persist
+from .cache import CACHED_PATHS, AnswerCache, Entry, compile_answer
 from .dialect import Dialect
 from .faults import Faults
 from .handlers import ROUTER, Ctx
@@ -27,6 +28,7 @@ from .tokens import hash_token, is_well_formed
 from .util import NO_BODY, ApiError, DropConnection, now
 
 JSON_TYPE = "application/json; charset=UTF-8"
+LONG = 1 << 16  # a body this long is not joined to the headers to be sent (see RequestHandler._write)
 TOKEN_PATH = re.compile(r"^.*/api/users/.*/tokens.*$")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
@@ -37,6 +39,8 @@ class Reply:
 
     status: int = 200
     body: bytes = b""
+    parts: list[bytes] | None = None  # the body in parts (to send as they are), instead of `body`
+    meanwhile: Iterator[None] | None = None  # steps of work to take while it is sent (RequestHandler._write)
     content_type: str = JSON_TYPE
     headers: dict[str, str] = field(default_factory=dict)
     drop: bool = False
@@ -74,6 +78,7 @@ class App:
         self.startup_rate_limit = rate_limit
         self.rate_limiter: RateLimiter | None = RateLimiter(*rate_limit) if rate_limit else None
         self.requests: list[Record] = []
+        self.answers = AnswerCache()  # list reads, forgotten on every change (cache.py)
         # --state-file: the account is loaded from it when it exists, and written to it after every change
         self.state_file = state_file
         if state_file and os.path.exists(state_file):
@@ -125,6 +130,7 @@ class App:
         fresh = self._fresh_state()
         with self.state.lock:
             self.state = fresh
+            self.answers.forget()
             self.requests.clear()
             self.faults.clear()
             self.rate_limiter = RateLimiter(*self.startup_rate_limit) if self.startup_rate_limit else None
@@ -195,14 +201,26 @@ class App:
             return Reply(status=405, content_type="text/plain")
         try:
             with self.state.lock:
-                self._rate_limit(headers)
-                caller = self._authenticate(headers.get("Authorization", ""))
-                if self.dialect.current:
-                    _current_access_control(caller, method, path)
-                else:
-                    self._access_control(caller, method, path)
-                ctx = Ctx(self.state, self.dialect, caller, params, parse_qs(query, keep_blank_values=True), raw_body)
-                payload = handler(ctx)
+                try:
+                    self._rate_limit(headers)
+                    caller = self._authenticate(headers.get("Authorization", ""))
+                    if self.dialect.current:
+                        _current_access_control(caller, method, path)
+                    else:
+                        self._access_control(caller, method, path)
+                    if method == "GET" and path in CACHED_PATHS:
+                        kept = self._kept_answer(handler, caller, params, path, query, raw_body)
+                    else:
+                        kept = None
+                        ctx = Ctx(self.state, self.dialect, caller, params, parse_qs(query, keep_blank_values=True),
+                                  raw_body)
+                        payload = handler(ctx)
+                finally:
+                    if method != "GET":  # a write, even a refused or failed one, may have changed something
+                        self.answers.forget()
+            if kept is not None:  # its shuffled lists are shuffled here, outside the lock
+                parts, meanwhile = kept.answer(self.dialect.shuffle_rng)
+                return Reply(status=200, parts=parts, meanwhile=meanwhile)
             return json_reply(200, payload)
         except ApiError as error:
             return error_reply(error)
@@ -211,6 +229,22 @@ class App:
         except Exception:  # pylint: disable=broad-exception-caught
             traceback.print_exc(file=sys.stderr)
             return error_reply(ApiError(500, "internal server error"))
+
+    def _kept_answer(self, handler: Any, caller: Record, params: dict[str, str], path: str, query: str,
+                     raw_body: bytes) -> Entry:
+        """The answer of a list read from the answer cache, rendered and kept when it is not there (the caller holds
+        the state lock)."""
+        key = (path, query, str(caller["id"]))
+        entry = self.answers.get(key)
+        if entry is None:
+            generation = self.answers.generation
+            dialect = self.dialect.deferring()
+            self.state.changes_at = None
+            ctx = Ctx(self.state, dialect, caller, params, parse_qs(query, keep_blank_values=True), raw_body)
+            payload = handler(ctx)
+            entry = self.answers.keep(key, compile_answer(payload, dialect.deferred or []), self.state.changes_at,
+                                      generation)
+        return entry
 
     def _rate_limit(self, headers: Any) -> None:
         """v0.77 counts PAT requests per token before it checks them; Terraform's are exempt."""
@@ -245,8 +279,10 @@ class App:
         user = state.users.get(record["user_id"])
         if user is None:
             raise ApiError(401, "invalid jwt")
-        record["last_used"] = now()
-        user["last_login"] = None  # PAT requests reset last_login on real servers
+        record["last_used"] = now()  # shown only by the token reads, which the answer cache leaves out
+        if user["last_login"] is not None:
+            user["last_login"] = None  # PAT requests reset last_login on real servers
+            self.answers.forget()
         return user
 
     @staticmethod
@@ -269,6 +305,10 @@ class App:
             return error_reply(error)
         except (ValueError, TypeError, KeyError) as exc:
             return json_reply(400, {"message": str(exc), "code": 400})
+        finally:
+            if method != "GET":
+                with self.state.lock:
+                    self.answers.forget()
         if method in WRITE_METHODS:
             self.save()
         return json_reply(status, payload)
@@ -377,20 +417,35 @@ class RequestHandler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return
-        body = reply.body if self.command != "HEAD" else b""
-        self.send_response(reply.status)
-        self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(reply.body)))
-        for name, value in reply.headers.items():
-            self.send_header(name, value)
+        parts = [reply.body] if reply.parts is None else reply.parts
+        length = sum(map(len, parts))
+        lines = [f"{self.protocol_version} {reply.status} {self.responses.get(reply.status, ('',))[0]}",
+                 f"Server: {self.version_string()}", f"Date: {self.date_time_string()}",
+                 f"Content-Type: {reply.content_type}", f"Content-Length: {length}"]
+        lines.extend(f"{name}: {value}" for name, value in reply.headers.items())
         if reply.truncate:
-            self.send_header("Connection", "close")
+            lines.append("Connection: close")
             self.close_connection = True
-        self.end_headers()
-        if reply.truncate:
-            body = body[:len(body) // 2]
-        self.wfile.write(body)
-        self.wfile.flush()
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") if self.request_version != "HTTP/0.9" else b""
+        if self.command == "HEAD":
+            parts = []
+        elif reply.truncate:
+            parts = [b"".join(parts)[:length // 2]]
+        self._write([head, *parts], iter(()) if reply.meanwhile is None else reply.meanwhile)
+
+    def _write(self, parts: list[bytes], meanwhile: Iterator[None]) -> None:
+        """Send the headers and the body: a short answer in one sendall, a long one part after part (the slices of
+        a long list, see cache.draw_body) with a step of `meanwhile` after each part of the body."""
+        connection = self.connection
+        if len(parts) == 2 and len(parts[1]) < LONG:
+            connection.sendall(parts[0] + parts[1])
+        else:
+            connection.sendall(parts[0])
+            for part in parts[1:]:
+                connection.sendall(part)
+                next(meanwhile, None)
+        for _step in meanwhile:
+            pass
 
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _handle
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import random
 import re
@@ -167,6 +168,13 @@ class State:
         self.event_seq = 0
         self.used_ips: set[str] = set()
         self.labels: set[str] = set()
+        # the earliest moment to come at which an answer rendered since this was last cleared changes by itself (a
+        # login or a setup key expires): the answer cache keeps that answer until then
+        self.changes_at: dt.datetime | None = None
+
+    def note_change_at(self, moment: dt.datetime) -> None:
+        if moment > now() and (self.changes_at is None or moment < self.changes_at):
+            self.changes_at = moment
 
     # identifiers -----------------------------------------------------------------
     def new_id(self) -> str:
@@ -329,8 +337,14 @@ class State:
             return False
         if not settings.get("peer_login_expiration_enabled"):
             return False
+        lifetime = settings.get("peer_login_expiration", 86400)
         age = (now() - peer["last_login"]).total_seconds()
-        return age > settings.get("peer_login_expiration", 86400)
+        if age <= lifetime:
+            try:
+                self.note_change_at(peer["last_login"] + dt.timedelta(seconds=lifetime))
+            except OverflowError:  # expires after the last representable moment: never
+                pass
+        return age > lifetime
 
     # policies --------------------------------------------------------------------
     def _rule_sides(self) -> list[tuple[set[str], set[str]]]:

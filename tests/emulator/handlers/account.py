@@ -316,7 +316,7 @@ def _find_key(ctx: Ctx) -> dict[str, Any]:
 @route("GET", "/api/setup-keys")
 def list_setup_keys(ctx: Ctx) -> Any:
     _require_key_view(ctx)
-    return [ctx.render.setup_key(key) for key in ctx.dialect.order(list(ctx.state.setup_keys.values()))]
+    return ctx.dialect.order([ctx.render.setup_key(key) for key in ctx.state.setup_keys.values()])
 
 
 @route("GET", "/api/setup-keys/{keyId}")

@@ -56,7 +56,7 @@ def _require_view(ctx: Ctx) -> None:
 @route("GET", "/api/groups")
 def list_groups(ctx: Ctx) -> Any:
     _require_view(ctx)
-    return [ctx.render.group(group) for group in ctx.dialect.order(list(ctx.state.groups.values()))]
+    return ctx.dialect.order([ctx.render.group(group) for group in ctx.state.groups.values()])
 
 
 @route("GET", "/api/groups/{groupId}")

@@ -199,7 +199,7 @@ def _route_meta(item: Record, current: bool = False) -> Record:
 @route("GET", "/api/routes")
 def list_routes(ctx: Ctx) -> Any:
     _read_access(ctx, "routes")
-    return [ctx.render.route(item) for item in ctx.dialect.order(list(ctx.state.routes.values()))]
+    return ctx.dialect.order([ctx.render.route(item) for item in ctx.state.routes.values()])
 
 
 @route("GET", "/api/routes/{routeId}")
@@ -322,7 +322,7 @@ def _nameserver_from_body(ctx: Ctx, ns_id: str, creating: bool) -> tuple[Record,
 @route("GET", "/api/dns/nameservers")
 def list_nameservers(ctx: Ctx) -> Any:
     _read_access(ctx, "nameservers")
-    return [ctx.render.nameserver_group(item) for item in ctx.dialect.order(list(ctx.state.nameservers.values()))]
+    return ctx.dialect.order([ctx.render.nameserver_group(item) for item in ctx.state.nameservers.values()])
 
 
 @route("GET", "/api/dns/nameservers/{nsgroupId}")

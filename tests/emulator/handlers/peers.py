@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import Any
 
 from ..state import Record, State
@@ -23,15 +24,33 @@ def _regular_visible(ctx: Ctx) -> set[str] | None:
     return visible
 
 
+def _like(text: str) -> Any:
+    """SQLite's LIKE '%text%', as v0.77 filters peers by name and address: any case, _ one character, % any."""
+    return re.compile("".join("." if c == "_" else ".*" if c == "%" else re.escape(c) for c in text), re.I | re.S)
+
+
+def _filtered(ctx: Ctx, peers: list[Record]) -> list[Record]:
+    """v0.77 filters the list by ?name= and ?ip= (substrings, LIKE) for a caller who may read every peer; a regular
+    user's list ignores them, as v0.27 ignores both."""
+    if not ctx.dialect.current or not ctx.service_or_admin:
+        return peers
+    name, address = (ctx.query.get(key, [""])[-1] for key in ("name", "ip"))
+    if name:
+        peers = [peer for peer in peers if _like(name).search(peer["name"])]
+    if address:
+        peers = [peer for peer in peers if _like(address).search(peer.get("ip") or "")]
+    return peers
+
+
 @route("GET", "/api/peers")
 def list_peers(ctx: Ctx) -> Any:
     state = ctx.state
     visible = _regular_visible(ctx)
     index = state.peer_group_index()
     counts = state.accessible_counts()
-    peers = [p for pid, p in state.peers.items() if visible is None or pid in visible]
-    return [ctx.render.peer(peer, index.get(peer["id"], []), accessible_count=counts[peer["id"]])
-            for peer in ctx.dialect.order(peers)]
+    peers = _filtered(ctx, [p for pid, p in state.peers.items() if visible is None or pid in visible])
+    return ctx.dialect.order([ctx.render.peer(peer, index.get(peer["id"], []), accessible_count=counts[peer["id"]])
+                              for peer in peers])
 
 
 def render_single(ctx: Ctx, peer: Record) -> Record:

@@ -39,7 +39,7 @@ def list_users(ctx: Ctx) -> Any:
             raise ApiError(422, "invalid service_user query parameter")
         wanted = text in ("1", "t", "true")
         users = [user for user in users if user["is_service_user"] == wanted]
-    return [ctx.render.user(user) for user in ctx.dialect.order(users)]
+    return ctx.dialect.order([ctx.render.user(user) for user in users])
 
 
 @route("POST", "/api/users")
@@ -251,7 +251,7 @@ def _user_tokens(ctx: Ctx, user_id: str) -> list[Record]:
 @route("GET", "/api/users/{userId}/tokens")
 def list_tokens(ctx: Ctx) -> Any:
     target = _token_owner(ctx, "no permission to get pat for this user")
-    tokens = [ctx.render.token(token) for token in ctx.dialect.order(_user_tokens(ctx, target["id"]))]
+    tokens = ctx.dialect.order([ctx.render.token(token) for token in _user_tokens(ctx, target["id"])])
     return ctx.dialect.nullable(tokens)
 
 

@@ -448,3 +448,24 @@ def test_a_group_renamed_all_cannot_be_deleted_but_is_changed_while_it_holds_few
     built_in = next(g for g in cur.ok("GET", "/api/groups") if g["name"] == "All" and g["id"] != team["id"])
     assert built_in["peers_count"] == 1 and [p["id"] for p in built_in["peers"]] == [peer]
     assert cur.call("PUT", f"/api/groups/{built_in['id']}", {"name": "All"}).status == 422
+
+
+# peers filtered by name and address --------------------------------------------------------
+def _names(emu: Emulator, query: str) -> list[str]:
+    return sorted(peer["name"] for peer in emu.ok("GET", "/api/peers?" + query))
+
+
+def test_peers_filtered_by_name_and_ip_like_v077_and_ignored_by_netbird(cur: Emulator, nb: Emulator) -> None:
+    """v0.77.1 filters GET /api/peers with SQL LIKE '%text%' (any case, _ any character: seen on the real server in
+    tests/integration/test_real_servers.py); v0.27 ignores both parameters."""
+    for emu in (cur, nb):
+        key = emu.setup_key("filter")
+        for host in ("web-1", "web-10", "DB_1", "db-2"):
+            emu.enroll(key["key"], host)
+    assert _names(cur, "name=WEB-1") == ["web-1", "web-10"]
+    assert _names(cur, "name=db_") == ["DB_1", "db-2"]
+    assert _names(cur, "name=nothing") == []
+    one = cur.ok("GET", "/api/peers?name=web-10")[0]
+    by_address = cur.ok("GET", "/api/peers?ip=" + one["ip"])  # a substring: 100.64.0.1 finds 100.64.0.10 too
+    assert "web-10" in [p["name"] for p in by_address] and all(one["ip"] in p["ip"] for p in by_address)
+    assert _names(nb, "name=web-1") == _names(nb, "name=nothing") == sorted(p["name"] for p in nb.ok("GET", "/api/peers"))
