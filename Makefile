@@ -60,6 +60,7 @@ help:
 	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
 	@echo "make lint         ansible-lint --profile production"
 	@echo "make bench        measure speed at four account sizes against the emulator; writes docs/performance.md"
+	@echo "make tables       write plugins/module_utils/_tables.py from the kinds' declarations (after changing a kind)"
 	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist (needs only ansible-core: see the target)"
 	@echo "make ee           the execution environment's build context in $(BUILD)/ee (after make build)"
 	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
@@ -214,10 +215,17 @@ demo-kept:
 
 # --- benchmark ----------------------------------------------------------------------------------
 BENCH_ARGS ?=
-# also measures the unchanged tasks at S on the oldest ansible-core (.venv-oldest)
+# the ratios of issue 30 on $(VENV) and on the oldest ansible-core ($(OLDEST_VENV)), written to docs/performance.md and
+# docs/performance.json; a quick run: make bench BENCH_ARGS='--sizes S --repeats 1 --modules group,policy'
 bench: venv
 	@$(MAKE) venv $(OLDEST)
 	"$(VPY)" -m tests.bench.bench --compare-python "$(abspath $(OLDEST_VENV))/bin/python" $(BENCH_ARGS)
+
+# --- generated tables -----------------------------------------------------------------------------
+# plugins/module_utils/_tables.py from the kinds' declarations (a unit test fails when it falls behind them)
+.PHONY: tables
+tables: venv
+	"$(VPY)" -m tests.support.tables
 
 # --- packaging ----------------------------------------------------------------------------------
 # No development venv needed: the ansible-galaxy of $(VENV) if it exists, else the one on PATH, else one of a

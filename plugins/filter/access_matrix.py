@@ -271,9 +271,9 @@ _value:
 from ansible.errors import AnsibleError
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group, port_set, rule_ports
+from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._access import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 
 PROTOCOL_ORDER = ('all', 'tcp', 'udp', 'icmp')
 WITH_PORTS = ('tcp', 'udp')

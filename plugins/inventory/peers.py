@@ -228,14 +228,15 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import builtin_all_group
+from ansible_collections.nms.overlay.plugins.module_utils._names import builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import (
     HAS_REQUESTS, ApiError, Client, api_roots,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import GroupModule, PeerModule
-from ansible_collections.nms.overlay.plugins.module_utils._registry import answer_types
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._tables import ANSWER_TYPES
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     NO_ADDRESS, describe_peer, group_matches, in_any_group, normalise_peer, peer_groups, peer_shape_problem,
 )
@@ -292,24 +293,39 @@ def fail(message):
 
 
 def could_be_template(text):
-    return any(mark in text for mark in TEMPLATE_MARKS)
+    # spelt out rather than any() over TEMPLATE_MARKS: it runs for every text of every peer
+    return '{' in text or '%' in text or '#jinja2:' in text
 
 
-def clean(value, depth=0):
+def clean_text(text):
+    if could_be_template(text):
+        return wrap_var(text)
+    return trust_as_template(text) if trust_as_template else text
+
+
+def clean(value, depth=0, texts=None):
     """A value from the server as a host variable: a string that could be a template is marked unsafe,
     so that peer data (chosen by the machines that join) is never templated; any other string is a
-    plain string, so that ansible-inventory prints it as it is (AWX imports it as such)."""
+    plain string, so that ansible-inventory prints it as it is (AWX imports it as such).
+
+    ``texts`` (a dict) keeps the result for each plain ``str`` seen, so that a text shared by many peers (an os,
+    a version, a group's id) is checked and marked once: marked texts are immutable, and ansible-core copies every
+    value it is given.
+    """
     if isinstance(value, str):
-        if could_be_template(value):
-            return wrap_var(value)
-        return trust_as_template(value) if trust_as_template else value
+        if texts is None or type(value) is not str:  # pylint: disable=unidiomatic-typecheck
+            return clean_text(value)
+        cleaned = texts.get(value)
+        if cleaned is None:
+            cleaned = texts[value] = clean_text(value)
+        return cleaned
     if depth >= MAX_DEPTH and isinstance(value, (dict, list)):
         raise TooDeep('nested deeper than %d levels' % MAX_DEPTH)
     if isinstance(value, dict):
-        return {(wrap_var(key) if isinstance(key, str) and could_be_template(key) else key): clean(item, depth + 1)
+        return {(wrap_var(key) if isinstance(key, str) and could_be_template(key) else key): clean(item, depth + 1, texts)
                 for key, item in value.items()}
     if isinstance(value, list):
-        return [clean(item, depth + 1) for item in value]
+        return [clean(item, depth + 1, texts) for item in value]
     return value
 
 
@@ -345,7 +361,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                           validate_certs=self.get_option('validate_certs'), ca_path=self.ca_path(),
                           timeout=self.get_option('timeout'), retries=self.get_option('retries'),
                           notify=lambda message: self.display.warning('nms.overlay.peers: %s' % message),
-                          answer_types=answer_types())
+                          answer_types=ANSWER_TYPES)
         except TaskError as exc:  # a connection option that cannot work (or is not set), named in the message
             return fail('nms.overlay.peers: %s' % exc)
 
@@ -502,25 +518,28 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         value = peer.get(self.get_option('ansible_host_source'))
         return None if value in NO_ADDRESS else str(value).split('/', 1)[0]
 
-    def add_peer(self, peer, name, groups, prefix, fields):
-        """Add the peer as the host ``name`` to its Ansible ``groups``; any failure names the peer and the field."""
+    def add_peer(self, peer, name, groups, prefix, fields, texts=None):
+        """Add the peer as the host ``name`` to its Ansible ``groups``; any failure names the peer and the field.
+        ``texts``: see clean()."""
         field = 'name'
+        inventory = self.inventory
+        set_variable = inventory.set_variable
         try:
-            host = self.inventory.add_host(wrap_var(name) if could_be_template(name) else name)
+            host = inventory.add_host(wrap_var(name) if could_be_template(name) else name)
             field = 'groups'
             for group in groups:
-                self.inventory.add_group(group)
-                self.inventory.add_child(group, host)
+                inventory.add_group(group)
+                inventory.add_child(group, host)
             for key, value in normalise_peer(peer).items():
                 if fields is None or key in fields:
                     field = key
                     if key == 'connection_ip' and value in NO_ADDRESS:
                         value = None  # no address known: servers print Go's nil IP as <nil>
-                    self.inventory.set_variable(host, prefix + key, clean(value))
+                    set_variable(host, prefix + key, clean(value, texts=texts))
             field = self.get_option('ansible_host_source')
             address = self.address(peer)
             if address:
-                self.inventory.set_variable(host, 'ansible_host', clean(address))
+                set_variable(host, 'ansible_host', clean(address, texts=texts))
         except TooDeep as exc:
             self.fail_peer(peer, field, str(exc))
         except Exception as exc:  # pylint: disable=broad-exception-caught
@@ -589,7 +608,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         # Host names are chosen knowing every group, so that none of them is also a group's name.
         groups = set(self.inventory.groups).union(*(names for dummy, names in kept))
         taken = set()
-        hosts = [(peer, self.add_peer(peer, self.host_name(peer, taken, groups), names, prefix, fields))
+        texts = {}
+        hosts = [(peer, self.add_peer(peer, self.host_name(peer, taken, groups), names, prefix, fields, texts))
                  for peer, names in kept]
         for peer, host in hosts:
             self.construct(peer, host, strict)

@@ -9,12 +9,12 @@ import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name
-from ansible_collections.nms.overlay.plugins.module_utils._registry import resolver_table
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 
 def kind_name(kind, item):
     """The display name of an object of a resolver kind (users: email, else name), or None."""
-    table = resolver_table()
+    table = RESOLVER_TABLE
     return display_name(item, table[kind][2] if kind in table else ('name',))
 
 
@@ -43,7 +43,7 @@ class ReferenceNames:
             return value
         if kind not in self.tables:
             table = dict(self.seen.get(kind, {}))
-            for item in (self.resolver.cached(kind) if self.resolver is not None else None) or []:
+            for item in (self.resolver.known(kind) if self.resolver is not None else None) or []:
                 name = kind_name(kind, item)
                 if name and ref_id(item) not in (None, ''):
                     table[ref_id(item)] = name

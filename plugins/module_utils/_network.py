@@ -36,6 +36,7 @@ SHOWN_NAMES = 5
 class NetworkStateModule(NmsModule):
     """Reconciles every kind given in the description, in dependency order, then prunes if asked."""
 
+    few_names = False  # a description names many objects: each kind's whole list is read once
     argument_spec = dict(
         prune=dict(type='bool', default=False),
         **{kind: dict(type='dict') if kind in SINGLETONS else dict(type='list', elements='dict') for kind, dummy_cls in KINDS}

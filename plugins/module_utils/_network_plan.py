@@ -13,18 +13,19 @@ from __future__ import annotations
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    ALL_GROUP, allow_all_rules_as_held, builtin_all_group, grants_everything, is_allow_all_policy,
+    allow_all_rules_as_held, grants_everything, is_allow_all_policy,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, placeholder_id
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS
-from ansible_collections.nms.overlay.plugins.module_utils._registry import nested_sections
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS, nested_sections
+from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import secrets_file_options
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, referring_kinds, users_of
 
@@ -103,7 +104,7 @@ class PlanResolver(Resolver):
     def items(self, kind):
         if kind not in self._items:
             items = list(self.main.items(kind))
-            dummy_path, what, fields = kind_table()[kind]
+            dummy_path, what, fields = RESOLVER_TABLE[kind]
             for name in sorted(self.declared.get(kind, ())) if kind in REFERENCED else ():
                 try:
                     known = find_unique(items, name, fields, what, kind)

@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, named_refs
+from ansible_collections.nms.overlay.plugins.module_utils._names import NameLookup, named_refs
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._registry import RESOLVER_TABLE, resolver_table as kind_table
 from ansible_collections.nms.overlay.plugins.module_utils._server import ServerInfo
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 
 class ResolveError(TaskError):
@@ -37,6 +38,13 @@ def plural(what, count=2):
 
 # fields matched without regard to case (an email address names one mailbox however it is written)
 CASELESS_FIELDS = frozenset(('email',))
+
+# kinds whose list today's servers filter by a name: GET /peers?name=web answers the peers whose names contain "web" (SQL
+# LIKE: any case on SQLite, and _ and % match anything), a v0.27 server ignores it and answers them all. Either way
+# the answer holds every peer of that exact name, so a few names are resolved without listing 25,000 peers.
+NAME_FILTERS = {'peers': 'name'}
+MAX_FILTERED_NAMES = 5  # more names than this: one whole list costs less than a request each
+ID_SHAPE = re.compile(r'^[0-9a-v]{20}$')  # NetBird's ids (xid): such a value is resolved against the whole list
 
 
 def find_unique(items, value, fields, what, option):
@@ -104,9 +112,13 @@ def _shown(item, fields, value):
 class Resolver:
     """Resolves names or ids of other resources, listing each kind at most once per task."""
 
-    def __init__(self, client):
+    def __init__(self, client, few_names=False):
+        """``few_names``: a task that names a few objects may read them by name where servers filter (see _named);
+        a task that resolves many references (network_state) reads each whole list once."""
         self.client = client
+        self.few_names = few_names
         self._items = {}
+        self._named_items = {}  # kind -> the objects read by name (see _named), for the names of a diff
         self._settings = {}
         self._server = None
 
@@ -147,6 +159,14 @@ class Resolver:
         if not values:
             return []
         dummy_path, what, fields = RESOLVER_TABLE[kind]
+        candidates = self._named(kind, values)
+        if candidates is not None:
+            try:
+                found = [find_unique(candidates, value, fields, what, option) for value in values]
+            except ResolveError:
+                found = [None]  # decided below, on the whole list, with its message
+            if None not in found:
+                return [ref_id(item) for item in found]
         items = self.items(kind)
         ids, unknown = [], []
         for value in values:
@@ -161,6 +181,29 @@ class Resolver:
                 option, what, ' or '.join(fields), ', '.join("'%s'" % u for u in unknown),
                 '; did you mean %s?' % ' or '.join("'%s'" % name for name in close) if close else ''))
         return ids
+
+    def _named(self, kind, values):
+        """The objects a server answers for a few names, one filtered list each (see NAME_FILTERS), or None where the
+        whole list is needed: it is read already, the server is known to be a v0.27 one, a value may be an id, or the
+        names are many. A server that ignores the filter (an object in its answer does not hold the name) answered the
+        whole list, which is kept as such: no more requests than reading it."""
+        field = NAME_FILTERS.get(kind)
+        if (not field or not self.few_names or kind in self._items or self._server is not None and self._server.known_legacy
+                or len(values) > MAX_FILTERED_NAMES or any(ID_SHAPE.match(str(value)) for value in values)):
+            return None
+        found = {}
+        for value in values:
+            answer = self.client.get_list(RESOLVER_TABLE[kind][0], query={field: str(value)})
+            # what SQL's LIKE '%value%' finds: any case, _ any one character, % any characters
+            pattern = re.compile(''.join('.' if char == '_' else '.*' if char == '%' else re.escape(char) for char in str(value)),
+                                 re.IGNORECASE | re.DOTALL)
+            if any(not isinstance(item.get(field), str) or not pattern.search(item[field]) for item in answer):
+                self._items[kind] = answer
+                return answer
+            found.update((ref_id(item), item) for item in answer)
+        self._named_items[kind] = list(found.values())
+        self.few_names = False  # once per task: a later resolution reads the whole list (a task rarely needs it)
+        return self._named_items[kind]
 
     def settings(self, path, read=None):
         """A singleton object such as the DNS settings, read at most once per task like the lists (``read``: a function
@@ -177,9 +220,13 @@ class Resolver:
         """The list of a kind if this task has read it already (or was given it), else None: never a request."""
         return self._items.get(kind)
 
+    def known(self, kind):
+        """The objects of a kind this task has read: the whole list, else those read by name (never a request)."""
+        return self._items.get(kind, self._named_items.get(kind))
+
     def name_of(self, kind, item_id):
         """The display name of a resource id (for results), or None when it is unknown."""
-        dummy_path, dummy_what, fields = kind_table()[kind]
+        dummy_path, dummy_what, fields = RESOLVER_TABLE[kind]
         for item in self.items(kind):
             if ref_id(item) == str(item_id):
                 for field in fields:

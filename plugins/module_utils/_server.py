@@ -45,6 +45,11 @@ class ServerInfo:
                 self.learn(True, version if isinstance(version, str) and version else None)
         return self._current
 
+    @property
+    def known_legacy(self):
+        """Whether the task knows already, without a request, that the server is of the v0.27 generation."""
+        return self._current is False
+
     def describe(self):
         """The server as messages name it."""
         if not self.current:

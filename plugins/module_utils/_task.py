@@ -14,8 +14,8 @@ from ansible.module_utils.common.validation import check_type_dict
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._registry import ANSWER_TYPES
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
+from ansible_collections.nms.overlay.plugins.module_utils._tables import ANSWER_TYPES
 
 
 def connection_argument_spec():
@@ -128,8 +128,9 @@ class NmsModule:
 
     argument_spec = {}
     # the JSON types of the fields of the answers the module reads besides the kinds' ({name: _client.TEXT, ...}; the
-    # kinds declare theirs: see _registry.answer_types)
+    # kinds declare theirs: see _kinds.answer_types)
     answers = {}
+    few_names = True  # the task names a few objects: they may be read by name (see _resolve.Resolver._named)
     mutually_exclusive = ()
     required_one_of = ()
     required_if = ()
@@ -190,7 +191,7 @@ class NmsModule:
     @property
     def resolver(self):
         if self._resolver is None:
-            self._resolver = Resolver(self.client)
+            self._resolver = Resolver(self.client, few_names=self.few_names)
         return self._resolver
 
     def warn(self, message):

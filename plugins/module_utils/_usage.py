@@ -11,19 +11,29 @@ check mode) and network_state (before its first write) use this table to refuse 
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._registry import sections, usage_table
-
-
-def _table():
-    """The usage table: derived from the resource declarations (see _resources.usage_table)."""
-    return usage_table()
+from ansible_collections.nms.overlay.plugins.module_utils._tables import USAGE_TABLE
 
 
 def referring_kinds(kind):
     """The network_state sections whose objects can refer to a resource of ``kind``."""
-    return tuple(entry[0] for entry in _table().get(kind, ()))
+    return tuple(entry[0] for entry in USAGE_TABLE.get(kind, ()))
+
+
+def references(obj, options):
+    """{option: ids} of an object's references named by ``options`` ((option, None) for an option of ids, (option, key)
+    for the key of each item of a list option: rules[0].sources)."""
+    found = {}
+    for option, key in options:
+        value = obj.get(option)
+        if key is None:
+            found[option] = id_list(value)
+            continue
+        for index, item in enumerate(value if isinstance(value, list) else []):
+            if isinstance(item, dict):
+                found['%s[%d].%s' % (option, index, key)] = id_list(item.get(key))
+    return found
 
 
 def _describe(what, name_key, obj):
@@ -41,12 +51,11 @@ def referrers(kind, item_id, sources):
     """
     item_id = str(item_id)
     found = []
-    for source, what, name_key, references_of in _table().get(kind, ()):
+    for source, what, name_key, dummy_kind, dummy_path, dummy_singleton, options in USAGE_TABLE.get(kind, ()):
         for obj in sources.get(source) or ():
             if not isinstance(obj, dict):
                 continue
-            references = references_of(obj)
-            where = [option for option, ids in references.items() if item_id in ids]
+            where = [option for option, ids in references(obj, options).items() if item_id in ids]
             if where:
                 found.append((obj, what, name_key, where))
     return found
@@ -65,12 +74,8 @@ def in_use_message(what, obj, users):
 
 def current_sources(kind, resolver):
     """The server's objects that can refer to a ``kind`` resource (one list per kind, shared with the task)."""
-    classes = dict(sections())
-    sources = {}
-    for source in referring_kinds(kind):
-        cls = classes[source]
-        sources[source] = [resolver.settings(cls.path)] if cls.singleton else resolver.items(cls.kind)
-    return sources
+    return {source: [resolver.settings(path)] if singleton else resolver.items(source_kind)
+            for source, dummy_what, dummy_key, source_kind, path, singleton, dummy_options in USAGE_TABLE.get(kind, ())}
 
 
 def refuse_used(task, obj):

@@ -91,7 +91,7 @@ accounts:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 
 
 class AccountInfoModule(InfoModule):

@@ -304,7 +304,7 @@ account_settings:
       sample: false
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 
 
 if __name__ == '__main__':

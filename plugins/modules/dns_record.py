@@ -166,7 +166,7 @@ dns_record:
       sample: 300
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsRecordModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
 
 
 if __name__ == '__main__':

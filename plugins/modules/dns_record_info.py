@@ -88,7 +88,7 @@ dns_records:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsRecordModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
 
 
 class DnsRecordInfoModule(InfoModule):

@@ -56,7 +56,7 @@ dns_settings:
       sample: [ch8i4ug6lnn4g9hqv7l0]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
 
 
 if __name__ == '__main__':

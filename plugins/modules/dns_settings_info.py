@@ -42,7 +42,7 @@ dns_settings:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
 
 
 class DnsSettingsInfoModule(InfoModule):

@@ -135,7 +135,7 @@ dns_zone:
       sample: [{id: ch8i4ug6lnn4g9hqv7n0, name: db.internal.example.com, type: A, content: 10.0.0.5, ttl: 300}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsZoneModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule
 
 
 if __name__ == '__main__':

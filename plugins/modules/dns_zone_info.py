@@ -85,7 +85,7 @@ dns_zones:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import DnsZoneModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule
 
 
 class DnsZoneInfoModule(InfoModule):

@@ -141,7 +141,7 @@ group:
       sample: [{id: d0cnlvuvb2ls73e2m5dg, type: subnet}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 
 
 if __name__ == '__main__':

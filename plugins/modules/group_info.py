@@ -76,7 +76,7 @@ groups:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 
 
 class GroupInfoModule(InfoModule):

@@ -201,7 +201,7 @@ nameserver_group:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NameserverGroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 
 if __name__ == '__main__':

@@ -93,7 +93,7 @@ nameserver_groups:
 
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NameserverGroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 
 class NameserverGroupInfoModule(InfoModule):

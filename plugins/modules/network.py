@@ -102,7 +102,7 @@ network:
       sample: [ch8i4ug6lnn4g9hqv7m2]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 
 
 if __name__ == '__main__':

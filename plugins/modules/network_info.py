@@ -74,7 +74,7 @@ networks:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 
 
 class NetworkInfoModule(InfoModule):

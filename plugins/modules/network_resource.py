@@ -140,7 +140,7 @@ network_resource:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 
 
 if __name__ == '__main__':

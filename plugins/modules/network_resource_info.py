@@ -72,7 +72,7 @@ network_resources:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 
 

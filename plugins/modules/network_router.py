@@ -127,7 +127,7 @@ network_router:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkRouterModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 
 
 if __name__ == '__main__':

@@ -72,7 +72,7 @@ network_routers:
       sample: true
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import NetworkRouterModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 
 

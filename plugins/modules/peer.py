@@ -314,7 +314,7 @@ peer:
       sample: ""
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 
 
 if __name__ == '__main__':

@@ -277,7 +277,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     with_accessible_peers,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import PeerModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from ansible_collections.nms.overlay.plugins.module_utils._time import wall_time
 
 

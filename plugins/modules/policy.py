@@ -333,7 +333,7 @@ policy:
           sample: {id: d0cnlvuvb2ls73e2m5dg, type: subnet}
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 
 
 if __name__ == '__main__':

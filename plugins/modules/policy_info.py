@@ -192,9 +192,10 @@ access:
       sample: https
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import NameLookup, access_rows, policy_result
+from ansible_collections.nms.overlay.plugins.module_utils._access import access_rows, policy_result
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._names import NameLookup
 
 
 class PolicyInfoModule(InfoModule):

@@ -264,7 +264,7 @@ posture_check:
           ranges: [192.168.0.0/16]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import PostureCheckModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 
 
 if __name__ == '__main__':

@@ -68,7 +68,7 @@ posture_checks:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import PostureCheckModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 
 
 class PostureCheckInfoModule(InfoModule):

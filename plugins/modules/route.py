@@ -304,7 +304,7 @@ route:
       sample: [{id: ch8i4ug6lnn4g9hqv7m0, name: servers}]
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import RouteModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 
 
 if __name__ == '__main__':

@@ -160,7 +160,7 @@ routes:
 
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import RouteModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule
 
 
 class RouteInfoModule(InfoModule):

@@ -271,7 +271,7 @@ replaced_id:
   sample: "1209433012"
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import SetupKeyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 
 
 if __name__ == '__main__':

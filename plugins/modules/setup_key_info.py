@@ -121,7 +121,7 @@ setup_keys:
 
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import SetupKeyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
 
 

@@ -146,7 +146,7 @@ replaced_id:
   sample: ch8i54g6lnn4g9hqv7m0
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import TokenModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 
 
 if __name__ == '__main__':

@@ -69,7 +69,7 @@ tokens:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import TokenModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 
 
 class TokenInfoModule(InfoModule):

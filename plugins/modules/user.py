@@ -225,7 +225,7 @@ invitation_sent:
   sample: false
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 
 
 if __name__ == '__main__':

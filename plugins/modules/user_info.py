@@ -121,7 +121,7 @@ users:
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 
 
 class UserInfoModule(InfoModule):

@@ -65,13 +65,8 @@ class Inventory:
         return sorted(name for name in self.data if name not in ('_meta', 'all', 'ungrouped'))
 
 
-def inventory(tmp_path, collections_dir, source, env=None, args=(), command=None):
-    """Run ansible-inventory --list on source (a path, or a dict written to a .nms.yml file), or another
-    command (a list, the inventory option added) with the same environment."""
-    if isinstance(source, dict):
-        path = tmp_path / ('inv%d.nms.yml' % len(list(tmp_path.glob('inv*.nms.yml'))))
-        path.write_text(yaml.safe_dump(source), encoding='utf-8')
-        source = str(path)
+def ansible_env(tmp_path, collections_dir):
+    """The environment of ansible-inventory: the collection from collections_dir, nothing of the caller's settings."""
     home = tmp_path / 'home'
     home.mkdir(exist_ok=True)
     run_env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_')) and k != 'PYTHONPATH'}
@@ -82,6 +77,17 @@ def inventory(tmp_path, collections_dir, source, env=None, args=(), command=None
         'ANSIBLE_NOCOLOR': '1',
         'ANSIBLE_LOCAL_TEMP': str(tmp_path / 'tmp'),
     })
+    return run_env
+
+
+def inventory(tmp_path, collections_dir, source, env=None, args=(), command=None):
+    """Run ansible-inventory --list on source (a path, or a dict written to a .nms.yml file), or another
+    command (a list, the inventory option added) with the same environment."""
+    if isinstance(source, dict):
+        path = tmp_path / ('inv%d.nms.yml' % len(list(tmp_path.glob('inv*.nms.yml'))))
+        path.write_text(yaml.safe_dump(source), encoding='utf-8')
+        source = str(path)
+    run_env = ansible_env(tmp_path, collections_dir)
     for key, value in (env or {}).items():
         if value is None:
             run_env.pop(key, None)
@@ -734,3 +740,68 @@ def test_a_yaml_inventory_of_another_kind_is_left_to_ansible(emulator, tmp_path,
     assert inv.hosts_of('ungrouped') == ['plain-host'], inv.output
     assert 'nms.overlay.peers' not in inv.output, inv.output
     assert emulator.requests() == []
+
+
+# -- issue 30: the plugin's speed ----------------------------------------------------------------------------
+def unordered(listing):
+    """A raw listing without the orders that may differ from run to run: of a group's hosts and of a peer's groups
+    (servers send those in any order)."""
+    result = {name: {key: sorted(value, key=json.dumps) if key in ('hosts', 'children') else value
+                     for key, value in group.items()}
+              for name, group in listing.items() if name != '_meta'}
+    result['_meta'] = {host: dict(values, nms_groups=sorted(values.get('nms_groups', []), key=repr))
+                       for host, values in listing['_meta']['hostvars'].items()}
+    return result
+
+
+def peers_sharing_texts(emulator):
+    """Peers with texts in common (os, kernel, version, groups) and one with a hostile name."""
+    peers = make_peers(emulator, 'web-1', 'web-2', 'db-1')
+    status, evil = emulator.control('POST', '/_emulator/peers', {'peers': [{'hostname': 'evil', 'name': HOSTILE}]},
+                                    expect_ok=False)
+    assert status == 200, evil
+    make_group(emulator, 'web servers', [peers['web-1'], peers['web-2'], evil[0]['id']])
+    make_group(emulator, 'db', [peers['db-1']])
+    return peers
+
+
+def test_constructing_nothing_lists_what_the_fast_path_lists(emulator, tmp_path, collections_dir):
+    """Without compose, groups and keyed_groups the plugin constructs nothing (at 25,000 hosts, reading every host's
+    variables for it costs seconds), and it marks each distinct text once for all peers: the listing is the one the
+    constructing path gives, value for value and mark for mark (unsafe or not)."""
+    peers_sharing_texts(emulator)
+    base = {'plugin': 'nms.overlay.peers', 'hostname_source': 'name'}
+    fast = inventory(tmp_path, collections_dir, base, env=connection(emulator))
+    constructing = inventory(tmp_path, collections_dir, dict(base, groups={'never': 'false'}), env=connection(emulator))
+    assert fast.rc == 0 and constructing.rc == 0, fast.output + constructing.output
+    assert len(fast.raw['_meta']['hostvars']) >= 4
+    assert fast.raw['_meta']['hostvars'][HOSTILE]['nms_name'] == {'__ansible_unsafe': HOSTILE}
+    assert unordered(fast.raw) == unordered(constructing.raw)
+
+
+def test_the_speed_baseline_lists_what_the_plugin_lists(emulator, tmp_path, collections_dir, monkeypatch):
+    """tests/bench/inventory.py times the plugin next to a static YAML file written from the plugin's listing (unsafe
+    values kept unsafe), and stops when the file lists anything else, so that the baseline cannot drift."""
+    from tests.bench import inventory as speed  # pylint: disable=import-outside-toplevel
+
+    peers_sharing_texts(emulator)
+    options = {'hostname_source': 'name', 'group_prefix': 'nms_'}
+    listed = inventory(tmp_path, collections_dir, dict(options, plugin='nms.overlay.peers'), env=connection(emulator))
+    assert listed.rc == 0, listed.output
+    figures = speed.inventory_speed(emulator, str(tmp_path), ansible_env(tmp_path, collections_dir), repeats=1,
+                                    options=options)
+    assert figures['hosts'] == len(listed.hostvars)
+    assert figures['plugin_seconds'] > 0 and figures['ratio'] == figures['plugin_seconds'] / figures['static_seconds']
+    with open(tmp_path / 'speed-static.yml', encoding='utf-8') as handle:
+        assert '!unsafe' in handle.read()
+
+    faithful = speed.static_document
+
+    def drifted(listing):
+        document = faithful(listing)
+        del document['all']['hosts']['web-1']['ansible_host']
+        return document
+
+    monkeypatch.setattr(speed, 'static_document', drifted)
+    with pytest.raises(SystemExit, match="lists something else than the plugin .*hostvars of web-1"):
+        speed.inventory_speed(emulator, str(tmp_path), ansible_env(tmp_path, collections_dir), repeats=1, options=options)

@@ -11,6 +11,7 @@ NetBird's agent speaks (the emulator's fake agent stands in for it in test_netwo
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -264,3 +265,32 @@ def test_default_policy_and_the_access_report_know_the_built_in_all_group(own_re
     server.clear_log()
     again = run([{"name": "network", "nms.overlay.network_state": dict(description, default_policy="disable")}], env=env)
     assert again["network"]["changed"] is False and server.writes() == []
+
+
+def like(text):
+    """SQLite's LIKE '%text%': any case, _ one character, % any (how v0.77.1 filters peers by name)."""
+    return re.compile("".join("." if c == "_" else ".*" if c == "%" else re.escape(c) for c in text), re.I)
+
+
+def test_peers_are_read_by_name_where_the_server_filters_them(real_server, run):
+    """v0.77.1 filters GET /peers by ?name= (a LIKE: any case, _ any character), v0.27.6 ignores it; so a task naming a
+    few peers reads them by name on the one (a read each), and the whole list, once, on the other."""
+    every = names(real_server, "/peers")
+    for text in ("REAL-H", "h_", "win", "nothing-like-it"):
+        got = sorted(peer["name"] for peer in real_server.ok("GET", "/peers?name=" + text))
+        if real_server.release == "v0.27.6":
+            assert got == every, text
+        else:
+            assert got == sorted(name for name in every if like(text).search(name)), text
+    task = {"name": "pair", "nms.overlay.group": {"name": "by-name", "peers": ["real-h1", "real-h2"]}}
+    assert run([task], env=connection(real_server)).rc == 0
+    real_server.clear_log()
+    again = run([task], env=connection(real_server))
+    assert again["pair"]["changed"] is False
+    reads = sorted("%s %s%s" % (r["method"], r["path"], "?" + r["query"] if r["query"] else "") for r in real_server.requests())
+    if real_server.release == "v0.27.6":  # its answer to the first holds every peer: kept as the whole list
+        assert reads == ["GET /api/groups", "GET /api/peers?name=real-h1"]
+    else:
+        assert reads == ["GET /api/groups", "GET /api/peers?name=real-h1", "GET /api/peers?name=real-h2"]
+    assert run([dict(task, **{"nms.overlay.group": {"name": "by-name", "state": "absent"}})],
+               env=connection(real_server)).rc == 0

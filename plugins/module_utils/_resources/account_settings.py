@@ -39,7 +39,7 @@ class AccountSettingsModule(Settings):
     section = 'account_settings'
     has_id = True            # its updates and its deletion go to /accounts/{id}
     answers = dict(id=None, settings=OBJECT, extra=OBJECT)  # the settings are in its member settings, some in extra
-    model = 'AccountSettingsOptions'
+    model = 'identity.AccountSettingsOptions'
     fields = dict(
         peer_login_expiration_enabled=Field('bool', norm=bool),
         peer_login_expiration=Field('raw', norm=duration_norm, answer=NUMBER),

@@ -8,10 +8,11 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ip_text, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._dns import RECORD_TYPES, content_problem
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, planned
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import ZONES_FEATURE, DnsZoneModule
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 
 def zone_of(module, option='zone'):
@@ -20,7 +21,7 @@ def zone_of(module, option='zone'):
     if module.params.get('state') != 'absent':
         zone_id = module.resolver.to_id('dns_zones', module.params[option], option)
         return [item for item in module.resolver.items('dns_zones') if ref_id(item) == zone_id][0]
-    dummy_path, what, names = kind_table()['dns_zones']
+    dummy_path, what, names = RESOLVER_TABLE['dns_zones']
     return find_unique(module.resolver.items('dns_zones'), module.params[option], names, what, option)
 
 
@@ -78,7 +79,7 @@ class DnsRecordModule(ResourceModule):
     nested_in = ('dns_zones', 'records', 'zone')  # network_state: a zone's entry lists them under records
     requires = ZONES_FEATURE
     required_on_create = ('name', 'type', 'content', 'ttl')
-    model = 'DnsRecordOptions'
+    model = 'dns_zones.DnsRecordOptions'
     fields = dict(
         name=Field(),
         type=Field(dict(type='str', choices=list(RECORD_TYPES))),

@@ -16,7 +16,7 @@ class DnsSettingsModule(Settings):
     path = '/dns/settings'
     what = 'DNS settings'
     section = 'dns_settings'
-    model = 'DnsSettingsOptions'
+    model = 'routing.DnsSettingsOptions'
     fields = dict(
         disabled_management_groups=Field('list', ref='groups', many=True),
     )

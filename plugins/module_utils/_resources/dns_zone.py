@@ -69,7 +69,7 @@ class DnsZoneModule(ResourceModule):
     lookup = ('domain', 'name')
     answers = dict(id=None, records=LIST)  # the records are managed with dns_record, under their own path
     required_on_create = ('domain', 'name', 'distribution_groups')
-    model = 'DnsZoneOptions'
+    model = 'dns_zones.DnsZoneOptions'
     fields = dict(
         name=Field(),
         domain=Field(immutable=True),

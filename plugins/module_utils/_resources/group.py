@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import NUMBER, TEXT
-from ansible_collections.nms.overlay.plugins.module_utils._access import ALL_GROUP
+from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field

@@ -98,7 +98,7 @@ class NameserverGroupModule(ResourceModule):
     kind = 'nameserver_groups'
     unique_names = True      # servers refuse a taken name on create and on update (422)
     exists_answers = {409: None, 422: 'already exist'}  # servers answer a taken name with 422
-    model = 'NameserverGroupOptions'
+    model = 'routing.NameserverGroupOptions'
     required_on_create = ('name', 'nameservers', 'groups')
     fields = dict(
         name=Field(),

@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import LIST, NUMBER
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, planned
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 NETWORKS = 'Networks'  # what a v0.27 server lacks (named when it refuses these modules)
 
@@ -43,7 +44,7 @@ class InNetwork:
     def without_parent(self):
         if self.params.get('state') != 'absent':
             return False
-        dummy_path, what, names = kind_table()['networks']
+        dummy_path, what, names = RESOLVER_TABLE['networks']
         return find_unique(self.resolver.items('networks'), self.params['network'], names, what, 'network') is None
 
 

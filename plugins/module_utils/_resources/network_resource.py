@@ -10,11 +10,12 @@ import ipaddress
 from ansible_collections.nms.overlay.plugins.module_utils._client import TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, planned
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import unreadable_as
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 
 def resource_address(value):
@@ -63,7 +64,7 @@ class NetworkResourceModule(InNetwork, ResourceModule):
     exists_answers = {422: 'already exists'}
     answers = dict(id=None, type=TEXT)  # the type follows the address
     required_on_create = ('name', 'address')
-    model = 'NetworkResourceOptions'
+    model = 'networks.NetworkResourceOptions'
     fields = dict(
         name=Field(),
         description=Field(initial=''),
@@ -87,7 +88,7 @@ class NetworkResourceModule(InNetwork, ResourceModule):
         if not name:
             return
         self.listed = None  # network_state asks before its first write and again when it applies the entry
-        dummy_path, what, names = kind_table()['networks']
+        dummy_path, what, names = RESOLVER_TABLE['networks']
         try:
             network = find_unique(self.resolver.items('networks'), self.params['network'], names, what, 'network')
         except ResolveError:

@@ -37,7 +37,7 @@ class NetworkRouterModule(InNetwork, RouteModule):
     list_only = True          # a GET by id of another network's router is a bare 500: look in the network's list
     answers = {'id': None}    # not a route's: a router has no network_type
     required_on_create = ()   # peer or peer_groups: before_write says which
-    model = 'NetworkRouterOptions'
+    model = 'networks.NetworkRouterOptions'
     fields = dict(
         peer=Field(norm=optional_id, ref='peers', initial=''),
         peer_groups=Field('list', ref='groups', many=True, initial=[]),

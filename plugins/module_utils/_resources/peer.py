@@ -6,7 +6,7 @@ peer_info and the peers inventory share are in _peers."""
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import ALL_GROUP, builtin_all_group
+from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, FLAG, LIST, OBJECT, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -134,7 +134,7 @@ class PeerModule(UpdateOnly):
     kind = 'peers'
     section = None           # network_state does not describe peers: they join with setup keys
     answers = dict(PEER_ANSWERS, **CURRENT_PEER_ANSWERS)
-    model = 'PeerOptions'
+    model = 'peers.PeerOptions'
     fields = dict(
         name=Field(),
         ssh_enabled=Field('bool', norm=bool),
@@ -162,7 +162,7 @@ class PeerModule(UpdateOnly):
         model, validate = load_model(self.model)
         validate(model, {key: self.params[key] for key in CHECKED_OPTIONS if self.params.get(key) is not None})
         if address_to_set(self) is not None:
-            check_new_address, dummy = load_model('check_new_address')  # a rule of the peers' models
+            check_new_address, dummy = load_model('peers.check_new_address')  # a rule of the peers' models
             check_new_address(address_to_set(self))
 
     def check_server(self):

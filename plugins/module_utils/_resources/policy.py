@@ -6,14 +6,16 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, NameLookup, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
+    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
     port_text, predicted_rules, rule_body, rule_ranges, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique, kind_table
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._names import NameLookup
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 
 RULE_OPTIONS = dict(
@@ -48,7 +50,7 @@ def rule_resource(task, value, option, problems):
     the problem is added to ``problems`` and None returned)."""
     found = []
     for kind, type_of in RESOURCE_KINDS:
-        dummy_path, what, fields = kind_table()[kind]
+        dummy_path, what, fields = RESOLVER_TABLE[kind]
         try:
             item = find_unique(task.resolver.items(kind), value, fields, what, option)
         except ResolveError as exc:
@@ -92,7 +94,7 @@ class PolicyModule(ResourceModule):
     # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
     # left out: servers force it to the policy id
     item_fields = dict(rules=(RULE_FIELDS + RESOURCE_KEYS + ('id', 'port_ranges'), 'name'))
-    model = 'PolicyOptions'
+    model = 'access.PolicyOptions'
     fields = dict(
         name=Field(),
         description=Field(norm=lambda value: value or '', initial=''),

@@ -52,7 +52,7 @@ class PostureCheckModule(ResourceModule):
     # a taken name: v0.27 answers 412 "posture check name should be unique", v0.77 422 "posture checks with name X
     # already exists"
     exists_answers = {409: None, 412: 'should be unique', 422: 'already exists'}
-    model = 'PostureCheckOptions'
+    model = 'access.PostureCheckOptions'
     fields = dict(
         name=Field(),
         description=Field(norm=lambda value: value or '', initial=''),

@@ -10,9 +10,10 @@ import ipaddress
 from ansible_collections.nms.overlay.plugins.module_utils._client import TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import cidr, id_set, lower_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, kind_table, named_result
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, named_result
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 NO_MATCH = object()
 # the network a v0.77 server gives a domain route (and shows in its answers)
@@ -34,7 +35,7 @@ def identity_ref(task, kind, value, option):
     """The id of a routing peer or group in a task's identity; NO_MATCH for an unknown one when deleting."""
     if task.params.get('state') != 'absent':
         return task.resolver.to_id(kind, value, option)
-    dummy_path, what, names = kind_table()[kind]
+    dummy_path, what, names = RESOLVER_TABLE[kind]
     item = find_unique(task.resolver.items(kind), value, names, what, option)
     return NO_MATCH if item is None else ref_id(item)
 
@@ -61,7 +62,7 @@ class RouteModule(ResourceModule):
     kind = 'routes'
     natural_key = 'network_id'
     answers = dict(id=None, network_type=TEXT)
-    model = 'RouteOptions'
+    model = 'routing.RouteOptions'
     required_on_create = ('network_id', 'groups')  # and network or domains: see before_write
     fields = dict(
         network_id=Field(),

@@ -146,7 +146,7 @@ class SetupKeyModule(SecretOnCreate):
     answers = {'id': None, SETUP_KEY_SECRET: TEXT, 'expires': TEXT, 'valid': FLAG, 'used_times': NUMBER, 'last_used': TEXT, 'state': TEXT,
                'updated_at': TEXT}
     required_on_create = ('name', 'type')
-    model = 'SetupKeyOptions'
+    model = 'identity.SetupKeyOptions'
     fields = dict(
         name=Field(),
         type=Field(dict(type='str', choices=['one-off', 'reusable']), immutable=True),

@@ -62,7 +62,7 @@ class TokenModule(SecretOnCreate):
     on_lost_value = 'fail'
     value_hint = 'run the task again with rotate: true to get a value (that replaces the token)'
     required_on_create = ('name', 'expires_in')
-    model = 'TokenOptions'
+    model = 'identity.TokenOptions'
     fields = dict(
         name=Field(),
         expires_in=Field('int'),

@@ -66,7 +66,7 @@ class UserModule(ResourceModule):
                    idp_id=TEXT, dashboard_view=TEXT)
     list_only = True       # the API has no GET /users/{id}
     required_on_create = ()
-    model = 'UserOptions'
+    model = 'identity.UserOptions'
     fields = dict(
         email=Field(norm=lower, immutable=True),
         name=Field(immutable=True),

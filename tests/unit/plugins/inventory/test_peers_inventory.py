@@ -234,3 +234,66 @@ def test_ca_path_falls_back_to_nms_api_ca_path_unless_empty(monkeypatch, option,
     else:
         monkeypatch.setenv('NMS_API_CA_PATH', env)
     assert plugin(ca_path=option).ca_path() == expected
+
+
+def trusted(value):
+    """Whether a text would be templated: marked trusted on ansible-core 2.19 and later, not marked unsafe before."""
+    from ansible import template
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe
+    if hasattr(template, 'is_trusted_as_template'):
+        return template.is_trusted_as_template(value)
+    return not isinstance(value, AnsibleUnsafe)
+
+
+def marks(value):
+    """A value with each text replaced by (text, trusted), to compare how two values are marked."""
+    if isinstance(value, dict):
+        return {marks(key): marks(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [marks(item) for item in value]
+    if isinstance(value, str):
+        return (str(value), trusted(value))
+    return value
+
+
+def test_clean_with_a_text_cache_marks_every_value_as_without_it():
+    """The cache of read_source (texts shared by many peers are marked once) changes no value and no mark."""
+    from ansible_collections.nms.overlay.plugins.inventory.peers import clean
+    hostile = "{{ lookup('pipe', 'id') }}"
+    values = ['linux', hostile, 'linux', '', hostile, 3, True, None,
+              [{'id': 'g1', 'name': hostile, '{{ key }}': 'x'}, {'id': 'g1', 'name': 'web'}], {'os': 'linux'}]
+    texts = {}
+    cached = [clean(value, texts=texts) for value in values]
+    assert [marks(value) for value in cached] == [marks(clean(value)) for value in values]
+    assert not trusted(cached[1]) and not trusted(cached[4]) and trusted(cached[0])
+    assert cached[0] is cached[2] and cached[1] is cached[4]  # one marked text per distinct text
+    assert set(texts) == {'linux', hostile, '', 'g1', 'web', 'x'}
+
+    # a text of another type (marked already, as a cache plugin might give it) is cleaned itself, never looked up
+    from ansible_collections.nms.overlay.plugins.inventory.peers import trust_as_template
+    from ansible.utils.unsafe_proxy import wrap_var
+    marked = trust_as_template('linux') if trust_as_template else wrap_var('linux')
+    assert type(marked) is not str  # pylint: disable=unidiomatic-typecheck
+    sentinel = object()
+    assert clean(marked, texts={'linux': sentinel}) == 'linux'
+
+
+def test_add_peer_with_a_text_cache_sets_what_it_sets_without_it():
+    hostile = "{{ lookup('pipe', 'id') }}"
+    peers = [dict(PEER, id='p%d' % index, name=hostile if index % 2 else 'web', os='linux', kernel_version='6.1.0')
+             for index in range(4)]
+    results = []
+    for texts in (None, {}):
+        inv = plugin(api_url='https://nms.example.com')
+        inv.inventory = Inventory()
+        for index, peer in enumerate(peers):
+            inv.add_peer(peer, 'host%d' % index, ['All', 'web_servers'], 'nms_', None, texts)
+        results.append({host: {name: marks(value) for name, value in values.items()} for host, values in inv.inventory.hosts.items()})
+    assert results[0] == results[1]
+    assert results[0]['host1']['nms_name'] == (hostile, False) and results[0]['host0']['nms_os'] == ('linux', True)
+
+
+def test_could_be_template_knows_every_template_mark():
+    from ansible_collections.nms.overlay.plugins.inventory.peers import TEMPLATE_MARKS, could_be_template
+    assert all(could_be_template('a %s b' % mark) for mark in TEMPLATE_MARKS)
+    assert not could_be_template('web-1.netbird.selfhosted 100.64.0.10 # jinja2 }')

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    allow_all_rules_as_held, as_answered, builtin_all_group, grants_everything, is_allow_all_policy,
+    allow_all_rules_as_held, as_answered, grants_everything, is_allow_all_policy,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._names import builtin_all_group
 
 BUILT_IN = {'id': 'g-all', 'name': 'All', 'issued': 'api', 'peers_count': 5}
 RENAMED = {'id': 'g-team', 'name': 'All', 'issued': 'api', 'peers_count': 1}

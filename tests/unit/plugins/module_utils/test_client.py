@@ -628,11 +628,10 @@ def test_a_missing_url_or_token_names_its_environment_variable(url, token, expec
 
 
 def test_field_problem_names_the_field_and_the_types():
-    from ansible_collections.nms.overlay.plugins.module_utils import _kinds  # noqa: F401  (registers the kinds' types)
     from ansible_collections.nms.overlay.plugins.module_utils._client import field_problem as check
-    from ansible_collections.nms.overlay.plugins.module_utils._registry import answer_types
+    from ansible_collections.nms.overlay.plugins.module_utils._tables import ANSWER_TYPES
     from tests.support.modules import engine_of
-    types = answer_types(engine_of('event_info').answers)
+    types = dict(ANSWER_TYPES, **engine_of('event_info').answers)
 
     def field_problem(data):
         return check(data, types)

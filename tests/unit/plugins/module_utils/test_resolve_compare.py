@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils import _compare as cmp
@@ -176,3 +178,76 @@ def test_an_id_that_is_another_objects_name_is_ambiguous():
                               "with id g2; rename one of them to tell them apart")
     # an object whose own name is its id is no ambiguity; other ids and names resolve as before
     assert resolver.to_ids('groups', ['g3', 'servers', 'g2'], 'groups') == ['g3', 'g1', 'g2']
+
+
+# -- a few peer names read by name (GET /peers?name=, a SQL LIKE on today's servers, ignored by v0.27) ---------------------
+
+XL_PEERS = [{'id': 'p%05d' % index, 'name': 'host-%05d' % index} for index in range(200)] + [
+    {'id': 'pa', 'name': 'web_1'}, {'id': 'pb', 'name': 'WEB-1'}, {'id': 'pc', 'name': 'db'}, {'id': 'pd', 'name': 'db'}]
+
+
+def like(value, peers=XL_PEERS):
+    """What v0.77.1 answers for ?name=value (measured on the real server: any case, _ any one character)."""
+    pattern = re.compile(''.join('.' if char == '_' else '.*' if char == '%' else re.escape(char) for char in value), re.I)
+    return [peer for peer in peers if pattern.search(peer['name'])]
+
+
+class FilteringClient(ShapedReads):
+    """A server that filters /peers by name (today's) or ignores the filter (v0.27: ``filters`` false)."""
+
+    def __init__(self, filters=True):
+        self.filters = filters
+        self.gets = []
+
+    def get(self, path, query=None):
+        self.gets.append((path, query))
+        if query and self.filters:
+            return like(query['name'])
+        return XL_PEERS
+
+
+def test_a_few_names_are_read_by_name_where_the_server_filters():
+    client = FilteringClient()
+    resolver = Resolver(client, few_names=True)
+    assert resolver.to_ids('peers', ['host-00007', 'web_1'], 'peers') == ['p00007', 'pa']
+    assert client.gets == [('/peers', {'name': 'host-00007'}), ('/peers', {'name': 'web_1'})]
+    assert resolver.cached('peers') is None  # a filtered answer is never taken for the whole list
+    # the next resolution of the task reads the whole list
+    assert resolver.to_ids('peers', ['host-00008'], 'peers') == ['p00008']
+    assert client.gets[-1] == ('/peers', None)
+
+
+def test_a_server_that_ignores_the_filter_costs_one_request_as_before():
+    client = FilteringClient(filters=False)
+    resolver = Resolver(client, few_names=True)
+    assert resolver.to_ids('peers', ['host-00007', 'web_1'], 'peers') == ['p00007', 'pa']
+    assert client.gets == [('/peers', {'name': 'host-00007'})]  # its answer held other names: the whole list, kept
+    assert resolver.cached('peers') == XL_PEERS
+    assert resolver.to_ids('peers', ['host-00001'], 'peers') == ['p00001']
+    assert len(client.gets) == 1
+
+
+def test_an_ambiguous_or_unknown_name_is_decided_on_the_whole_list():
+    client = FilteringClient()
+    resolver = Resolver(client, few_names=True)
+    with pytest.raises(ResolveError) as err:
+        resolver.to_ids('peers', ['db'], 'peers')
+    assert str(err.value) == "peers: the name 'db' matches 2 peers (ids: pc, pd); give the id instead"
+    with pytest.raises(ResolveError) as err:
+        Resolver(FilteringClient(), few_names=True).to_ids('peers', ['host-0007'], 'peers')
+    assert "no peer with the id or name 'host-0007'; did you mean" in str(err.value)
+
+
+@pytest.mark.parametrize('values, few_names', [
+    (['c8i4ug6lnn4g9hqv7l0a'], True),          # shaped like an id: the id of one may be the name of another
+    (['host-%05d' % index for index in range(6)], True),  # more than 5 names: one list costs less
+    (['host-00001'], False),                   # network_state: many references, each whole list once
+])
+def test_the_whole_list_is_read_where_names_may_not_suffice(values, few_names):
+    client = FilteringClient()
+    resolver = Resolver(client, few_names=few_names)
+    try:
+        resolver.to_ids('peers', values, 'peers')
+    except ResolveError:
+        pass
+    assert client.gets == [('/peers', None)]

@@ -375,8 +375,9 @@ def test_the_diff_names_references_from_the_lists_read_and_shows_shared_names_wi
 
 
 def test_plural_of_every_kind():
-    from ansible_collections.nms.overlay.plugins.module_utils._resolve import kind_table, plural
-    assert {what: plural(what) for dummy, what, dummy_fields in kind_table().values()} == {
+    from ansible_collections.nms.overlay.plugins.module_utils._resolve import plural
+    from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
+    assert {what: plural(what) for dummy, what, dummy_fields in RESOLVER_TABLE.values()} == {
         'group': 'groups', 'peer': 'peers', 'posture check': 'posture checks', 'user': 'users',
         'setup key': 'setup keys', 'policy': 'policies', 'route': 'routes', 'nameserver group': 'nameserver groups',
         'network': 'networks', 'DNS zone': 'DNS zones', 'network resource': 'network resources'}

@@ -202,13 +202,13 @@ def test_preload_loads_the_options_model_only_where_there_is_one(monkeypatch):
         return real(name)
 
     class WithModel(ResourceModule):
-        model = 'PolicyOptions'
+        model = 'access.PolicyOptions'
 
     monkeypatch.setattr(_kind, 'load_model', recording)
     WithModel.preload()
     ResourceModule.preload()  # no model: nothing to load
-    assert loaded == ['PolicyOptions']
-    assert real('PolicyOptions')[0].__name__ == 'PolicyOptions'  # the pydantic model class itself
+    assert loaded == ['access.PolicyOptions']
+    assert real('access.PolicyOptions')[0].__name__ == 'PolicyOptions'  # the pydantic model class itself
 
 
 HERE = {'ansible_python_interpreter': sys.executable}
