@@ -1,19 +1,30 @@
 # -*- coding: utf-8 -*-
 # Copyright: nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""`make bench`: measured speed of nms.overlay against the emulator at four account sizes.
+"""`make bench`: the ratios of issue 30 ("Fast everywhere"), each to a baseline measured in the same run.
 
-Each figure is the median of several runs in one invocation. Prints a table and writes it, with the
-targets of the performance issue, to docs/performance.md.
+1. An unchanged task of every module in the controller: (play of 10 identical tasks - empty play) / 10, divided by
+   the same for ``ansible.builtin.ping``.
+2. The same with every task run as a module process (``nms_overlay_in_process: false``).
+3. At size XL: ``peer_info`` of all peers / ``ansible.builtin.uri`` of the same list; an unchanged ``group`` task at
+   XL / the same task at S; the inventory plugin / a static YAML inventory of the same hosts (tests/bench/inventory.py).
+4. The emulator serving a list / a static file server of the same JSON, at S and XL (tests/bench/serving.py).
 
-    python -m tests.bench.bench [--sizes S,M,L,XL] [--repeats 5] [--output docs/performance.md]
+Every play runs as its own ``ansible-playbook`` and is timed from outside; the figures are medians of interleaved
+repeats (round 1: every play once, in a fixed order, for every virtualenv; round 2: the same...). Writes
+docs/performance.md (its "Where the time goes" section is kept) and the raw figures as docs/performance.json.
+
+    python -m tests.bench.bench [--sizes S,XL] [--repeats 3] [--modules group,policy] [--compare-python PY]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -22,34 +33,109 @@ import time
 
 import yaml
 
+from tests.bench.inventory import inventory_env, inventory_speed
+from tests.bench.serving import list_speed
 from tests.support.emulator import EmulatorStartError, start_emulator
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.path.dirname(sys.executable)  # ansible-inventory of this virtualenv
 CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
-PEER_INFO_FIELDS = ['name', 'ip']
 SEED_TIMEOUT = 900
-AS_PROCESS = ' (as a module process)'  # a task with nms_overlay_in_process: false
-MODULE_OF_KIND = {
-    'groups': 'group', 'posture_checks': 'posture_check', 'policies': 'policy', 'routes': 'route',
-    'nameserver_groups': 'nameserver_group', 'dns_settings': 'dns_settings', 'setup_keys': 'setup_key',
-    'users': 'user', 'account_settings': 'account_settings',
+TASKS_PER_PLAY = 10
+NETBIRD, CURRENT = 'netbird', 'current'  # v0.27 servers; today's (v0.77): Networks and DNS zones
+SWITCH = 'nms_overlay_in_process'
+PROCESS_LINE = 'runs as a module process: %s is false' % SWITCH  # what plugins/plugin_utils/_in_process.py shows at -vvv
+CONTROLLER_LINE = 'runs in the controller process'
+WHERE_BEGIN, WHERE_END = '<!-- where-the-time-goes -->', '<!-- /where-the-time-goes -->'
+
+TARGETS = dict(controller=0.15, process=1.3, peer_info_uri=0.8, group_xl_s=3.0, inventory=1.1, serving=0.5)
+
+PEERS = ['peer-00000', 'peer-00001']  # seeded at every size
+GROUP = {'name': 'bench', 'peers': PEERS}
+POLICY = {'name': 'bench', 'enabled': True, 'rules': [{
+    'name': 'web', 'action': 'accept', 'protocol': 'tcp', 'ports': ['443'], 'sources': ['bench'], 'destinations': ['bench']}]}
+STATE = {  # network_state's small description
+    'groups': [{'name': 'bench-state-a'}, {'name': 'bench-state-b'}],
+    'policies': [{'name': 'bench-state', 'enabled': True, 'rules': [{
+        'name': 'ssh', 'action': 'accept', 'protocol': 'tcp', 'ports': ['22'],
+        'sources': ['bench-state-a'], 'destinations': ['bench-state-b']}]}],
 }
 
+# module -> (dialect, the arguments of its unchanged task). Resource modules find what SETUP made; info modules read
+# with the arguments a play typically gives them. Modules of Networks and DNS zones refuse a v0.27 server (the netbird
+# dialect) before any request: they run against the current dialect.
+UNCHANGED = {
+    'group': (NETBIRD, GROUP),
+    'posture_check': (NETBIRD, {'name': 'bench', 'checks': {'nb_version_check': {'min_version': '0.25.0'}}}),
+    'policy': (NETBIRD, POLICY),
+    'setup_key': (NETBIRD, {'name': 'bench', 'type': 'reusable', 'expires_in': '30d', 'auto_groups': ['bench']}),
+    'user': (NETBIRD, {'name': 'bench-bot', 'is_service_user': True, 'role': 'admin'}),
+    'token': (NETBIRD, {'user': 'bench-bot', 'name': 'bench', 'expires_in': 90}),
+    'route': (NETBIRD, {'network_id': 'bench-lan', 'description': 'bench', 'network': '192.168.10.0/24',
+                        'peer': PEERS[0], 'groups': ['bench']}),
+    'nameserver_group': (NETBIRD, {'name': 'bench-dns', 'nameservers': [{'ip': '10.0.0.53'}],
+                                   'domains': ['bench.example.com'], 'groups': ['bench']}),
+    'dns_settings': (NETBIRD, {'disabled_management_groups': []}),
+    'account_settings': (NETBIRD, {'peer_login_expiration_enabled': True, 'peer_login_expiration': '24h'}),
+    'peer': (NETBIRD, {'name': 'peer-00002', 'ssh_enabled': True}),
+    'network_state': (NETBIRD, STATE),
+    'account_info': (NETBIRD, None),
+    'dns_settings_info': (NETBIRD, None),
+    'event_info': (NETBIRD, {'since': '-7d', 'limit': 20}),
+    'group_info': (NETBIRD, {'name': 'bench'}),
+    'location_info': (NETBIRD, None),
+    'nameserver_group_info': (NETBIRD, {'name': 'bench-dns'}),
+    'peer_info': (NETBIRD, {'group': 'bench'}),
+    'policy_info': (NETBIRD, {'name': 'bench'}),
+    'posture_check_info': (NETBIRD, {'name': 'bench'}),
+    'route_info': (NETBIRD, {'network_id': 'bench-lan'}),
+    'setup_key_info': (NETBIRD, {'name': 'bench'}),
+    'token_info': (NETBIRD, {'user': 'bench-bot'}),
+    'user_info': (NETBIRD, {'name': 'bench-bot'}),
+    'network': (CURRENT, {'name': 'bench-office', 'description': 'bench'}),
+    'network_resource': (CURRENT, {'network': 'bench-office', 'name': 'bench-server', 'address': '192.168.10.20',
+                                   'groups': ['bench']}),
+    'network_router': (CURRENT, {'network': 'bench-office', 'peer': PEERS[0], 'metric': 100}),
+    'dns_zone': (CURRENT, {'domain': 'bench.example.com', 'name': 'bench', 'distribution_groups': ['bench']}),
+    'dns_record': (CURRENT, {'zone': 'bench.example.com', 'name': 'db.bench.example.com', 'type': 'A',
+                             'content': '10.0.0.5', 'ttl': 300}),
+    'network_info': (CURRENT, {'name': 'bench-office'}),
+    'network_resource_info': (CURRENT, {'network': 'bench-office'}),
+    'network_router_info': (CURRENT, {'network': 'bench-office'}),
+    'dns_zone_info': (CURRENT, {'domain': 'bench.example.com'}),
+    'dns_record_info': (CURRENT, {'zone': 'bench.example.com'}),
+}
+# what the unchanged tasks find, made by the collection's own tasks before any measurement (in this order)
+SETUP = {
+    NETBIRD: ['group', 'posture_check', 'policy', 'setup_key', 'user', 'token', 'route', 'nameserver_group',
+              'dns_settings', 'account_settings', 'peer', 'network_state'],
+    CURRENT: ['group', 'network', 'network_resource', 'network_router', 'dns_zone', 'dns_record'],
+}
+SETUP_EXTRA = {'setup_key': {'return_created_secrets': True}, 'token': {'return_created_secrets': True}}
 
-def start(size, workdir):
-    """The emulator (netbird dialect) seeded at ``size``, with ``start_seconds`` it took to be ready."""
+
+class BenchError(SystemExit):
+    """The bench cannot give a figure: a play failed, or an unchanged task changed, failed or wrote."""
+
+
+def modules_of_collection():
+    return sorted(name[:-3] for name in os.listdir(os.path.join(REPO, 'plugins', 'modules'))
+                  if name.endswith('.py') and not name.startswith('_'))
+
+
+def start(size, workdir, dialect=NETBIRD):
+    """The emulator seeded at ``size``, with ``start_seconds`` it took to be ready."""
     started = time.perf_counter()
     try:  # a large seed takes a while
-        emulator = start_emulator('netbird', workdir, extra_args=['--seed-size', size], timeout=SEED_TIMEOUT)
+        emulator = start_emulator(dialect, workdir, extra_args=['--seed-size', size], timeout=SEED_TIMEOUT)
     except EmulatorStartError as exc:
-        raise SystemExit('the emulator (%s) did not start: %s' % (size, exc)) from exc
+        raise BenchError('the emulator (%s, %s) did not start: %s' % (dialect, size, exc)) from exc
     emulator.timeout = 120  # reads of the largest lists
     emulator.start_seconds = time.perf_counter() - started
+    emulator.size = size
     return emulator
 
 
-def ansible_env(emulator, workdir, record, python=sys.executable):
+def ansible_env(emulator, workdir, record, python, count_requests=False):
     collections = os.path.join(workdir, 'collections')
     link = os.path.join(collections, 'ansible_collections', 'nms', 'overlay')
     if not os.path.exists(link):
@@ -57,358 +143,449 @@ def ansible_env(emulator, workdir, record, python=sys.executable):
         os.symlink(REPO, link)
     env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_'))}
     env.update({
-        'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token,
-        'NMS_BENCH_EMULATOR': emulator.url, 'NMS_BENCH_FILE': record,
+        'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token, 'NMS_BENCH_FILE': record,
         'ANSIBLE_COLLECTIONS_PATH': collections, 'ANSIBLE_CALLBACK_PLUGINS': CALLBACKS,
         'ANSIBLE_CALLBACKS_ENABLED': 'benchtimer', 'ANSIBLE_PYTHON_INTERPRETER': python,
         'ANSIBLE_LOCALHOST_WARNING': 'False', 'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
         'ANSIBLE_NOCOLOR': '1', 'PATH': os.path.dirname(python) + os.pathsep + os.environ.get('PATH', ''),
     })
+    if count_requests:  # per-task request counts: slower, so only in checking runs
+        env['NMS_BENCH_EMULATOR'] = emulator.url
     return env
 
 
-def run_playbook(emulator, workdir, tasks=None, playbook=None, extra=(), python=sys.executable):
-    """Wall seconds of one ansible-playbook run and the per-task records of the benchtimer callback."""
-    record = os.path.join(workdir, 'record.json')
-    if os.path.exists(record):
-        os.remove(record)
-    if playbook is None:
-        playbook = os.path.join(workdir, 'bench.yml')
-        with open(playbook, 'w', encoding='utf-8') as handle:
+def versions_of(python):
+    code = 'import ansible, sys; print(ansible.__version__, "%d.%d" % sys.version_info[:2])'
+    core, version = subprocess.run([python, '-c', code], capture_output=True, text=True, check=True).stdout.split()
+    return dict(python=python, core=core, python_version=version,
+                label='ansible-core %s / Python %s' % (core, version), short='%s / %s' % (core.rsplit('.', 1)[0], version))
+
+
+def task(module, args, name, process=False):
+    body = {'name': name, module if '.' in module else 'nms.overlay.' + module: args}
+    if process:
+        body['vars'] = {SWITCH: False}
+    return body
+
+
+class Play:
+    """One playbook the bench times: its file, the emulator its tasks talk to, how many tasks it has and whether
+    they must leave the server as it was."""
+
+    def __init__(self, workdir, key, emulator, tasks, unchanged=True):
+        self.key, self.emulator, self.count, self.unchanged = key, emulator, len(tasks), unchanged
+        self.path = os.path.join(workdir, 'plays', key.replace('/', '_').replace('@', '_') + '.yml')
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        with open(self.path, 'w', encoding='utf-8') as handle:
             yaml.safe_dump([{'name': 'bench', 'hosts': 'localhost', 'connection': 'local', 'gather_facts': False,
                              'tasks': tasks}], handle, sort_keys=False)
-    started = time.perf_counter()
-    proc = subprocess.run([os.path.join(os.path.dirname(python), 'ansible-playbook'), playbook] + list(extra), cwd=workdir,
-                          env=ansible_env(emulator, workdir, record, python), capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise SystemExit('ansible-playbook failed:\n%s\n%s' % (proc.stdout[-4000:], proc.stderr[-2000:]))
-    with open(record, encoding='utf-8') as handle:
-        return wall, json.load(handle)
 
 
-def prepare(emulator):
-    """The resources the unchanged tasks look at."""
-    peers = emulator.ok('GET', '/api/peers')[:2]
-    group = emulator.ok('POST', '/api/groups', {'name': 'bench', 'peers': [p['id'] for p in peers]})
-    emulator.ok('POST', '/api/policies', {
-        'name': 'bench', 'description': '', 'enabled': True, 'rules': [{
-            'name': 'web', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': True,
-            'protocol': 'tcp', 'ports': ['443'], 'sources': [group['id']], 'destinations': [group['id']]}]})
-    emulator.ok('POST', '/api/setup-keys', {'name': 'bench', 'type': 'reusable', 'expires_in': 86400 * 30,
-                                            'revoked': False, 'auto_groups': [group['id']], 'usage_limit': 0})
-    return [p['name'] for p in peers]
+class Runner:
+    """Runs the plays of one bench, in its working directory."""
 
+    def __init__(self, workdir):
+        self.workdir = workdir
 
-def bench_peer_names(emulator):
-    """The peers of the group prepare() made (for a second measurement of the same account)."""
-    group = [g for g in emulator.ok('GET', '/api/groups') if g['name'] == 'bench'][0]
-    return [peer['name'] for peer in group['peers']]
-
-
-def ansible_core_of(python):
-    code = 'import ansible, sys; print("ansible-core %s, Python %d.%d" % ((ansible.__version__,) + sys.version_info[:2]))'
-    return subprocess.run([python, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
-
-
-def unchanged_tasks(peer_names):
-    return {
-        'ping': {'ansible.builtin.ping': None},
-        'group': {'nms.overlay.group': {'name': 'bench', 'peers': peer_names}},
-        'policy': {'nms.overlay.policy': {'name': 'bench', 'enabled': True, 'rules': [{
-            'name': 'web', 'action': 'accept', 'protocol': 'tcp', 'ports': ['443'],
-            'sources': ['bench'], 'destinations': ['bench']}]}},
-        'setup_key': {'nms.overlay.setup_key': {'name': 'bench', 'type': 'reusable', 'auto_groups': ['bench']}},
-    }
-
-
-def measure_unchanged(emulator, workdir, repeats, extra_tasks=None, as_process=False, python=sys.executable):
-    """Median seconds and requests of each task; as_process adds each resource task run as a module process."""
-    tasks_by_name = unchanged_tasks(prepare(emulator) if python == sys.executable else bench_peer_names(emulator))
-    if as_process:
-        tasks_by_name.update({name + AS_PROCESS: dict(task, vars={'nms_overlay_in_process': False})
-                              for name, task in list(tasks_by_name.items()) if name != 'ping'})
-    tasks_by_name.update(extra_tasks or {})
-    tasks = []
-    for index in range(repeats):
-        for name, body in tasks_by_name.items():
-            tasks.append(dict(body, name='%s %d' % (name, index)))
-    dummy_wall, records = run_playbook(emulator, workdir, tasks, python=python)
-    figures = {}
-    for name in tasks_by_name:
-        rows = [r for r in records if r['task'].rsplit(' ', 1)[0] == name]
-        if any(r['failed'] or r['changed'] or r['writes'] for r in rows):
-            raise SystemExit('an unchanged %s task failed, changed or wrote: %s' % (name, rows))
-        figures[name] = dict(seconds=statistics.median(r['seconds'] for r in rows),
-                             requests=statistics.median(r['requests'] for r in rows))
-    return figures
-
-
-def example_network():
-    """The example network as build_network describes it to a v0.27 server (the bench's dialect): with the office route."""
-    with open(os.path.join(REPO, 'playbooks', 'build_network.yml'), encoding='utf-8') as handle:
-        playbook_vars = yaml.safe_load(handle)[0]['vars']
-    description = dict(playbook_vars['nms_example_network'])
-    for kind, items in playbook_vars['nms_example_office_route'].items():
-        description[kind] = list(description.get(kind) or []) + list(items)
-    return description
-
-
-def per_resource_tasks(description):
-    tasks = []
-    for kind, module in MODULE_OF_KIND.items():
-        value = description.get(kind)
-        if value is None:
-            continue
-        for item in ([value] if isinstance(value, dict) else value):
-            tasks.append({'name': '%s %s' % (module, item.get('name', item.get('network_id', ''))),
-                          'nms.overlay.' + module: item})
-    return tasks
-
-
-def measure_network(emulator, workdir, repeats):
-    """The example network from scratch, then re-runs: network_state versus one task per resource."""
-    playbook = os.path.join(REPO, 'playbooks', 'build_network.yml')
-    build_wall, dummy = run_playbook(emulator, workdir, playbook=playbook)
-    state_runs, task_runs = [], []
-    for dummy_index in range(repeats):
-        state_runs.append(run_playbook(emulator, workdir, playbook=playbook))
-        task_runs.append(run_playbook(emulator, workdir, tasks=per_resource_tasks(example_network())))
-    for wall, records in state_runs + task_runs:
-        if any(r['writes'] or r['changed'] for r in records):
-            raise SystemExit('a re-run of the example network wrote or changed: %s' % records)
-    state_requests = sum(r['requests'] for r in state_runs[0][1])
-    task_requests = sum(r['requests'] for r in task_runs[0][1])
-
-    def task_seconds(runs, name=None):
-        return statistics.median(sum(r['seconds'] for r in records if name is None or name in r['task'])
-                                 for dummy, records in runs)
-
-    return dict(build=build_wall, state_task=task_seconds(state_runs, 'Reconcile the network'),
-                state=statistics.median(w for w, dummy in state_runs), state_requests=state_requests,
-                tasks=statistics.median(w for w, dummy in task_runs), task_requests=task_requests,
-                state_tasks=task_seconds(state_runs), tasks_tasks=task_seconds(task_runs),
-                task_count=len(task_runs[0][1]))
-
-
-def measure_inventory(emulator, workdir, repeats, options=None):
-    inventory = os.path.join(workdir, 'bench.nms.yml')
-    with open(inventory, 'w', encoding='utf-8') as handle:
-        yaml.safe_dump(dict({'plugin': 'nms.overlay.peers'}, **(options or {})), handle)
-    env = ansible_env(emulator, workdir, os.path.join(workdir, 'unused.json'))
-    env['ANSIBLE_INVENTORY_ENABLED'] = 'nms.overlay.peers'
-    walls = []
-    hosts = 0
-    for dummy_index in range(repeats):
+    def run(self, play, python, verbosity=0, count_requests=False):
+        """Seconds of one ``ansible-playbook`` of ``play`` with ``python``'s virtualenv, its per-task records and the
+        emulator's request log of the play. Stops the bench if the play failed or an unchanged task changed, failed
+        or wrote."""
+        record = os.path.join(self.workdir, 'record.json')
+        if os.path.exists(record):
+            os.remove(record)
+        play.emulator.clear_log()
+        command = [os.path.join(os.path.dirname(python), 'ansible-playbook'), play.path] + (['-' + 'v' * verbosity] if verbosity else [])
+        env = ansible_env(play.emulator, self.workdir, record, python, count_requests)
         started = time.perf_counter()
-        proc = subprocess.run([os.path.join(BIN, 'ansible-inventory'), '-i', inventory, '--list'], cwd=workdir, env=env,
-                              capture_output=True, text=True, check=False)
-        walls.append(time.perf_counter() - started)
+        proc = subprocess.run(command, cwd=self.workdir, env=env, capture_output=True, text=True, check=False)
+        seconds = time.perf_counter() - started
         if proc.returncode != 0:
-            raise SystemExit('ansible-inventory failed: %s' % proc.stderr[-3000:])
-        hosts = len(json.loads(proc.stdout).get('_meta', {}).get('hostvars', {}))
-    return dict(seconds=statistics.median(walls), hosts=hosts)
+            raise BenchError('ansible-playbook of %s (%s) failed:\n%s\n%s' % (play.key, python, proc.stdout[-4000:], proc.stderr[-2000:]))
+        with open(record, encoding='utf-8') as handle:
+            records = json.load(handle)
+        log = play.emulator.requests()
+        if len(records) != play.count:
+            raise BenchError('%s: %d task results for %d tasks: %s' % (play.key, len(records), play.count, records))
+        if play.unchanged:
+            bad = [r for r in records if r['changed'] or r['failed'] or r.get('writes')]
+            writes = [r for r in log if r['method'] not in ('GET', 'HEAD', 'OPTIONS')]
+            if bad or writes:
+                raise BenchError('%s (%s): an unchanged task changed, failed or wrote: %s %s' % (play.key, python, bad, writes))
+        return seconds, records, log, proc.stdout
 
 
-def measure_static_inventory(emulator, workdir, repeats):
-    """ansible-core's own cost for as many hosts: a static file with the peers' groups and addresses."""
-    groups = {}
-    for peer in emulator.ok('GET', '/api/peers'):
-        for group in peer.get('groups') or []:
-            groups.setdefault(group['name'].replace('-', '_'), {})[peer['name']] = {'ansible_host': peer['ip']}
-    path = os.path.join(workdir, 'static.yml')
-    with open(path, 'w', encoding='utf-8') as handle:
-        json.dump({'all': {'children': {name: {'hosts': hosts} for name, hosts in groups.items()}}}, handle)
-    env = ansible_env(emulator, workdir, os.path.join(workdir, 'unused.json'))
-    walls = []
-    for dummy_index in range(repeats):
+def interleaved(runner, plays, pythons, repeats, label):
+    """{python: {play key: [seconds of each round]}}: round after round, every play once with every python."""
+    walls = {python: {play.key: [] for play in plays} for python in pythons}
+    for round_index in range(repeats):
         started = time.perf_counter()
-        subprocess.run([os.path.join(BIN, 'ansible-inventory'), '-i', path, '--list'], cwd=workdir, env=env,
-                       capture_output=True, check=True)
-        walls.append(time.perf_counter() - started)
-    return statistics.median(walls)
+        for python in pythons:
+            for play in plays:
+                seconds, dummy_records, log, dummy_out = runner.run(play, python)
+                walls[python][play.key].append(seconds)
+                play.requests = len(log) / play.count if play.count else 0
+        print('%s: round %d of %d in %.0f s' % (label, round_index + 1, repeats, time.perf_counter() - started), flush=True)
+    return walls
 
 
-IMPORTS = (('import requests', 'import requests'),
-           ('import pydantic and build one model', 'import pydantic\nclass M(pydantic.BaseModel):\n    a: int = 0\nM(a=1)'))
+def median(values):
+    return statistics.median(values)
 
 
-def import_cost(statement, repeats):
-    """Seconds a statement adds to a bare interpreter start: the floor every task of a module pays."""
-    def best(code):
-        walls = []
-        for dummy_index in range(max(repeats, 5)):
-            started = time.perf_counter()
-            subprocess.run([sys.executable, '-c', code], check=True)
-            walls.append(time.perf_counter() - started)
-        return statistics.median(walls)
-    return max(best(statement) - best('pass'), 0.0)
+def excess(walls, key, baseline='empty'):
+    """Median seconds of a play minus the median of the baseline play."""
+    return median(walls[key]) - median(walls[baseline])
 
 
-def verdict(value, limit):
-    if value <= limit:
-        return 'met'
-    return 'missed by %.0f%%' % ((value / limit - 1) * 100)
+def setup(runner, emulator, dialect, python, modules=None):
+    """Make what the unchanged tasks find; a first run may change."""
+    names = [m for m in SETUP[dialect] if modules is None or m in modules]
+    tasks = [dict(task(m, dict(UNCHANGED[m][1] or {}, **SETUP_EXTRA.get(m, {})), 'set up ' + m), no_log=m in SETUP_EXTRA)
+             for m in names]
+    runner.run(Play(runner.workdir, 'setup-%s-%s' % (dialect, emulator.size), emulator, tasks, unchanged=False), python)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description='Measure nms.overlay against the emulator at four account sizes')
-    parser.add_argument('--sizes', default='S,M,L,XL')
-    parser.add_argument('--repeats', type=int, default=5)
-    parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
-    parser.add_argument('--compare-python', action='append', default=[],
-                        help='at size S, measure the unchanged tasks also with the ansible-playbook of the virtualenv '
-                             'of this Python (another ansible-core release)')
-    args = parser.parse_args(argv)
-    rows, notes = [], []
-    with tempfile.TemporaryDirectory(prefix='nms-bench-') as workdir:
-        for size in args.sizes.split(','):
-            emulator = start(size, workdir)
-            try:
-                extra = {}
-                if size == 'XL':
-                    extra['peer_info'] = {'nms.overlay.peer_info': None}
-                    extra['peer_info_fields'] = {'nms.overlay.peer_info': {'fields': PEER_INFO_FIELDS}}
-                    # the same list through ansible-core's own uri module: what any module returning it costs
-                    extra['uri'] = {'ansible.builtin.uri': {'url': emulator.url + '/api/peers', 'return_content': True,
-                                                            'headers': {'Authorization': 'Token ' + emulator.token}},
-                                    'no_log': True}
-                # at S also as module processes: where a task cannot run in the controller's worker
-                figures = measure_unchanged(emulator, workdir, args.repeats, extra, as_process=size == 'S')
-                core = ansible_core_of(sys.executable)
-                for other in args.compare_python if size == 'S' else ():
-                    other_core = ansible_core_of(other)
-                    for name, figure in measure_unchanged(emulator, workdir, args.repeats, python=other).items():
-                        figures['%s [%s]' % (name, other_core)] = figure
-                for name, figure in figures.items():
-                    release = name[name.index(' ['):] if ' [' in name else ''
-                    ping = figures['ping' + release]['seconds']
-                    name = name.replace(release, '')
-                    release = release or ' [%s]' % core
-                    ratio = figure['seconds'] / ping
-                    target = ''
-                    if size == 'S' and name in ('group', 'policy', 'setup_key'):
-                        target = '<= 0.25 x ping: ' + verdict(ratio, 0.25)
-                    if size == 'S' and name.replace(AS_PROCESS, '') in ('group', 'policy', 'setup_key') and AS_PROCESS in name:
-                        target = '<= 1.25 x ping: ' + verdict(ratio, 1.25)
-                    if size == 'L' and name == 'group':
-                        target = '<= 1 s: ' + verdict(figure['seconds'], 1.0)
-                    if name in ('peer_info', 'peer_info_fields'):
-                        target = '<= 2 s: ' + verdict(figure['seconds'], 2.0)
-                    label = {'peer_info': 'peer_info (all peers)',
-                             'peer_info_fields': 'peer_info (all peers) with fields: [%s]' % ', '.join(PEER_INFO_FIELDS),
-                             'uri': 'baseline: ansible.builtin.uri GET /api/peers (same data)'}.get(
-                                 name, 'unchanged %s task%s' % (name.replace(AS_PROCESS, ''),
-                                                                ', as a module process' if AS_PROCESS in name else ''))
-                    if size == 'S':
-                        label += release
-                    rows.append((size, label,
-                                 '%.3f' % figure['seconds'], '%g' % figure['requests'], '%.2f' % ratio, target))
-                if size == 'S':
-                    net = measure_network(emulator, workdir, args.repeats)
-                    speedup = net['tasks_tasks'] / net['state_task']
-                    rows.append((size, 'example network from scratch, build_network playbook (wall)', '%.3f' % net['build'],
-                                 '', '', ''))
-                    seconds = '%.3f / %.3f / %.3f' % (net['state_task'], net['state_tasks'], net['state'])
-                    rows.append((size, 'example network re-run, network role: its network_state task / its 3 tasks / '
-                                 'whole playbook (wall)', seconds, str(net['state_requests']), '', 'no write: met'))
-                    rows.append((size, 'example network re-run, %d tasks, 1 per resource: tasks / whole playbook (wall)'
-                                 % net['task_count'], '%.3f / %.3f' % (net['tasks_tasks'], net['tasks']),
-                                 str(net['task_requests']), '', 'no write: met'))
-                    rows.append((size, 'speed-up of network_state over per-resource tasks: network_state task '
-                                 '(the role\'s 3 tasks; whole playbook)',
-                                 '%.1f x (%.1f x; %.1f x)' % (speedup, net['tasks_tasks'] / net['state_tasks'], net['tasks'] / net['state']),
-                                 '', '',
-                                 '>= 5 x: ' + ('met' if speedup >= 5 else 'missed (%.1f x)' % speedup)))
-                if size == 'XL':
-                    inv = measure_inventory(emulator, workdir, args.repeats)
-                    rows.append((size, 'ansible-inventory --list, peers plugin (%d hosts)' % inv['hosts'],
-                                 '%.3f' % inv['seconds'], '1', '', '<= 3 s: ' + verdict(inv['seconds'], 3.0)))
-                    fields = ['id', 'groups']
-                    few = measure_inventory(emulator, workdir, args.repeats, {'peer_fields': fields})
-                    rows.append((size, 'ansible-inventory --list, peers plugin with peer_fields: [%s]' % ', '.join(fields),
-                                 '%.3f' % few['seconds'], '1', '', '<= 3 s: ' + verdict(few['seconds'], 3.0)))
-                    static = measure_static_inventory(emulator, workdir, args.repeats)
-                    rows.append((size, 'baseline: ansible-inventory --list, static YAML file of the same hosts, groups '
-                                 'and ansible_host only', '%.3f' % static, '0', '', ''))
-                notes.append('%s: emulator seeded and ready in %.1f s' % (size, emulator.start_seconds))
-            finally:
-                emulator.stop()
-    for label, statement in IMPORTS:
-        rows.append(('-', 'cost of %s in a fresh Python process' % label, '%.3f' % import_cost(statement, args.repeats),
-                     '', '', ''))
-    header = ('size', 'measurement', 'seconds (median)', 'requests', 'ratio to ping', 'target')
+def check_unchanged(runner, emulators, modules, python):
+    """Each module's unchanged task once in each way, with its requests counted per task: {module: {way: requests}}."""
+    requests = {}
+    for dialect, emulator in emulators.items():
+        names = [m for m in modules if UNCHANGED[m][0] == dialect]
+        if not names:
+            continue
+        tasks = [task(m, UNCHANGED[m][1], '%s %s' % (m, way), process=way == 'process')
+                 for m in names for way in ('controller', 'process')]
+        dummy, records, dummy_log, dummy_out = runner.run(Play(runner.workdir, 'check-' + dialect, emulator, tasks), python,
+                                                          count_requests=True)
+        for record in records:
+            module, way = record['task'].split()
+            requests.setdefault(module, {})[way] = record['requests']
+    return requests
+
+
+def prove_process(runner, emulator, module, python):
+    """Run ``module``'s unchanged task at -vvv both ways: as a module process, the collection's line and ansible-core's
+    AnsiballZ_<module>.py are in the output; in the controller, the other line and no AnsiballZ file."""
+    args = UNCHANGED[module][1]
+    found = {}
+    for way in ('process', 'controller'):
+        play = Play(runner.workdir, 'proof-%s-%s' % (module, way), emulator, [task(module, args, module, way == 'process')])
+        dummy, dummy_records, dummy_log, out = runner.run(play, python, verbosity=3)
+        line = PROCESS_LINE if way == 'process' else CONTROLLER_LINE
+        lines = [text.strip() for text in out.splitlines() if line in text]
+        ansiballz = [text.strip() for text in out.splitlines() if 'AnsiballZ_%s.py' % module in text]
+        if not lines or bool(ansiballz) != (way == 'process'):
+            raise BenchError('-vvv of %s %s (%s): expected %r %s AnsiballZ_%s.py, got:\n%s'
+                             % (module, way, python, line, 'and' if way == 'process' else 'without', module, out[-4000:]))
+        found[way] = dict(line=lines[0], ansiballz=ansiballz[0] if ansiballz else None)
+    return found
+
+
+def verdict(value, limit, at_least=False):
+    if value is None:
+        return 'not measured'
+    met = value >= limit if at_least else value <= limit
+    return 'met' if met else 'missed'
+
+
+def measure_modules(runner, emulators, modules, pythons, repeats):
+    """Measures 1 and 2 for ``modules``: {'controller'|'process': {module: {python: ratio}}}, plus what backs them."""
+    plays = [Play(runner.workdir, 'empty', emulators[NETBIRD], []),
+             Play(runner.workdir, 'ping', emulators[NETBIRD],
+                  [task('ansible.builtin.ping', None, 'ping %d' % i) for i in range(TASKS_PER_PLAY)])]
+    for module in modules:
+        dialect, args = UNCHANGED[module]
+        for way in ('controller', 'process'):
+            plays.append(Play(runner.workdir, '%s@%s' % (module, way), emulators[dialect],
+                              [task(module, args, '%s %d' % (module, i), way == 'process') for i in range(TASKS_PER_PLAY)]))
+    walls = interleaved(runner, plays, pythons, repeats, 'S: %d plays' % len(plays))
+    result = dict(walls=walls, baseline={}, controller={}, process={},
+                  requests={p.key: p.requests for p in plays[2:]})
+    for python in pythons:
+        ping = excess(walls[python], 'ping')
+        result['baseline'][python] = dict(empty_play=median(walls[python]['empty']), ping_task=ping / TASKS_PER_PLAY)
+        for module in modules:
+            for way in ('controller', 'process'):
+                task_seconds = excess(walls[python], '%s@%s' % (module, way))
+                result[way].setdefault(module, {})[python] = dict(ratio=task_seconds / ping, task=task_seconds / TASKS_PER_PLAY)
+    return result
+
+
+def measure_xl(runner, small, large, pythons, repeats):
+    """Measure 3's playbook ratios: {python: {...}} from single-task plays minus the empty play."""
+    uri = {'url': large.url + '/api/peers', 'return_content': True,
+           'headers': {'Authorization': 'Token ' + large.token}}
+    plays = [Play(runner.workdir, 'xl-empty', large, []),
+             Play(runner.workdir, 'group@S', small, [task('group', GROUP, 'group at S')]),
+             Play(runner.workdir, 'group@XL', large, [task('group', GROUP, 'group at XL')]),
+             Play(runner.workdir, 'peer_info@XL', large, [task('peer_info', None, 'peer_info at XL')]),
+             Play(runner.workdir, 'uri@XL', large, [dict(task('ansible.builtin.uri', uri, 'uri at XL'), no_log=True)])]
+    walls = interleaved(runner, plays, pythons, repeats, 'XL: %d plays' % len(plays))
+    figures = {}
+    for python in pythons:
+        seconds = {p.key: excess(walls[python], p.key, 'xl-empty') for p in plays[1:]}
+        figures[python] = dict(seconds=seconds, peer_info_uri=seconds['peer_info@XL'] / seconds['uri@XL'],
+                               group_xl_s=seconds['group@XL'] / seconds['group@S'])
+    return dict(walls=walls, figures=figures, requests={p.key: p.requests for p in plays[1:]})
+
+
+def machine():
+    try:
+        with open('/proc/cpuinfo', encoding='utf-8') as handle:
+            model = [line.split(':', 1)[1].strip() for line in handle if line.startswith('model name')][:1]
+    except OSError:
+        model = []
+    return dict(cpus=os.cpu_count(), cpu=model[0] if model else platform.processor(), system=platform.platform(),
+                load_at_start=list(os.getloadavg()))
+
+
+# --- the page ---------------------------------------------------------------------------------------------------------
+
+def kept_where_the_time_goes(path):
+    """The lead's text between the where-the-time-goes markers of the page as it is, or a marked placeholder."""
+    try:
+        with open(path, encoding='utf-8') as handle:
+            text = handle.read()
+    except OSError:
+        text = ''
+    found = re.search(re.escape(WHERE_BEGIN) + r'\n?(.*?)\n?' + re.escape(WHERE_END), text, re.S)
+    if found and found.group(1).strip():
+        return found.group(1).strip('\n')
+    return '*To be written after profiling: where the time of each measure goes (left as is by `make bench`).*'
+
+
+def table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)]
-    lines += ['| ' + ' | '.join(row) + ' |' for row in rows]
-    table = '\n'.join(lines)
-    print(table)
-    with open(args.output, 'w', encoding='utf-8') as handle:
-        handle.write(PAGE % dict(table=table, repeats=args.repeats, notes='\n'.join('- ' + n for n in notes),
-                                 python=sys.version.split()[0], cpus=os.cpu_count()))
-    print('\nwritten to %s' % os.path.relpath(args.output, REPO))
-    return 0
+    return '\n'.join(lines + ['| ' + ' | '.join(str(cell) for cell in row) + ' |' for row in rows])
+
+
+def fmt(value, digits=2):
+    return '-' if value is None else '%.*f' % (digits, value)
+
+
+def overall(values, limit, pairs, at_least=False):
+    missed = [pair['short'] for pair, value in zip(pairs, values) if value is not None and verdict(value, limit, at_least) != 'met']
+    if all(value is None for value in values):
+        return 'not measured'
+    return 'missed on ' + ', '.join(missed) if missed else 'met'
+
+
+def module_table(data, way, pairs):
+    limit = TARGETS[way]
+    header = ['module', 'server', 'requests per task'] + [pair['label'] for pair in pairs] + ['target', 'met/missed']
+    rows = [['*baseline: empty play, s*', '', ''] + [fmt(data['baseline'][p['python']]['empty_play'], 3) for p in pairs] + ['', ''],
+            ['*baseline: ping, s per task*', '', ''] + [fmt(data['baseline'][p['python']]['ping_task'], 3) for p in pairs] + ['', '']]
+    for module, by_python in data[way].items():
+        values = [by_python[p['python']]['ratio'] for p in pairs]
+        server = 'v0.77 (current)' if UNCHANGED[module][0] == CURRENT else 'v0.27 (netbird)'
+        rows.append(['`%s`' % module, server, '%g' % data['requests']['%s@%s' % (module, way)]] + [fmt(v) for v in values]
+                    + ['<= %g x ping' % limit, overall(values, limit, pairs)])
+    return table(header, rows)
+
+
+def xl_table(xl, inventory, pairs):
+    header = ['measure'] + [pair['label'] for pair in pairs] + ['target', 'met/missed']
+    rows = []
+
+    def row(label, values, key):
+        rows.append([label] + [fmt(v) for v in values] + ['<= %g' % TARGETS[key], overall(values, TARGETS[key], pairs)])
+    if xl:
+        figures = [xl['figures'].get(p['python']) for p in pairs]
+        row('`peer_info` of all 25,000 peers ÷ `ansible.builtin.uri` GET /api/peers (return_content, no_log)',
+            [f and f['peer_info_uri'] for f in figures], 'peer_info_uri')
+        row('unchanged `group` task with two peers at XL ÷ the same task at S', [f and f['group_xl_s'] for f in figures], 'group_xl_s')
+        for label, key in (('`peer_info` at XL, s', 'peer_info@XL'), ('`uri` at XL, s', 'uri@XL'),
+                           ('`group` at XL, s', 'group@XL'), ('`group` at S, s', 'group@S')):
+            rows.append(['*%s*' % label] + [fmt(f and f['seconds'][key], 3) for f in figures] + ['', ''])
+    if inventory:
+        values = [inventory.get(p['python'], {}).get('ratio') for p in pairs]
+        row('`ansible-inventory --list` with the `nms.overlay.peers` plugin ÷ a static YAML inventory of the same hosts, '
+            'groups and variables (%s hosts)' % next(iter(inventory.values()))['hosts'], values, 'inventory')
+        for label, key in (('plugin, s', 'plugin_seconds'), ('static YAML, s', 'static_seconds')):
+            rows.append(['*%s*' % label] + [fmt(inventory.get(p['python'], {}).get(key), 3) for p in pairs] + ['', ''])
+    return table(header, rows)
+
+
+def serving_table(serving):
+    header = ['size', 'emulator, requests/s', 'static file server, requests/s', 'bytes', 'ratio', 'target', 'met/missed']
+    rows = [[size, fmt(f['emulator_rps'], 1), fmt(f['static_rps'], 1), f['bytes'], fmt(f['ratio'], 3),
+             '>= %g' % TARGETS['serving'], verdict(f['ratio'], TARGETS['serving'], at_least=True)]
+            for size, f in serving.items()]
+    return table(header, rows)
+
+
+def short_paths(line):
+    """A -vvv line with its temporary paths cut to their last part."""
+    return re.sub(r'/\S*/', '.../', line)
+
+
+def page(report, where):
+    pairs = report['pairs']
+    proof = '\n'.join('  - %s: `%s` and `%s`' % (pair['label'], found['process']['line'], short_paths(found['process']['ansiballz']))
+                      for pair, found in ((pair, report['proof'].get(pair['python'])) for pair in pairs) if found)
+    sections = []
+    if report.get('modules'):
+        sections.append('## 1. An unchanged task in the controller ÷ `ping`\n\n'
+                        'Ratio: (play of %d unchanged tasks − empty play) ÷ (play of %d `ansible.builtin.ping` − empty play).\n\n%s'
+                        % (TASKS_PER_PLAY, TASKS_PER_PLAY, module_table(report['modules'], 'controller', pairs)))
+        sections.append('## 2. The same task as a module process ÷ `ping`\n\n'
+                        'Every task with `vars: {%s: false}`; the same baselines.\n\n%s'
+                        % (SWITCH, module_table(report['modules'], 'process', pairs)))
+    if report.get('xl') or report.get('inventory'):
+        sections.append('## 3. The largest accounts: XL (25,000 peers)\n\nOne task per play; each figure (play with the task − '
+                        'empty play), medians. The inventory figure is tests/bench/inventory.py\'s: `ansible-inventory --list` '
+                        'with the plugin ÷ the same with a static YAML file of the same hosts, groups and variables.\n\n%s'
+                        % xl_table(report.get('xl'), report.get('inventory'), pairs))
+    if report.get('serving'):
+        sections.append('## 4. The emulator serving `GET /api/peers` ÷ a static file server of the same JSON\n\n'
+                        'Requests per second of each for %g s (tests/bench/serving.py): what the emulator itself adds to '
+                        'the XL figures.\n\n%s' % (report['serving_seconds'], serving_table(report['serving'])))
+    versions = ', '.join(p['label'] for p in pairs)
+    m = report['machine']
+    return PAGE.format(
+        tasks=TASKS_PER_PLAY, repeats=report['repeats'], cpus=m['cpus'], cpu=m['cpu'], system=m['system'],
+        load=', '.join('%.2f' % value for value in m['load_at_start']), date=report['date'], versions=versions,
+        switch=SWITCH, proof=proof or '  - (not run: the run had no size S)', command=report['command'], sections='\n\n'.join(sections),
+        where_begin=WHERE_BEGIN, where_end=WHERE_END, where=where)
 
 
 PAGE = '''# Performance
 
-Measured by `make bench` (`tests/bench/bench.py`) against the bundled emulator in the `netbird` dialect, on
-this machine (%(cpus)s CPUs, Python %(python)s). Each figure is the median of %(repeats)s runs in one invocation.
-Task figures are wall times of single tasks inside one playbook, next to `ansible.builtin.ping` in the same
-playbook; "requests" counts the API requests the task sent (from the emulator's request log). For the example
-network, "tasks" is the sum of the tasks' wall times and "whole playbook" the wall time of the
-`ansible-playbook` process, which adds about one second of start-up to either way of running it.
+Measured by `make bench` (`tests/bench/bench.py`, raw figures in `docs/performance.json`) on {date}:
 
-Account sizes: S 100 peers, 5 groups; M 1,000 peers, 20 groups, 100 setup keys; L 5,000 peers, 10,000 groups,
-10,000 users, 10,000 setup keys; XL 25,000 peers, 50 groups, 500 setup keys.
+```text
+{command}
+```
 
-%(table)s
+Every figure is a ratio to a baseline measured in the same run, which holds from one machine to another better
+than seconds do.
 
-%(notes)s
+## Method
 
-How the collection stays fast:
+- Every play is its own `ansible-playbook` run (`hosts: localhost`, `connection: local`, `gather_facts: false`),
+  timed from outside. The **empty play** has the same header and no tasks.
+- **Per-task cost** = (play of {tasks} identical tasks − empty play) ÷ {tasks}. A module's ratio is its per-task cost
+  ÷ the per-task cost of `ansible.builtin.ping` (which always runs as a module process).
+- **Unchanged**: resource modules find what a setup play made before any measurement, with the same arguments; info
+  modules read with typical arguments (`docs/performance.json`, `unchanged_tasks`, has them all); `network_state` is
+  given a small description it already applied. The bench stops with an error if one of these tasks changes, fails or
+  writes: the `benchtimer` callback reports each task's result, and the emulator's request log of each play must hold
+  no write. "Requests per task" is that log's count ÷ {tasks}.
+- **In the controller** is how the tasks run by default on `localhost`. **As a module process** is the same task
+  with `vars: {{{switch}: false}}`, as it runs on another host, with `become`, another interpreter or `async`.
+  Every run checks that it really is a module process: at `-vvv` the task shows the collection's line and
+  ansible-core's `AnsiballZ_<module>.py`, and the same task in the controller shows neither:
+{proof}
+- **Medians of interleaved repeats**: {repeats} round(s); in each, every play once in a fixed order, for each
+  virtualenv in turn. At S: empty play, ping, then each module in the controller and as a module process. At XL:
+  empty play, `group` at S, `group` at XL, `peer_info`, `uri`.
+- **Servers**: the emulator in the `netbird` dialect (a v0.27 server) at size S (100 peers, 5 groups) for every module
+  it serves. The modules of Networks and DNS zones refuse a v0.27 server; they run against the `current` dialect
+  (v0.77), marked so. XL: 25,000 peers, 50 groups, 500 setup keys, `netbird` dialect.
+- Machine: {cpus} CPUs, shared with other work (seconds vary more than the ratios do):
+  {cpu}, {system}, load average {load} at the start.
+- Versions: {versions}.
 
-- Tasks that run on the controller (`hosts: localhost`, `delegate_to: localhost`) run their module inside
-  the worker process that ansible-core forks for every task (the action plugin of each module,
-  `plugins/plugin_utils/_in_process.py`), not in a new Python process. The controller imports the module,
-  `requests`, `pydantic` and the models once per playbook, before it forks, so a task pays only for its own
-  work. The rows "as a module process" are the same tasks with `nms_overlay_in_process: false`: how they run
-  on another host, with another interpreter, with `become` or `async`.
-- An unchanged resource task sends one list request of its own kind plus one per referenced kind, and no write.
-- `nms.overlay.network_state` reconciles the whole description in one task: one list per kind, then only
-  the writes needed.
-- In a module process, `pydantic` is imported only by resource modules that validate options; info modules
-  and the inventory plugin never import it.
-- The inventory plugin's `peer_fields` option keeps only the host variables a play needs; with tens of
-  thousands of peers that halves `ansible-inventory`. `peer_info`'s `fields` option does the same for the
-  task result.
-- The emulator sets `TCP_NODELAY` on its connections, as the Go servers it imitates do. Before it did, every
-  answer after the first on a kept-alive connection waited 40 ms for a delayed ACK, and tables before
-  this one counted that in every task that sent two requests or more.
+{sections}
 
-Where a target is missed, and why:
+## Where the time goes
 
-- **Unchanged task at size S within 1.25 x ping**: met where the modules usually run, on the controller.
-  As a module process it is still missed. A ping task is the floor of every module process (process start,
-  `ansible.module_utils.basic`, the controller's work); a resource module adds `requests` (the "cost of
-  import requests" row) and, for `policy` and `setup_key`, pydantic to validate options before any request
-  (the design's choice: invalid input sends no request).
-- **Example network re-run at least 5 x faster with `network_state`**: the ratio is of the `network_state`
-  task to the 13 per-resource tasks; the role adds two checking tasks (argument validation, the prune
-  guard), shown in brackets. Since the modules run in the worker, every per-resource task costs about
-  0.02 s, most of it ansible-core's fixed cost of a task, so the one `network_state` task (9 requests,
-  the role's arguments templated) saves less in proportion than it did against 13 processes; in seconds
-  both ways are several times faster than before.
-- **`peer_info` at XL within 2 s.** The module returns 25,000 peers (about 19 MB of JSON, some 700,000
-  values). The baseline row `ansible.builtin.uri` returns the same list with ansible-core's own module and is
-  not within 2 s either: the time goes to ansible-core's handling of a large result. Profiled, `exit_json`
-  takes about a second (checking every value for no_log values, data tagging, JSON), and the controller
-  as much again (converting the result and stripping internal keys once for each callback); the request
-  and the collection's own work take a few tenths each. Asking only for the fields a play needs (`fields`)
-  is the way to a fast task.
-- **`ansible-inventory --list` at XL within 3 s.** The static YAML baseline row shows that ansible-core needs
-  more than 3 s for 25,000 hosts before any plugin runs; most of the rest is ansible-core storing and
-  printing every host variable, which `peer_fields` reduces.
+{where_begin}
+{where}
+{where_end}
 '''
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description='Measure the ratios of issue 30 against the emulator')
+    parser.add_argument('--sizes', default='S,XL', help='S: every module and the serving ratio; XL: the large-account ratios')
+    parser.add_argument('--repeats', type=int, default=3)
+    parser.add_argument('--modules', default='', help='comma-separated modules to measure at S (default: every module)')
+    parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
+    parser.add_argument('--json', default=None, help='the raw figures (default: the output with .json)')
+    parser.add_argument('--serving-seconds', type=float, default=3.0)
+    parser.add_argument('--compare-python', action='append', default=[],
+                        help='also measure with the ansible-playbook of the virtualenv of this Python (another ansible-core)')
+    args = parser.parse_args(argv)
+    sizes = [s.strip() for s in args.sizes.split(',') if s.strip()]
+    unknown = [s for s in sizes if s not in ('S', 'XL')]
+    modules = [m.strip() for m in args.modules.split(',') if m.strip()] or modules_of_collection()
+    missing = [m for m in modules if m not in UNCHANGED]
+    if unknown or missing:
+        parser.error('unknown sizes %s or modules without an unchanged task %s' % (unknown, missing))
+    pythons = [sys.executable] + [os.path.abspath(p) for p in args.compare_python]
+    pairs = [versions_of(python) for python in pythons]
+    report = dict(date=datetime.date.today().isoformat(), machine=machine(), repeats=args.repeats, sizes=sizes,
+                  command='python -m tests.bench.bench ' + ' '.join(argv if argv is not None else sys.argv[1:]),
+                  pairs=pairs, targets=TARGETS, tasks_per_play=TASKS_PER_PLAY, proof={}, serving={},
+                  serving_seconds=args.serving_seconds, unchanged_tasks={m: dict(zip(('server', 'arguments'), UNCHANGED[m]))
+                                                                         for m in modules})
+    report['command'] = re.sub(r'--compare-python \S+/(\.venv[^/]*)/bin/python', r'--compare-python \1/bin/python', report['command'])
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix='nms-bench-') as workdir:
+        runner = Runner(workdir)
+        emulators = {}
+        try:
+            dialects = [NETBIRD] + ([CURRENT] if 'S' in sizes and any(UNCHANGED[m][0] == CURRENT for m in modules) else [])
+            for dialect in dialects:
+                emulators[dialect] = start('S', workdir, dialect)
+                setup(runner, emulators[dialect], dialect, sys.executable, None if 'S' in sizes else ['group'])
+            if 'S' in sizes:
+                report['requests'] = {}
+                for python in pythons:
+                    report['requests'][python] = check_unchanged(runner, emulators, modules, python)
+                    proof_module = 'group' if 'group' in modules else modules[0]
+                    report['proof'][python] = prove_process(runner, emulators[UNCHANGED[proof_module][0]], proof_module, python)
+                report['modules'] = measure_modules(runner, emulators, modules, pythons, args.repeats)
+                report['serving']['S'] = list_speed(emulators[NETBIRD].url, emulators[NETBIRD].token,
+                                                    seconds=args.serving_seconds)
+            if 'XL' in sizes:
+                large = emulators['XL'] = start('XL', workdir)
+                setup(runner, large, NETBIRD, sys.executable, ['group'])
+                report['xl'] = measure_xl(runner, emulators[NETBIRD], large, pythons, args.repeats)
+                report['inventory'] = {}
+                for python in pythons:
+                    report['inventory'][python] = inventory_speed(
+                        large, workdir, inventory_env(workdir, python), repeats=args.repeats,
+                        ansible_inventory=os.path.join(os.path.dirname(python), 'ansible-inventory'))
+                report['serving']['XL'] = list_speed(large.url, large.token, seconds=args.serving_seconds)
+        finally:
+            for emulator in emulators.values():
+                emulator.stop()
+    report['seconds'] = time.perf_counter() - started
+    report['verdicts'] = verdicts(report)
+    text = page(report, kept_where_the_time_goes(args.output))
+    with open(args.output, 'w', encoding='utf-8') as handle:
+        handle.write(text)
+    json_path = args.json or os.path.splitext(args.output)[0] + '.json'
+    # paths of this machine (the virtualenvs', the temporary files' of the -vvv proof) relative or shortened: the file
+    # is part of the repository and points nowhere outside it
+    text_json = json.dumps(report, indent=1, sort_keys=True).replace(REPO + os.sep, '')
+    text_json = re.sub(r'/(?:tmp|root)/[^\s"]*/', '.../', text_json)
+    with open(json_path, 'w', encoding='utf-8') as handle:
+        handle.write(text_json + '\n')
+    print(text)
+    print('written to %s and %s in %.0f s' % (args.output, json_path, report['seconds']))
+    return 0
+
+
+def verdicts(report):
+    """{measure: {python: 'met'|'missed'}} of every ratio measured, for a reader of the JSON."""
+    found = {}
+    modules = report.get('modules') or {}
+    for way in ('controller', 'process'):
+        for module, by_python in modules.get(way, {}).items():
+            for python, figure in by_python.items():
+                found.setdefault('%s %s' % (way, module), {})[python] = verdict(figure['ratio'], TARGETS[way])
+    for python, figure in ((report.get('xl') or {}).get('figures') or {}).items():
+        for key in ('peer_info_uri', 'group_xl_s'):
+            found.setdefault(key, {})[python] = verdict(figure[key], TARGETS[key])
+    for python, figure in (report.get('inventory') or {}).items():
+        found.setdefault('inventory', {})[python] = verdict(figure['ratio'], TARGETS['inventory'])
+    for size, figure in report.get('serving', {}).items():
+        found['serving ' + size] = verdict(figure['ratio'], TARGETS['serving'], at_least=True)
+    return found
+
 
 if __name__ == '__main__':
     sys.exit(main())

@@ -1,39 +1,61 @@
 # -*- coding: utf-8 -*-
-"""`make bench` runs on a fresh checkout and writes its table (issue 9): size S, one run per figure.
+"""`make bench` runs and writes its page and figures (issue 30): size S, one round, three modules.
 
-Seconds vary from machine to machine, so this checks what does not: every row is there, and the
-request counts of unchanged tasks and of the example network re-runs (the bench itself stops when
-an unchanged task or a re-run writes).
+Seconds vary from machine to machine, so this checks what does not: every row and figure is there, the unchanged
+tasks sent the requests they should and no write (the bench itself stops when one changes, fails or writes), the
+-vvv proof of the module process was found, and the lead's "Where the time goes" text survives a new run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODULES = {'group': 2, 'policy': 2, 'group_info': 1}  # requests of each unchanged task: its lists, no write
+KEPT = 'Profiled by the lead: the kept paragraph.'
 
 
-def test_bench_at_size_s_writes_the_table(tmp_path):
+def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
     output = tmp_path / 'performance.md'
-    proc = subprocess.run([sys.executable, '-m', 'tests.bench.bench', '--sizes', 'S', '--repeats', '1',
-                           '--output', str(output)], cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    output.write_text('old page\n<!-- where-the-time-goes -->\n%s\n<!-- /where-the-time-goes -->\n' % KEPT, encoding='utf-8')
+    proc = subprocess.run([sys.executable, '-m', 'tests.bench.bench', '--sizes', 'S', '--repeats', '1', '--modules',
+                           ','.join(MODULES), '--serving-seconds', '1', '--output', str(output)],
+                          cwd=REPO, capture_output=True, text=True, timeout=900, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    rows = {cells[1]: cells[2:] for cells in (
-        [cell.strip() for cell in line.strip('|').split('|')] for line in output.read_text(encoding='utf-8').splitlines()
-        if line.startswith('| S |'))}
-    for task in ('group', 'policy', 'setup_key'):
-        for way, target_prefix in (('', '<= 0.25 x ping: '), (', as a module process', '<= 1.25 x ping: ')):
-            # at S each row names the ansible-core release it was measured with
-            found = [cells for label, cells in rows.items() if label.startswith('unchanged %s task%s [ansible-core ' % (task, way))]
-            assert len(found) == 1, rows
-            seconds, requests, dummy_ratio, target = found[0]
-            assert float(seconds) > 0
-            assert requests == '2'  # one list of its own kind, one of groups
-            assert target.startswith(target_prefix)
-    network = [cells for label, cells in rows.items() if label.startswith('example network re-run')]
-    # 13 tasks versus the playbook's probe of the server (one read on v0.27) and network_state
-    assert sorted(cells[1] for cells in network) == ['10', '19']
-    assert all(cells[3] == 'no write: met' for cells in network)
-    assert any(label.startswith('speed-up of network_state') for label in rows)
+    report = json.loads((tmp_path / 'performance.json').read_text(encoding='utf-8'))
+    python = sys.executable
+    assert [pair['python'] for pair in report['pairs']] == [python]
+    assert report['pairs'][0]['label'].startswith('ansible-core ')
+
+    modules = report['modules']
+    assert set(modules['walls'][python]) == {'empty', 'ping'} | {'%s@%s' % (m, way) for m in MODULES for way in ('controller', 'process')}
+    assert all(len(walls) == 1 for walls in modules['walls'][python].values())  # one round
+    for way in ('controller', 'process'):
+        assert set(modules[way]) == set(MODULES)
+        for module, requests in MODULES.items():
+            assert isinstance(modules[way][module][python]['ratio'], float)
+            assert modules['requests']['%s@%s' % (module, way)] == requests  # the timed play's log / 10 tasks
+            assert report['requests'][python][module][way] == requests  # the checking run, task by task
+            assert report['verdicts']['%s %s' % (way, module)][python] in ('met', 'missed')
+
+    proof = report['proof'][python]
+    assert proof['process']['line'] == 'nms.overlay.group runs as a module process: nms_overlay_in_process is false'
+    assert proof['process']['ansiballz'].endswith('AnsiballZ_group.py')
+    assert proof['controller']['ansiballz'] is None
+
+    serving = report['serving']['S']
+    assert serving['emulator_rps'] > 0 and serving['static_rps'] > 0 and serving['bytes'] > 0
+    assert 'xl' not in report and 'inventory' not in report
+
+    page = output.read_text(encoding='utf-8')
+    for heading in ('## Method', '## 1. An unchanged task in the controller', '## 2. The same task as a module process',
+                    '## 4. The emulator serving', '## Where the time goes'):
+        assert heading in page
+    rows = [line for line in page.splitlines() if line.startswith('| `')]
+    assert sorted(row.split('|')[1].strip(' `') for row in rows) == sorted(list(MODULES) * 2)
+    assert 'AnsiballZ_group.py' in page
+    assert '<!-- where-the-time-goes -->\n%s\n<!-- /where-the-time-goes -->' % KEPT in page
+    assert 'old page' not in page
