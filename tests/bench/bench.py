@@ -558,15 +558,17 @@ def main(argv=None):
     with open(args.output, 'w', encoding='utf-8') as handle:
         handle.write(text)
     json_path = args.json or os.path.splitext(args.output)[0] + '.json'
-    # paths of this machine (the virtualenvs', the temporary files' of the -vvv proof) relative or shortened: the file
-    # is part of the repository and points nowhere outside it
-    text_json = json.dumps(report, indent=1, sort_keys=True).replace(REPO + os.sep, '')
-    text_json = re.sub(r'/(?:tmp|root)/[^\s"]*/', '.../', text_json)
     with open(json_path, 'w', encoding='utf-8') as handle:
-        handle.write(text_json + '\n')
+        handle.write(without_machine_paths(json.dumps(report, indent=1, sort_keys=True)) + '\n')
     print(text)
     print('written to %s and %s in %.0f s' % (args.output, json_path, report['seconds']))
     return 0
+
+
+def without_machine_paths(text):
+    """Paths of this machine (the virtualenvs', the temporary files' of the -vvv proof) relative to the repository or
+    shortened: docs/performance.json is part of the repository and points nowhere outside it."""
+    return re.sub(r'/(?:tmp|root)/[^\s"]*/', '.../', text.replace(REPO + os.sep, ''))
 
 
 def verdicts(report):

@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+from tests.bench.bench import without_machine_paths
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODULES = {'group': 2, 'policy': 2, 'group_info': 1}  # requests of each unchanged task: its lists, no write
 KEPT = 'Profiled by the lead: the kept paragraph.'
@@ -26,7 +28,7 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
                           cwd=REPO, capture_output=True, text=True, timeout=900, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = json.loads((tmp_path / 'performance.json').read_text(encoding='utf-8'))
-    python = sys.executable
+    python = without_machine_paths(sys.executable)  # as the JSON names it
     assert [pair['python'] for pair in report['pairs']] == [python]
     assert report['pairs'][0]['label'].startswith('ansible-core ')
 
