@@ -194,7 +194,7 @@ def describe_shape(data):
 
 
 # The JSON types a field of an answer may have (null is accepted for every one: servers send null for empty
-# values). Which field has which is declared by the kinds (their fields and ``answers``, see _registry.answer_types)
+# values). Which field has which is declared by the kinds (their fields and ``answers``, see _kinds.answer_types, written to _tables.py)
 # and by the modules that read other answers (events, locations); code that reads an answer relies on these types,
 # so an answer that breaks them fails as an API error here rather than as a TypeError deep in a module.
 TEXT, NUMBER, FLAG, LIST, OBJECT = 'a string', 'a number', 'a boolean', 'a list', 'an object'

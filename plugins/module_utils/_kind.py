@@ -177,7 +177,7 @@ class Kind(NmsModule):
     states = ('present', 'absent')
     # the fields of the server's answers that are no request fields, with their JSON types (_client.TEXT...; None: not
     # checked, such as ids, numbers on some servers): left out of update bodies (``read_only``, derived) and checked in
-    # every answer of the task (see _registry.answer_types)
+    # every answer of the task (see _kinds.answer_types)
     answers = {'id': None}
     read_only = ('id',)
     item_fields = {}         # {field: (known keys, match key)}: unknown keys kept inside lists or objects (see kept_fields)

@@ -11,8 +11,7 @@ tables every task reads: the resolver's, the answers' types and the usage table.
 
 Those three tables are written out as ``_tables.py`` (``make tables``; a unit test fails when it differs from what this
 file derives), so that a module process imports its own kind only: compiling every kind's declaration costs a module
-process about a quarter of a ``ping``. Only network_state, the inventory plugin and the controller (before it forks a
-task's worker) import this file.
+process about a quarter of a ``ping``. Only network_state (and `make tables`) imports this file.
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ import os
 
 import pytest
 
+from tests.support.modules import engine_of
+
 pytestmark = pytest.mark.dialects('netbird')
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -113,17 +115,8 @@ def test_a_module_process_imports_only_what_its_task_uses(emulator, run, tmp_pat
     for module, imported in sorted(by_module.items()):
         own = {name for name in imported if name.startswith(PACKAGE + '.')}
         allowed = top_level_closure('%s.plugins.modules.%s' % (PACKAGE, module))
-        kind_file = next(iter(name for name in allowed if '._resources.' in name and name.endswith('.' + module.replace('_info', ''))), None)
-        engine = None
-        if kind_file:
-            with open(source_of(kind_file), encoding='utf-8') as handle:
-                engine = handle.read()
         # a kind whose declaration names a model loads its area of models (and pydantic) to validate the options
-        model_area = None
-        if engine and not module.endswith('_info'):
-            for line in engine.splitlines():
-                if line.strip().startswith("model = '"):
-                    model_area = line.split("'")[1].split('.')[0]
+        model_area = (getattr(engine_of(module), 'model', None) or '').partition('.')[0]
         if model_area:
             allowed |= top_level_closure('%s.plugins.module_utils._models_%s' % (PACKAGE, model_area))
         extra = sorted(name for name in own - allowed if not os.path.isdir(source_of(name)[:-len('.py')]))  # packages aside
