@@ -6,7 +6,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r'''
 name: access_matrix
-short_description: Who reaches whom, group to group, from the policies policy_info returns
+short_description: Who reaches what, group to group and peer by peer, from policies, routes and Networks
 version_added: 0.1.0
 author:
   - nms.overlay contributors (@nms-overlay)
@@ -30,13 +30,29 @@ description:
   - A rule of an allow-all policy (accept, protocol C(all), sources and destinations both C(All)) is marked
     (RV(_value.rows[].cells[].entries[].allow_all)), since while such a policy is enabled the other accept rules
     restrict nothing.
-  - Rules with action C(drop) are listed in the cells as they are; they are not subtracted from the accepted
-    traffic.
-  - Disabled policies and disabled rules are not in the matrix; RV(_value.not_in_force) lists them,
-    and the enabled rules that name a resource (C(sourceResource) or C(destinationResource), a peer or a network
-    resource of current servers) rather than groups on that side.
-  - Posture checks are not applied; an entry from a policy with source posture checks names them, since it
-    holds only for the source peers that pass them.
+  - Drop wins over accept, as NetBird's agents apply it (their firewalls put drop rules before accept rules), so what a
+    rule with action C(drop) matches is taken out of what the accept rules let through, in the cells and peer by
+    peer. The drop entries stay in the cells, to say what is stopped.
+  - Every enabled rule of an enabled policy is in force, also one that names a resource (C(sourceResource) or
+    C(destinationResource), a peer or a network resource of current servers) in place of groups; such a rule
+    fills no cell of the matrix (it names no group on that side) and shows peer by peer.
+  - Disabled policies and disabled rules are not in force; RV(_value.not_in_force) lists them.
+  - Posture checks are not evaluated; the access is the access of peers that pass them, and what holds only for
+    them is marked, with the checks' names.
+  - With O(peers) (and O(routes), O(networks)), RV(_value.peers) says for every peer what it reaches, worked out
+    as the management server works out each peer's firewall rules. A peer reaches another peer on what the enabled
+    rules with the one among their sources (groups, or C(sourceResource)) and the other among their destinations
+    let through, and the way back for a bidirectional rule; a peer in several groups gets the union.
+    It reaches a network resource (the resources of a destination group, or the C(destinationResource)) that is
+    enabled, on the rule's protocol and ports, when the resource's network has an enabled router with a routing
+    peer other than itself. It reaches a route (enabled) when it is in one of the route's distribution groups
+    (C(groups)), is not one of the routing peers of the route's network, and a rule connects it with one of the
+    route's routing peers (C(peer), or the peers of C(peer_groups)); on every protocol when the route has no
+    C(access_control_groups) (always on v0.27 servers), otherwise on what the enabled rules of the enabled policies
+    that have an access control group among a rule's destinations let through to their source peers.
+  - A cell of the matrix gives first what the rules grant the row's group as such (the rules that name both
+    groups, C(All) spread), then, in RV(_value.rows[].cells[].members), what some of the row's peers reach among
+    the column's peers and resources beyond that, through their other groups, with the names of those peers.
 positional: groups
 options:
   _input:
@@ -53,6 +69,37 @@ options:
         (an empty row and column).
     type: list
     elements: raw
+  peers:
+    description:
+      - The peers, the list RV(nms.overlay.peer_info#module:peers) (C(id), C(name), C(ip), C(groups)). Group
+        membership is taken from O(groups)' C(peers) and from the peers' C(groups).
+      - Without it there is no peer-by-peer access (RV(_value.peers) empty) and the cells have no C(members).
+    type: list
+    elements: dict
+  routes:
+    description:
+      - The routes, the list RV(nms.overlay.route_info#module:routes).
+    type: list
+    elements: dict
+  networks:
+    description:
+      - The Networks of a current server, each a dict with C(id), C(name), C(resources) (the list
+        RV(nms.overlay.network_resource_info#module:network_resources) of the network) and C(routers) (the list
+        RV(nms.overlay.network_router_info#module:network_routers) of the network). Leave it out for a v0.27 server.
+    type: list
+    elements: dict
+  posture_checks:
+    description:
+      - The posture checks, the list RV(nms.overlay.posture_check_info#module:posture_checks), for their names where
+        a policy gives ids only.
+    type: list
+    elements: dict
+  peer_limit:
+    description:
+      - The most peers for which the access is worked out peer by peer (the work grows with the square of the peers).
+        With more, RV(_value.peers) is empty and RV(_value.peers_omitted) true.
+    type: int
+    default: 250
   matrix_limit:
     description:
       - The most groups for which RV(_value.rows) is built (a cell for every pair of groups, 2,500 cells for 50
@@ -64,6 +111,10 @@ options:
 seealso:
   - module: nms.overlay.policy_info
   - module: nms.overlay.group_info
+  - module: nms.overlay.peer_info
+  - module: nms.overlay.route_info
+  - module: nms.overlay.network_resource_info
+  - module: nms.overlay.network_router_info
 '''
 
 EXAMPLES = r'''
@@ -82,6 +133,17 @@ EXAMPLES = r'''
       {% for row in matrix.rows %}{% for cell in row.cells if cell.destination == 'servers' and cell.entries %}
       {{ row.source }}: {{ cell.entries | map(attribute='text') | join('; ') }}
       {% endfor %}{% endfor %}
+
+- name: Read the peers
+  nms.overlay.peer_info:
+  register: peer_list
+
+- name: What each peer reaches (a v0.27 server, which has no Networks)
+  ansible.builtin.debug:
+    msg: >-
+      {% for peer in (policy_list.policies | nms.overlay.access_matrix(group_list.groups, peers=peer_list.peers)).peers %}
+      {{ peer.name }}: {{ peer.reaches | map(attribute='name') | join(', ') }}
+      {% endfor %}
 
 - name: Fail while an allow-all policy is enabled
   ansible.builtin.assert:
@@ -190,11 +252,15 @@ _value:
                   description: V(all), V(tcp), V(udp) or V(icmp).
                   type: str
                 ports:
-                  description: Ports and port ranges (C(8000-8100)), sorted; empty means every port.
+                  description:
+                    - Ports and port ranges (C(8000-8100)), sorted; empty means every port. For an accept entry, without
+                      what the drop entries of the cell stop.
                   type: list
                   elements: str
                 text:
-                  description: The protocol and ports as one short text, for example C(tcp 22, 443) or C(all).
+                  description:
+                    - The protocol and ports as one short text, for example C(tcp 22, 443), C(all) or, for an accept
+                      entry of which a drop entry stops a part, C(all except tcp 22).
                   type: str
                 allow_all:
                   description: Whether the entry comes from an allow-all policy.
@@ -207,12 +273,137 @@ _value:
                   description: The policies and rules the entry comes from, each as C(policy / rule).
                   type: list
                   elements: str
+            members:
+              description:
+                - What some peers of the row's group reach among the peers and resources of the column's group beyond
+                  what RV(_value.rows[].cells[].entries) grant the group, through other groups they are in; null when
+                  nothing (or without O(peers)).
+              type: dict
+              contains:
+                text:
+                  description: That traffic as one short text.
+                  type: str
+                traffic:
+                  description: That traffic, as in RV(_value.peers[].reaches[].traffic).
+                  type: dict
+                peers:
+                  description: Names of the row's peers that reach it.
+                  type: list
+                  elements: str
+    peers:
+      description:
+        - Every peer of O(peers), by name, with what it reaches; empty without O(peers) or with more than
+          O(peer_limit) peers.
+      type: list
+      elements: dict
+      contains:
+        id:
+          description: Id of the peer.
+          type: str
+        name:
+          description: Name of the peer.
+          type: str
+        ip:
+          description: Overlay address of the peer.
+          type: str
+        groups:
+          description: Names of the peer's groups.
+          type: list
+          elements: str
+        reaches:
+          description: What the peer reaches, peers first, then network resources, then routes, each by name.
+          type: list
+          elements: dict
+          contains:
+            kind:
+              description: V(peer), V(resource) (a network resource) or V(route).
+              type: str
+            id:
+              description: Id of the peer, resource or route.
+              type: str
+            name:
+              description: Its name (a route's network identifier and address).
+              type: str
+            address:
+              description: Its address (a peer's overlay address, a resource's address, a route's network).
+              type: str
+            network:
+              description: The network of a resource; V("") otherwise.
+              type: str
+            traffic:
+              description:
+                - What gets through, after the drop rules, as C(tcp) and C(udp) (port ranges, C(1-65535) for every
+                  port), C(icmp) and C(other) (other IP protocols, which only protocol C(all) covers).
+              type: dict
+            text:
+              description: That traffic as one short text (C(all), C(tcp 22, 443), C(all except tcp 22)).
+              type: str
+            posture_checks:
+              description: Names of the posture checks that the part in RV(_value.peers[].reaches[].posture_text) needs.
+              type: list
+              elements: str
+            posture_text:
+              description: The part of the traffic that only a source peer passing posture checks gets; V("") for none.
+              type: str
+            rules:
+              description: The policies and rules (and route) it comes from.
+              type: list
+              elements: str
+    peers_omitted:
+      description: Whether RV(_value.peers) was left empty because there are more peers than O(peer_limit).
+      type: bool
+    peer_limit:
+      description: The O(peer_limit) used.
+      type: int
+    peer_count:
+      description: The number of peers given.
+      type: int
+    routes:
+      description: The routes and network resources, routes first, with who reaches them.
+      type: list
+      elements: dict
+      contains:
+        kind:
+          description: V(route) or V(resource).
+          type: str
+        id:
+          description: Its id.
+          type: str
+        name:
+          description: A route's network identifier and address, or a resource's name and address.
+          type: str
+        network:
+          description: The network of a resource; V("") for a route.
+          type: str
+        enabled:
+          description: Whether it is enabled.
+          type: bool
+        routing:
+          description:
+            - Its routing peers (C(name (peer))) and routing peer groups; for a resource, those of its network's enabled
+              routers.
+          type: list
+          elements: str
+        groups:
+          description: A route's distribution groups; a resource's groups.
+          type: list
+          elements: str
+        access_control_groups:
+          description: A route's access control groups (empty on v0.27 servers, and for resources).
+          type: list
+          elements: str
+        reached_by:
+          description: Names of the peers that reach it.
+          type: list
+          elements: str
     allow_all:
       description: Names of the enabled allow-all policies.
       type: list
       elements: str
     in_force:
-      description: The enabled rules of the enabled policies, in the policies' order (rules in their order).
+      description:
+        - The enabled rules of the enabled policies, in the policies' order (rules in their order), those that name
+          a resource too.
       type: list
       elements: dict
       contains:
@@ -239,11 +430,13 @@ _value:
           description: The protocol and ports as one short text.
           type: str
         sources:
-          description: Names of the source groups.
+          description: Names of the source groups, or of the rule's C(sourceResource), as C(name (peer)).
           type: list
           elements: str
         destinations:
-          description: Names of the destination groups.
+          description:
+            - Names of the destination groups, or of the rule's C(destinationResource), as C(name (peer)) or
+              C(name (resource of network)).
           type: list
           elements: str
         posture_checks:
@@ -262,8 +455,8 @@ _value:
           type: bool
     not_in_force:
       description:
-        - Rules not in the matrix, with the keys of RV(_value.in_force) and C(reason), one of C(policy disabled),
-          C(rule disabled) or C(names a resource, not groups).
+        - The rules of disabled policies and the disabled rules, with the keys of RV(_value.in_force) and C(reason),
+          C(policy disabled) or C(rule disabled).
       type: list
       elements: dict
 '''
@@ -279,10 +472,110 @@ PROTOCOL_ORDER = ('all', 'tcp', 'udp', 'icmp')
 WITH_PORTS = ('tcp', 'udp')
 RESOURCE_KEYS = ('sourceResource', 'destinationResource')
 MATRIX_LIMIT = 50
+PEER_LIMIT = 250
+TOP_PORT = 65535
+KIND_ORDER = ('peer', 'resource', 'route')
 
 
 def _text(value):
     return '' if value is None else str(value)
+
+
+# -- traffic: what a rule lets through, as sets that can be joined and taken away --------------------------------
+# (tcp intervals, udp intervals, icmp, other protocols); intervals are sorted, merged (start, end) port pairs.
+
+FULL = ((1, TOP_PORT),)
+NOTHING = ((), (), False, False)
+EVERYTHING = (FULL, FULL, True, True)
+
+
+def _merge(intervals):
+    merged = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def _cut(intervals, taken):
+    left = []
+    for start, end in intervals:
+        pieces = [(start, end)]
+        for cut_start, cut_end in taken:
+            pieces = [piece for low, high in pieces
+                      for piece in ((low, min(high, cut_start - 1)), (max(low, cut_end + 1), high)) if piece[0] <= piece[1]]
+        left.extend(pieces)
+    return _merge(left)
+
+
+def traffic_union(first, second):
+    return (_merge(first[0] + second[0]), _merge(first[1] + second[1]), first[2] or second[2], first[3] or second[3])
+
+
+def traffic_minus(first, second):
+    return (_cut(first[0], second[0]), _cut(first[1], second[1]), first[2] and not second[2], first[3] and not second[3])
+
+
+def traffic_empty(traffic):
+    return not (traffic[0] or traffic[1] or traffic[2] or traffic[3])
+
+
+def _port_intervals(ports):
+    intervals = []
+    for port in ports:
+        start, dummy, end = str(port).partition('-')
+        if start.isdigit() and (end or start).isdigit():
+            intervals.append((int(start), int(end or start)))
+    return _merge(intervals)
+
+
+def rule_traffic(rule):
+    """What one rule's protocol and ports cover (netbird-ssh of current servers is tcp, as they apply it)."""
+    protocol = _text(rule.get('protocol')) or 'all'
+    if protocol == 'all':
+        return EVERYTHING
+    if protocol == 'icmp':
+        return ((), (), True, False)
+    ports = _port_intervals(rule_ports(rule)) or FULL
+    if protocol == 'udp':
+        return ((), ports, False, False)
+    return (ports, (), False, False)
+
+
+def _ranges_text(intervals):
+    return ', '.join(str(start) if start == end else '%s-%s' % (start, end) for start, end in intervals)
+
+
+def _ranges_list(intervals):
+    return [str(start) if start == end else '%s-%s' % (start, end) for start, end in intervals]
+
+
+def _parts_text(traffic):
+    parts = []
+    for name, intervals in (('tcp', traffic[0]), ('udp', traffic[1])):
+        if intervals:
+            parts.append('%s %s' % (name, 'any port' if intervals == FULL else _ranges_text(intervals)))
+    if traffic[2]:
+        parts.append('icmp')
+    if traffic[3]:
+        parts.append('other protocols')
+    return ', '.join(parts)
+
+
+def traffic_words(traffic):
+    """'all', 'tcp 22, 443', 'tcp any port, icmp', 'all except tcp 22'; '' for nothing."""
+    if traffic == EVERYTHING:
+        return 'all'
+    if traffic[3]:
+        return 'all except %s' % _parts_text(traffic_minus(EVERYTHING, traffic))
+    return _parts_text(traffic)
+
+
+def traffic_data(traffic):
+    """The traffic as plain data: tcp and udp port ranges (['1-65535'] for every port), icmp, other protocols."""
+    return dict(tcp=_ranges_list(traffic[0]), udp=_ranges_list(traffic[1]), icmp=traffic[2], other=traffic[3])
 
 
 class _Groups:
@@ -363,16 +656,35 @@ def _as_policies(data):
     return data
 
 
-def _add_entry(cell, action, protocol, ports, allow_all, posture_checks, labels):
+def _as_list(value, option, key):
+    if value is None:
+        return []
+    if isinstance(value, dict) and isinstance(value.get(key), list):
+        value = value[key]
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise AnsibleError('access_matrix: option %s: must be a list of dicts (%s), got %s' % (option, key, type(value).__name__))
+    return value
+
+
+def _resource_ref(rule, key):
+    """A rule's sourceResource or destinationResource ({id, type}), or None."""
+    value = rule.get(key)
+    if isinstance(value, dict) and _text(ref_id(value)):
+        return value
+    return None
+
+
+def _add_entry(cell, action, protocol, ports, allow_all, posture_checks, labels, traffic):
     key = (action, allow_all, protocol, tuple(posture_checks))
     entry = cell.get(key)
     if entry is None:
         cell[key] = dict(action=action, protocol=protocol, ports=list(ports), allow_all=allow_all,
-                         posture_checks=list(posture_checks), rules=list(labels), any_port=not ports)
+                         posture_checks=list(posture_checks), rules=list(labels), any_port=not ports, traffic=traffic)
         return
     # joined ports: one rule for every port of the protocol makes the entry every port
     entry['any_port'] = entry['any_port'] or not ports
     entry['ports'] = [] if entry['any_port'] else port_set(entry['ports'] + list(ports))
+    entry['traffic'] = traffic_union(entry['traffic'], traffic)
     for label in labels:
         if label not in entry['rules']:
             entry['rules'].append(label)
@@ -385,67 +697,347 @@ def _entry_order(entry):
 
 
 def _entries(cells):
-    """The entries of the cells (each {key: entry} as _add_entry fills them) merged, sorted, with their text."""
+    """The entries of the cells (each {key: entry} as _add_entry fills them) merged, sorted, with their text.
+
+    Drop wins: what a drop entry of the cell covers is taken out of the accept entries (an accept entry left with
+    nothing is left out); the drop entries stay, so that the cell says what is stopped."""
     merged = {}
     for cell in cells:
         for entry in cell.values():
             _add_entry(merged, entry['action'], entry['protocol'], entry['ports'], entry['allow_all'],
-                       entry['posture_checks'], entry['rules'])
-    entries = sorted(merged.values(), key=_entry_order)
-    for entry in entries:
+                       entry['posture_checks'], entry['rules'], entry['traffic'])
+    dropped = NOTHING
+    for entry in merged.values():
+        if entry['action'] != 'accept':
+            dropped = traffic_union(dropped, entry['traffic'])
+    entries = []
+    for entry in sorted(merged.values(), key=_entry_order):
         del entry['any_port']
+        traffic = entry.pop('traffic')
         entry['text'] = traffic_text(entry['protocol'], entry['ports'])
-    return entries
+        if entry['action'] == 'accept':
+            left = traffic_minus(traffic, dropped)
+            if traffic_empty(left):
+                continue
+            if left != traffic:
+                entry['ports'] = _ranges_list(left[0] or left[1]) if entry['protocol'] in WITH_PORTS else []
+                entry['text'] = traffic_words(left)
+        entries.append(entry)
+    return entries, dropped
 
 
-def _limit(value):
+def _limit(value, option='matrix_limit', what='groups for which the matrix is built'):
     if isinstance(value, bool) or not isinstance(value, int):
         try:
             value = int(_text(value).strip())
         except ValueError:
             value = -1
     if value < 0:
-        raise AnsibleError('access_matrix: option matrix_limit: must be a whole number, 0 or more (the most groups '
-                           'for which the matrix is built)')
+        raise AnsibleError('access_matrix: option %s: must be a whole number, 0 or more (the most %s)' % (option, what))
     return value
 
 
-def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT):
+# -- peer by peer ----------------------------------------------------------------------------------------------
+
+class _Grants:
+    """What one source reaches at one destination: accept and drop grants, each (traffic, posture checks, label)."""
+
+    def __init__(self):
+        self.accept, self.drop = [], []
+
+    def add(self, action, traffic, posture, label):
+        (self.accept if action == 'accept' else self.drop).append((traffic, tuple(posture), label))
+
+    def result(self):
+        """(effective traffic, the part of it that holds only for sources passing posture checks, their names,
+        the labels of the accept grants that give something)."""
+        dropped = NOTHING
+        for traffic, dummy, dummy_label in self.drop:
+            dropped = traffic_union(dropped, traffic)
+        everything, unconditional, checks, labels = NOTHING, NOTHING, [], []
+        for traffic, posture, label in self.accept:
+            left = traffic_minus(traffic, dropped)
+            if traffic_empty(left):
+                continue
+            everything = traffic_union(everything, left)
+            if not posture:
+                unconditional = traffic_union(unconditional, left)
+            if label not in labels:
+                labels.append(label)
+        conditional = traffic_minus(everything, unconditional)
+        if not traffic_empty(conditional):
+            for traffic, posture, dummy in self.accept:
+                if posture and not traffic_empty(traffic_minus(traffic_minus(traffic, dropped), traffic_minus(traffic, conditional))):
+                    checks.extend(name for name in posture if name not in checks)
+        return everything, conditional, checks, labels
+
+
+class _Reach:
+    """Who reaches what, peer by peer, as the servers compute it for the peers' firewalls (see DOCUMENTATION)."""
+
+    def __init__(self, policies, groups, peers, routes, networks, posture_names):
+        self.peers = {}
+        for peer in peers:
+            peer_id = _text(ref_id(peer))
+            if peer_id:
+                self.peers[peer_id] = dict(id=peer_id, name=_text(peer.get('name')) or peer_id, ip=_text(peer.get('ip')),
+                                           groups=set())
+        self.group_peers, self.group_resources, self.group_names = {}, {}, {}
+        for group in groups:
+            group_id = _text(ref_id(group))
+            self.group_names[group_id] = _text(group.get('name')) or group_id
+            members = self.group_peers.setdefault(group_id, set())
+            for member in group.get('peers') or []:
+                members.add(_text(ref_id(member)))
+            for member in group.get('resources') or []:
+                target = self.group_peers if isinstance(member, dict) and member.get('type') == 'peer' else self.group_resources
+                target.setdefault(group_id, set()).add(_text(ref_id(member)))
+        for peer in peers:
+            for group in peer.get('groups') or []:
+                self.group_peers.setdefault(_text(ref_id(group)), set()).add(_text(ref_id(peer)))
+        for group_id, members in self.group_peers.items():
+            for member in members:
+                if member in self.peers:
+                    self.peers[member]['groups'].add(group_id)
+        self.resources, self.network_routers = {}, {}
+        for network in networks:
+            network_id = _text(ref_id(network))
+            routing = set()
+            for router in network.get('routers') or []:
+                if isinstance(router, dict) and router.get('enabled', True):
+                    routing |= self._router_peers(router)
+            self.network_routers[network_id] = routing
+            for resource in network.get('resources') or []:
+                if not isinstance(resource, dict):
+                    continue
+                resource_id = _text(ref_id(resource))
+                self.resources[resource_id] = dict(id=resource_id, name=_text(resource.get('name')) or resource_id,
+                                                   address=_text(resource.get('address')), network=_text(network.get('name')),
+                                                   network_id=network_id, enabled=bool(resource.get('enabled', True)))
+                for group in resource.get('groups') or []:
+                    self.group_resources.setdefault(_text(ref_id(group)), set()).add(resource_id)
+        self.routes = [route for route in routes if isinstance(route, dict)]
+        self.policies = policies
+        self.posture_names = posture_names
+        self.grants = {}  # (source peer, kind, destination id) -> _Grants
+        self.connected = set()
+
+    def _router_peers(self, item):
+        found = set()
+        if _text(item.get('peer')):
+            found.add(_text(ref_id(item.get('peer')) if isinstance(item.get('peer'), dict) else item.get('peer')))
+        for group in item.get('peer_groups') or []:
+            found |= self.group_peers.get(_text(ref_id(group)), set())
+        return found
+
+    def _peers_of(self, rule, groups_key, resource_key):
+        resource = _resource_ref(rule, resource_key)
+        if resource is not None:
+            if resource.get('type') == 'peer':
+                return {_text(ref_id(resource))} & set(self.peers)
+            return set()
+        found = set()
+        for group in rule.get(groups_key) or []:
+            found |= self.group_peers.get(_text(ref_id(group)), set())
+        return found & set(self.peers)
+
+    def _resources_of(self, rule):
+        resource = _resource_ref(rule, 'destinationResource')
+        if resource is not None:
+            return {_text(ref_id(resource))} & set(self.resources) if resource.get('type') != 'peer' else set()
+        found = set()
+        for group in rule.get('destinations') or []:
+            found |= self.group_resources.get(_text(ref_id(group)), set())
+        return found & set(self.resources)
+
+    def _grant(self, source, kind, target, action, traffic, posture, label):
+        self.grants.setdefault((source, kind, target), _Grants()).add(action, traffic, posture, label)
+
+    def compute(self):
+        enabled = []
+        for policy in self.policies:
+            if not policy.get('enabled'):
+                continue
+            posture = _names(policy.get('source_posture_checks'), self.posture_names)
+            policy_name = _text(policy.get('name')) or _text(ref_id(policy))
+            for rule in policy.get('rules') or []:
+                if isinstance(rule, dict) and rule.get('enabled'):
+                    enabled.append((policy, rule, posture, '%s / %s' % (policy_name, _text(rule.get('name')))))
+        for dummy, rule, posture, label in enabled:
+            action, traffic = _text(rule.get('action')) or 'accept', rule_traffic(rule)
+            sources = self._peers_of(rule, 'sources', 'sourceResource')
+            destinations = self._peers_of(rule, 'destinations', 'destinationResource')
+            for source in sources:
+                for destination in destinations:
+                    if source == destination:
+                        continue
+                    self.connected.add(frozenset((source, destination)))
+                    self._grant(source, 'peer', destination, action, traffic, posture, label)
+                    if rule.get('bidirectional'):
+                        self._grant(destination, 'peer', source, action, traffic, posture, label)
+            for resource_id in self._resources_of(rule):
+                resource = self.resources[resource_id]
+                if not resource['enabled']:
+                    continue
+                for source in sources:
+                    if self.network_routers.get(resource['network_id'], set()) - {source}:
+                        self._grant(source, 'resource', resource_id, action, traffic, posture, label)
+        self._routes(enabled)
+
+    def _routes(self, enabled):
+        ha_routers = {}
+        for route in self.routes:
+            ha_routers.setdefault(self._ha_key(route), set()).update(self._router_peers(route))
+        for route in self.routes:
+            if not route.get('enabled'):
+                continue
+            route_id = _text(ref_id(route))
+            routers = self._router_peers(route)
+            clients = set()
+            for group in route.get('groups') or []:
+                clients |= self.group_peers.get(_text(ref_id(group)), set())
+            clients = (clients & set(self.peers)) - ha_routers[self._ha_key(route)]
+            clients = {client for client in clients if any(frozenset((client, router)) in self.connected for router in routers)}
+            access_groups = {_text(ref_id(group)) for group in route.get('access_control_groups') or []}
+            label = 'route %s' % self.route_name(route)
+            if not access_groups:
+                for client in clients:
+                    self._grant(client, 'route', route_id, 'accept', EVERYTHING, (), label)
+                continue
+            # the rules of every enabled policy of which a rule has an access control group among its destinations
+            chosen = {id(policy) for policy, rule, dummy, dummy_label in enabled
+                      if access_groups & {_text(ref_id(group)) for group in rule.get('destinations') or []}}
+            for policy, rule, posture, rule_label in enabled:
+                if id(policy) not in chosen:
+                    continue
+                sources = self._peers_of(rule, 'sources', 'sourceResource')
+                for client in clients & sources:
+                    self._grant(client, 'route', route_id, _text(rule.get('action')) or 'accept', rule_traffic(rule), posture,
+                                '%s (%s)' % (rule_label, label))
+
+    @staticmethod
+    def _ha_key(route):
+        return (_text(route.get('network_id')), _text(route.get('network')), tuple(route.get('domains') or []))
+
+    @staticmethod
+    def route_name(route):
+        address = _text(route.get('network')) if not route.get('domains') else ', '.join(route.get('domains'))
+        return '%s (%s)' % (_text(route.get('network_id')) or _text(ref_id(route)), address)
+
+    def results(self):
+        """{source peer: [reach]} in the order of the destinations' kinds and names."""
+        routes = {_text(ref_id(route)): route for route in self.routes}
+        found = {}
+        for (source, kind, target), grants in self.grants.items():
+            everything, conditional, checks, labels = grants.result()
+            if traffic_empty(everything):
+                continue
+            if kind == 'peer':
+                name, address, network = self.peers[target]['name'], self.peers[target]['ip'], ''
+            elif kind == 'resource':
+                resource = self.resources[target]
+                name, address, network = resource['name'], resource['address'], resource['network']
+            else:
+                name, address, network = self.route_name(routes[target]), _text(routes[target].get('network')), ''
+            found.setdefault(source, []).append(dict(
+                kind=kind, id=target, name=name, address=address, network=network, traffic=traffic_data(everything),
+                text=traffic_words(everything), posture_checks=checks, posture_text=traffic_words(conditional), rules=labels,
+                value=everything))
+        for reaches in found.values():
+            reaches.sort(key=lambda r: (KIND_ORDER.index(r['kind']), r['name'].casefold(), r['name'], r['id']))
+        return found
+
+
+def _membership_extras(reach, groups, found, group_cells, rows_wanted):
+    """For each pair of groups, what some members reach beyond what the rules give the groups as such.
+
+    (source group, destination group) -> (traffic, [source peer names]); only for pairs whose union of members'
+    access is more than the group-level accepted traffic."""
+    extras = {}
+    if not rows_wanted:
+        return extras
+    members = {group['id']: reach.group_peers.get(group['id'], set()) & set(reach.peers) for group in groups}
+    targets = {group['id']: ({('peer', peer) for peer in members[group['id']]}
+                             | {('resource', res) for res in reach.group_resources.get(group['id'], set()) if res in reach.resources})
+               for group in groups}
+    by_source = {}
+    for source, reaches in found.items():
+        by_source[source] = {(item['kind'], item['id']): item['value'] for item in reaches}
+    for start in groups:
+        for end in groups:
+            union, who = NOTHING, []
+            for source in sorted(members[start['id']], key=lambda p: reach.peers[p]['name']):
+                reached = by_source.get(source, {})
+                mine = NOTHING
+                for target in targets[end['id']]:
+                    if target in reached:
+                        mine = traffic_union(mine, reached[target])
+                extra = traffic_minus(mine, group_cells.get((start['id'], end['id']), NOTHING))
+                if not traffic_empty(extra):
+                    union = traffic_union(union, extra)
+                    who.append(reach.peers[source]['name'])
+            if who:
+                extras[(start['id'], end['id'])] = (union, who)
+    return extras
+
+
+def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT, peers=None, routes=None, networks=None,
+                  posture_checks=None, peer_limit=PEER_LIMIT):
     """The matrix described in DOCUMENTATION, as plain data (strings wrapped so that they are never templated).
 
     The work grows with the rules (each rule's sources times its destinations) and, for the matrix only, with the
-    square of the groups, which ``matrix_limit`` bounds."""
+    square of the groups, which ``matrix_limit`` bounds; peer by peer, with the rules' peers, which ``peer_limit``
+    bounds."""
     policies = _as_policies(policies)
     if groups is not None and not isinstance(groups, list):
         raise AnsibleError('access_matrix: option groups: must be the list of groups that nms.overlay.group_info '
                            'returns, or of group names, got %s' % type(groups).__name__)
     matrix_limit = _limit(matrix_limit)
+    peer_limit = _limit(peer_limit, 'peer_limit', 'peers for which access is worked out peer by peer')
+    peer_list = _as_list(peers, 'peers', 'peers')
+    route_list = _as_list(routes, 'routes', 'routes')
+    network_list = _as_list(networks, 'networks', 'networks')
+    posture_by_id = {_text(ref_id(check)): _text(check.get('name')) for check in _as_list(posture_checks, 'posture_checks', 'posture_checks')}
     known = _Groups(groups)
     cells = {}  # (source, destination) as the rules name them (All not spread) -> {key: entry}, in the rules' order
     allow_all, in_force, not_in_force = [], [], []
+    resource_names = {}
+    for network in network_list:
+        for resource in network.get('resources') or []:
+            if isinstance(resource, dict):
+                resource_names[_text(ref_id(resource))] = '%s (resource of %s)' % (_text(resource.get('name')), _text(network.get('name')))
+    peer_names = {_text(ref_id(peer)): _text(peer.get('name')) for peer in peer_list}
 
     def group_name(group_id):
         return known.by_id[group_id]['name'] if group_id in known.by_id else _text(group_id)
 
+    def resource_name(resource):
+        resource_id = _text(ref_id(resource))
+        if resource.get('type') == 'peer':
+            return '%s (peer)' % (peer_names.get(resource_id) or _text(resource.get('name')) or resource_id)
+        return resource_names.get(resource_id) or '%s (resource)' % (_text(resource.get('name')) or resource_id)
+
     for policy in policies:
         policy_name = _text(policy.get('name')) or _text(policy.get('id'))
-        posture_checks = _names(policy.get('source_posture_checks'))
+        posture = _names(policy.get('source_posture_checks'), lambda value: posture_by_id.get(_text(value)) or _text(value))
         for rule in policy.get('rules') or []:
             if not isinstance(rule, dict):
                 continue
-            sources = [key for key in (known.add(ref) for ref in rule.get('sources') or []) if key]
-            destinations = [key for key in (known.add(ref) for ref in rule.get('destinations') or []) if key]
+            ends = {}
+            for side, resource_key in (('sources', 'sourceResource'), ('destinations', 'destinationResource')):
+                resource = _resource_ref(rule, resource_key)
+                ends[side] = [] if resource is not None else [key for key in (known.add(ref) for ref in rule.get(side) or []) if key]
+                ends[side + '_names'] = [resource_name(resource)] if resource is not None else [group_name(key) for key in ends[side]]
+            sources, destinations = ends['sources'], ends['destinations']
             protocol, ports = _text(rule.get('protocol')) or 'all', _ports(rule)
             is_allow_all = (rule.get('action') == 'accept' and protocol == 'all'
                             and any(known.is_all(key) for key in sources) and any(known.is_all(key) for key in destinations))
             line = dict(policy=policy_name, rule=_text(rule.get('name')), action=_text(rule.get('action')),
                         bidirectional=bool(rule.get('bidirectional')), protocol=protocol, ports=ports,
-                        text=traffic_text(protocol, ports), sources=[group_name(key) for key in sources],
-                        destinations=[group_name(key) for key in destinations], posture_checks=posture_checks,
-                        allow_all=is_allow_all, missing_groups=not sources or not destinations)
-            reason = ('policy disabled' if not policy.get('enabled') else 'rule disabled' if not rule.get('enabled')
-                      else 'names a resource, not groups' if any(isinstance(rule.get(k), dict) and rule.get(k) for k in RESOURCE_KEYS)
-                      else None)
+                        text=traffic_text(protocol, ports), sources=ends['sources_names'],
+                        destinations=ends['destinations_names'], posture_checks=posture,
+                        allow_all=is_allow_all, missing_groups=not ends['sources_names'] or not ends['destinations_names'])
+            reason = 'policy disabled' if not policy.get('enabled') else 'rule disabled' if not rule.get('enabled') else None
             if reason:
                 not_in_force.append(dict(line, reason=reason))
                 continue
@@ -456,11 +1048,12 @@ def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT):
             if rule.get('bidirectional'):
                 pairs.append((destinations, sources))
             label = '%s / %s' % (policy_name, line['rule'])
-            for starts, ends in pairs:
+            traffic = rule_traffic(rule)
+            for starts, stops in pairs:
                 for start in starts:
-                    for end in ends:
+                    for end in stops:
                         cell = cells.setdefault((start, end), {})
-                        _add_entry(cell, line['action'], protocol, ports, is_allow_all, posture_checks, [label])
+                        _add_entry(cell, line['action'], protocol, ports, is_allow_all, posture, [label], traffic)
 
     ordered = known.ordered()
     position = {group['id']: index for index, group in enumerate(ordered)}
@@ -469,7 +1062,21 @@ def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT):
     reaches = []
     for start, end in sorted(cells, key=lambda pair: (position[pair[0]], position[pair[1]])):
         reaches.append(dict(source=group_name(start), source_id=start, destination=group_name(end), destination_id=end,
-                            entries=_entries([cells[(start, end)]])))
+                            entries=_entries([cells[(start, end)]])[0]))
+
+    # peer by peer, when the peers were given and are not too many
+    peers_omitted = len(peer_list) > peer_limit
+    peer_rows, found, reach = [], {}, None
+    if peer_list and not peers_omitted:
+        reach = _Reach(policies, [group for group in groups or [] if isinstance(group, dict)], peer_list, route_list,
+                       network_list, lambda value: posture_by_id.get(_text(value)) or _text(value))
+        reach.compute()
+        found = reach.results()
+        for peer_id in sorted(reach.peers, key=lambda p: (reach.peers[p]['name'].casefold(), reach.peers[p]['name'], p)):
+            peer = reach.peers[peer_id]
+            peer_rows.append(dict(id=peer_id, name=peer['name'], ip=peer['ip'],
+                                  groups=sorted((reach.group_names.get(g, g) for g in peer['groups']), key=lambda n: (n.casefold(), n)),
+                                  reaches=[{key: value for key, value in item.items() if key != 'value'} for item in found.get(peer_id, [])]))
 
     rows = []
     rows_omitted = len(ordered) > matrix_limit
@@ -481,18 +1088,73 @@ def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT):
             group, All included)."""
             starts = set([source] + all_keys)
             ends = set([destination] + all_keys)
-            found = [(start, end) for start in starts for end in ends if (start, end) in cells]
-            return [cells[pair] for pair in sorted(found, key=order.get)]
+            pairs = [(start, end) for start in starts for end in ends if (start, end) in cells]
+            return [cells[pair] for pair in sorted(pairs, key=order.get)]
 
+        group_level, built = {}, []
         for source in ordered:
-            row_cells = []
             for destination in ordered:
-                row_cells.append(dict(destination=destination['name'], destination_id=destination['id'],
-                                      same_group=source['id'] == destination['id'],
-                                      entries=_entries(reaching(source['id'], destination['id']))))
-            rows.append(dict(source=source['name'], source_id=source['id'], peers_count=source['peers_count'], cells=row_cells))
+                entries, dropped = _entries(reaching(source['id'], destination['id']))
+                accepted = NOTHING
+                for cell in reaching(source['id'], destination['id']):
+                    for entry in cell.values():
+                        if entry['action'] == 'accept':
+                            accepted = traffic_union(accepted, entry['traffic'])
+                group_level[(source['id'], destination['id'])] = traffic_minus(accepted, dropped)
+                built.append((source, destination, entries))
+        extras = _membership_extras(reach, ordered, found, group_level, bool(found)) if reach else {}
+        row_cells = []
+        for source, destination, entries in built:
+            extra = extras.get((source['id'], destination['id']))
+            row_cells.append(dict(destination=destination['name'], destination_id=destination['id'],
+                                  same_group=source['id'] == destination['id'], entries=entries,
+                                  members=dict(text=traffic_words(extra[0]), traffic=traffic_data(extra[0]), peers=extra[1]) if extra else None))
+            if len(row_cells) == len(ordered):
+                rows.append(dict(source=source['name'], source_id=source['id'], peers_count=source['peers_count'], cells=row_cells))
+                row_cells = []
+    route_rows = _route_rows(route_list, network_list, reach, found, known, peer_names)
     return wrap_var(dict(groups=ordered, rows=rows, rows_omitted=rows_omitted, matrix_limit=matrix_limit, reaches=reaches,
-                         all_groups=all_keys, allow_all=allow_all, in_force=in_force, not_in_force=not_in_force))
+                         all_groups=all_keys, allow_all=allow_all, in_force=in_force, not_in_force=not_in_force,
+                         peers=peer_rows, peers_omitted=peers_omitted, peer_limit=peer_limit, peer_count=len(peer_list),
+                         routes=route_rows))
+
+
+def _route_rows(routes, networks, reach, found, known, peer_names):
+    """Routes and network resources: where they lead, through which peers, for whom, and who reaches them."""
+    reached_by = {}
+    for source, items in found.items():
+        for item in items:
+            if item['kind'] != 'peer':
+                reached_by.setdefault((item['kind'], item['id']), []).append(reach.peers[source]['name'])
+
+    def group_names(values):
+        return sorted((known.by_id[_text(ref_id(v))]['name'] if _text(ref_id(v)) in known.by_id else _text(ref_id(v)) for v in values or []),
+                      key=lambda n: (n.casefold(), n))
+
+    def routing(item):
+        names = ['%s (peer)' % (peer_names.get(_text(item.get('peer'))) or _text(item.get('peer')))] if _text(item.get('peer')) else []
+        return names + group_names(item.get('peer_groups'))
+
+    rows = []
+    for route in routes:
+        route_id = _text(ref_id(route))
+        rows.append(dict(kind='route', id=route_id, name=_Reach.route_name(route), network='', enabled=bool(route.get('enabled')),
+                         routing=routing(route), groups=group_names(route.get('groups')),
+                         access_control_groups=group_names(route.get('access_control_groups')),
+                         reached_by=sorted(reached_by.get(('route', route_id), []), key=lambda n: (n.casefold(), n))))
+    for network in networks:
+        routers = [router for router in network.get('routers') or [] if isinstance(router, dict)]
+        routing_names = sorted({name for router in routers if router.get('enabled', True) for name in routing(router)})
+        for resource in network.get('resources') or []:
+            if not isinstance(resource, dict):
+                continue
+            resource_id = _text(ref_id(resource))
+            rows.append(dict(kind='resource', id=resource_id, name='%s (%s)' % (_text(resource.get('name')), _text(resource.get('address'))),
+                             network=_text(network.get('name')), enabled=bool(resource.get('enabled', True)), routing=routing_names,
+                             groups=group_names(resource.get('groups')), access_control_groups=[],
+                             reached_by=sorted(reached_by.get(('resource', resource_id), []), key=lambda n: (n.casefold(), n))))
+    rows.sort(key=lambda r: (r['kind'] != 'route', r['network'].casefold(), r['name'].casefold(), r['id']))
+    return rows
 
 
 class FilterModule:

@@ -125,10 +125,9 @@ def test_disabled_policies_and_rules_are_listed_apart_not_in_the_matrix():
     ], groups=[ALL, DEV, SRV, OFFICE])
     assert cells(matrix) == {('office', 'servers'): [('accept', 'tcp 80', False)]}
     assert [(r['policy'], r['rule'], r['reason']) for r in matrix['not_in_force']] == [
-        ('paused', 'r', 'policy disabled'), ('mixed', 'off', 'rule disabled'), ('Default', 'Default', 'policy disabled'),
-        ('peer', 'resource', 'names a resource, not groups')]
+        ('paused', 'r', 'policy disabled'), ('mixed', 'off', 'rule disabled'), ('Default', 'Default', 'policy disabled')]
     assert matrix['not_in_force'][0]['sources'] == ['developers'] and matrix['not_in_force'][0]['text'] == 'tcp 22'
-    assert [r['rule'] for r in matrix['in_force']] == ['on']
+    assert [r['rule'] for r in matrix['in_force']] == ['on', 'resource']  # an enabled rule naming a resource is in force
     assert matrix['allow_all'] == []
 
 
@@ -217,7 +216,7 @@ def test_html_escapes_names_and_is_self_contained():
     parser = Tags()
     parser.feed(page)
     # the only tags are the template's own: a name's <b> or <i> is text
-    assert 'i' not in parser.tags and parser.tags.count('b') == 5  # the 4 figures and the allow-all warning
+    assert 'i' not in parser.tags and parser.tags.count('b') == 7  # the 6 figures and the allow-all warning
     text = ''.join(parser.text)
     assert '<b>' in text and '{{ x }}' in text and '<i>t</i>' in text
     assert '{{' not in page and '{%' not in page
