@@ -53,6 +53,7 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
         ("POST", "/_emulator/users"): seed_user,
         ("POST", "/_emulator/peers"): seed_peer_list,
         ("POST", "/_emulator/peer-status"): peer_status,
+        ("POST", "/_emulator/events"): seed_events,
         ("GET", "/_emulator/state"): dump_state,
     }
     handler = handlers.get(key)
@@ -191,6 +192,31 @@ def _last_seen(value: Any) -> dt.datetime | None:
     except ValueError:
         raise ApiError(422, f"last_seen: {value!r} is not an RFC 3339 time stamp such as 2026-01-10T08:00:00Z") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+
+
+def seed_events(app: App, body: dict[str, Any]) -> Any:
+    """Audit events as a server stores them: `{"count": N, "activity_code"?, "initiator_id"?, "target_id"?, "meta"?,
+    "timestamp"?}` records N alike (for a log over the 10,000 a list holds); `timestamp` (RFC 3339) dates them earlier
+    than now, as a real server's asynchronous store leaves an event with an older time stamp behind one stored
+    before it. Returns `{"count", "first_id", "last_id"}`."""
+    count = body.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 100000:
+        raise ApiError(422, "count: a whole number from 1 to 100000")
+    moment = None
+    if body.get("timestamp") is not None:
+        try:
+            moment = dt.datetime.fromisoformat(str(body["timestamp"]).replace("Z", "+00:00"))
+        except ValueError:
+            raise ApiError(422, f"timestamp: {body['timestamp']!r} is not an RFC 3339 time stamp") from None
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+    state = app.state
+    first = state.event_seq + 1
+    for dummy in range(count):
+        state.event(str(body.get("activity_code") or "group.add"), str(body.get("initiator_id") or "owner-user"),
+                    str(body.get("target_id") or "seeded"), body.get("meta") if isinstance(body.get("meta"), dict) else {})
+        if moment is not None:
+            state.events[-1]["timestamp"] = moment
+    return {"count": count, "first_id": str(first), "last_id": str(state.event_seq)}
 
 
 def peer_status(app: App, body: dict[str, Any]) -> Any:

@@ -464,7 +464,9 @@ def instance_version(_ctx: Ctx) -> Any:
 @route("GET", "/api/events")
 def list_events(ctx: Ctx) -> Any:
     ctx.require(ctx.service_or_admin, "only users with admin power can view events")
-    newest_first = list(reversed(ctx.state.events[-MAX_EVENTS:]))
+    # ORDER BY timestamp DESC LIMIT 10000, as the real servers' store reads them: an event stored late with an older
+    # time stamp (POST /_emulator/events) sorts below newer ones
+    newest_first = sorted(reversed(ctx.state.events), key=lambda event: event["timestamp"], reverse=True)[:MAX_EVENTS]
     return [ctx.render.event(event) for event in newest_first]
 
 

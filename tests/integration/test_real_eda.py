@@ -1,0 +1,69 @@
+# -*- coding: utf-8 -*-
+"""ansible-rulebook with the example rulebooks against the real NetBird v0.77.1 (tests/support/realserver.py, ``make
+eda`` with the real servers' kit): a playbook makes changes, the rulebook reacts, observed within a timeout.
+
+The rulebook harness (ansible-rulebook of ``make eda-venv``, a webhook) is test_eda_source.py's. Peers cannot join a
+real server through the REST API, so the reactions are to what a playbook does: a group, a renamed peer, a policy.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.integration.test_eda_source import rulebooks, webhooks
+from tests.integration.test_real_servers import started
+
+pytestmark = pytest.mark.real
+
+
+@pytest.fixture(scope="module")
+def real_v077():
+    yield from started("v0.77.1")
+
+
+@pytest.fixture
+def rulebook(tmp_path, collections_dir):
+    yield from rulebooks(tmp_path, collections_dir)
+
+
+@pytest.fixture
+def webhook():
+    yield from webhooks()
+
+
+def connection(server):
+    return {"NMS_API_URL": server.url, "NMS_API_TOKEN": server.token}
+
+
+def test_forward_to_webhook_posts_what_a_playbook_changed(real_v077, rulebook, webhook, run, tmp_path):
+    state = tmp_path / "position.json"
+    book = rulebook("forward_to_webhook", real_v077, nms_eda_webhook_url=webhook.url, nms_eda_state_file=str(state))
+    # the audit log's path of v0.77: one request, no fallback
+    assert [r["path"] for r in real_v077.requests() if r["path"].startswith("/api/events")][:1] == ["/api/events/audit"]
+    peer = sorted(real_v077.ok("GET", "/peers"), key=lambda p: p["name"])[0]
+    made = run([{"name": "Group", "nms.overlay.group": {"name": "eda-real"}},
+                {"name": "Rename", "nms.overlay.peer": {"id": peer["id"], "name": "eda-renamed"}}],
+               env=connection(real_v077), ansible=True)
+    assert made.rc == 0, made
+
+    def posted():
+        return [(b.get("activity_code"), b.get("meta", {}).get("name")) for b in webhook.bodies]
+    book.wait_for("POSTs of the group and the rename",
+                  lambda: {("group.add", "eda-real"), ("peer.rename", "eda-renamed")} <= set(posted()))
+    time.sleep(3)  # three more polls: each event is posted once
+    assert posted() == [("group.add", "eda-real"), ("peer.rename", "eda-renamed")], posted()
+    assert [b["target_id"] for b in webhook.bodies if b["activity_code"] == "peer.rename"] == [peer["id"]]
+    assert json.loads(state.read_text(encoding="utf-8"))["seen"]
+
+
+def test_alert_on_a_policy_made_by_a_playbook(real_v077, rulebook, run):
+    book = rulebook("alert_on_policy_and_dns_changes", real_v077)
+    made = run([{"name": "Group", "nms.overlay.group": {"name": "eda-ops"}},
+                {"name": "Policy", "nms.overlay.policy": {"name": "eda ops to ops", "rules": [{
+                    "name": "ops", "sources": ["eda-ops"], "destinations": ["eda-ops"], "bidirectional": True,
+                    "protocol": "all", "action": "accept"}]}}], env=connection(real_v077), ansible=True)
+    assert made.rc == 0, made
+    book.wait_for("alert", lambda: "ALERT Policy added (policy.add): eda ops to ops" in book.output())

@@ -1,0 +1,162 @@
+# -*- coding: utf-8 -*-
+"""The event source nms.overlay.audit_events without a server: its arguments, its position (watermark, overlap,
+bounded seen ids) and state file, and that it imports only the standard library (it runs in ansible-rulebook's Python,
+where neither ansible-core nor the collection's requirements need to be)."""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import importlib.util
+import json
+import os
+import sys
+
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLUGIN = os.path.join(REPO_ROOT, "extensions", "eda", "plugins", "event_source", "audit_events.py")
+UTC = datetime.timezone.utc
+TOKEN = "nbp_" + "s3cret" * 6
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("nms_overlay_audit_events_unit", PLUGIN)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+plugin = _load()
+GOOD = {"api_url": "https://nms.example.com/api", "api_token": TOKEN}
+
+
+def at(seconds):
+    return datetime.datetime(2026, 1, 10, 8, 0, 0, tzinfo=UTC) + datetime.timedelta(seconds=seconds)
+
+
+def test_imports_only_the_standard_library():
+    tree = ast.parse(open(PLUGIN, encoding="utf-8").read())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    assert names <= set(sys.stdlib_module_names) | {"__future__"}, names
+    assert plugin.DOCUMENTATION.lstrip().startswith("---") and "nms.overlay.audit_events" in plugin.EXAMPLES
+
+
+def test_options_defaults_and_the_environment():
+    options = plugin.Options({}, environ={"NMS_API_URL": "http://127.0.0.1:8080/api/", "NMS_API_TOKEN": TOKEN},
+                             now=at(0))
+    assert (options.api_url, options.api_token) == ("http://127.0.0.1:8080", TOKEN)
+    assert (options.interval, options.timeout, options.overlap, options.start) == (10, 30, 60, at(0))
+    assert options.validate_certs is True and options.state_file is None
+    options = plugin.Options(dict(GOOD, api_url="https://other.example.com", start="-1h", overlap="2m", interval="5",
+                                  validate_certs="false", activity_code="peer.*"), environ={"NMS_API_URL": "x"},
+                             now=at(3600))
+    assert options.api_url == "https://other.example.com"  # the argument wins over the environment
+    assert (options.start, options.overlap, options.interval, options.validate_certs) == (at(0), 120, 5, False)
+    assert options.activity_code == ["peer.*"]
+    assert plugin.Options(dict(GOOD, start="2026-01-10T08:00:00.123456789Z")).start == at(0.123456)
+    assert plugin.Options(dict(GOOD, start="2026-01-10")).start == at(-8 * 3600)
+
+
+@pytest.mark.parametrize("args, message", [
+    ({}, "api_url: not set (set api_url or the environment variable NMS_API_URL)"),
+    ({"api_url": "https://nms.example.com"}, "api_token: not set"),
+    (dict(GOOD, api_token=TOKEN + "\n"), "api_token: the token has spaces"),
+    (dict(GOOD, api_url="https://user:%s@nms.example.com" % TOKEN), "api_url: '(hidden)' is not an http(s) URL"),
+    (dict(GOOD, api_url="nms.example.com"), "api_url: 'nms.example.com' is not an http(s) URL"),
+    (dict(GOOD, interval=-1), "interval: -1 must be greater than 0"),
+    (dict(GOOD, timeout=True), "timeout: True is not a number of seconds"),
+    (dict(GOOD, overlap="a while"), "overlap: 'a while' is not a number of seconds"),
+    (dict(GOOD, validate_certs="maybe"), "validate_certs: 'maybe' is not a boolean"),
+    (dict(GOOD, start="tomorrow"), "start: 'tomorrow' is neither an ISO 8601 time stamp"),
+    (dict(GOOD, ca_path="/nonexistent/ca.pem"), "ca_path: /nonexistent/ca.pem does not exist"),
+    (dict(GOOD, activity_code=[1]), "activity_code: [1] is not a list"),
+    (dict(GOOD, target_id=["x"]), "target_id: ['x'] is not a string"),
+    (dict(GOOD, api_tokn="x"), "unknown argument(s) api_tokn"),
+])
+def test_bad_arguments_raise_a_value_error_naming_the_argument(args, message):
+    with pytest.raises(ValueError) as info:
+        plugin.Options(args, environ={})
+    assert str(info.value).startswith(message), str(info.value)
+    assert TOKEN not in str(info.value) and "s3cret" not in str(info.value)
+
+
+def test_filters_as_event_info_applies_them():
+    options = plugin.Options(dict(GOOD, activity_code=["peer.*", "group.add"], initiator_email="Owner@Example.com",
+                                  target_id="t1"))
+    event = {"activity_code": "peer.rename", "initiator_email": "owner@example.com", "target_id": "t1"}
+    assert options.keep(event)
+    assert not options.keep(dict(event, activity_code="group.delete"))
+    assert not options.keep(dict(event, initiator_email="other@example.com"))
+    assert not options.keep(dict(event, target_id="t2"))
+    assert plugin.Options(dict(GOOD, initiator_id="sys")).keep({"initiator_id": "sys"})
+
+
+def test_events_are_normalised_like_event_info_s():
+    event, moment = plugin.normalise({"id": 7, "timestamp": "2026-01-10T08:00:01Z", "activity_code": "x",
+                                      "meta": {"ok": True, "n": 3.0, "l": ["a", "b"], "none": None}})
+    assert event["id"] == "7" and moment == at(1)
+    assert event["meta"] == {"ok": "true", "n": "3", "l": "[a b]", "none": "<nil>"}
+    assert plugin.normalise({"id": 1, "timestamp": "yesterday"}) is None
+    assert plugin.normalise({"timestamp": "2026-01-10T08:00:01Z"}) is None
+    assert plugin.normalise(["not", "an", "event"]) is None
+
+
+def test_the_position_takes_each_id_once_and_forgets_ids_below_the_overlap():
+    position = plugin.Position(at(0))
+    assert not position.is_new("1", at(-1))  # before the start
+    for number, second in ((1, 10), (2, 20), (3, 30)):
+        assert position.is_new(str(number), at(second))
+        position.take(str(number), at(second))
+    assert not position.is_new("2", at(20)) and position.watermark == at(30) and position.top_id == 3
+    position.prune(15)
+    assert position.floor == at(15) and sorted(position.seen) == ["2", "3"]
+    assert position.is_new("9", at(16)) and not position.is_new("9", at(14))
+
+
+def test_the_seen_ids_are_bounded(monkeypatch):
+    monkeypatch.setattr(plugin, "SEEN_LIMIT", 5)
+    position = plugin.Position(at(0))
+    for number in range(1, 9):  # 8 events within the overlap, 3 too many
+        position.take(str(number), at(number))
+    position.prune(3600)
+    assert sorted(position.seen, key=int) == ["4", "5", "6", "7", "8"]
+    # the floor rose above the forgotten ones: none of them can come back as new
+    assert all(not position.is_new(str(number), at(number)) for number in range(1, 9))
+
+
+def test_the_state_file_round_trip_is_atomic_and_holds_no_token(tmp_path):
+    path = tmp_path / "position.json"
+    options = plugin.Options(dict(GOOD, state_file=str(path)), now=at(0))
+    position, resumed = plugin.load_position(options)
+    assert not resumed and position.floor == at(0)
+    position.take("41", at(5))
+    plugin.save_position(options, position)
+    assert os.listdir(str(tmp_path)) == ["position.json"]
+    text = path.read_text(encoding="utf-8")
+    assert TOKEN not in text and json.loads(text)["api_url"] == "https://nms.example.com"
+    again, resumed = plugin.load_position(plugin.Options(dict(GOOD, state_file=str(path), start="-1h")))
+    assert resumed and again.seen == {"41": at(5)} and again.watermark == at(5) and again.top_id == 41
+    path.write_text(json.dumps({"version": 1, "watermark": "x", "floor": "y", "seen": {}}), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"state_file: .* is damaged \(watermark, floor or seen missing\)"):
+        plugin.load_position(options)
+
+
+def test_a_failure_is_logged_once_until_it_changes_or_five_minutes_pass(caplog):
+    source = plugin.AuditEventSource.__new__(plugin.AuditEventSource)
+    source.options = plugin.Options(GOOD)
+    source.client = plugin.Client(source.options)
+    source.failing = None
+    for moment in (0, 10, 20):
+        source.failed(plugin.PollError("GET x failed with HTTP 503: busy (token %s)" % TOKEN), moment)
+    source.failed(plugin.PollError("GET x: no answer"), 30)
+    source.failed(plugin.PollError("GET x: no answer"), 30 + plugin.REPEAT_ERROR_SECONDS)
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 3, messages
+    assert "(token (hidden))" in messages[0] and TOKEN not in " ".join(messages)
+    assert "(4 polls in a row)" in messages[1] and "(5 polls in a row)" in messages[2]
