@@ -37,12 +37,12 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test check rehearse oldest matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean
+.PHONY: help test check rehearse oldest matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean eda eda-venv de
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
-	@echo "make test         unit + integration + reliability + sanity + lint + docs + demo on the newest ansible-core,"
+	@echo "make test         unit + integration + reliability + sanity + lint + docs + eda + demo on the newest ansible-core,"
 	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
 	@echo "make rehearse     what CI does, on this machine: .ci/run in a fresh clone of HEAD (before a push; .ci/rehearse.sh)"
 	@echo "make check        the quick loop: lint, unit tests, every module's scenario in process against the emulator (netbird)"
@@ -56,6 +56,8 @@ help:
 	@echo "make integration  pytest tests/integration (ansible-playbook against the emulator, both dialects)"
 	@echo "make reliability  pytest tests/reliability (bad input, bad answers, check mode, TLS, concurrency, permissions)"
 	@echo "make stress       the reliability tests at full size (NMS_STRESS=1: more examples, more fault seeds)"
+	@echo "make eda          the event source nms.overlay.audit_events against the emulator, and ansible-rulebook with the example"
+	@echo "                  rulebooks against the emulator and the real v0.77.1 ($(EDA_VENV); needs Java 17+)"
 	@echo "make docs         build the documentation site offline into $(BUILD)/docs (fails on any warning)"
 	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
 	@echo "make lint         ansible-lint --profile production"
@@ -63,6 +65,7 @@ help:
 	@echo "make tables       write plugins/module_utils/_tables.py from the kinds' declarations (after changing a kind)"
 	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist (needs only ansible-core: see the target)"
 	@echo "make ee           the execution environment's build context in $(BUILD)/ee (after make build)"
+	@echo "make de           the decision environment's build context in $(BUILD)/de (extensions/eda/decision-environment.yml; after make build)"
 	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
@@ -70,7 +73,7 @@ help:
 # sanity, lint and docs, then the oldest ansible-core and the matrix, in the other
 # (the venv first: both lanes' first stages need it, and on a fresh clone they would build it at once)
 test: venv
-	@bash .ci/stages.sh unit integration real reliability -- sanity lint docs demo-kept oldest matrix
+	@bash .ci/stages.sh unit integration real reliability -- sanity lint docs eda demo-kept oldest matrix
 
 # CI's run on a fresh clone of HEAD, here (.ci/rehearse.sh): a warm checkout hides what only a clean one shows
 rehearse:
@@ -84,9 +87,11 @@ check: venv
 # The copy of the requirements file inside the venv is the stamp: the venv is rebuilt from scratch
 # when the file differs (or the venv's python is broken, e.g. its base interpreter vanished).
 # A lock beside the venv: two targets started at once (make test's lanes, two terminals) build it one at a time.
+# (VENV_IMPORTS: what a working venv imports; the eda venv is made by this target too)
+VENV_IMPORTS ?= ansible, pytest
 venv:
-	@exec 9>"$(VENV).lock"; flock 9; \
-	if [ -x "$(VPY)" ] && "$(VPY)" -c 'import ansible, pytest' >/dev/null 2>&1 \
+	@mkdir -p "$(dir $(VENV))"; exec 9>"$(VENV).lock"; flock 9; \
+	if [ -x "$(VPY)" ] && "$(VPY)" -c 'import $(VENV_IMPORTS)' >/dev/null 2>&1 \
 	     && cmp -s $(REQUIREMENTS) "$(STAMP)"; then \
 	  echo "venv: $(VENV) is up to date with $(REQUIREMENTS)"; \
 	else \
@@ -141,8 +146,11 @@ real: venv
 	  NMS_REAL=0 $(MAKE) scenarios; \
 	fi
 
+# every module's scenario, the playbooks' tests against the real servers (the event source's run in the eda stage)
+REAL_TESTS := tests/scenarios tests/integration/test_real_servers.py tests/integration/test_real_export.py \
+              tests/integration/test_real_drift.py
 _real: venv
-	$(call pytest,tests/scenarios tests/integration/test_real_servers.py,--dist load -p no:cacheprovider)
+	$(call pytest,$(REAL_TESTS),--dist load -p no:cacheprovider)
 
 scenarios: venv
 	NMS_REAL=0 $(MAKE) _scenarios
@@ -154,9 +162,10 @@ _scenarios: venv
 	$(call pytest,tests/scenarios,)
 
 # each worker keeps one emulator per dialect for the session (tests/conftest.py emulators), so tests spread freely
-# (the real servers' playbook tests are the real stage's)
+# (the real servers' playbook tests are the real stage's, the event source's the eda stage's)
+EDA_TESTS := tests/integration/test_eda_source.py tests/integration/test_real_eda.py
 integration: venv
-	$(call pytest,tests/integration,--dist load -m 'not real')
+	$(call pytest,tests/integration,--dist load -m 'not real' $(addprefix --ignore=,$(EDA_TESTS)))
 
 reliability: venv
 	$(call pytest,tests/reliability,--dist load)
@@ -165,6 +174,27 @@ reliability: venv
 stress: venv
 	NMS_STRESS=1 $(MAKE) reliability
 	NMS_STRESS=1 "$(VPY)" -m pytest tests/integration/test_network_faults.py $(PYTEST_XDIST) --dist load
+
+# --- Event-Driven Ansible ------------------------------------------------------------------------
+# ansible-rulebook in a virtualenv of its own (requirements-eda.txt; its pins need not agree with requirements-dev.txt's),
+# made like the venv target's; the tests run in $(VENV) and start $(EDA_VENV)/bin/ansible-rulebook. It needs Java 17+
+# (.ci/run installs Debian's default-jre-headless when java is missing); in CI (CI=true) a missing ansible-rulebook or
+# Java fails the tests, elsewhere it skips them. With the real servers' kit the rulebook also runs against v0.77.1.
+EDA_VENV ?= $(BUILD)/eda-venv
+EDA_REQUIREMENTS ?= requirements-eda.txt
+eda-venv:
+	@$(MAKE) venv VENV=$(EDA_VENV) REQUIREMENTS=$(EDA_REQUIREMENTS) VENV_IMPORTS='ansible_rulebook, ansible'
+
+eda: venv eda-venv
+	@if [ -f "$(REAL_KIT)/realserver.py" ]; then \
+	  echo "eda: with the real NetBird v0.77.1 of $(REAL_KIT)"; real=1; \
+	else \
+	  echo "eda: no real NetBird servers at $(REAL_KIT): the real v0.77.1 test is skipped (set NMS_REAL_SERVERS to the kit's directory)"; real=0; \
+	fi; \
+	NMS_REAL=$$real NMS_REAL_SERVERS="$(REAL_KIT)" NMS_EDA_BIN="$(abspath $(EDA_VENV))/bin" $(MAKE) _eda
+
+_eda: venv
+	$(call pytest,$(EDA_TESTS),--dist load -p no:cacheprovider)
 
 # --- ansible-test sanity ------------------------------------------------------------------------
 # ansible-test makes a virtualenv per sanity test (--venv, cached under ~/.ansible/test/venv) and
@@ -247,6 +277,22 @@ build:
 
 ee: venv
 	@bash .ci/ee.sh "$(VBIN)"
+
+# the decision environment (ansible-rulebook and the collection) as .ci/ee.sh makes the execution environment's context:
+# from the artifact of make build, under the name without the version that the definition refers to
+DE_CONTEXT := $(BUILD)/de
+de: venv
+	@version=$$(bash .ci/version.sh); artifact="$(BUILD)/dist/nms-overlay-$$version.tar.gz"; \
+	if [ ! -f "$$artifact" ]; then \
+	  echo "de: $$artifact is missing (galaxy.yml's version is $$version): run make build first; the decision environment installs the collection from it" >&2; exit 1; \
+	fi; \
+	mkdir -p "$(BUILD)/ee-collection"; cp "$$artifact" "$(BUILD)/ee-collection/nms-overlay.tar.gz"; \
+	"$(VBIN)/ansible-builder" create --file extensions/eda/decision-environment.yml --context "$(DE_CONTEXT)" --output-filename Containerfile; \
+	if [ ! -f "$(DE_CONTEXT)/_build/collections/nms-overlay.tar.gz" ]; then \
+	  echo "de: $(DE_CONTEXT) lacks the collection artifact: see additional_build_files of extensions/eda/decision-environment.yml" >&2; exit 1; \
+	fi; \
+	echo "de: build context $(DE_CONTEXT) with $$artifact"; \
+	echo "de: build the image with: ansible-builder build --context $(DE_CONTEXT) --tag nms-overlay-de:$$version   (podman or docker)"
 
 # Consumes the fragments into changelogs/changelog.yaml and writes CHANGELOG.rst (commit both).
 changelog: venv

@@ -29,11 +29,16 @@ class Field:
     unless ``in_use`` is false (a membership, such as a group's peers). ``requires`` names the server generation that
     has the field ('v0.77'): a task that sets it is refused by an older server before any write. ``answer`` is the
     JSON type answers give it where its option's type does not say it (a duration, answered in seconds).
+    ``server_default`` is what servers give an object when a create does not send the field: an export leaves it out
+    (as it leaves out ``initial``). ``described`` false leaves the field out of what network_state's ``state: gathered`` describes (a relation another
+    kind describes, such as a group's network resources, which each resource's groups give).
     """
 
     def __init__(self, option='str', norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None, in_use=True,
-                 requires=None, answer=None):
+                 requires=None, answer=None, described=True, server_default=None):
         self.option = option
+        self.described = described
+        self.server_default = server_default
         self.answer = answer
         self.requires = requires
         self.ref = ref
@@ -149,7 +154,7 @@ class Kind(NmsModule):
     HOOKS = ('check_options', 'check_server', 'matches', 'identity_text', 'live', 'choose', 'list_path', 'desired',
              'new_state', 'prepare_update', 'merge_desired', 'same', 'from_server', 'request_body', 'before_write',
              'predict', 'to_result', 'finish', 'read_answer', 'follow_ups', 'may_replace', 'replacement_wanted',
-             'can_delete', 'secret_name', 'object_path', 'confirm_delete', 'without_parent', 'path')
+             'can_delete', 'secret_name', 'object_path', 'confirm_delete', 'without_parent', 'path', 'described')
 
     path = None              # the API path of its list (a kind under a parent: see list_path)
     what = None              # its noun in messages
@@ -159,6 +164,9 @@ class Kind(NmsModule):
     # a kind that lives under a parent object: (the parent's section, the key of the parent's entry that lists it, the
     # option that names the parent), such as a network's resources; None for a top-level kind
     nested_in = None
+    # a kind listed under its parent only (no ``kind``), whose objects a list of the resolver also holds: that list's
+    # kind, kept current by its writes (a network resource created by network_state, which a policy's rule then names)
+    also_listed = None
     lookup = None            # the fields a reference to it may match after the id (None: the natural key)
     natural_key = 'name'
     fields = {}
@@ -200,6 +208,9 @@ class Kind(NmsModule):
     # before, after, answers}], sent after it (before: None for a create); the result is then changed
     follow_ups = None
     finish = None            # (obj, result) -> the task's result with what the kind reports besides the object
+    # (options, obj, name_of) -> the options network_state's state=gathered describes the server object with, from those
+    # its fields gave (references named); name_of(kind, id) names a reference as the export does
+    described = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

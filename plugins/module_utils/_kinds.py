@@ -38,6 +38,10 @@ RESOURCES = (
     GroupModule,
     PeerModule,
     PostureCheckModule,
+    # a policy's rule may name a network resource as its source or destination
+    NetworkModule,
+    NetworkResourceModule,
+    NetworkRouterModule,
     PolicyModule,
     RouteModule,
     NameserverGroupModule,
@@ -48,9 +52,6 @@ RESOURCES = (
     UserModule,
     TokenModule,
     AccountSettingsModule,
-    NetworkModule,
-    NetworkResourceModule,
-    NetworkRouterModule,
 )
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the

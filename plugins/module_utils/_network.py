@@ -16,6 +16,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import ApiErro
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._kind import planned
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._export import gathered
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
     DEFAULT_POLICY_CHOICES, KINDS, ORDER, SINGLETONS, Entry, check_description, connection, described_kinds, entry_label,
     entry_resource, is_absent, item_spec_defaults, protected,
@@ -46,6 +47,7 @@ class NetworkStateModule(NmsModule):
     # where created setup key values go (the file's path and a switch are no secrets themselves)
     argument_spec.update(secrets_file_options())
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
+    argument_spec['state'] = dict(type='str', default='present', choices=['present', 'gathered'])
     # the sections of kinds only today's servers have, with the generation that has them: for the compatibility page;
     # the described kinds themselves refuse a v0.27 server (check_references), so that empty sections pass
     options_requiring = {kind: 'v0.77' for kind, cls in KINDS if cls.requires}
@@ -86,6 +88,8 @@ class NetworkStateModule(NmsModule):
                 and entry.nested.get(key) is not None]
 
     def run(self):
+        if self.params.get('state') == 'gathered':
+            return self.gather()
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
         check_secrets_file(self.params.get('created_secrets_file'))  # before anything is made, check mode too
@@ -122,6 +126,19 @@ class NetworkStateModule(NmsModule):
             if absent or pruning:
                 self.progress('network_state: %s (deletions%s)' % (report.kind_line(kind), ', prune' if pruning else ''))
         return dict(report.result(), progress=list(self.steps))
+
+    def gather(self):
+        """state=gathered: the server's network as a description (see _export), nothing written."""
+        given = [name for name, dummy_cls in KINDS if self.params.get(name) is not None]
+        given += [name for name in ('default_policy', 'created_secrets_file') if self.params.get(name) is not None]
+        given += ['prune'] if self.params['prune'] else []
+        if given:
+            raise TaskError('state=gathered reads the network and takes no description: remove %s' % ', '.join(
+                'option %s' % name for name in given))
+        description = gathered(self)
+        counts = {kind: len(value) for kind, value in description.items() if isinstance(value, list)}
+        return dict(changed=False, gathered=description, progress=list(self.steps), msg='gathered %s' % (', '.join(
+            '%d %s' % (count, kind) for kind, count in counts.items()) or 'an empty network'))
 
     def apply(self, entry):
         """Run the entry's resource (its whole lifecycle); a failure names the entry and what the run changed so far."""

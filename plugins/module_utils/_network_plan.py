@@ -93,8 +93,9 @@ def entry_label(cls, params):
 
 
 class PlanResolver(Resolver):
-    """The run's lists (read once, shared), plus a placeholder for each group or posture check the
-    description creates, so that the state a run leaves can be worked out before its first write."""
+    """The run's lists (read once, shared), plus a placeholder for each object the description creates (a group, a
+    posture check, a network resource a policy's rule names), so that the state a run leaves can be worked out before
+    its first write."""
 
     def __init__(self, main, declared):
         super().__init__(main.client)
@@ -105,7 +106,7 @@ class PlanResolver(Resolver):
         if kind not in self._items:
             items = list(self.main.items(kind))
             dummy_path, what, fields = RESOLVER_TABLE[kind]
-            for name in sorted(self.declared.get(kind, ())) if kind in REFERENCED else ():
+            for name in sorted(self.declared.get(kind, ())):
                 try:
                     known = find_unique(items, name, fields, what, kind)
                 except ResolveError:
@@ -301,11 +302,12 @@ def declared_names(entries):
     names = {}
     for entry in entries:
         params = entry.resource.params
-        if entry.index is None or params.get('state') == 'absent' or not entry.resource.kind:
+        kind = entry.resource.kind or entry.resource.also_listed
+        if entry.index is None or params.get('state') == 'absent' or not kind:
             continue
         for key in ('name', 'email', 'network_id'):
             if params.get(key):
-                names.setdefault(entry.resource.kind, set()).add(params[key])
+                names.setdefault(kind, set()).add(params[key])
     return names
 
 

@@ -147,7 +147,8 @@ class ResourceModule(CreateOnce):
             refuse_used(self, obj)  # also in check mode
         if not self.module.check_mode:
             self.delete(obj)
-        self.resolver.drop(self.kind, ref_id(obj))
+        if self.kind or self.also_listed:
+            self.resolver.drop(self.kind or self.also_listed, ref_id(obj))
         result.update(changed=True, diff=dict(before=self.from_server(obj), after={}))
         result[self.result_key] = self.to_result(obj)
         return result
@@ -239,8 +240,8 @@ class ResourceModule(CreateOnce):
         """Keep the shared list (or singleton) current after a write, so later tasks of one run see it."""
         if self.singleton and isinstance(obj, dict):
             self.resolver.keep_settings(self.path, obj)
-        if self.kind and isinstance(obj, dict) and obj.get('id') is not None:
-            self.resolver.replace(self.kind, obj)
+        if (self.kind or self.also_listed) and isinstance(obj, dict) and obj.get('id') is not None:
+            self.resolver.replace(self.kind or self.also_listed, obj)
 
     def check_rename(self, obj, new_value):
         """Refuse, before any write, to give this object a natural key another object of its kind has, where servers

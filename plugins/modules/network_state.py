@@ -119,6 +119,28 @@ options:
       - A later run without the option (a teardown, say) leaves the policy as it is, so a disabled one stays disabled.
     type: str
     choices: [keep, disable, remove]
+  state:
+    description:
+      - V(present) brings the network to the description.
+      - V(gathered) reads the network instead, into RV(gathered), as exactly the description this module takes, to keep
+        in a file (the C(nms.overlay.export_network) playbook does), review, and apply again. Nothing is written,
+        and no description is taken (giving one, O(prune) or O(default_policy) is refused).
+      - The export gives references by name, leaves out what servers answer but a description does not give (ids, counts,
+        dates, setup key values and tokens; a setup key is described by its options, never its value), values equal to
+        what a create sends when the option is unset (a policy's C(enabled=true), a rule's C(action=accept)), and empty
+        values. Entries and lists are in a stable order (by name), so an unchanged network exports to the same text.
+      - Left out as prune leaves them alone, the C(All) group, groups an identity provider or an integration issued,
+        owners and the calling user; and setup keys that admit no peer any more (revoked, expired or used up), which
+        applied to another server would create keys that do. O(prune) removes such keys when the export is applied.
+      - An object its name (or email, network id, domain) does not identify alone, such as a second route of the same
+        network id, is described with its C(id) too, and a reference whose name is not unique is given as an id; the task
+        warns about each.
+      - Applied to the server it was read from, an export changes nothing. Applied to another server, the peers it names
+        must exist there (peers join with setup keys), and users other than service users must be able to be invited.
+      - Sections of kinds the server does not have (Networks and DNS zones on a v0.27 server) are not in the export.
+    type: str
+    choices: [present, gathered]
+    default: present
   prune:
     description:
       - Also remove resources of the described kinds that the description does not name.
@@ -143,8 +165,9 @@ notes:
     with every item C(state=absent) removes a whole network in one run, and a policy or route deleted in the same
     run does not keep a group in use. References of an item described absent are not resolved, so running the
     same teardown again changes nothing.
-  - The order is groups, posture checks, policies, routes, nameserver groups, DNS settings, DNS zones (each followed by
-    its records), setup keys, users, account settings, networks (followed by their resources, then their routers).
+  - The order is groups, posture checks, networks (each followed by its resources, then its routers, so that a policy's
+    rule can name a resource the run creates), policies, routes, nameserver groups, DNS settings, DNS zones (each
+    followed by its records), setup keys, users, account settings.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
   - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
     the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.
@@ -223,6 +246,17 @@ EXAMPLES = r'''
             ttl: 300
     prune: true
 
+- name: Read the network into a description (see the export_network playbook)
+  nms.overlay.network_state:
+    state: gathered
+  register: live
+
+- name: Keep it in a file, to review and apply again
+  ansible.builtin.copy:
+    content: "{{ {'network_description': live.gathered} | nms.overlay.description_yaml }}"
+    dest: network.yml
+    mode: "0644"
+
 - name: Preview what a description would change, then apply it with pruning
   nms.overlay.network_state:
     groups:
@@ -241,7 +275,7 @@ changes:
       or undone; the failure result then also has C(changed=true). In a failure result (which Ansible prints
       in full) it never holds a setup key's value; revoke a key that a failed run created (unless
       O(created_secrets_file) kept its value).
-  returned: always, and on a failure after a change
+  returned: when O(state=present) (the default), and on a failure after a change
   type: list
   elements: dict
   contains:
@@ -298,10 +332,38 @@ summary:
       (and C(would_revoke)) besides C(unchanged).
     - RV(changes[].action) keeps the same words in both modes, so that a preview's changes can be compared with the
       run's.
-  returned: always
+  returned: when O(state=present) (the default)
   type: dict
   sample:
     groups: {created: 1, updated: 0, deleted: 0, unchanged: 2}
+gathered:
+  description:
+    - With O(state=gathered), the network as a description this module takes, with a key per section the server has
+      (lists sorted by name; C(dns_settings) and C(account_settings) objects), networks with their C(resources) and
+      C(routers), DNS zones with their C(records).
+  returned: when O(state=gathered)
+  type: dict
+  sample:
+    groups:
+      - name: developers
+        peers: [laptop-ana]
+      - name: servers
+        peers: [db-1, web-1]
+    policies:
+      - name: developers to servers
+        rules:
+          - name: ssh
+            bidirectional: false
+            protocol: tcp
+            ports: ["22"]
+            sources: [developers]
+            destinations: [servers]
+    setup_keys:
+      - name: servers
+        type: reusable
+        auto_groups: [servers]
+    dns_settings:
+      disabled_management_groups: []
 msg:
   description:
     - The summary in words, kind by kind, naming what changed (up to five names per action); in check mode it

@@ -305,7 +305,7 @@ def _plan(tasks, hosts, inventory, play, playbook, python, extra_vars, env):
         return None, "%s=" % others[0][0]
     if hosts != "localhost":
         return None, "hosts=%s" % hosts
-    if extra_vars and SWITCH in extra_vars:
+    if extra_vars and not isinstance(extra_vars, os.PathLike) and SWITCH in extra_vars:
         return None, "the extra var %s" % SWITCH
     outside = sorted(str(key) for key in env or {} if not str(key).startswith("NMS_"))
     if outside:
@@ -518,7 +518,9 @@ def _run_ansible_playbook(request, workdir, home, local_tmp, collections_dir, ta
         verbosity = DEFAULT_VERBOSITY
     if verbosity:
         cmd.append("-" + "v" * int(verbosity))
-    if extra_vars:
+    if isinstance(extra_vars, os.PathLike):  # a file of variables, as `-e @network.yml` loads it (!unsafe and all)
+        cmd.extend(["-e", "@%s" % extra_vars])
+    elif extra_vars:
         vars_file = workdir / "extra_vars.json"
         vars_file.write_text(json.dumps(extra_vars), encoding="utf-8")
         cmd.extend(["-e", "@%s" % vars_file])

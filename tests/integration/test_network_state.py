@@ -258,7 +258,7 @@ def test_networks_and_dns_zones_build_settle_change_prune_and_tear_down(emulator
     emulator.clear_log()
     down = run([state_task(**teardown)])
     assert down.rc == 0, down
-    assert [w.split('/')[2] for w in writes(emulator)] == ['networks', 'dns', 'groups', 'groups']
+    assert [w.split('/')[2] for w in writes(emulator)] == ['dns', 'networks', 'groups', 'groups']
     assert listed(emulator, '/api/networks') == {} and listed(emulator, '/api/dns/zones') == {}
     assert sorted(groups(emulator)) == ['All']
     emulator.clear_log()
@@ -274,10 +274,10 @@ def test_networks_and_dns_zones_are_refused_by_a_v027_server_before_any_request_
     refused = result['network']
     assert refused['failed'] is True
     assert refused['msg'] == (
-        'nothing was changed: dns_zones[0] (office.example.com): this server (v0.27: it has no GET '
-        '/api/instance/version) does not have DNS zones (they came after v0.27); upgrade the server to manage them; '
-        'networks[0] (office): this server (v0.27: it has no GET /api/instance/version) does not have Networks (they '
-        'came after v0.27); upgrade the server to manage them'), refused['msg']
+        'nothing was changed: networks[0] (office): this server (v0.27: it has no GET /api/instance/version) does not '
+        'have Networks (they came after v0.27); upgrade the server to manage them; dns_zones[0] (office.example.com): '
+        'this server (v0.27: it has no GET /api/instance/version) does not have DNS zones (they came after v0.27); '
+        'upgrade the server to manage them'), refused['msg']
     assert [r['path'] for r in emulator.requests()] == ['/api/instance/version']
     # empty lists are nothing to do there, also with prune
     built = run([state_task(groups=NET_GROUPS, networks=[], dns_zones=[], prune=True)])

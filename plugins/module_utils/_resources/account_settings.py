@@ -50,7 +50,9 @@ class AccountSettingsModule(Settings):
         jwt_allow_groups=Field('list', norm=str_set),
         peer_approval_enabled=Field('bool', norm=bool),
         peer_inactivity_expiration_enabled=Field('bool', norm=known_bool, requires='v0.77'),
-        peer_inactivity_expiration=Field('raw', norm=duration_norm, requires='v0.77', answer=NUMBER),
+        # 0 (an account stored without NetBird's defaults, such as the seeded real servers of the tests) is no duration
+        # the option takes (a positive one): left out of an export
+        peer_inactivity_expiration=Field('raw', norm=duration_norm, requires='v0.77', answer=NUMBER, server_default=0),
         routing_peer_dns_resolution_enabled=Field('bool', norm=known_bool, requires='v0.77'),
         dns_domain=Field(norm=_optional_text, requires='v0.77'),
         lazy_connection_enabled=Field('bool', norm=known_bool, requires='v0.77'),

@@ -41,7 +41,8 @@ class GroupModule(ResourceModule):
         name=Field(),
         peers=Field('list', ref='peers', many=True, initial=[], in_use=False),
         # today's servers keep a resource's groups in the groups (a resource's groups are the groups listing it)
-        resources=Field('list', ref='network_resources', many=True, in_use=False, requires='v0.77'),
+        # described by each resource's groups (network_state creates the resources after the groups)
+        resources=Field('list', ref='network_resources', many=True, in_use=False, requires='v0.77', described=False),
     )
     required_one_of = (('id', 'name'),)
 

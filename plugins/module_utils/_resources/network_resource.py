@@ -55,6 +55,7 @@ class NetworkResourceModule(InNetwork, ResourceModule):
     what = 'network resource'
     section = 'network_resources'
     nested_in = ('networks', 'resources', 'network')  # network_state: a network's entry lists them under resources
+    also_listed = 'network_resources'  # the account-wide list, where a policy's rule and a group find it
     requires = NETWORKS
     list_only = True          # a GET by id of another network's resource is a bare 500: look in the network's list
     cache_list = True         # finding the resource and checking its name share the network's list

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
+    RESOURCE_KEYS, RESOURCE_SIDES, RULE_CREATE_DEFAULTS, RULE_FIELDS, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
     port_text, predicted_rules, rule_body, rule_ranges, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
@@ -211,6 +211,23 @@ class PolicyModule(ResourceModule):
 
     def to_result(self, obj):
         return policy_result(obj, NameLookup(self.resolver))
+
+    def described(self, options, obj, name_of):
+        """Rules as the options give them: a resource side by the name of its peer or network resource (instead of
+        the groups), and what a new rule gets when unset left out."""
+        rules = []
+        for rule in options.get('rules') or []:
+            rule = dict(rule)
+            for side, option, key in RESOURCE_SIDES:
+                resource = rule.pop(key, None)
+                if resource:
+                    rule[option] = name_of('peers' if resource.get('type') == 'peer' else 'network_resources', resource['id'])
+                    if not rule.get(side):
+                        rule.pop(side, None)
+            rules.append({name: value for name, value in rule.items() if name not in RULE_CREATE_DEFAULTS or value != RULE_CREATE_DEFAULTS[name]})
+        if 'rules' in options:
+            options = dict(options, rules=rules)
+        return options
 
     def predict(self, planned, current_obj):
         # every rule with the id the server gives it (a placeholder id for a policy still to be created)

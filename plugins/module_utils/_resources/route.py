@@ -76,9 +76,9 @@ class RouteModule(ResourceModule):
         metric=Field('int', initial=9999),
         masquerade=Field('bool', initial=True),
         enabled=Field('bool', initial=True),
-        keep_route=Field('bool', requires='v0.77'),
+        keep_route=Field('bool', requires='v0.77', server_default=False),
         access_control_groups=Field('list', ref='groups', many=True, requires='v0.77'),
-        skip_auto_apply=Field('bool', requires='v0.77'),
+        skip_auto_apply=Field('bool', requires='v0.77', server_default=False),
     )
     shape = staticmethod(route_result)
     mutually_exclusive = (('peer', 'peer_groups'), ('network', 'domains'))

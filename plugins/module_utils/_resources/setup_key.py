@@ -156,7 +156,7 @@ class SetupKeyModule(SecretOnCreate):
         auto_groups=Field('list', ref='groups', many=True, initial=[]),
         revoked=Field('bool', norm=bool, initial=False),
         # v0.77: fixed at creation (its PUT takes only revoked and auto_groups); never sent unless set
-        allow_extra_dns_labels=Field('bool', norm=known_bool, immutable=True, requires='v0.77'),
+        allow_extra_dns_labels=Field('bool', norm=known_bool, immutable=True, requires='v0.77', server_default=False),
     )
     options = dict(
         replace_invalid=dict(type='bool', default=False),

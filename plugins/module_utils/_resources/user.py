@@ -70,7 +70,7 @@ class UserModule(ResourceModule):
     fields = dict(
         email=Field(norm=lower, immutable=True),
         name=Field(immutable=True),
-        is_service_user=Field('bool', norm=bool, immutable=True),
+        is_service_user=Field('bool', norm=bool, immutable=True, server_default=False),
         role=Field(dict(type='str', choices=list(ROLES + CURRENT_ROLES)), norm=lower),
         auto_groups=Field('list', ref='groups', many=True, initial=[]),
         is_blocked=Field('bool', norm=bool, initial=False),

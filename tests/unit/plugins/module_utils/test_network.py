@@ -621,17 +621,17 @@ def test_networks_and_zones_are_applied_with_their_children_in_order_and_a_rerun
     server = CurrentServer()
     result = reconcile(server, groups=OFFICE_GROUPS, networks=[OFFICE_NETWORK], dns_zones=[ZONE])
     assert shape(server.writes()) == [
-        ('POST', '/groups'), ('POST', '/groups'), ('POST', '/dns/zones'), ('POST', '/dns/zones/ID/records'),
-        ('POST', '/networks'), ('POST', '/networks/ID/resources'), ('POST', '/networks/ID/routers')]
+        ('POST', '/groups'), ('POST', '/groups'), ('POST', '/networks'), ('POST', '/networks/ID/resources'),
+        ('POST', '/networks/ID/routers'), ('POST', '/dns/zones'), ('POST', '/dns/zones/ID/records')]
     network_id = server.items['/networks'][0]['id']
     # children are created under their parent's id (the network made in this run)
-    assert [w[1] for w in server.writes()][-2:] == ['/networks/%s/resources' % network_id, '/networks/%s/routers' % network_id]
+    assert [w[1] for w in server.writes()][3:5] == ['/networks/%s/resources' % network_id, '/networks/%s/routers' % network_id]
     resource = server.items['/networks/%s/resources' % network_id][0]
     assert resource['groups'] == [server.items['/groups'][2]['id']]  # the group by id
     assert [(c['kind'], c['name'], c['action']) for c in result['changes']][2:] == [
-        ('dns_zones', 'corp.example.com', 'created'), ('dns_records', 'www.corp.example.com', 'created'),
         ('networks', 'office', 'created'), ('network_resources', 'office-lan', 'created'),
-        ('network_routers', 'gateways', 'created')]
+        ('network_routers', 'gateways', 'created'), ('dns_zones', 'corp.example.com', 'created'),
+        ('dns_records', 'www.corp.example.com', 'created')]
     assert result['summary']['network_resources'] == dict(created=1, updated=0, deleted=0, unchanged=0)
 
     server.calls.clear()
@@ -686,9 +686,9 @@ def test_a_teardown_deletes_parents_in_reverse_order_and_their_children_with_the
     absent = [dict(item, state='absent') for item in OFFICE_GROUPS]
     result = reconcile(server, groups=absent, networks=[dict(OFFICE_NETWORK, state='absent')],
                        dns_zones=[dict(ZONE, state='absent')])
-    assert shape(server.writes()) == [('DELETE', '/networks/ID'), ('DELETE', '/dns/zones/ID'),
+    assert shape(server.writes()) == [('DELETE', '/dns/zones/ID'), ('DELETE', '/networks/ID'),
                                       ('DELETE', '/groups/ID'), ('DELETE', '/groups/ID')]
-    assert [c['kind'] for c in result['changes']] == ['networks', 'dns_zones', 'groups', 'groups']
+    assert [c['kind'] for c in result['changes']] == ['dns_zones', 'networks', 'groups', 'groups']
     server.calls.clear()
     again = reconcile(server, groups=absent, networks=[dict(OFFICE_NETWORK, state='absent')],
                       dns_zones=[dict(ZONE, state='absent')])

@@ -1,0 +1,109 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+name: description_yaml
+short_description: A network description as YAML that Ansible loads back unchanged
+version_added: 0.1.0
+author:
+  - nms.overlay contributors (@nms-overlay)
+description:
+  - Writes data (the description C(nms.overlay.network_state) gathers, for example) as block YAML, keys in the order
+    they come, lists indented under their key.
+  - A text that Ansible would take for a template (it holds C({{), C({%) or C({#)) is tagged C(!unsafe), so that loading
+    the file with C(-e @file), C(vars_files) or C(include_vars) gives that text as it is, instead of rendering it. A
+    policy whose description mentions C({{ name }}) is then applied back unchanged.
+  - Unlike C(ansible.builtin.to_nice_yaml), which writes such a text plain, and Ansible then renders it when loading.
+options:
+  _input:
+    description: The data.
+    type: raw
+    required: true
+  width:
+    description: Where long texts are folded.
+    type: int
+    default: 160
+seealso:
+  - module: nms.overlay.network_state
+'''
+
+EXAMPLES = r'''
+- name: Read the network
+  nms.overlay.network_state:
+    state: gathered
+  register: live
+
+- name: Keep it in a file that applies back as it is
+  ansible.builtin.copy:
+    content: "{{ {'network_description': live.gathered} | nms.overlay.description_yaml }}"
+    dest: network.yml
+    mode: "0644"
+'''
+
+RETURN = r'''
+_value:
+  description: The YAML text.
+  type: str
+  sample: |
+    network_description:
+      policies:
+        - name: templates
+          description: !unsafe 'how {{ name }} is used'
+'''
+
+from collections.abc import Mapping
+
+import yaml
+
+from ansible.errors import AnsibleFilterError
+
+TEMPLATE_MARKS = ('{{', '{%', '{#')
+
+
+class DescriptionDumper(yaml.SafeDumper):
+    """Block YAML with lists indented under their key, and the texts Ansible would render tagged !unsafe."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
+
+
+def _text(dumper, value):
+    if any(mark in value for mark in TEMPLATE_MARKS):
+        return dumper.represent_scalar('!unsafe', value, style="'")
+    return dumper.represent_str(value)
+
+
+DescriptionDumper.add_representer(str, _text)
+
+
+def plain(value):
+    """The data as plain dicts, lists, texts, numbers, booleans and nulls (ansible-core hands over its own kinds of each)."""
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if isinstance(value, str):
+        return str.__str__(value)  # a plain str: str() of ansible-core's unsafe text gives that text again
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    raise AnsibleFilterError('description_yaml: %s cannot be written as YAML' % type(value).__name__)
+
+
+def description_yaml(data, width=160):
+    try:
+        return yaml.dump(plain(data), Dumper=DescriptionDumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
+                         width=int(width), indent=2)
+    except (yaml.YAMLError, TypeError, ValueError) as exc:
+        raise AnsibleFilterError('description_yaml: %s' % exc) from exc
+
+
+class FilterModule:
+    def filters(self):
+        return {'description_yaml': description_yaml}

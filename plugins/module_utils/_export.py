@@ -1,0 +1,136 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""network_state with ``state: gathered``: the live network read into exactly the description network_state takes.
+
+Each kind's objects go through the kind's own ``from_server`` (the values a task compares), then its references are
+named, and what a description would not give is left out: answer-only fields (not fields of the kind), values equal
+to what a create sends when the option is unset (``Field.initial``) or servers give then (``server_default``), empty values of options without such a default,
+and the fields a kind marks ``described=False``. What prune keeps (the All group, groups an identity provider issues,
+owners and the calling user) and setup keys that admit no peer any more are not described. An object whose natural key does not
+name it alone, and a reference whose name does not, are given by id, with a warning.
+Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._kind import MISSING
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import SECTIONS, nested_sections
+from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
+    Entry, connection, entry_label, entry_resource, item_spec_defaults, protected,
+)
+from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
+
+
+def skipped(kind, obj):
+    """Objects an export leaves out: what prune never removes, and setup keys that admit no peer any more (revoked,
+    expired or used up), which applied elsewhere would create keys that do."""
+    return protected(kind, obj) or (kind == 'setup_keys' and (bool(obj.get('revoked')) or obj.get('valid') is False))
+
+
+class Namer:
+    """Names for ids, from the lists the task reads once; an id whose object a name does not identify alone stays an
+    id, with one warning per object."""
+
+    def __init__(self, task):
+        self.task = task
+        self.warned = set()
+
+    def name(self, kind, item_id, where):
+        dummy_path, what, fields = RESOLVER_TABLE[kind]
+        items = self.task.resolver.items(kind)
+        item = next((item for item in items if ref_id(item) == str(item_id)), None)
+        if item is None:
+            self.warn((kind, item_id), '%s refers to the %s with id %s, which the server does not list: kept as an id' % (
+                where, what, item_id))
+            return item_id
+        for field in fields:
+            value = item.get(field)
+            if isinstance(value, str) and value and sum(1 for other in items if value in (ref_id(other),) + tuple(
+                    other.get(key) for key in fields)) == 1:
+                return value
+        self.warn((kind, item_id), "%s refers to the %s with id %s by id: its name '%s' is not unique" % (
+            where, what, item_id, item.get(fields[0])))
+        return item_id
+
+    def names(self, kind, ids, where):
+        named = [self.name(kind, item_id, where) for item_id in ids or ()]
+        return sorted(named, key=str)
+
+    def warn(self, key, message):
+        if key not in self.warned:
+            self.warned.add(key)
+            self.task.warn(message)
+
+
+def described_value(field, value, namer, where):
+    """One field's value as a description gives it, references named."""
+    if field.ref:
+        return namer.names(field.ref, value, where) if field.many else namer.name(field.ref, value, where)
+    if field.item_refs and isinstance(value, list):
+        return [dict(item, **{key: namer.names(kind, item.get(key), where) for key, kind in field.item_refs.items()
+                              if isinstance(item.get(key), list)}) if isinstance(item, dict) else item for item in value]
+    return value
+
+
+def describe(resource, obj, namer, where):
+    """The options of one server object (``resource``: a task of its kind, for its hooks)."""
+    state = resource.from_server(obj)
+    options = {}
+    for name, field in resource.fields.items():
+        value = state.get(name)
+        if (not field.described or value is None or value == field.server_default
+                or (field.initial is not MISSING and value == field.initial)
+                or (field.initial is MISSING and value in ('', []) and not resource.singleton)):
+            continue
+        options[name] = described_value(field, value, namer, '%s (%s)' % (where, name))
+    if resource.described is not None:
+        options = resource.described(options, obj, lambda kind, item_id: namer.name(kind, item_id, where))
+    return options
+
+
+def identify(task, cls, shared, obj, options, listed, namer, where):
+    """The options with ``id`` first when the natural key does not find this object alone (servers let routes, DNS
+    records, service users... share it): found as the kind's own task would find it."""
+    params = dict(item_spec_defaults(cls), **shared)
+    params.update((name, value) for name, value in options.items() if name in params)
+    probe = entry_resource(task, cls, params, Entry(cls.section, None, where, None))
+    found = [item for item in listed if probe.matches(item) and (probe.live is None or probe.live(item))]
+    if len(found) == 1 and ref_id(found[0]) == ref_id(obj):
+        return options
+    key = next((key for key in (cls.natural_key, 'name', 'email', 'network_id') if obj.get(key)), cls.natural_key)
+    namer.warn((cls.section, ref_id(obj)), '%s: described by id (%s): its %s does not identify it alone' % (where, ref_id(obj), key))
+    return dict(id=ref_id(obj), **options)
+
+
+def described_items(task, namer, kind, cls, shared, parent_where=None):
+    """Every object of a kind (under a parent: ``shared`` names it) as description entries, in a stable order."""
+    resource = entry_resource(task, cls, dict(item_spec_defaults(cls), **shared), Entry(kind, None, '', None))
+    listed = list(resource.list_items())
+    entries = []
+    for obj in listed:
+        if not isinstance(obj, dict) or skipped(kind, obj):
+            continue
+        where = '%s%s %s' % (parent_where + ': ' if parent_where else '', cls.what, entry_label(cls, obj))
+        options = identify(task, cls, shared, obj, describe(resource, obj, namer, where), listed, namer, where)
+        for key, child in nested_sections(cls.section):
+            options[key] = described_items(task, namer, child.section, child, dict(shared, **{child.nested_in[2]: ref_id(obj)}), where)
+        entries.append((str(options.get(cls.natural_key) or ''), ref_id(obj), options))
+    return [options for dummy_key, dummy_id, options in sorted(entries, key=lambda entry: (entry[0], str(entry[1])))]
+
+
+def gathered(task):
+    """The description of the network the task's server holds: every section the server has, in network_state's order."""
+    namer = Namer(task)
+    shared = connection(task)
+    description = {}
+    for kind, cls in SECTIONS:
+        if cls.requires and not task.resolver.server.current:
+            continue  # a v0.27 server has no Networks nor DNS zones
+        if cls.singleton:
+            resource = entry_resource(task, cls, dict(item_spec_defaults(cls), **shared), Entry(kind, None, '', None))
+            description[kind] = describe(resource, resource.find(), namer, cls.what)
+        else:
+            description[kind] = described_items(task, namer, kind, cls, shared)
+    return description

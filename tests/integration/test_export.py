@@ -1,0 +1,210 @@
+# -*- coding: utf-8 -*-
+"""network_state state=gathered (the export) and the export_network playbook: the round trip on both dialects.
+
+Export, apply the export to the same server (changed=0, no write), export again (identical), apply it to an empty
+server and export there (the same, apart from what a fresh server cannot hold: its peers).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import yaml
+
+from tests.support.emulator import writes_of as writes
+
+
+def state_task(name='network', **options):
+    return {'name': name, 'nms.overlay.network_state': options}
+
+
+def gather(run, name='export'):
+    result = run([state_task(name, state='gathered')])
+    assert result.rc == 0, result.text
+    task = result[name]
+    assert task['changed'] is False
+    return task
+
+
+def enroll(emulator, hostname, groups=()):
+    status, key = emulator.api('POST', '/api/setup-keys', {
+        'name': 'enroll-%s' % hostname, 'type': 'one-off', 'expires_in': 86400, 'auto_groups': list(groups),
+        'usage_limit': 0, 'revoked': False})
+    assert status == 200, key
+    return emulator.enroll(key['key'], hostname)['id']
+
+
+def description(current):
+    """A network with every kind the dialect has, referring to each other by name."""
+    network = {
+        'groups': [{'name': 'office'}, {'name': 'servers', 'peers': ['web-1', 'db-1']}, {'name': 'developers', 'peers': ['laptop-ana']},
+                   {'name': 'office-gateways', 'peers': ['gw-1']}],
+        'posture_checks': [{'name': 'minimum client version', 'description': 'agent 0.28 or later',
+                            'checks': {'nb_version_check': {'min_version': '0.28.0'}}}],
+        'policies': [
+            {'name': 'developers to servers', 'description': 'ssh and postgres', 'source_posture_checks': ['minimum client version'],
+             'rules': [{'name': 'ssh', 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22', '5432'],
+                        'sources': ['developers'], 'destinations': ['servers']}]},
+            {'name': 'office to servers', 'enabled': False,
+             'rules': [{'name': 'web', 'protocol': 'tcp', 'ports': ['443'], 'sources': ['office'], 'destinations': ['servers']}]},
+        ],
+        'routes': [
+            {'network_id': 'office-lan', 'description': 'the office LAN', 'network': '192.168.10.0/24', 'peer_groups': ['office-gateways'],
+             'groups': ['developers', 'office'], 'metric': 100, 'masquerade': True},
+            {'network_id': 'lab', 'network': '10.20.0.0/16', 'peer': 'gw-1', 'groups': ['developers'], 'enabled': False},
+        ],
+        'nameserver_groups': [{'name': 'internal dns', 'nameservers': [{'ip': '192.168.10.53'}], 'domains': ['corp.example.com'],
+                               'groups': ['office', 'developers'], 'search_domains_enabled': True}],
+        'dns_settings': {'disabled_management_groups': ['office-gateways']},
+        'setup_keys': [{'name': 'servers', 'type': 'reusable', 'auto_groups': ['servers'], 'usage_limit': 5}],
+        'users': [{'name': 'automation', 'is_service_user': True, 'role': 'admin', 'auto_groups': ['servers']}],
+        'account_settings': {'peer_login_expiration_enabled': True, 'peer_login_expiration': 86400},
+    }
+    if current:
+        network['groups'].append({'name': 'office-lan'})
+        network['policies'].append({'name': 'developers to the printer', 'rules': [
+            {'name': 'print', 'protocol': 'tcp', 'ports': ['631'], 'bidirectional': False, 'sources': ['developers'],
+             'destination_resource': 'printer'}]})
+        network['networks'] = [{'name': 'office', 'description': 'the office LAN',
+                                'resources': [{'name': 'office-lan', 'address': '192.168.10.0/24', 'groups': ['office-lan']},
+                                              {'name': 'printer', 'address': '192.168.10.20/32', 'enabled': False}],
+                                'routers': [{'peer_groups': ['office-gateways'], 'metric': 100, 'masquerade': True}]}]
+        network['dns_zones'] = [{'name': 'Office', 'domain': 'office.example.com', 'distribution_groups': ['office'],
+                                 'records': [{'name': 'printer.office.example.com', 'type': 'A', 'content': '192.168.10.20', 'ttl': 300}]}]
+    return network
+
+
+def build(emulator, run):
+    for host in ('web-1', 'db-1', 'laptop-ana', 'gw-1'):
+        enroll(emulator, host)
+    built = run([state_task('build', **description(emulator.dialect == 'current'))])
+    assert built.rc == 0, built.text
+
+
+def without_peers(exported):
+    """What an empty server can hold of an export: no peer exists there to be a member or a routing peer."""
+    fresh = copy.deepcopy(exported)
+    for group in fresh['groups']:
+        group.pop('peers', None)
+    fresh['routes'] = [route for route in fresh['routes'] if 'peer' not in route]
+    return fresh
+
+
+def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, run):
+    build(emulator, run)
+    emulator.clear_log()
+    first = gather(run)
+    exported = first['gathered']
+    # only reads: one list per kind (and per network or zone), the version probe on today's servers
+    assert writes(emulator) == []
+    # names instead of ids, answer-only fields and defaults left out, no secret
+    servers = next(group for group in exported['groups'] if group['name'] == 'servers')
+    assert servers == {'name': 'servers', 'peers': ['db-1', 'web-1']}
+    assert 'All' not in [group['name'] for group in exported['groups']]
+    key = next(key for key in exported['setup_keys'] if key['name'] == 'servers')
+    assert key == {'name': 'servers', 'type': 'reusable', 'usage_limit': 5, 'auto_groups': ['servers']}
+    assert not [k for k in exported['setup_keys'] if k['name'].startswith('enroll-')]  # used up: they admit no peer
+    policy = next(p for p in exported['policies'] if p['name'] == 'developers to servers')
+    assert policy['rules'] == [{'name': 'ssh', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22', '5432'],
+                                'sources': ['developers'], 'destinations': ['servers']}]
+    assert policy['source_posture_checks'] == ['minimum client version']
+    assert exported['dns_settings'] == {'disabled_management_groups': ['office-gateways']}
+    assert [u for u in exported['users'] if u.get('name') == 'automation'] == [
+        {'name': 'automation', 'is_service_user': True, 'role': 'admin', 'auto_groups': ['servers']}]
+    if emulator.dialect == 'current':
+        printer = next(p for p in exported['policies'] if p['name'] == 'developers to the printer')
+        assert printer['rules'] == [{'name': 'print', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['631'],
+                                     'sources': ['developers'], 'destination_resource': 'printer'}]
+        assert exported['networks'][0]['routers'] == [{'peer_groups': ['office-gateways'], 'metric': 100}]
+    else:
+        assert 'networks' not in exported and 'dns_zones' not in exported
+
+    # applied to the same server: nothing to do, no write
+    emulator.clear_log()
+    applied = run([state_task('apply', **exported)])
+    assert applied.rc == 0, applied.text
+    assert applied['apply']['changed'] is False, applied['apply']['changes']
+    assert writes(emulator) == []
+    # exported again: the same description
+    assert gather(run)['gathered'] == exported
+
+    # an empty server: what it can hold of the export, then exported there, the same
+    emulator.reset()
+    fresh = without_peers(exported)
+    restored = run([state_task('restore', **fresh)])
+    assert restored.rc == 0, restored.text
+    assert gather(run)['gathered'] == fresh
+
+
+def test_names_that_are_not_unique_are_exported_by_id_with_a_warning(emulator, run):
+    twins = [enroll(emulator, 'gw-1'), enroll(emulator, 'gw-1')]  # two hosts of the same name
+    built = run([state_task('build', groups=[{'name': 'gateways', 'peers': twins}],
+                            users=[{'name': 'bot', 'is_service_user': True, 'role': 'user'}])])
+    assert built.rc == 0, built.text
+    # a second service user of the same name (servers let service users share one)
+    status, second = emulator.api('POST', '/api/users', {'name': 'bot', 'role': 'user', 'is_service_user': True, 'auto_groups': []})
+    assert status == 200, second
+    task = gather(run)
+    bots = [user for user in task['gathered']['users'] if user['name'] == 'bot']
+    assert sorted(user.get('id') for user in bots) == sorted(u['id'] for u in emulator.ok('GET', '/api/users') if u['name'] == 'bot')
+    gateways = next(group for group in task['gathered']['groups'] if group['name'] == 'gateways')
+    assert gateways['peers'] == sorted(twins)
+    warnings = task.get('warnings', [])
+    assert sum('described by id' in warning and 'its name does not identify it alone' in warning for warning in warnings) == 2, warnings
+    assert sum("its name 'gw-1' is not unique" in warning for warning in warnings) == 2, warnings
+    # applied back: the same objects, nothing written
+    emulator.clear_log()
+    applied = run([state_task('apply', **task['gathered'])])
+    assert applied.rc == 0, applied.text
+    assert applied['apply']['changed'] is False
+    assert writes(emulator) == []
+
+
+def test_gathered_refuses_a_description(emulator, run):
+    result = run([state_task('export', state='gathered', groups=[{'name': 'a'}], prune=True)])
+    assert result.rc != 0
+    assert result['export']['msg'] == 'state=gathered reads the network and takes no description: remove option groups, option prune'
+    assert writes(emulator) == []
+
+
+class DescriptionLoader(yaml.SafeLoader):
+    """Reads an export as Ansible does: a text tagged !unsafe is that text."""
+
+
+DescriptionLoader.add_constructor('!unsafe', lambda loader, node: loader.construct_scalar(node))
+
+
+def test_export_network_playbook_writes_the_description_once_the_same(emulator, run, tmp_path):
+    build(emulator, run)
+    # a text Ansible would render (set through the API: a task's options would be rendered)
+    policy = next(p for p in emulator.ok('GET', '/api/policies') if p['name'] == 'office to servers')
+    body = dict(policy, description='renders {{ nothing }} when loaded back')
+    for rule in body['rules']:
+        rule['sources'] = [group['id'] for group in rule['sources']]
+        rule['destinations'] = [group['id'] for group in rule['destinations']]
+    emulator.ok('PUT', '/api/policies/%s' % policy['id'], body)
+    target = tmp_path / 'network.yml'
+    for attempt in (1, 2):
+        result = run([], playbook='nms.overlay.export_network', extra_vars={'nms_export_file': str(target)})
+        assert result.rc == 0, result.text
+        text = target.read_text()
+        if attempt == 1:
+            first = text
+    assert text == first
+    data = yaml.load(text, Loader=DescriptionLoader)  # nosec: the test's own file, SafeLoader with one tag more
+    assert sorted(data) == ['network_description']
+    assert emulator.token not in text
+    assert [group['name'] for group in data['network_description']['groups']] == sorted(
+        ['developers', 'office', 'office-gateways', 'servers'] + (['office-lan'] if emulator.dialect == 'current' else []))
+    # a text Ansible would render is kept from it
+    assert "description: !unsafe 'renders {{ nothing }} when loaded back'" in text
+    emulator.clear_log()
+    # the file applied as `-e @network.yml` applies it: the network role takes it as it is, nothing to write
+    applied = run([], playbook='nms.overlay.build_network', extra_vars=target)
+    assert applied.rc == 0, applied.text
+    assert 'changed=0' in applied.stdout.split('PLAY RECAP')[-1]
+    assert writes(emulator) == []
+    # and the drift report finds no drift in it
+    drift = run([], playbook='nms.overlay.drift_report', extra_vars=target)
+    assert drift.rc == 0, drift.text
+    assert writes(emulator) == []
