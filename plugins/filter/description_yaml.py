@@ -58,7 +58,7 @@ from collections.abc import Mapping
 
 import yaml
 
-from ansible.errors import AnsibleFilterError
+from ansible.errors import AnsibleError
 
 TEMPLATE_MARKS = ('{{', '{%', '{#')
 
@@ -93,7 +93,7 @@ def plain(value):
         return int(value)
     if isinstance(value, float):
         return float(value)
-    raise AnsibleFilterError('description_yaml: %s cannot be written as YAML' % type(value).__name__)
+    raise AnsibleError('description_yaml: %s cannot be written as YAML' % type(value).__name__)
 
 
 def description_yaml(data, width=160):
@@ -101,7 +101,7 @@ def description_yaml(data, width=160):
         return yaml.dump(plain(data), Dumper=DescriptionDumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
                          width=int(width), indent=2)
     except (yaml.YAMLError, TypeError, ValueError) as exc:
-        raise AnsibleFilterError('description_yaml: %s' % exc) from exc
+        raise AnsibleError('description_yaml: %s' % exc) from exc
 
 
 class FilterModule:

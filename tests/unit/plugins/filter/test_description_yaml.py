@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from ansible.errors import AnsibleFilterError
+from ansible.errors import AnsibleError
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.filter.description_yaml import description_yaml
@@ -46,5 +46,5 @@ def test_ansible_s_own_kinds_of_values_are_written_plain():
 
 
 def test_a_value_yaml_cannot_hold_is_a_clear_error():
-    with pytest.raises(AnsibleFilterError, match='description_yaml: object cannot be written as YAML'):
+    with pytest.raises(AnsibleError, match='description_yaml: object cannot be written as YAML'):
         description_yaml({'a': object()})
