@@ -150,7 +150,8 @@ notes:
 options:
   return_created_secrets:
     description:
-      - Whether the value of a setup key or token this task creates is in its result.
+      - Whether the value of a setup key, token or invite link this task creates (the owner's token of the instance's
+        setup too) is in its result.
       - A result that holds a created value is hidden from Ansible's output, as the result of a task with
         C(no_log) is, at any verbosity and in AWX job events, both when the module runs in the controller and as a
         module process. The task shows as C(changed) with the rest of its result hidden (its warnings are still
@@ -166,7 +167,8 @@ options:
     description:
       - A JSON file into which each value this task creates is written as soon as it is created, readable by
         its owner only (mode C(0600)). Setup keys go under C(setup_keys.<name>), tokens under
-        C(tokens.<user>/<name>), as an object with C(id) and C(key). Entries already in the file are kept.
+        C(tokens.<user>/<name>), invite links under C(user_invites.<email>), as an object with C(id) and C(key).
+        Entries already in the file are kept.
       - A relative path is taken in the directory C(ansible-playbook) (or C(ansible)) runs in, whether the module
         runs in the controller or as a module process there; never next to the playbook, which may be an installed
         collection or a checkout that gets committed. A module that runs on another host needs an absolute path

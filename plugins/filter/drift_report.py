@@ -190,7 +190,8 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 # the kinds in the order network_state applies them (tests/unit/test_drift_report.py keeps it equal to the module's)
 KIND_ORDER = ('groups', 'posture_checks', 'networks', 'network_resources', 'network_routers', 'policies', 'routes',
-              'nameserver_groups', 'dns_settings', 'dns_zones', 'dns_records', 'setup_keys', 'users', 'account_settings')
+              'nameserver_groups', 'dns_settings', 'dns_zones', 'dns_records', 'setup_keys', 'users', 'account_settings',
+              'identity_providers')
 ACTIONS = ('created', 'updated', 'deleted', 'revoked')
 VERBS = dict(created='would create', updated='would update', deleted='would delete', revoked='would revoke')
 SECRET_FIELDS = frozenset(('key', 'plain_token', 'password', 'invite_token'))

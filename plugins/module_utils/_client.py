@@ -464,9 +464,9 @@ class Client(ShapedReads):
     told of every retry and wait, which would otherwise look like a hang."""
 
     def __init__(self, api_url, api_token, validate_certs=True, ca_path=None, timeout=30.0,
-                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None, answer_types=None):
-        """Raises ConfigError naming the option when a connection option cannot work. ``answer_types``: the JSON type
-        of each field answers may carry ({name: TEXT, ...}; see field_problem)."""
+                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None, answer_types=None, authenticated=True):
+        """Raises ConfigError naming the option when a connection option cannot work. ``answer_types``: the JSON type of each field
+        answers may carry ({name: TEXT, ...}; see field_problem). ``authenticated`` false: no token checked or sent (the setup)."""
         if not HAS_REQUESTS:
             raise RuntimeError('the requests library is required')
         # the connection options, checked before any request: a ConfigError names the one that cannot work
@@ -485,10 +485,10 @@ class Client(ShapedReads):
                               '(set api_url or NMS_API_URL)' % (url[:100] if not parts or not parts.password else '(hidden)'))
         if parts.query or parts.fragment:
             raise ConfigError('option api_url: the URL must not have a query or a fragment')
-        if not isinstance(api_token, str) or not api_token.strip():
+        if authenticated and (not isinstance(api_token, str) or not api_token.strip()):
             raise ConfigError('option api_token: it is not set or empty (set api_token or the environment variable '
                               'NMS_API_TOKEN)')
-        if not TOKEN_RE.match(api_token):
+        if authenticated and not TOKEN_RE.match(api_token):
             raise ConfigError('option api_token: the token has spaces, control or non-ASCII characters '
                               '(the value is not shown; check for a stray newline or quote)')
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) \
@@ -516,11 +516,9 @@ class Client(ShapedReads):
         self.validate_certs = bool(validate_certs)
         self.request_count = 0
         self.session = session or requests.Session()
-        self.session.headers.update({
-            'Authorization': 'Token %s' % api_token,
-            'Accept': 'application/json',
-            'User-Agent': USER_AGENT,
-        })
+        self.session.headers.update({'Accept': 'application/json', 'User-Agent': USER_AGENT})
+        if authenticated:  # the instance's setup comes before any token exists
+            self.session.headers['Authorization'] = 'Token %s' % api_token
         # verify goes with every request too: on its own, session.verify loses against REQUESTS_CA_BUNDLE
         # and CURL_CA_BUNDLE from the environment, which would silently ignore ca_path and validate_certs.
         self.verify = bool(validate_certs) and (ca_path or True)

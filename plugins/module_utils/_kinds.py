@@ -30,6 +30,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key i
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.identity_provider import IdentityProviderModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user_invite import UserInviteModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
@@ -52,6 +54,8 @@ RESOURCES = (
     UserModule,
     TokenModule,
     AccountSettingsModule,
+    IdentityProviderModule,
+    UserInviteModule,
 )
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the

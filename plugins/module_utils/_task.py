@@ -139,6 +139,8 @@ class NmsModule:
     # options that only today's servers have and that are no request field ({option: generation}, such as a user's
     # approval; request fields say it with Field ``requires``): a v0.27 server refuses a task that sets them
     options_requiring = {}
+    # whether the module's calls carry api_token (false only for the instance's setup, which comes before any token)
+    authenticated = True
 
     def __init__(self, module=None, client=None, resolver=None):
         """``client`` and ``resolver`` are given when several resources of one task share them (network_state);
@@ -184,7 +186,7 @@ class NmsModule:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
                                   ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
-                                  notify=self.notify,
+                                  notify=self.notify, authenticated=self.authenticated,
                                   answer_types=dict(ANSWER_TYPES, **self.answers) if self.answers else ANSWER_TYPES)
         return self._client
 

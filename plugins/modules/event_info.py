@@ -7,7 +7,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r'''
 module: event_info
-short_description: Read the audit log of the overlay network
+short_description: Read the audit log or the reverse proxy's access log of the overlay network
 version_added: 0.1.0
 description:
   - Returns the events of the audit log, newest first, that pass every filter given.
@@ -16,7 +16,23 @@ description:
   - Servers store events asynchronously, so an event may show up shortly after the change that caused it.
   - The log is read from C(/api/events/audit), its path on servers from v0.77 on (one request); an older server
     answers that path with 404 and the module reads C(/api/events) instead (two requests).
+  - With O(log=proxy) it reads the access log of the server's reverse proxy instead (C(GET /api/events/proxy), servers
+    from v0.77 on), one entry per request the proxy served for a published service. The server sends it in pages of
+    100, newest first, and filters it by O(since) and O(until) itself; the module reads the pages it needs (every
+    page, or until O(limit) entries). A server without a connected proxy has an empty access log.
 options:
+  log:
+    description:
+      - Which log to read. V(audit) is the audit log (changes made to the account); V(proxy) is the reverse proxy's
+        access log (requests to published services).
+      - V(proxy) needs a server from v0.77 on; an older server refuses the task after one request (the version probe),
+        before any other.
+      - The filters O(activity_code), O(initiator_id), O(initiator_email) and O(target_id) apply to the audit log
+        only; with V(proxy) a task that sets one is refused before any request.
+    type: str
+    choices: [audit, proxy]
+    default: audit
+    version_added: 0.1.0
   activity_code:
     description:
       - Return only events with one of these activity codes, for example V(peer.rename) or V(group.add).
@@ -81,11 +97,27 @@ EXAMPLES = r'''
 - name: Show the activities
   ansible.builtin.debug:
     msg: "{{ owner_events.events | map(attribute='activity') | list }}"
+
+- name: The 50 latest requests the reverse proxy served today (v0.77 servers)
+  nms.overlay.event_info:
+    log: proxy
+    since: -1d
+    limit: 50
+  register: proxy_log
+
+- name: Show the failed ones (v0.77 servers)
+  ansible.builtin.debug:
+    msg: "{{ proxy_log.events | selectattr('status_code', '>=', 400) | map(attribute='path') | list }}"
 '''
 
 RETURN = r'''
 events:
-  description: The matching events, newest first. Empty when nothing matches.
+  description:
+    - The matching events, newest first. Empty when nothing matches.
+    - With O(log=proxy), the entries of the reverse proxy's access log as the server sends them (C(id), C(service_id),
+      C(timestamp), C(method), C(host), C(path), C(duration_ms), C(status_code), C(source_ip), C(reason), C(user_id),
+      C(auth_method_used), C(country_code), C(city_name), C(bytes_upload), C(bytes_download), C(protocol),
+      C(metadata)), instead of the audit events' fields below.
   returned: always
   type: list
   elements: dict
@@ -135,11 +167,14 @@ log_size:
   description:
     - How many events the server sent, before the filters. Open-source servers send at most 10000; a log of that
       size has probably lost older events, so a search by the filters may miss them.
+    - With O(log=proxy), how many entries the server holds between O(since) and O(until) (its C(total_records)).
   returned: always
   type: int
   sample: 182
 log_oldest:
-  description: Time stamp of the oldest event the server sent (before the filters); empty when the log is empty.
+  description:
+    - Time stamp of the oldest event the server sent (before the filters); empty when the log is empty.
+    - With O(log=proxy), of the oldest entry read.
   returned: always
   type: str
   sample: "2026-01-10T08:00:00Z"
@@ -148,14 +183,18 @@ log_oldest:
 import datetime
 import fnmatch
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import FREE_FORM, TEXT, ApiError
+from ansible_collections.nms.overlay.plugins.module_utils._client import FREE_FORM, TEXT, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
 
 UTC = datetime.timezone.utc
+UTC_NEVER = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 AUDIT_PATH = '/events/audit'   # the audit log on today's servers (v0.77), where /events is an alias of it
 LEGACY_AUDIT_PATH = '/events'  # the only path of v0.27
+PROXY_PATH = '/events/proxy'   # the reverse proxy's access log (v0.77), paginated
+PROXY_PAGE_SIZE = 100          # the largest page the server gives
+AUDIT_FILTERS = ('activity_code', 'initiator_id', 'initiator_email', 'target_id')
 
 
 def _id_order(value):
@@ -194,7 +233,9 @@ def normalise_event(event):
 
 
 class EventInfoModule(NmsModule):
+    api_operations = ('GET /api/events/audit', 'GET /api/events/proxy')
     argument_spec = dict(
+        log=dict(type='str', choices=['audit', 'proxy'], default='audit'),
         activity_code=dict(type='list', elements='str'),
         initiator_id=dict(type='str'),
         initiator_email=dict(type='str'),
@@ -253,11 +294,49 @@ class EventInfoModule(NmsModule):
         self.resolver.server.learn(True)
         return events
 
+    def proxy_log(self, since, until, limit):
+        """The proxy's access log, newest first: the pages the task needs, the server filtering by the window; then
+        (entries, the server's total_records, the oldest time stamp read)."""
+        if not self.resolver.server.current:  # the version probe: the one request a v0.27 server gets
+            raise TaskError("option log: %s does not have the reverse proxy's access log (it came after v0.27; servers "
+                            "have it from v0.77 on); upgrade the server to read it" % self.resolver.server.describe())
+        query = dict(page_size=PROXY_PAGE_SIZE, sort_by='timestamp', sort_order='desc')
+        for name, moment in (('start_date', since), ('end_date', until)):
+            if moment is not None:
+                query[name] = moment.strftime('%Y-%m-%dT%H:%M:%SZ')
+        entries, page, total = [], 1, 0
+        while True:
+            answer = self.client.get(PROXY_PATH, query=dict(query, page=page))
+            data = answer.get('data', False) if isinstance(answer, dict) else False
+            if not isinstance(data, (list, type(None))) or not all(isinstance(item, dict) for item in data or ()):
+                raise self.client.answer_error('GET', PROXY_PATH, 'the answer is %s where a page of the access log '
+                                                                  '({"data": [...], "total_pages": ...}) was expected'
+                                               % describe_shape(answer))
+            entries.extend(data or ())
+            total = answer.get('total_records') if isinstance(answer.get('total_records'), int) else len(entries)
+            pages = answer.get('total_pages') if isinstance(answer.get('total_pages'), int) else page
+            if not data or page >= pages or (limit is not None and len(entries) >= limit):
+                break
+            page += 1
+        stamps = [str(entry.get('timestamp') or '') for entry in entries]
+        return entries, total, min(stamps, key=lambda text: parse_time(text) or UTC_NEVER, default='')
+
     def run(self):
         limit = self.params.get('limit')
         if limit is not None and limit < 1:
             raise TaskError('limit: must be at least 1 (leave it unset for every event)')
+        proxy = self.params.get('log') == 'proxy'
+        given = [name for name in AUDIT_FILTERS if proxy and self.params.get(name) is not None]
+        if given:
+            raise TaskError('; '.join('option %s: filters the audit log only, not the proxy\'s access log (log: proxy)' % name
+                                      for name in given))
         since, until = self.window()
+        if proxy:
+            entries, total, oldest = self.proxy_log(since, until, limit)
+            events = [entry for entry in entries if self.keep(entry, since, until)]
+            if limit is not None:
+                events = events[:limit]
+            return {'changed': False, 'events': events, 'log_size': total, 'log_oldest': oldest}
         log = [normalise_event(event) for event in self.audit_log()]
         never = datetime.datetime.min.replace(tzinfo=UTC)
         log.sort(key=lambda event: (parse_time(event.get('timestamp') or '') or never, _id_order(event.get('id'))),

@@ -135,6 +135,7 @@ def normalise_cities(data):
 
 
 class LocationInfoModule(NmsModule):
+    api_operations = ('GET /api/locations/countries', 'GET /api/locations/countries/{country}/cities')
     argument_spec = dict(country=dict(type='str'))
     answers = dict(country_code=TEXT, country_name=TEXT, city_name=TEXT, geoname_id=NUMBER)
 

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 DOCUMENTATION = r'''
 module: network_router_info
-short_description: List the routers of a network
+short_description: List the routers of a network, or of every network
 version_added: 0.1.0
 description:
   - Returns the routers of a network, all of them or the one with a given O(id).
+  - Without O(network), returns the routers of every network of the account, read with one request
+    (C(GET /api/networks/routers)). The server's answer does not say which network holds each router; the
+    C(routers) of each network that M(nms.overlay.network_info) returns do.
 options:
   network:
     description:
       - The network whose routers are listed, as a network name or id. An unknown network fails.
+      - Unset, the routers of every network are listed.
     type: str
-    required: true
   id:
     description:
       - Return only the router with this id. An unknown id returns an empty list.
@@ -36,6 +39,14 @@ EXAMPLES = r'''
 - name: Show the routing peers of the office network
   ansible.builtin.debug:
     msg: "{{ office_routers.network_routers | map(attribute='peer') | select | list }}"
+
+- name: List the routers of every network
+  nms.overlay.network_router_info:
+  register: all_routers
+
+- name: Show the disabled ones
+  ansible.builtin.debug:
+    msg: "{{ all_routers.network_routers | rejectattr('enabled') | map(attribute='id') | list }}"
 '''
 
 RETURN = r'''
@@ -72,6 +83,7 @@ network_routers:
       sample: true
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 
@@ -80,9 +92,17 @@ class NetworkRouterInfoModule(InfoModule):
     resource = NetworkRouterModule
     plural = 'network_routers'
     argument_spec = dict(  # a router has no name: found by id only
-        network=dict(type='str', required=True),
+        network=dict(type='str'),
         id=dict(type='str'),
     )
+    # without a network: every network's routers, in one list
+    api_operations = ('GET /api/networks/routers',)
+
+    @property
+    def path(self):
+        if self.params.get('network') is None:
+            return NetworkModule.path + NetworkRouterModule.sub_path
+        return super().path
 
 
 if __name__ == '__main__':

@@ -94,6 +94,14 @@ options:
         records of a described zone that its C(records) do not list are deleted, when C(records) is given.
     type: list
     elements: dict
+  identity_providers:
+    description:
+      - Identity providers of a self-hosted server, each with the options of M(nms.overlay.identity_provider).
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - A provider's client secret is never answered, so an export (O(state=gathered)) describes a provider without it;
+        give it before applying the description to another server.
+    type: list
+    elements: dict
   default_policy:
     description:
       - What happens to the account-wide allow-all policy. Every account starts with one, named C(Default), that
@@ -167,7 +175,7 @@ notes:
     same teardown again changes nothing.
   - The order is groups, posture checks, networks (each followed by its resources, then its routers, so that a policy's
     rule can name a resource the run creates), policies, routes, nameserver groups, DNS settings, DNS zones (each
-    followed by its records), setup keys, users, account settings.
+    followed by its records), setup keys, users, account settings, identity providers.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
   - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
     the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.

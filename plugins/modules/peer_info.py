@@ -283,6 +283,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._time import wall_time
 
 class PeerInfoModule(InfoModule):
     resource = PeerModule
+    api_operations = ('GET /api/peers/{peerId}/accessible-peers',)  # one peer's, where its answer lacks them
     argument_spec = dict(
         id=dict(type='str'),
         name=dict(type='str'),

@@ -74,6 +74,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.token impor
 
 class TokenInfoModule(InfoModule):
     resource = TokenModule
+    api_operations = ('GET /api/users/{userId}/tokens', 'GET /api/users/{userId}/tokens/{tokenId}')  # under the user
     argument_spec = dict(
         user=dict(type='str', required=True),
         id=dict(type='str'),

@@ -13,7 +13,18 @@ description:
   - Returns all users, or the users with a given O(id), O(email) or O(name), optionally only service
     users or only regular users.
   - Admins and service users see every user; a regular user sees only itself.
+  - With O(current=true), returns the user the task acts as (the owner of O(api_token)), read with one request
+    (C(GET /api/users/current)).
 options:
+  current:
+    description:
+      - Return only the user the task acts as, read on its own (no list of users is read).
+      - Needs a server from v0.77 on; an older server refuses the task after one request (the version probe),
+        before any other.
+      - Cannot be combined with O(id), O(email), O(name) or O(service_user).
+    type: bool
+    default: false
+    version_added: 0.1.0
   id:
     description:
       - Return only the user with this id. An unknown id returns an empty list.
@@ -53,6 +64,15 @@ EXAMPLES = r'''
 - name: Show the role of the owner
   ansible.builtin.debug:
     msg: "{{ owner.users[0].role }}"
+
+- name: Read the user this playbook acts as (v0.77 servers)
+  nms.overlay.user_info:
+    current: true
+  register: me
+
+- name: Stop unless the token is an admin's (v0.77 servers)
+  ansible.builtin.assert:
+    that: me.users[0].role in ['owner', 'admin']
 '''
 
 RETURN = r'''
@@ -120,13 +140,21 @@ users:
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._task import refuse_newer_options
+
+
+CURRENT_PATH = '/users/current'  # the caller itself (v0.77)
+FILTERS = ('id', 'email', 'name', 'service_user')
 
 
 class UserInfoModule(InfoModule):
     resource = UserModule
+    api_operations = ('GET /api/users/current',)
     argument_spec = dict(
+        current=dict(type='bool', default=False),
         id=dict(type='str'),
         email=dict(type='str'),
         name=dict(type='str'),
@@ -135,6 +163,13 @@ class UserInfoModule(InfoModule):
     mutually_exclusive = ()
 
     def fetch(self):
+        if self.params.get('current'):
+            given = [name for name in FILTERS if self.params.get(name) is not None]
+            if given:
+                raise TaskError('option current: cannot be combined with %s (the user the task acts as is one user)'
+                                % ', '.join('option %s' % name for name in given))
+            refuse_newer_options(self, {'current': 'v0.77'})  # the version probe: a v0.27 server gets no other request
+            return [self.client.get_object(CURRENT_PATH)]
         wanted = self.params.get('service_user')
         if wanted is None:
             return super().fetch()

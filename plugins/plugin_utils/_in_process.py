@@ -115,7 +115,7 @@ class InProcessAction(ActionBase):
         """A module that may create a secret refuses async (unless it only removes): ansible-core hands an async job's
         final result to the callbacks unhidden and keeps it in the job's file."""
         if self._task.async_val and self.creates_secrets and self._task.args.get('state') != 'absent':
-            raise AnsibleActionFail('async: %s may create a setup key or token whose value the server shows once, and '
+            raise AnsibleActionFail('async: %s may create a setup key, token or invite link whose value the server shows once, and '
                                     'ansible-core shows the result of an async task to every callback and keeps it in '
                                     'the job file: run the task without async' % self._task.action)
 

@@ -27,6 +27,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                      help="no identity provider (the default of the netbird dialect, as a self-hosted server without "
                           "one): user invites fail with 412")
     parser.add_argument("--no-geo", action="store_true", help="no geo database: locations and geo checks fail with 412")
+    parser.add_argument("--fresh", action="store_true",
+                        help="no account yet, as a v0.77 server before its setup (POST /api/setup makes the owner; "
+                             "--token is then no one's); a reset returns to that")
     parser.add_argument("--tls-cert", default=None)
     parser.add_argument("--tls-key", default=None)
     parser.add_argument("--state-file", default=None,
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         app = App(args.token, dialect=args.dialect, seed_size=args.seed_size, idp=args.idp,
-                  geo=not args.no_geo, seed=args.seed, state_file=args.state_file, rate_limit=args.rate_limit)
+                  geo=not args.no_geo, seed=args.seed, state_file=args.state_file, rate_limit=args.rate_limit, fresh=args.fresh)
         if args.faults:
             app.faults.configure(parse_cli(args.faults))
         server = EmulatorServer(app, args.host, args.port, args.tls_cert, args.tls_key)

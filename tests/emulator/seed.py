@@ -85,19 +85,23 @@ def new_setup_key(state: State, name: str, key_type: str, expires_in: int, auto_
     return record
 
 
-def build_initial(state: State, owner_token: str, size: str | None = None, dialect: str = "seed",
-                  seed: int = 1) -> None:
+def build_initial(state: State, owner_token: str | None, size: str | None = None, dialect: str = "seed",
+                  seed: int = 1, owner: Record | None = None, token_name: str = "emulator", token_days: int = 365) -> None:
     """A new account: owner (holding `owner_token`), All group, Default policy, default settings.
 
     The real-server dialects (`netbird`, `current`) hold what the seeded real servers hold (an account of v0.27.6, which
     v0.77.1 upgrades): settings `extra` `{"peer_approval_enabled": false}`, the Default policy's
-    `source_posture_checks` `[]`, and v0.77's account meta (created_at, created_by, domain, domain_category)."""
+    `source_posture_checks` `[]`, and v0.77's account meta (created_at, created_by, domain, domain_category).
+    `owner` (its fields: id, email, name) is the owner POST /api/setup creates, in single-account mode (domain ""),
+    whose token (none without `owner_token`) is named `token_name`."""
     real = dialect in ("netbird", "current")
+    owner = owner or {"id": OWNER_ID, "email": OWNER_EMAIL, "name": OWNER_NAME}
+    set_up = owner["id"] != OWNER_ID
     state.account = {
         "id": new_uuid(random.Random(f"{ACCOUNT_ID_SEED}-{seed}")),
         "created_at": now(),
-        "created_by": OWNER_ID,
-        "domain": DNS_DOMAIN if real else "",
+        "created_by": owner["id"],
+        "domain": DNS_DOMAIN if real and not set_up else "",
         "domain_category": "private" if real else "",
         "onboarding": {"onboarding_flow_pending": False, "signup_form_pending": False},
         "settings": {
@@ -112,8 +116,9 @@ def build_initial(state: State, owner_token: str, size: str | None = None, diale
     }
     if real:
         state.account["settings"]["extra"] = {"peer_approval_enabled": False}
-    new_user(state, id=OWNER_ID, email=OWNER_EMAIL, name=OWNER_NAME, role="owner")
-    add_token(state, OWNER_ID, owner_token, "emulator", 365, OWNER_ID)
+    new_user(state, role="owner", **owner)
+    if owner_token is not None:
+        add_token(state, owner["id"], owner_token, token_name, token_days, owner["id"])
     all_id = state.new_id()
     state.groups[all_id] = {"id": all_id, "name": ALL_GROUP, "issued": "api", "peers": [], "resources": []}
     policy_id = state.new_id()

@@ -31,6 +31,7 @@ JSON_TYPE = "application/json; charset=UTF-8"
 LONG = 1 << 16  # a body this long is not joined to the headers to be sent (see RequestHandler._write)
 TOKEN_PATH = re.compile(r"^.*/api/users/.*/tokens.*$")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+ANONYMOUS = {"id": "", "role": "", "is_service_user": False, "is_blocked": False}  # the caller of a public endpoint
 
 
 @dataclass
@@ -62,7 +63,7 @@ class App:
 
     def __init__(self, token: str, dialect: str = "seed", seed_size: str | None = None, idp: bool | None = None,
                  geo: bool = True, seed: int = 1, example: bool = False, state_file: str | None = None,
-                 rate_limit: tuple[float, int] | None = None) -> None:
+                 rate_limit: tuple[float, int] | None = None, fresh: bool = False) -> None:
         if not is_well_formed(token):
             raise ValueError("--token must be a well-formed personal access token")
         self.token = token
@@ -73,6 +74,7 @@ class App:
         self.geo = geo
         self.seed = seed
         self.example = example
+        self.fresh = fresh  # no account yet (a v0.77 server before its setup, POST /api/setup): reset returns to that
         self.faults = Faults()
         # v0.77's PAT rate limiting (NB_API_RATE_LIMITING_ENABLED): off unless asked (--rate-limit, /_emulator/config)
         self.startup_rate_limit = rate_limit
@@ -96,6 +98,8 @@ class App:
 
     def _fresh_state(self) -> State:
         state = State(seed=self.seed, idp=self.idp, geo=self.geo, xid_keys=self.dialect.current)
+        if self.fresh:
+            return state
         build_initial(state, self.token, self.seed_size, dialect=self.dialect.name, seed=self.seed)
         if self.example:
             build_example(state)
@@ -203,11 +207,14 @@ class App:
             with self.state.lock:
                 try:
                     self._rate_limit(headers)
-                    caller = self._authenticate(headers.get("Authorization", ""))
-                    if self.dialect.current:
-                        _current_access_control(caller, method, path)
+                    if getattr(handler, "public", False):  # answered to anyone, as the instance's setup is
+                        caller = ANONYMOUS
                     else:
-                        self._access_control(caller, method, path)
+                        caller = self._authenticate(headers.get("Authorization", ""))
+                        if self.dialect.current:
+                            _current_access_control(caller, method, path)
+                        else:
+                            self._access_control(caller, method, path)
                     if method == "GET" and path in CACHED_PATHS:
                         kept = self._kept_answer(handler, caller, params, path, query, raw_body)
                     else:

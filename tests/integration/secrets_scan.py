@@ -31,9 +31,11 @@ from tests.reliability.secrets import find_secrets
 API_TOKEN = "API token"
 SETUP_KEY = "setup key value"
 PAT = "personal access token value"
+INVITE = "invite link token"
 
 PAT_RE = re.compile(r"nbp_[0-9A-Za-z]{36}")
 SETUP_KEY_RE = re.compile(r"\A[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\Z")
+INVITE_RE = re.compile(r"\Anbi_[0-9A-Za-z]{20,}\Z")  # an invite link's token (v0.77, user_invite)
 MIN_LENGTH = 8  # find_secrets refuses shorter ones (and a shorter string is no real secret)
 
 
@@ -82,6 +84,8 @@ def secrets_in(data):
         elif isinstance(value, str):
             if member == "key" and SETUP_KEY_RE.match(value):
                 found[value] = SETUP_KEY
+            if member == "invite_token" and INVITE_RE.match(value):
+                found[value] = INVITE
             for pat in pats_in(value):
                 found[pat] = PAT
 

@@ -191,6 +191,6 @@ def test_async_is_refused_before_any_request_where_a_value_may_be_created(emulat
     emulator.clear_log()
     rc, output = ansible(['ansible-playbook', str(playbook)], dirs['work'], emulator, collections_dir, dirs['home'])
     assert rc == 0, output[-3000:]
-    assert 'async: nms.overlay.setup_key may create a setup key or token' in output
+    assert 'async: nms.overlay.setup_key may create a setup key, token or invite link' in output
     assert 'run the task without async' in output
     assert emulator.requests() == []

@@ -160,7 +160,9 @@ def test_locations_without_geo_database(no_geo_emulator, run):
 
 def test_examples_run_unchanged(emulator, run):
     make_activity(emulator)
-    result = run(examples_of('event_info') + examples_of('location_info'))
+    # an example marked for today's servers is refused by a v0.27 one (as its docs say)
+    examples = [task for task in examples_of('event_info') if emulator.dialect == 'current' or '(v0.77 servers)' not in task['name']]
+    result = run(examples + examples_of('location_info'))
     assert result.rc == 0, result
     assert not result.failed
 

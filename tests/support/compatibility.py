@@ -8,8 +8,13 @@ option works on both, with the differences below. tests/unit/test_compatibility.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 
+import yaml
+
+from tests.support.emulator import REPO_ROOT
 from tests.support.modules import MODULES_DIR, documentation, engine_of
 
 # What differs between the generations for one option (module, option) or a whole module (module, None), in words a
@@ -40,6 +45,11 @@ NOTES = {
     ('route', None): 'v0.77 deprecates routes in favour of Networks; the route endpoints still work, and a non-Linux '
                      'routing peer is accepted there (v0.27 refuses one).',
     ('event_info', None): 'v0.77 serves the audit log at /api/events/audit and keeps /api/events as its alias.',
+    ('event_info', 'log'): 'audit on both; proxy (the reverse proxy\'s access log, GET /api/events/proxy) from v0.77 on: '
+                           'a v0.27 server refuses it after the version probe, before any other request.',
+    ('user_info', 'current'): 'true: from v0.77 on (GET /api/users/current); a v0.27 server refuses it after the version '
+                              'probe, before any other request.',
+    ('network_router_info', 'network'): 'Unset: every network\'s routers, from GET /api/networks/routers (one request).',
 }
 COMMON = ('Every update sends back every field the server returned that the task does not change, including fields '
           'of today\'s servers that no option manages yet (a route\'s keep_route, a peer\'s '
@@ -81,7 +91,16 @@ def since_of(newer, name):
     return None
 
 
-def render(requires_of=requires):
+def render(requires_of=requires, operations=None):
+    """The whole page: the modules and options, then the API coverage (``operations``: the self-hosted operations of
+    the reference OpenAPI file, read from it by default; the section is left out where there is no such file)."""
+    if operations is None:
+        operations = spec_operations() if os.path.isfile(SPEC) else None
+    page = render_modules(requires_of)
+    return page if operations is None else page + render_coverage(operations)
+
+
+def render_modules(requires_of=requires):
     lines = [
         '# Server compatibility',
         '',
@@ -113,5 +132,230 @@ def render(requires_of=requires):
             if since:
                 note = ('From %s on: a v0.27 server refuses a task that sets it, before any write. %s' % (since, note)).strip()
             lines.append('| | `%s` | %s | yes | %s |' % (name, 'no' if since else old, note))
+    lines.append('')
+    return '\n'.join(lines)
+
+
+# -- API coverage ------------------------------------------------------------------------------------------------------
+# Which operations of today's self-hosted server the modules call, derived from their engines: a kind's own path
+# (list, create, read, update, delete as its descriptor allows), an info module's reads of its kind, and what an engine
+# declares it calls beyond those (``api_operations``, written as the OpenAPI file writes them).
+
+SPEC_VARIABLE = 'NMS_OPENAPI'
+SPEC = os.environ.get(SPEC_VARIABLE) or os.path.join(os.path.dirname(REPO_ROOT), 'shared', 'reference', 'openapi-v0.77.1.yml')
+SPEC_RELEASE = 'v0.77.1'
+METHODS = ('get', 'post', 'put', 'delete', 'patch')
+# GET /api/instance/version: asked by every module whose task depends on the server's generation (_server.py)
+PROBE = 'the version probe'
+COVERAGE_HEADING = '\n## API coverage'
+
+# Operations no module will call, and why (as the OpenAPI file writes them).
+LEFT_OUT = {
+    'GET /api/users/invites/{token}': 'The invitee\'s side of an invite link: what the link\'s holder reads before '
+                                      'accepting, authorised by the link itself, not by an administrator\'s token.',
+    'POST /api/users/invites/{token}/accept': 'The invitee\'s side of an invite link: accepting sets the new user\'s '
+                                              'password, which only the invited person should choose.',
+}
+
+# Operations that no module calls yet but that modules are to cover (issue 31): the page says so, and a unit test
+# holds this list to exactly the operations that are neither covered nor left out.
+NOT_YET = (
+    'GET /api/peers/{peerId}/jobs',
+    'POST /api/peers/{peerId}/jobs',
+    'GET /api/peers/{peerId}/jobs/{jobId}',
+    'PUT /api/users/{userId}/password',
+    'POST /api/peers/{peerId}/temporary-access',
+    'GET /api/networks/{networkId}/resources/{resourceId}',
+    'GET /api/networks/{networkId}/routers/{routerId}',
+    'GET /api/reverse-proxies/clusters',
+    'DELETE /api/reverse-proxies/clusters/{clusterAddress}',
+    'GET /api/reverse-proxies/proxy-tokens',
+    'POST /api/reverse-proxies/proxy-tokens',
+    'DELETE /api/reverse-proxies/proxy-tokens/{tokenId}',
+    'GET /api/reverse-proxies/services',
+    'POST /api/reverse-proxies/services',
+    'GET /api/reverse-proxies/services/{serviceId}',
+    'PUT /api/reverse-proxies/services/{serviceId}',
+    'DELETE /api/reverse-proxies/services/{serviceId}',
+    'GET /api/reverse-proxies/domains',
+    'POST /api/reverse-proxies/domains',
+    'DELETE /api/reverse-proxies/domains/{domainId}',
+    'GET /api/reverse-proxies/domains/{domainId}/validate',
+    'GET /api/agent-network/access-logs',
+    'GET /api/agent-network/access-log-sessions',
+    'GET /api/agent-network/usage/overview',
+    'GET /api/agent-network/consumption',
+    'GET /api/agent-network/settings',
+    'POST /api/agent-network/settings',
+    'PUT /api/agent-network/settings',
+    'DELETE /api/agent-network/settings',
+    'GET /api/agent-network/budget-rules',
+    'POST /api/agent-network/budget-rules',
+    'GET /api/agent-network/budget-rules/{ruleId}',
+    'PUT /api/agent-network/budget-rules/{ruleId}',
+    'DELETE /api/agent-network/budget-rules/{ruleId}',
+    'GET /api/agent-network/catalog/providers',
+    'GET /api/agent-network/providers',
+    'POST /api/agent-network/providers',
+    'GET /api/agent-network/providers/{providerId}',
+    'PUT /api/agent-network/providers/{providerId}',
+    'DELETE /api/agent-network/providers/{providerId}',
+    'GET /api/agent-network/policies',
+    'POST /api/agent-network/policies',
+    'GET /api/agent-network/policies/{policyId}',
+    'PUT /api/agent-network/policies/{policyId}',
+    'DELETE /api/agent-network/policies/{policyId}',
+    'GET /api/agent-network/guardrails',
+    'POST /api/agent-network/guardrails',
+    'GET /api/agent-network/guardrails/{guardrailId}',
+    'PUT /api/agent-network/guardrails/{guardrailId}',
+    'DELETE /api/agent-network/guardrails/{guardrailId}',
+)
+
+
+def shape(operation):
+    """An operation with its path parameters unnamed ('GET /api/peers/{}'): the spec names one parameter differently
+    in different places ({peerId}, {id}), and a module's declaration may too."""
+    return re.sub(r'\{[^}/]*\}', '{}', operation)
+
+
+def is_cloud_only(operation, cloud_tags):
+    return bool(operation.get('x-cloud-only')) or any(tag in cloud_tags for tag in operation.get('tags') or ())
+
+
+@functools.lru_cache(maxsize=None)
+def spec_operations(path=None):
+    """The operations a self-hosted server serves, as the OpenAPI file writes them ('GET /api/peers/{peerId}'), in its
+    order: those not marked ``x-cloud-only``, on the operation or on one of its tags."""
+    with open(path or SPEC, encoding='utf-8') as handle:
+        spec = yaml.load(handle, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))
+    cloud_tags = {tag['name'] for tag in spec.get('tags') or () if tag.get('x-cloud-only')}
+    return tuple('%s %s' % (method.upper(), route) for route, item in spec['paths'].items() for method, operation in item.items()
+                 if method in METHODS and not is_cloud_only(operation, cloud_tags))
+
+
+def kind_path(cls):
+    """The API path of a kind's list ('/api/networks/{}/resources'), or None where its declaration does not give one
+    (a kind whose path a task computes declares its operations in ``api_operations``)."""
+    if isinstance(cls.path, str):
+        return '/api' + cls.path
+    sub_path = getattr(cls, 'sub_path', None)
+    if cls.nested_in and sub_path:
+        from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS
+        parent = dict(ALL_SECTIONS)[cls.nested_in[0]]
+        return '%s/{}%s' % (kind_path(parent), sub_path)
+    return None
+
+
+def kind_operations(cls):
+    """The operations (by shape) a resource module's engine calls: a singleton is read and updated (and deleted where
+    it says how that is confirmed); any other kind is listed, read by id (unless it is found in its list only), created
+    (unless the API cannot create it), updated (unless every field is fixed at creation) and deleted (where ``absent``
+    is a state); then its ``api_operations``. A kind on a strategy other than the resource lifecycle (the instance's
+    one-time setup) calls what it declares."""
+    from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule, UpdateOnly
+    found = set(shape(operation) for operation in getattr(cls, 'api_operations', ()))
+    path = kind_path(cls)
+    if path is None or not issubclass(cls, ResourceModule):
+        return found
+    item = path + '/{}' if not cls.singleton or cls.has_id else path
+    found.add('GET ' + path)
+    if any(not field.immutable for field in cls.fields.values()):
+        found.add('PUT ' + item)
+    if cls.singleton:
+        if cls.confirm_delete is not None:
+            found.add('DELETE ' + item)
+        return found
+    if not cls.list_only:
+        found.add('GET ' + item)
+    if not issubclass(cls, UpdateOnly):
+        found.add('POST ' + path)
+    if 'absent' in cls.states:
+        found.add('DELETE ' + item)
+    return found
+
+
+def info_operations(cls):
+    """The operations (by shape) an info module's engine calls: its kind's list (or singleton), the kind's object by id
+    where the module takes an id and the kind has such a read, then its ``api_operations``."""
+    found = set(shape(operation) for operation in getattr(cls, 'api_operations', ()))
+    declared = cls.resource
+    path = kind_path(declared)
+    if path is not None:
+        found.add('GET ' + path)
+        if 'id' in cls.full_argument_spec() and not declared.singleton and not declared.list_only:
+            found.add('GET %s/{}' % path)
+    return found
+
+
+def module_operations(module):
+    """The operations (by shape) a module calls, derived from its engine class."""
+    from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+    from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind
+    engine = engine_of(module)
+    if isinstance(engine, type) and issubclass(engine, Kind):
+        return kind_operations(engine)
+    if isinstance(engine, type) and issubclass(engine, InfoModule):
+        return info_operations(engine)
+    return set(shape(operation) for operation in getattr(engine, 'api_operations', ()))
+
+
+def covering_modules(operations):
+    """{operation as the spec writes it: the modules that call it, sorted} for the spec's operations; the version
+    probe stands for every module (PROBE)."""
+    from ansible_collections.nms.overlay.plugins.module_utils._server import VERSION_PATH
+    by_shape = {}
+    for module in module_names():
+        for found in module_operations(module):
+            by_shape.setdefault(found, []).append(module)
+    by_shape.setdefault('GET /api' + VERSION_PATH, []).append(PROBE)
+    return {operation: by_shape[shape(operation)] for operation in operations if shape(operation) in by_shape}
+
+
+def declared_outside_spec(operations):
+    """The operations modules declare (``api_operations``) that the spec does not have, by module: a typo, or a path
+    of another server generation (which a declaration leaves out)."""
+    shapes = set(shape(operation) for operation in operations)
+    wrong = {}
+    for module in module_names():
+        engine = engine_of(module)
+        for cls in (engine, getattr(engine, 'resource', None)):
+            for operation in getattr(cls, 'api_operations', ()) if cls is not None else ():
+                if shape(operation) not in shapes:
+                    wrong.setdefault(module, []).append(operation)
+    return wrong
+
+
+def coverage(operations):
+    """(covered {operation: modules}, left out {operation: reason}, not yet [operation]) of the spec's operations."""
+    covered = covering_modules(operations)
+    left_out = {operation: reason for operation, reason in LEFT_OUT.items() if operation not in covered}
+    missing = [operation for operation in operations if operation not in covered and operation not in left_out]
+    return covered, left_out, missing
+
+
+def render_coverage(operations):
+    covered, left_out, missing = coverage(operations)
+    lines = [
+        COVERAGE_HEADING,
+        '',
+        'The operations a self-hosted %s server serves: every operation of its OpenAPI file that is not marked '
+        '`x-cloud-only` (on itself or on its tag), **%d** in all. Modules call **%d** of them, **%d** are left out on '
+        'purpose and **%d** are not covered yet. The modules of each operation are derived from their engines (a '
+        'kind\'s path and descriptor, an info module\'s kind, and the operations an engine declares beyond those); '
+        '`nms.overlay.network_state` uses the operations of the kinds it describes.'
+        % (SPEC_RELEASE, len(operations), len(covered), len(left_out), len(missing)),
+        '',
+        '| Operation | Modules | Status |',
+        '|---|---|---|',
+    ]
+    for operation in operations:
+        if operation in covered:
+            names = ', '.join(name if name == PROBE else '`nms.overlay.%s`' % name for name in covered[operation])
+            lines.append('| `%s` | %s | covered |' % (operation, names))
+        elif operation in left_out:
+            lines.append('| `%s` | | left out: %s |' % (operation, left_out[operation]))
+        else:
+            lines.append('| `%s` | | not covered yet |' % operation)
     lines.append('')
     return '\n'.join(lines)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.support import compatibility
 from tests.support.modules import documentation
 
@@ -17,7 +19,10 @@ def test_the_page_is_the_one_the_modules_give():
         with open(PAGE, 'w', encoding='utf-8') as handle:
             handle.write(page)
     with open(PAGE, encoding='utf-8') as handle:
-        assert handle.read() == page, 'docs/compatibility.md is out of date: NMS_WRITE_COMPATIBILITY=1 pytest %s' % __file__
+        written = handle.read()
+    if not os.path.isfile(compatibility.SPEC):  # without the reference OpenAPI file, the modules' part only
+        written = written.split(compatibility.COVERAGE_HEADING, 1)[0]
+    assert written == page, 'docs/compatibility.md is out of date: NMS_WRITE_COMPATIBILITY=1 pytest %s' % __file__
 
 
 def test_every_note_names_a_module_and_option_that_exist():
@@ -43,3 +48,130 @@ def test_a_module_of_todays_servers_is_marked_v077_only():
             'request, before any other. |') in page
     assert '| | `peers` | no | yes |  |' in page
     assert '| `nms.overlay.group_info` | | yes | yes |  |' in page
+
+
+# -- the API coverage (issue 31) ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(name='operations')
+def fixture_operations():
+    if not os.path.isfile(compatibility.SPEC):
+        pytest.skip('no reference OpenAPI file at %s (set %s)' % (compatibility.SPEC, compatibility.SPEC_VARIABLE))
+    return compatibility.spec_operations()
+
+
+def test_the_self_hosted_operations_are_those_not_marked_cloud_only(operations):
+    assert len(operations) == 144 and len(set(operations)) == 144
+    assert 'GET /api/events/proxy' in operations and 'POST /api/setup' in operations
+    # cloud-only on the operation itself, and through its tag
+    assert 'GET /api/events/network-traffic' not in operations
+    assert not [operation for operation in operations if '/integrations/' in operation or '/ingress/' in operation]
+
+
+def test_cloud_only_is_read_from_the_operation_and_from_its_tag(tmp_path):
+    spec = tmp_path / 'spec.yml'
+    spec.write_text('tags: [{name: Billing, x-cloud-only: true}, {name: Peers}]\n'
+                    'paths:\n'
+                    '  /api/peers: {get: {tags: [Peers]}, post: {tags: [Peers], x-cloud-only: true}, parameters: []}\n'
+                    '  /api/bill: {get: {tags: [Billing]}}\n', encoding='utf-8')
+    assert compatibility.spec_operations(str(spec)) == ('GET /api/peers',)
+
+
+def test_operations_match_by_shape_whatever_their_parameters_are_called():
+    assert compatibility.shape('GET /api/peers/{peerId}/jobs/{jobId}') == compatibility.shape('GET /api/peers/{id}/jobs/{x}')
+    assert compatibility.shape('GET /api/peers/{peerId}') != compatibility.shape('GET /api/peers')
+
+
+def test_a_kinds_operations_follow_from_its_descriptor():
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
+    ops = compatibility.kind_operations
+    # a singleton: read and updated; deleted where the kind says how that is confirmed, under its id
+    assert ops(DnsSettingsModule) == {'GET /api/dns/settings', 'PUT /api/dns/settings'}
+    assert ops(AccountSettingsModule) == {'GET /api/accounts', 'PUT /api/accounts/{}', 'DELETE /api/accounts/{}'}
+    # the API cannot create peers; the peer module writes its groups' member lists
+    assert ops(PeerModule) == {'GET /api/peers', 'GET /api/peers/{}', 'PUT /api/peers/{}', 'DELETE /api/peers/{}', 'PUT /api/groups/{}'}
+    # found in the list only (no GET by id), and what it declares beyond its path
+    assert 'GET /api/users/{}' not in ops(UserModule) and 'POST /api/users/{}/approve' in ops(UserModule)
+    # under its parent (the zone), by the parent's path and its own sub_path
+    assert ops(DnsRecordModule) == {'GET /api/dns/zones/{}/records', 'POST /api/dns/zones/{}/records', 'GET /api/dns/zones/{}/records/{}',
+                                    'PUT /api/dns/zones/{}/records/{}', 'DELETE /api/dns/zones/{}/records/{}'}
+
+
+def test_a_kind_whose_fields_are_all_fixed_at_creation_is_never_updated():
+    from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+    from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+
+    class Fixed(ResourceModule):
+        path = '/fixed'
+        what = 'fixed thing'
+        fields = dict(name=Field(immutable=True))
+
+    assert compatibility.kind_operations(Fixed) == {'GET /api/fixed', 'GET /api/fixed/{}', 'POST /api/fixed', 'DELETE /api/fixed/{}'}
+    Fixed.fields = dict(name=Field(immutable=True), note=Field())
+    assert 'PUT /api/fixed/{}' in compatibility.kind_operations(Fixed)
+
+
+def test_an_info_modules_reads_follow_from_its_kind():
+    assert compatibility.module_operations('network_info') == {'GET /api/networks', 'GET /api/networks/{}'}
+    # list-only kinds are read in their list; the module's own reads are declared
+    assert compatibility.module_operations('network_router_info') == {'GET /api/networks/{}/routers', 'GET /api/networks/routers'}
+    assert compatibility.module_operations('user_info') == {'GET /api/users', 'GET /api/users/current'}
+    assert compatibility.module_operations('dns_settings_info') == {'GET /api/dns/settings'}
+
+
+def test_every_declared_operation_is_in_the_spec(operations):
+    assert compatibility.declared_outside_spec(operations) == {}
+
+
+def test_no_module_calls_an_operation_of_todays_servers_that_the_spec_lacks(operations):
+    """What the derivation gives beyond the spec is only what the spec of v0.77.1 does not serve on purpose."""
+    shapes = set(compatibility.shape(operation) for operation in operations)
+    extra = sorted(set(found for module in compatibility.module_names() for found in compatibility.module_operations(module)) - shapes)
+    assert extra == [], extra
+
+
+def test_the_not_yet_list_is_exactly_what_no_module_covers(operations):
+    covered, left_out, missing = compatibility.coverage(operations)
+    listed = set(compatibility.NOT_YET)
+    assert len(listed) == len(compatibility.NOT_YET), 'NOT_YET names an operation twice'
+    assert not listed - set(operations), 'NOT_YET names operations the spec does not have: %s' % sorted(listed - set(operations))
+    now_covered = sorted(listed & set(covered))
+    assert not now_covered, 'modules cover these now: remove them from NOT_YET (tests/support/compatibility.py): %s' % now_covered
+    unlisted = sorted(set(missing) - listed)
+    assert not unlisted, 'no module covers these: add them to NOT_YET or LEFT_OUT (with the reason): %s' % unlisted
+
+
+def test_what_is_left_out_is_in_the_spec_and_not_covered(operations):
+    covered = compatibility.covering_modules(operations)
+    for operation, reason in compatibility.LEFT_OUT.items():
+        assert operation in operations, operation
+        assert operation not in covered, '%s is covered by %s: remove it from LEFT_OUT' % (operation, covered[operation])
+        assert reason.endswith('.') and len(reason) > 20
+
+
+def test_the_page_states_the_counts_its_table_has(operations):
+    page = compatibility.render()
+    covered, left_out, missing = compatibility.coverage(operations)
+    rows = [line for line in page.split('## API coverage', 1)[1].splitlines() if line.startswith('| `')]
+    statuses = [row.rsplit('|', 2)[1].strip() for row in rows]
+    assert len(rows) == len(operations) == 144
+    assert statuses.count('covered') == len(covered)
+    assert sum(1 for status in statuses if status.startswith('left out: ')) == len(left_out) == len(compatibility.LEFT_OUT)
+    assert statuses.count('not covered yet') == len(missing) == len(compatibility.NOT_YET)
+    assert ('**%d** in all. Modules call **%d** of them, **%d** are left out on purpose and **%d** are not covered yet'
+            % (len(operations), len(covered), len(left_out), len(missing))) in page
+    # the operations as the spec writes them, each once, in its order
+    assert [row.split('`')[1] for row in rows] == list(operations)
+
+
+def test_each_covered_operation_names_the_modules_that_call_it(operations):
+    page = compatibility.render()
+    assert '| `GET /api/users/current` | `nms.overlay.user_info` | covered |' in page
+    assert '| `GET /api/networks/routers` | `nms.overlay.network_router_info` | covered |' in page
+    assert '| `GET /api/events/proxy` | `nms.overlay.event_info` | covered |' in page
+    assert '| `GET /api/instance/version` | the version probe | covered |' in page
+    assert '| `POST /api/users/invites/{token}/accept` | | left out: The invitee' in page

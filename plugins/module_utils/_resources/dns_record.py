@@ -27,7 +27,7 @@ def zone_of(module, option='zone'):
 
 def records_path(zone):
     """The path of a zone's records; None under a zone check mode only plans (it has no records yet)."""
-    return None if planned(ref_id(zone)) else '%s/%s/records' % (DnsZoneModule.path, ref_id(zone))
+    return None if planned(ref_id(zone)) else '%s/%s%s' % (DnsZoneModule.path, ref_id(zone), DnsRecordModule.sub_path)
 
 
 def record_zone(task):
@@ -75,6 +75,7 @@ class DnsRecordModule(ResourceModule):
     coexist: round robin); a CNAME record, the only record of its name, by name and type."""
 
     what = 'DNS record'
+    sub_path = '/records'      # under its zone (see records_path)
     section = 'dns_records'
     nested_in = ('dns_zones', 'records', 'zone')  # network_state: a zone's entry lists them under records
     requires = ZONES_FEATURE

@@ -133,6 +133,7 @@ class PeerModule(UpdateOnly):
     what = 'peer'
     kind = 'peers'
     section = None           # network_state does not describe peers: they join with setup keys
+    api_operations = ('PUT /api/groups/{groupId}',)  # its groups' member lists (membership_steps)
     answers = dict(PEER_ANSWERS, **CURRENT_PEER_ANSWERS)
     model = 'peers.PeerOptions'
     fields = dict(

@@ -53,6 +53,9 @@ class TokenModule(SecretOnCreate):
     edited. A create whose value is lost fails, reporting the change: a token without its value is of no use."""
 
     what = 'token'
+    # under the task's user (tokens_path); a token is never edited, so never PUT
+    api_operations = ('GET /api/users/{userId}/tokens', 'POST /api/users/{userId}/tokens', 'GET /api/users/{userId}/tokens/{tokenId}',
+                      'DELETE /api/users/{userId}/tokens/{tokenId}')
     secret_at = ('result', 'plain_token')
     secret_section = 'tokens'
     # a create answers {plain_token, personal_access_token: the token}

@@ -65,6 +65,8 @@ class UserModule(ResourceModule):
     answers = dict(id=None, status=TEXT, last_login=TEXT, is_current=FLAG, issued=TEXT, permissions=OBJECT, pending_approval=FLAG,
                    idp_id=TEXT, dashboard_view=TEXT)
     list_only = True       # the API has no GET /users/{id}
+    # beyond its own path: approval, a resent invitation (follow_ups), a pending user's rejection (object_path)
+    api_operations = ('POST /api/users/{userId}/approve', 'POST /api/users/{userId}/invite', 'DELETE /api/users/{userId}/reject')
     required_on_create = ()
     model = 'identity.UserOptions'
     fields = dict(

@@ -1,6 +1,6 @@
 """Resource handlers; importing this package fills the route table."""
 
-from . import account, groups, network, networks, peers, policies, users  # noqa: F401  (registers routes)
+from . import account, groups, identity, instance, network, networks, peers, policies, users  # noqa: F401  (registers routes)
 from .base import ROUTER, Ctx
 
 __all__ = ["ROUTER", "Ctx"]

@@ -470,6 +470,31 @@ def list_events(ctx: Ctx) -> Any:
     return [ctx.render.event(event) for event in newest_first]
 
 
+PROXY_PAGE_SIZES = range(1, 101)  # v0.77 pages the proxy's access log: 50 a page unless asked, at most 100
+
+
+def _positive_query(ctx: Ctx, name: str, default: int) -> int:
+    raw = ctx.query.get(name, [str(default)])[-1]
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(400, f"invalid {name} query parameter") from None
+
+
+@route("GET", "/api/events/proxy", CURRENT)
+def list_proxy_events(ctx: Ctx) -> Any:
+    """The reverse proxy's access log, a page of it: the emulator has no proxy connected (as the real test servers
+    have none), so the log is empty, paginated as v0.77 pages it."""
+    ctx.require(ctx.service_or_admin, "only users with admin power can view events")
+    page, size = _positive_query(ctx, "page", 1), _positive_query(ctx, "page_size", 50)
+    if page < 1 or size not in PROXY_PAGE_SIZES:
+        raise ApiError(400, "invalid pagination parameters")
+    entries: list[Record] = []  # newest first, filtered by start_date/end_date: none without a proxy
+    pages = (len(entries) + size - 1) // size
+    return {"data": entries[(page - 1) * size:page * size], "page": page, "page_size": size,
+            "total_records": len(entries), "total_pages": pages}
+
+
 # locations -------------------------------------------------------------------------
 def _require_geo(ctx: Ctx) -> None:
     if not ctx.state.geo:

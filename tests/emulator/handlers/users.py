@@ -42,6 +42,12 @@ def list_users(ctx: Ctx) -> Any:
     return ctx.dialect.order([ctx.render.user(user) for user in users])
 
 
+@route("GET", "/api/users/current", CURRENT)
+def current_user(ctx: Ctx) -> Any:
+    """The caller itself, whatever its role (v0.77; v0.27 has no such read)."""
+    return ctx.render.user(ctx.caller)
+
+
 @route("POST", "/api/users")
 def create_user(ctx: Ctx) -> Any:
     state = ctx.state

@@ -325,8 +325,8 @@ def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none(
 
 def test_the_kinds_with_unique_names():
     from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
-    assert frozenset(cls.section for cls in RESOURCES if cls.unique_names is True) == frozenset((
-        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources'))
+    assert frozenset(cls.section or cls.what for cls in RESOURCES if cls.unique_names is True) == frozenset((
+        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources', 'user invite'))
     assert [cls.kind for cls in RESOURCES if isinstance(cls.unique_names, str)] == ['users']  # by email only
 
 
