@@ -58,7 +58,7 @@ options:
       - "Write-only: servers never answer it, so it cannot be compared. On an existing provider it is sent only with
         O(update_secret=always); otherwise it is not sent and the server keeps the secret it holds (a request
         without one, or with an empty one, keeps it)."
-      - Never shown in the result, a diff or a warning (the diff says C((sent: not shown)) where it is sent).
+      - "Never shown in the result, a diff or a warning (the diff says C((sent: not shown)) where it is sent)."
     type: str
   update_secret:
     description:

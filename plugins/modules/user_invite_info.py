@@ -12,7 +12,7 @@ version_added: 0.1.0
 description:
   - Returns every pending invite, or the one with a given O(id) or O(email). Accepted invites are no longer listed
     (their invitee is a user then, see M(nms.overlay.user_info)).
-  - Never returns an invite's token: servers show it only to the task that makes it (M(nms.overlay.user_invite)).
+  - Never returns an invite's token, which servers show only to the task that makes it (M(nms.overlay.user_invite)).
   - Servers without the embedded identity provider answer C(412 invite links are only available with embedded
     identity provider); the task then fails with that message.
 options:

@@ -39,12 +39,12 @@ def test_create_rerun_check_update_rotate_delete(emulator, run):
     assert again.rc == 0, again
     assert again['idp']['changed'] is False and emulator.writes() == []
 
-    check = run([task(**dict(PROVIDER, client_id='cid2'))], check=True, diff=True)
+    check = run([task(**{**PROVIDER, 'client_id': 'cid2'})], check=True, diff=True)
     assert check.rc == 0, check
     assert check['idp']['changed'] is True and check['idp']['diff'] == {'before': {'client_id': 'cid'}, 'after': {'client_id': 'cid2'}}
     assert emulator.writes() == []
 
-    update = run([task(**dict(PROVIDER, client_id='cid2'))])
+    update = run([task(**{**PROVIDER, 'client_id': 'cid2'})])
     assert update.rc == 0, update
     assert writes_of(emulator) == ['PUT /api/identity-providers/%s' % created['id']]
     assert 'client_secret' not in emulator.writes()[0]['body']  # on_create: the server keeps the secret it holds
@@ -79,7 +79,7 @@ def test_create_rerun_check_update_rotate_delete(emulator, run):
 
 def test_an_issuer_the_server_cannot_reach_fails_with_the_servers_message(emulator, run):
     needs(emulator, 'current')
-    result = run([dict(task(**dict(PROVIDER, issuer='https://sso.example.com')), ignore_errors=True)])
+    result = run([dict(task(**{**PROVIDER, 'issuer': 'https://sso.example.com'}), ignore_errors=True)])
     failed = result['idp']
     assert failed['failed'] is True and failed['status'] == 422
     assert failed['msg'].startswith('POST %s/api/identity-providers failed with HTTP 422: identity provider issuer is unreachable' % emulator.url)

@@ -139,11 +139,18 @@ TODAYS_MODULES = '''
   nms.overlay.dns_zone: {domain: today.example.com, name: Today, distribution_groups: [All]}
 - name: dns_record
   nms.overlay.dns_record: {zone: today.example.com, name: db.today.example.com, type: A, content: 10.98.0.5, ttl: 300}
+- name: identity_provider
+  nms.overlay.identity_provider: {name: Today, type: oidc, issuer: "http://127.0.0.1:8080/oauth2", client_id: today, client_secret: s3cret-today}
+- name: user_invite
+  nms.overlay.user_invite: {email: today@example.com, name: Today, role: user}
 - {name: network_info, nms.overlay.network_info: {name: today-office}}
 - {name: network_resource_info, nms.overlay.network_resource_info: {network: today-office}}
 - {name: network_router_info, nms.overlay.network_router_info: {network: today-office}}
 - {name: dns_zone_info, nms.overlay.dns_zone_info: {domain: today.example.com}}
 - {name: dns_record_info, nms.overlay.dns_record_info: {zone: today.example.com}}
+- {name: identity_provider_info, nms.overlay.identity_provider_info: {name: Today}}
+- {name: user_invite_info, nms.overlay.user_invite_info: {email: today@example.com}}
+- {name: instance, nms.overlay.instance: {}}
 '''
 TODAYS = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
                 if name.endswith('.py') and name != '__init__.py' and engine_of(name[:-3]).requires)
@@ -163,7 +170,7 @@ def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator,
     assert not built.failed, built
     for name in names:  # -vvv: the action plugin says where each module ran
         assert 'nms.overlay.%s runs as a module process: nms_overlay_in_process is false' % name in built.stdout, name
-    assert {name for name in names if built[name]['changed']} == set(names[:5])
+    assert {name for name in names if built[name]['changed']} == set(names[:7])
     assert emulator.writes(), 'the first build wrote nothing'
     assert [n['name'] for n in built['network_info']['networks']] == ['today-office']
     assert [r['address'] for r in built['network_resource_info']['network_resources']] == ['10.98.0.0/24']
@@ -171,6 +178,9 @@ def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator,
     assert [z['domain'] for z in built['dns_zone_info']['dns_zones']] == ['today.example.com']
     assert [(r['name'], r['content']) for r in built['dns_record_info']['dns_records']] == [
         ('db.today.example.com', '10.98.0.5')]
+    assert [p['issuer'] for p in built['identity_provider_info']['identity_providers']] == ['http://127.0.0.1:8080/oauth2']
+    assert [i['email'] for i in built['user_invite_info']['user_invites']] == ['today@example.com']
+    assert built['instance']['instance']['setup_required'] is False
 
     emulator.clear_log()
     again = run(TODAYS_MODULES, **options)

@@ -71,11 +71,11 @@ def test_identity_provider_lifecycle_on_the_real_server(idp_server, run):
     again = run([provider(**PROVIDER)], env=env)
     assert again['idp']['changed'] is False and idp_server.writes() == []
 
-    check = run([provider(**dict(PROVIDER, client_id='cid2'))], env=env, check=True, diff=True)
+    check = run([provider(**{**PROVIDER, 'client_id': 'cid2'})], env=env, check=True, diff=True)
     assert check['idp']['changed'] is True and check['idp']['diff']['after'] == {'client_id': 'cid2'}
     assert idp_server.writes() == []
 
-    update = run([provider(**dict(PROVIDER, client_id='cid2'))], env=env)
+    update = run([provider(**{**PROVIDER, 'client_id': 'cid2'})], env=env)
     assert update.rc == 0, update
     assert writes_of(idp_server) == ['PUT /api/identity-providers/%s' % created['id']]
     assert idp_server.ok('GET', '/api/identity-providers/%s' % created['id'])['client_id'] == 'cid2'
@@ -98,7 +98,7 @@ def test_identity_provider_lifecycle_on_the_real_server(idp_server, run):
 
 
 def test_an_unreachable_issuer_is_the_real_servers_422(idp_server, run):
-    result = run([dict(provider(**dict(PROVIDER, issuer='https://sso.example.com')), ignore_errors=True)], env=connection(idp_server))
+    result = run([dict(provider(**{**PROVIDER, 'issuer': 'https://sso.example.com'}), ignore_errors=True)], env=connection(idp_server))
     assert result['idp']['status'] == 422
     assert result['idp']['msg'].startswith('POST %s/api/identity-providers failed with HTTP 422: identity provider issuer is '
                                            'unreachable' % idp_server.url)
@@ -124,7 +124,7 @@ def test_user_invite_lifecycle_on_the_real_server(idp_server, run, tmp_path):
     check = run([invite(email='bob@example.com', regenerate=True)], env=env, check=True)
     assert check['invite']['changed'] is True and idp_server.writes() == []
 
-    kept = run([invite(**dict(INVITE, role='admin'))], env=env)  # servers cannot change an invite
+    kept = run([invite(**{**INVITE, 'role': 'admin'})], env=env)  # servers cannot change an invite
     assert kept['invite']['changed'] is False and idp_server.writes() == []
 
     regenerated = run([invite(email='bob@example.com', regenerate=True, expires_in=7200), use], env=env, ansible=True)
@@ -158,7 +158,7 @@ def test_an_accepted_invite_leaves_a_user_and_a_re_run_changes_nothing(idp_serve
 def test_the_plain_server_refuses_both_and_the_modules_say_why(plain_server, run):
     env = connection(plain_server)
     plain_server.clear_log()
-    result = run([dict(invite(**dict(INVITE, auto_groups=[])), ignore_errors=True),
+    result = run([dict(invite(**{**INVITE, 'auto_groups': []}), ignore_errors=True),
                   {'name': 'invites', 'ignore_errors': True, 'nms.overlay.user_invite_info': {}},
                   dict(provider(**PROVIDER), ignore_errors=True)], env=env)
     for name in ('invite', 'invites'):

@@ -53,12 +53,12 @@ def test_create_rerun_check_regenerate_delete(emulator, run, tmp_path):
     assert again.rc == 0, again
     assert again['invite']['changed'] is False and emulator.writes() == [] and 'invite_token' not in again['invite']['user_invite']
 
-    check = run([task(**dict(INVITE, regenerate=True))], check=True, diff=True)
+    check = run([task(**{**INVITE, 'regenerate': True})], check=True, diff=True)
     assert check.rc == 0, check
     assert check['invite']['changed'] is True and emulator.writes() == []
     assert 'invite_token' not in check['invite']['user_invite']
 
-    changed_role = run([task(**dict(INVITE, role='admin'))])
+    changed_role = run([task(**{**INVITE, 'role': 'admin'})])
     assert changed_role.rc == 0, changed_role
     assert changed_role['invite']['changed'] is False and emulator.writes() == []
     assert any('role cannot change' in warning for warning in changed_role['invite']['warnings'])
@@ -103,7 +103,7 @@ def test_an_accepted_invite_is_no_failure_on_a_re_run(emulator, run):
 def test_without_the_embedded_identity_provider_the_servers_412_is_reported(emulator, run):
     needs(emulator, 'current')
     emulator.control('POST', '/_emulator/config', {'idp': False})  # the plain seeded v0.77.1
-    result = run([dict(task(**dict(INVITE, auto_groups=[])), ignore_errors=True),
+    result = run([dict(task(**{**INVITE, 'auto_groups': []}), ignore_errors=True),
                   {'name': 'info', 'ignore_errors': True, 'nms.overlay.user_invite_info': {}}])
     for name in ('invite', 'info'):
         assert result[name]['msg'] == ('GET %s/api/users/invites failed with HTTP 412: invite links are only available '

@@ -145,7 +145,7 @@ def _expiry(ctx: Ctx, seconds: int) -> dt.datetime:
 
 
 def _new_token(state: State) -> str:
-    return "nbi_" + "".join(state.rng.choice(TOKEN_ALPHABET) for _ in range(36))
+    return "nbi_" + "".join(state.rng.choice(TOKEN_ALPHABET) for dummy in range(36))
 
 
 def _invite(ctx: Ctx) -> Record:

@@ -24,8 +24,8 @@ USERS = [{'id': 'u1', 'email': 'owner@example.com', 'name': 'Owner', 'role': 'ow
 TASK = dict(email='bob@example.com', name='Bob', role='user', auto_groups=['devs'])
 
 
-def current(*invites, users=USERS, routes=None):
-    answers = {'/instance/version': VERSION, '/users/invites': list(invites), '/groups': GROUPS, '/users': users,
+def current(*invites, users=None, routes=None):
+    answers = {'/instance/version': VERSION, '/users/invites': list(invites), '/groups': GROUPS, '/users': USERS if users is None else users,
                ('POST', '/users/invites'): lambda body: dict(INVITE, invite_token=TOKEN, **body)}
     answers.update(routes or {})
     return FakeClient(answers)
