@@ -30,7 +30,7 @@ output=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
 guides=(getting-started.md awx.md where-modules-run.md compatibility.md performance.md access-report.md
         audit-report.md offboard-user.md cleanup-stale-peers.md export-network.md drift-report.md eda.md
-        bootstrap-server.md identity.md)
+        bootstrap-server.md identity.md reverse-proxy.md agent-network.md)
 
 for tool in python ansible-doc antsibull-docs antsibull-changelog sphinx-build; do
   if [ ! -x "$venv_bin/$tool" ]; then

@@ -32,6 +32,15 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.token impor
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.identity_provider import IdentityProviderModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user_invite import UserInviteModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_service import ReverseProxyServiceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_domain import ReverseProxyDomainModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_token import ReverseProxyTokenModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_cluster import ReverseProxyClusterModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_settings import AgentNetworkSettingsModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_provider import AgentNetworkProviderModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_guardrail import AgentNetworkGuardrailModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_policy import AgentNetworkPolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_budget_rule import AgentNetworkBudgetRuleModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
@@ -56,6 +65,15 @@ RESOURCES = (
     AccountSettingsModule,
     IdentityProviderModule,
     UserInviteModule,
+    ReverseProxyServiceModule,
+    ReverseProxyDomainModule,
+    ReverseProxyTokenModule,
+    ReverseProxyClusterModule,
+    AgentNetworkSettingsModule,
+    AgentNetworkProviderModule,
+    AgentNetworkGuardrailModule,
+    AgentNetworkPolicyModule,
+    AgentNetworkBudgetRuleModule,
 )
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the

@@ -27,6 +27,15 @@ FIELDS = ("account", "users", "tokens", "token_by_hash", "peers", "groups", "pol
           "nameservers", "setup_keys", "dns", "events", "event_seq", "used_ips", "labels", "idp", "geo")
 # kept since the current dialect; a state file written before them loads with them empty
 OPTIONAL_FIELDS = ("xid_keys", "networks", "network_resources", "network_routers", "zones")
+# State attributes that are no part of the account; every other attribute is kept, also the collections handler modules
+# add to the state when first used (identity providers, invites, peer jobs, passwords...): a file that holds such a
+# collection gives it back (a dict of records, or of values by key), one without it loads without it
+NOT_KEPT = ("lock", "rng", "changes_at")
+
+
+def _added(state: State) -> tuple[str, ...]:
+    """The state's attributes beyond FIELDS and OPTIONAL_FIELDS (the collections handler modules added), sorted."""
+    return tuple(sorted(name for name in vars(state) if name not in FIELDS + OPTIONAL_FIELDS + NOT_KEPT))
 
 
 class StateFileError(ValueError):
@@ -68,7 +77,7 @@ def _decode(value: Any) -> Any:
 def save(state: State, token: str, path: str, dialect: str | None = None) -> None:
     """Write the account, the owner's token and the dialect to `path`, atomically, readable by the owner only."""
     data = {"format": FORMAT, "owner_token": token, "rng": _encode(state.rng.getstate()),
-            "state": {name: _encode(getattr(state, name)) for name in FIELDS + OPTIONAL_FIELDS}}
+            "state": {name: _encode(getattr(state, name)) for name in FIELDS + OPTIONAL_FIELDS + _added(state)}}
     if dialect is not None:
         data["dialect"] = dialect
     directory = os.path.dirname(os.path.abspath(path))
@@ -157,6 +166,17 @@ def load(path: str, token: str) -> State:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
         raise StateFileError(f"state file {path}: damaged: {what}") from None
+    added = [name for name in saved if name not in FIELDS + OPTIONAL_FIELDS]
+    for name in added:
+        value = _decode(saved[name])
+        if name in NOT_KEPT or not name.isidentifier() or name.startswith("_") or callable(getattr(state, name, None)):
+            raise StateFileError(f"state file {path}: damaged: {name!r} is no collection of the account")
+        expected = getattr(state, name, None)
+        if expected is not None and not isinstance(value, type(expected)):
+            raise StateFileError(f"state file {path}: damaged: {name} is {type(value).__name__}, not {type(expected).__name__}")
+        if expected is None and not isinstance(value, dict):
+            raise StateFileError(f"state file {path}: damaged: {name} is {type(value).__name__}, not dict")
+        setattr(state, name, value)
     _check_types(path, state)
     if hash_token(token) not in state.token_by_hash:
         raise StateFileError(f"state file {path}: the owner token is not among its tokens")

@@ -228,7 +228,8 @@ class App:
             if kept is not None:  # its shuffled lists are shuffled here, outside the lock
                 parts, meanwhile = kept.answer(self.dialect.shuffle_rng)
                 return Reply(status=200, parts=parts, meanwhile=meanwhile)
-            return json_reply(200, payload)
+            # a handler marked with another success status answers with it (a domain validation's 202, as v0.77.1)
+            return json_reply(getattr(handler, "answer_status", 200), payload)
         except ApiError as error:
             return error_reply(error)
         except DropConnection:

@@ -121,6 +121,7 @@ ACTIVITIES = {
     "dns.zone.record.update": "DNS zone record updated",
     "dns.zone.record.delete": "DNS zone record deleted",
     "user.approve": "User approved",
+    "user.password.change": "User password changed",
     "user.reject": "User rejected",
 }
 

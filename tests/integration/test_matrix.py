@@ -126,8 +126,11 @@ def test_every_module_builds_settles_and_checks(emulator, run, python, in_proces
     assert emulator.writes() == []
 
 
-# One task per module of today's servers only (the engine ``requires`` Networks or DNS zones): resource modules, then
-# info modules.
+# One task per module of today's servers only (the engine ``requires`` a feature v0.27 lacks): resource modules, then
+# info modules. Two are actions rather than states: peer_job submits nothing again while the same job is pending
+# (the agent is not connected, so it stays pending); user_password cannot tell whether the password is already the
+# new one and the emulator's token user is unknown to its identity provider, so it runs in check mode only (one
+# read, a change reported on every run). The cluster removal comes after the services and domains it serves.
 TODAYS_MODULES = '''
 - name: network
   nms.overlay.network: {name: today-office, description: The office LAN}
@@ -143,6 +146,48 @@ TODAYS_MODULES = '''
   nms.overlay.identity_provider: {name: Today, type: oidc, issuer: "http://127.0.0.1:8080/oauth2", client_id: today, client_secret: s3cret-today}
 - name: user_invite
   nms.overlay.user_invite: {email: today@example.com, name: Today, role: user}
+- name: reverse_proxy_domain
+  nms.overlay.reverse_proxy_domain: {domain: apps.example.com, target_cluster: proxy.emulator.test}
+- name: reverse_proxy_service
+  nms.overlay.reverse_proxy_service:
+    name: today-grafana
+    domain: grafana.proxy.emulator.test
+    targets: [{target_id: today-agent, target_type: peer, protocol: http, port: 3000}]
+    auth: {password_auth: {enabled: true, password: svc-password-today}}
+- name: reverse_proxy_token
+  nms.overlay.reverse_proxy_token: {name: today-proxies}
+- name: agent_network_settings
+  nms.overlay.agent_network_settings: {proxy_address: eu.proxy.example.com, access_log_retention_days: 7}
+- name: agent_network_provider
+  nms.overlay.agent_network_provider:
+    name: OpenAI
+    provider_id: openai_api
+    upstream_url: https://api.openai.com
+    api_key: sk-agent-network-today-3c7d
+    models: [{id: gpt-5.4-mini, input_per_1k: 0.00075, output_per_1k: 0.0045}]
+- name: agent_network_guardrail
+  nms.overlay.agent_network_guardrail: {name: today-guardrail, checks: {model_allowlist: {enabled: true, models: [gpt-5.4-mini]}}}
+- name: agent_network_policy
+  nms.overlay.agent_network_policy:
+    name: today-policy
+    source_groups: [All]
+    destination_provider_ids: [OpenAI]
+    guardrail_ids: [today-guardrail]
+    limits: {token_limit: {enabled: true, user_cap: 100000, window_seconds: 86400}}
+- name: agent_network_budget_rule
+  nms.overlay.agent_network_budget_rule:
+    name: today-budget
+    target_groups: [All]
+    limits: {budget_limit: {enabled: true, user_cap_usd: 500, window_seconds: 2592000}}
+- name: peer_job
+  nms.overlay.peer_job: {peer: today-agent, anonymize: true}
+- name: peer_temporary_access
+  nms.overlay.peer_temporary_access: {peer: today-agent, name: today-laptop, wg_pub_key: "n0r3pL4c3h0ld3rK3yAAAAAAAAAAAAAAAAAAAAAAAAA=", rules: [tcp/22]}
+- name: user_password
+  nms.overlay.user_password: {old_password: correct-horse-today, password: Battery-Staple-today}
+  check_mode: true
+- name: reverse_proxy_cluster
+  nms.overlay.reverse_proxy_cluster: {address: proxy.emulator.test}
 - {name: network_info, nms.overlay.network_info: {name: today-office}}
 - {name: network_resource_info, nms.overlay.network_resource_info: {network: today-office}}
 - {name: network_router_info, nms.overlay.network_router_info: {network: today-office}}
@@ -150,6 +195,18 @@ TODAYS_MODULES = '''
 - {name: dns_record_info, nms.overlay.dns_record_info: {zone: today.example.com}}
 - {name: identity_provider_info, nms.overlay.identity_provider_info: {name: Today}}
 - {name: user_invite_info, nms.overlay.user_invite_info: {email: today@example.com}}
+- {name: reverse_proxy_domain_info, nms.overlay.reverse_proxy_domain_info: {domain: apps.example.com}}
+- {name: reverse_proxy_service_info, nms.overlay.reverse_proxy_service_info: {name: today-grafana}}
+- {name: reverse_proxy_token_info, nms.overlay.reverse_proxy_token_info: {name: today-proxies}}
+- {name: reverse_proxy_cluster_info, nms.overlay.reverse_proxy_cluster_info: {}}
+- {name: agent_network_settings_info, nms.overlay.agent_network_settings_info: {}}
+- {name: agent_network_provider_info, nms.overlay.agent_network_provider_info: {name: OpenAI}}
+- {name: agent_network_catalog_info, nms.overlay.agent_network_catalog_info: {id: openai_api}}
+- {name: agent_network_guardrail_info, nms.overlay.agent_network_guardrail_info: {name: today-guardrail}}
+- {name: agent_network_policy_info, nms.overlay.agent_network_policy_info: {name: today-policy}}
+- {name: agent_network_budget_rule_info, nms.overlay.agent_network_budget_rule_info: {name: today-budget}}
+- {name: agent_network_report_info, nms.overlay.agent_network_report_info: {report: usage}}
+- {name: peer_job_info, nms.overlay.peer_job_info: {peer: today-agent}}
 - {name: instance, nms.overlay.instance: {}}
 '''
 TODAYS = sorted(name[:-3] for name in os.listdir(os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'modules'))
@@ -163,6 +220,9 @@ def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator,
     names = [task['name'] for task in __import__('yaml').safe_load(TODAYS_MODULES)]
     assert sorted(names) == TODAYS, 'a module of today\'s servers is missing'
     enroll_peer(emulator)
+    # an agent new enough for remote jobs, not connected: its job stays pending
+    emulator.add_peers(peers=[{'hostname': 'today-agent', 'version': '0.70.0', 'connected': False}])
+    emulator.clear_log()
     options = dict(python=python, verbosity=3, extra_vars={'nms_overlay_in_process': False})
 
     built = run(TODAYS_MODULES, **options)
@@ -170,7 +230,7 @@ def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator,
     assert not built.failed, built
     for name in names:  # -vvv: the action plugin says where each module ran
         assert 'nms.overlay.%s runs as a module process: nms_overlay_in_process is false' % name in built.stdout, name
-    assert {name for name in names if built[name]['changed']} == set(names[:7])
+    assert {name for name in names if built[name]['changed']} == set(names[:19])
     assert emulator.writes(), 'the first build wrote nothing'
     assert [n['name'] for n in built['network_info']['networks']] == ['today-office']
     assert [r['address'] for r in built['network_resource_info']['network_resources']] == ['10.98.0.0/24']
@@ -181,18 +241,33 @@ def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator,
     assert [p['issuer'] for p in built['identity_provider_info']['identity_providers']] == ['http://127.0.0.1:8080/oauth2']
     assert [i['email'] for i in built['user_invite_info']['user_invites']] == ['today@example.com']
     assert built['instance']['instance']['setup_required'] is False
+    assert [d['domain'] for d in built['reverse_proxy_domain_info']['reverse_proxy_domains']] == ['apps.example.com']
+    assert [s['domain'] for s in built['reverse_proxy_service_info']['reverse_proxy_services']] == ['grafana.proxy.emulator.test']
+    assert [t['revoked'] for t in built['reverse_proxy_token_info']['reverse_proxy_tokens']] == [False]
+    assert built['reverse_proxy_cluster_info']['reverse_proxy_clusters'] == []  # removed by the task before
+    assert built['agent_network_settings_info']['agent_network_settings']['access_log_retention_days'] == 7
+    assert [p['upstream_url'] for p in built['agent_network_provider_info']['agent_network_providers']] == ['https://api.openai.com']
+    assert [c['id'] for c in built['agent_network_catalog_info']['agent_network_catalog']] == ['openai_api']
+    guardrail_ids = [g['id'] for g in built['agent_network_guardrail_info']['agent_network_guardrails']]
+    assert [p['guardrail_ids'] for p in built['agent_network_policy_info']['agent_network_policies']] == [guardrail_ids]
+    assert [r['name'] for r in built['agent_network_budget_rule_info']['agent_network_budget_rules']] == ['today-budget']
+    assert built['agent_network_report_info']['agent_network_report'] == []
+    assert [j['status'] for j in built['peer_job_info']['jobs']] == ['pending']
 
     emulator.clear_log()
     again = run(TODAYS_MODULES, **options)
     assert again.rc == 0, again
-    assert [name for name in names if again[name]['changed']] == []
+    assert [name for name in names if again[name]['changed']] == ['user_password']  # check mode: a change it cannot verify
     assert emulator.writes() == []
+    assert [j['id'] for j in again['peer_job_info']['jobs']] == [j['id'] for j in built['peer_job_info']['jobs']]
 
     emulator.clear_log()
-    changed_tasks = TODAYS_MODULES.replace('metric: 100', 'metric: 200').replace('ttl: 300', 'ttl: 600')
+    changed_tasks = (TODAYS_MODULES.replace('metric: 100', 'metric: 200').replace('ttl: 300', 'ttl: 600')
+                     .replace('access_log_retention_days: 7', 'access_log_retention_days: 14'))
     checked = run(changed_tasks, check=True, diff=True, **options)
     assert checked.rc == 0, checked
-    assert {name for name in names if checked[name]['changed']} == {'network_router', 'dns_record'}
+    expected = {'network_router', 'dns_record', 'agent_network_settings', 'user_password'}
+    assert {name for name in names if checked[name]['changed']} == expected
     assert emulator.writes() == []
 
 

@@ -14,9 +14,8 @@ import re
 
 import pytest
 
-from tests.integration.test_real_servers import connection
+from tests.integration.test_real_servers import connection, started
 from tests.support.emulator import writes_of
-from tests.support.realserver import RealServerError, real_mode, start_real_server
 
 pytestmark = pytest.mark.real
 
@@ -27,26 +26,14 @@ INVITE = {'email': 'bob@example.com', 'name': 'Bob', 'role': 'user', 'auto_group
 TOKEN_RE = re.compile(r'nbi_[0-9A-Za-z]{36}')
 
 
-def started(*options):
-    on, dummy_required, why = real_mode()
-    if not on:
-        pytest.skip(why)
-    try:
-        server = start_real_server('v0.77.1', *options)
-    except RealServerError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    server.stop()
-
-
 @pytest.fixture(scope='module')
 def idp_server():
-    yield from started('--idp')
+    yield from started('v0.77.1', '--idp')
 
 
 @pytest.fixture(scope='module')
 def plain_server():
-    yield from started()
+    yield from started('v0.77.1')
 
 
 def provider(**options):
@@ -169,3 +156,18 @@ def test_the_plain_server_refuses_both_and_the_modules_say_why(plain_server, run
                                              'unreachable: 404 not found: 404 page not found' % plain_server.url)
     assert SECRET not in result['idp']['msg']
     assert plain_server.ok('GET', '/api/identity-providers') == []
+
+
+def test_a_regular_user_s_generated_password_is_never_shown(idp_server, run):
+    """With the embedded identity provider, v0.77.1 answers a regular user's create with the password it generated:
+    the task's result holds it (register it to use it), hidden from Ansible's output."""
+    env = connection(idp_server)
+    task = {'name': 'carol', 'nms.overlay.user': {'email': 'carol@example.com', 'name': 'Carol', 'role': 'user'},
+            'register': 'carol'}
+    held = {'name': 'held', 'ansible.builtin.assert': {'that': ['carol.user.password | length > 0'], 'quiet': True}}
+    result = run([task, held], env=env, ansible=True, verbosity=3)
+    assert result.rc == 0, result
+    created = [r for r in idp_server.requests() if r['method'] == 'POST' and r['path'].rstrip('/').endswith('/users')]
+    generated = created[-1]['answer'].get('password') if created and isinstance(created[-1]['answer'], dict) else None
+    assert generated, 'the server answered the create without a password: %r' % created
+    assert generated not in result.stdout

@@ -170,7 +170,7 @@ def test_the_page_states_the_counts_its_table_has(operations):
 
 def test_each_covered_operation_names_the_modules_that_call_it(operations):
     page = compatibility.render()
-    assert '| `GET /api/users/current` | `nms.overlay.user_info` | covered |' in page
+    assert '| `GET /api/users/current` | `nms.overlay.user_info`, `nms.overlay.user_password` | covered |' in page
     assert '| `GET /api/networks/routers` | `nms.overlay.network_router_info` | covered |' in page
     assert '| `GET /api/events/proxy` | `nms.overlay.event_info` | covered |' in page
     assert '| `GET /api/instance/version` | the version probe | covered |' in page

@@ -52,6 +52,12 @@ def dashboard_view(task, user):
     return 'blocked' if settings.get('regular_users_view_blocked') else 'limited'
 
 
+def holds_generated_password(result):
+    """Whether a user task's result holds the password a server generated for the user it created."""
+    user = result.get('user') if isinstance(result, dict) else None
+    return isinstance(user, dict) and bool(user.get('password'))
+
+
 class UserModule(ResourceModule):
     """A service user, or a regular user invited by email; role, auto groups and blocked state."""
 
@@ -85,6 +91,10 @@ class UserModule(ResourceModule):
     task_state = dict(_invitation_sent=False)
     required_one_of = (('id', 'email', 'name'),)
     options_requiring = {'approval': 'v0.77'}  # refused by a v0.27 server for state absent too (check_generation)
+
+    # a regular user created on a server with the embedded identity provider comes with the password it generated, in
+    # the create's answer only: the result that holds it is hidden from Ansible's output (register it to use it)
+    holds_created_secret = staticmethod(holds_generated_password)
 
     def check_options(self):
         super().check_options()

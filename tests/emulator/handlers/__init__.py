@@ -1,6 +1,6 @@
 """Resource handlers; importing this package fills the route table."""
 
-from . import account, groups, identity, instance, network, networks, peers, policies, users  # noqa: F401  (registers routes)
+from . import account, agent_network, groups, identity, instance, network, networks, peers, policies, reverse_proxy, users  # noqa: F401  (registers routes)
 from .base import ROUTER, Ctx
 
 __all__ = ["ROUTER", "Ctx"]

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ..seed import build_initial
+from . import users
 from ..tokens import make_token
 from ..util import ApiError
 from .base import CURRENT, Ctx, route
@@ -70,6 +71,7 @@ def set_up(ctx: Ctx) -> Any:
     owner = {"id": _dex_user_id(ctx.state.new_uuid()), "email": email, "name": name}
     token = make_token(ctx.state.rng) if create_pat else None
     build_initial(ctx.state, token, dialect="current", owner=owner, token_name=SETUP_TOKEN, token_days=days or 1)
+    users.passwords(ctx.state)[owner["id"]] = password  # the embedded identity provider knows the owner's password
     answer = {"email": email, "user_id": owner["id"]}
     if token is not None:
         answer["personal_access_token"] = token

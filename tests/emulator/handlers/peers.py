@@ -1,4 +1,5 @@
-"""Peers: list/get with accessible peers, update, delete (peers join via /_emulator/enroll)."""
+"""Peers: list/get with accessible peers, update, delete (peers join via /_emulator/enroll); v0.77's temporary access
+and jobs."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from typing import Any
 
 from ..state import Record, State
-from ..util import ApiError
+from ..util import ApiError, iso, now
 from .base import CURRENT, Ctx, route
 
 
@@ -176,6 +177,11 @@ def remove_peer(state: State, peer: Record, initiator: str) -> None:
     state.event("user.peer.delete", initiator, pid, state.peer_meta(peer))
     state.labels.discard(peer["dns_label"])
     state.used_ips.discard(peer["ip"])
+    for policy_id in [key for key, policy in state.policies.items() if policy.get("temporary_peer") == pid]:
+        del state.policies[policy_id]  # a temporary access peer's policies go with it
+    kept(state, "peer_jobs")
+    for job_id in [key for key, job in state.peer_jobs.items() if job["peer_id"] == pid]:
+        del state.peer_jobs[job_id]
     del state.peers[pid]
 
 
@@ -188,3 +194,139 @@ def delete_peer(ctx: Ctx) -> Any:
         raise ApiError(404, f"peer {pid} account not found" if ctx.dialect.current else f"peer {pid} not found")
     remove_peer(ctx.state, peer, ctx.caller_id)
     return ctx.dialect.delete_body()
+
+
+def kept(state: State, name: str) -> dict[str, Record]:
+    """A collection this module adds to the state (kept on it, so a reset starts without it and the state file keeps it)."""
+    records = getattr(state, name, None)
+    if records is None:
+        records = {}
+        setattr(state, name, records)
+    return records
+
+
+# temporary access (v0.77) ------------------------------------------------------------------
+TEMPORARY_RULE = re.compile(r"^(?:(all|icmp)|(tcp|udp)/(\d+)(?:-(\d+))?)$")
+
+
+def _temporary_rule(text: str) -> tuple[str, list[Record]] | None:
+    """(protocol, port ranges) of a rule such as tcp/22 or udp/53-60, or None where v0.77 fails (a bare 500)."""
+    match = TEMPORARY_RULE.match(text.lower())
+    if not match:
+        return None
+    if match.group(1):
+        return match.group(1), [{"start": 0, "end": 0}]
+    start, end = int(match.group(3)), int(match.group(4) or match.group(3))
+    if not 1 <= start <= end <= 65535:
+        return None
+    return match.group(2), [{"start": start, "end": end}]
+
+
+@route("POST", "/api/peers/{peerId}/temporary-access", CURRENT)
+def create_temporary_access(ctx: Ctx) -> Any:
+    """v0.77.1 as observed: an ephemeral peer of the key (os "js", kernel "wasm") and one policy per rule, from a
+    source resource (it) to a destination resource (the peer); a key known already: 412; an empty name or a rule it
+    cannot read: a bare 500, the second after the peer is made (kept, as the real server keeps it)."""
+    state = ctx.state
+    target = state.peers.get(ctx.params["peerId"])
+    if target is None:
+        raise ApiError(404, f"peer not found: {ctx.params['peerId']}")
+    body = ctx.body()
+    name, key = body.str("name"), body.str("wg_pub_key")
+    rules = body.str_list("rules")
+    if any(peer.get("wg_pub_key") == key for peer in state.peers.values()):
+        raise ApiError(412, "peer has been already registered")
+    if not name:
+        raise ApiError(500, "internal server error")
+    peer = state.add_peer(name, os="js ", kernel_version="wasm", version="", ephemeral=True, connected=False,
+                          user_id=ctx.caller_id, wg_pub_key=key)
+    ctx.event("user.peer.add", peer["id"], state.peer_meta(peer))
+    for text in rules or []:
+        parsed = _temporary_rule(text)
+        if parsed is None:
+            raise ApiError(500, "internal server error")
+        protocol, ranges = parsed
+        policy_id = state.new_id()
+        title = f"Temporary access policy for peer {name}"
+        state.policies[policy_id] = {
+            "id": policy_id, "name": title, "description": title, "enabled": True, "source_posture_checks": None,
+            "temporary_peer": peer["id"],
+            "rules": [{"name": "Temporary access rule", "description": "Temporary access rule", "enabled": True,
+                       "action": "accept", "bidirectional": False, "protocol": protocol, "ports": [], "port_ranges": ranges,
+                       "authorized_groups": {}, "sources": [], "destinations": [],
+                       "sourceResource": {"id": peer["id"], "type": "peer"},
+                       "destinationResource": {"id": target["id"], "type": "peer"}}],
+        }
+        ctx.event("policy.add", policy_id, {"name": title})
+    return {"id": peer["id"], "name": name, "rules": rules}
+
+
+# jobs (v0.77, experimental) ------------------------------------------------------------------
+JOBS_MIN_VERSION = (0, 64, 0)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    parts = re.findall(r"\d+", str(text or ""))[:3]
+    return tuple(int(part) for part in parts) if parts else (0,)
+
+
+def _job_peer(ctx: Ctx) -> Record:
+    peer = ctx.state.peers.get(ctx.params["peerId"])
+    if peer is None:
+        raise ApiError(404, f"peer {ctx.params['peerId']} account not found")
+    return peer
+
+
+def _render_job(state: State, job: Record) -> Record:
+    """A job as v0.77 answers it. No agent runs here: a job of a connected peer has run by the first read after it
+    was submitted (succeeded, with an upload key), one of a disconnected peer stays pending."""
+    peer = state.peers.get(job["peer_id"])
+    if job["status"] == "pending" and job["reads"] > 0 and peer is not None and peer.get("connected"):
+        job.update(status="succeeded", completed_at=now(), upload_key=f"upload_key_{job['id']}")
+    job["reads"] += 1
+    return {"id": job["id"], "created_at": iso(job["created_at"]), "completed_at": iso(job["completed_at"]) if job["completed_at"] else None,
+            "triggered_by": job["triggered_by"], "status": job["status"], "failed_reason": None,
+            "workload": {"type": "bundle", "parameters": dict(job["parameters"]),
+                         "result": {"upload_key": job["upload_key"]} if job["upload_key"] else {}}}
+
+
+@route("GET", "/api/peers/{peerId}/jobs", CURRENT)
+def list_jobs(ctx: Ctx) -> Any:
+    peer = _job_peer(ctx)
+    return [_render_job(ctx.state, job) for job in kept(ctx.state, "peer_jobs").values() if job["peer_id"] == peer["id"]]
+
+
+@route("GET", "/api/peers/{peerId}/jobs/{jobId}", CURRENT)
+def get_job(ctx: Ctx) -> Any:
+    peer = _job_peer(ctx)
+    job = kept(ctx.state, "peer_jobs").get(ctx.params["jobId"])
+    if job is None or job["peer_id"] != peer["id"]:
+        raise ApiError(404, f"job {ctx.params['jobId']} not found")
+    return _render_job(ctx.state, job)
+
+
+@route("POST", "/api/peers/{peerId}/jobs", CURRENT)
+def create_job(ctx: Ctx) -> Any:
+    """v0.77.1's checks, in its order: the workload's type, the bundle's numbers, the peer, the agent's version."""
+    body = ctx.body()
+    workload = body.obj("workload")
+    kind = workload.str("type") if workload is not None else ""
+    if kind != "bundle":
+        raise ApiError(400, f"unsupported job type: {kind}" if kind else "could not determine job type: unexpected end of json input")
+    parameters = workload.obj("parameters") if workload is not None else None
+    values = {"bundle_for": parameters.bool("bundle_for"), "bundle_for_time": parameters.int("bundle_for_time"),
+              "log_file_count": parameters.int("log_file_count"), "anonymize": parameters.bool("anonymize")} if parameters else \
+        {"bundle_for": False, "bundle_for_time": 0, "log_file_count": 0, "anonymize": False}
+    if values["bundle_for"] and not 1 <= values["bundle_for_time"] <= 5:
+        raise ApiError(400, f"bundle_for_time must be between 1 and 5, got {values['bundle_for_time']}")
+    if not 1 <= values["log_file_count"] <= 1000:
+        raise ApiError(400, f"log-file-count must be between 1 and 1000, got {values['log_file_count']}")
+    peer = ctx.state.peers.get(ctx.params["peerId"])
+    if peer is None:
+        raise ApiError(404, f"peer not found: {ctx.params['peerId']}")
+    if _version(peer.get("version")) < JOBS_MIN_VERSION:
+        raise ApiError(412, f"peer version {peer.get('version')} does not meet the minimum required version 0.64.0 for remote jobs")
+    job = {"id": ctx.state.new_id(), "peer_id": peer["id"], "created_at": now(), "completed_at": None,
+           "triggered_by": ctx.caller_id, "status": "pending", "parameters": values, "upload_key": "", "reads": 0}
+    kept(ctx.state, "peer_jobs")[job["id"]] = job
+    return _render_job(ctx.state, job)

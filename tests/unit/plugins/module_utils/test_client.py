@@ -368,6 +368,12 @@ def test_empty_body_of_a_read_is_an_error():
     assert str(err.value) == 'GET https://nms.test:443/api/groups failed with HTTP 200: the answer is empty where JSON was expected'
 
 
+def test_an_empty_202_of_a_read_is_accepted():
+    # v0.77.1 answers a reverse proxy domain's validation with 202 and no body: started, done later
+    client, dummy, dummy2 = make_client([FakeResponse(status=202, text='')])
+    assert client.get('/reverse-proxies/domains/d1/validate') == {}
+
+
 @pytest.mark.parametrize('status,message', [
     (403, 'only users with admin power can perform this operation'),
     (401, 'only users with admin power can view policies'),

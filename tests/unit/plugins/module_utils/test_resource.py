@@ -326,7 +326,8 @@ def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none(
 def test_the_kinds_with_unique_names():
     from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
     assert frozenset(cls.section or cls.what for cls in RESOURCES if cls.unique_names is True) == frozenset((
-        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources', 'user invite'))
+        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources', 'user invite', 'reverse proxy domain',
+        'reverse proxy cluster'))
     assert [cls.kind for cls in RESOURCES if isinstance(cls.unique_names, str)] == ['users']  # by email only
 
 
@@ -380,7 +381,9 @@ def test_plural_of_every_kind():
     assert {what: plural(what) for dummy, what, dummy_fields in RESOLVER_TABLE.values()} == {
         'group': 'groups', 'peer': 'peers', 'posture check': 'posture checks', 'user': 'users',
         'setup key': 'setup keys', 'policy': 'policies', 'route': 'routes', 'nameserver group': 'nameserver groups',
-        'network': 'networks', 'DNS zone': 'DNS zones', 'network resource': 'network resources'}
+        'network': 'networks', 'DNS zone': 'DNS zones', 'network resource': 'network resources',
+        'Agent Network budget rule': 'Agent Network budget rules', 'Agent Network guardrail': 'Agent Network guardrails',
+        'Agent Network policy': 'Agent Network policies', 'Agent Network provider': 'Agent Network providers'}
     assert plural('token') == 'tokens' and plural('policy', 1) == 'policy' and plural('DNS settings') == 'DNS settings'
     assert plural('key') == 'keys' and plural('address') == 'addresses'
 

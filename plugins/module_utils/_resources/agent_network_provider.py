@@ -1,0 +1,115 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Agent Network providers (agent_network_provider and its info module): an upstream AI provider (a catalog entry
+such as openai_api, a URL, models with prices) whose API key servers keep sealed and never answer.
+
+Real v0.77.1 servers (tests/integration/test_real_agent_network.py): names need not be unique; a create without
+``enabled`` gives a disabled provider (the spec says enabled); PUT replaces every field (one it leaves out is reset:
+models emptied, the provider disabled) but the API key, which a PUT without one (or with an empty one) keeps;
+``provider_id`` must be a catalog id (422); a provider a policy names cannot be deleted (422 "provider is in use").
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE, with_timestamps
+
+SECRET = 'api_key'
+# the API key is write-only: a diff can only say that one is sent
+SECRET_SHOWN = dict(before='(write-only: not readable)', after='(sent: not shown)')
+ALWAYS, ON_CREATE = 'always', 'on_create'
+PRICES = ('input_per_1k', 'output_per_1k', 'cached_input_per_1k', 'cache_read_per_1k', 'cache_creation_per_1k')
+
+
+def public_provider(item):
+    """A provider as returned to the user: never an API key (a predicted object holds the one sent)."""
+    if not isinstance(item, dict):
+        return item
+    shown = {key: value for key, value in item.items() if key != SECRET}
+    shown.setdefault('extra_values', {})  # servers leave the member out when it is empty
+    return shown
+
+
+def public_provider_fields(values):
+    """Request fields without the API key."""
+    return {name: value for name, value in values.items() if name != SECRET}
+
+
+def model_list(models):
+    """Models as servers keep them: in order, the prices left unset left out, numbers as numbers."""
+    return [{key: value for key, value in item.items() if value is not None} for item in models or [] if isinstance(item, dict)]
+
+
+def text_map(values):
+    """Extra header values as servers keep them: an empty value is no value."""
+    return {str(key): str(value) for key, value in (values or {}).items() if value not in (None, '')}
+
+
+class AgentNetworkProviderModule(ResourceModule):
+    """An Agent Network provider: a catalog provider id, a name, the upstream URL, models, the write-only API key."""
+
+    path = BASE + '/providers'
+    what = 'Agent Network provider'
+    section = None  # not described by network_state (yet): managed with its own module
+    kind = 'agent_network_providers'  # policies name their destination providers
+    requires = AGENT_NETWORK
+    api_operations = ('GET /api/agent-network/providers', 'POST /api/agent-network/providers',
+                      'GET /api/agent-network/providers/{providerId}', 'PUT /api/agent-network/providers/{providerId}',
+                      'DELETE /api/agent-network/providers/{providerId}')
+    answers = with_timestamps({})
+    required_on_create = ('name', 'provider_id', 'upstream_url', SECRET)
+    fields = dict(
+        name=Field(),
+        provider_id=Field(),
+        upstream_url=Field(),
+        api_key=Field(dict(type='str', no_log=True)),
+        models=Field(dict(type='list', elements='dict'), norm=model_list),
+        extra_values=Field(dict(type='dict'), norm=text_map),
+        identity_header_user_id=Field(norm=lambda value: value or ''),
+        identity_header_groups=Field(norm=lambda value: value or ''),
+        # servers give a created provider enabled=false unless the create says otherwise; the API documents true
+        enabled=Field('bool', initial=True),
+        skip_tls_verification=Field('bool'),
+        metadata_disabled=Field('bool'),
+    )
+    options = dict(update_secret=dict(type='str', choices=[ALWAYS, ON_CREATE], default=ON_CREATE))
+    shape = staticmethod(public_provider)
+    required_one_of = (('id', 'name'),)
+
+    def check_options(self):
+        super().check_options()
+        url = self.params.get('upstream_url')
+        if url is not None and not url.startswith(('https://', 'http://')):
+            raise OptionsError('option upstream_url: must be a full http(s) URL, such as https://api.openai.com')
+        for index, model in enumerate(self.params.get('models') or []):
+            if not isinstance(model.get('id'), str) or not model['id'].strip():
+                raise OptionsError('option models[%d].id: is required' % index)
+            unknown = sorted(set(model) - set(PRICES) - {'id'})
+            if unknown:
+                raise OptionsError('option models[%d]: unknown key(s) %s (known: id, %s)' % (index, ', '.join(unknown), ', '.join(PRICES)))
+            for key in PRICES[:2]:
+                if model.get(key) is None:
+                    raise OptionsError('option models[%d].%s: is required' % (index, key))
+            for key in PRICES:
+                if model.get(key) is not None and (isinstance(model[key], bool) or not isinstance(model[key], (int, float)) or model[key] < 0):
+                    raise OptionsError('option models[%d].%s: must be a number of US dollars, at least 0' % (index, key))
+
+    def from_server(self, obj):
+        return public_provider_fields(super().from_server(obj))  # the key is never answered
+
+    def prepare_update(self, obj, desired):
+        """The key cannot be compared: sent on create, and on an update only with update_secret=always (every run)."""
+        return desired if self.params.get('update_secret') == ALWAYS else public_provider_fields(desired)
+
+    def request_body(self, state, current_obj):
+        # a body without the key keeps the one the server holds (real v0.77.1)
+        return {name: value for name, value in state.items() if value is not None}
+
+    def finish(self, obj, result):
+        if isinstance(result.get('diff'), dict):
+            result['diff'] = {side: (dict(values, **{SECRET: SECRET_SHOWN[side]}) if isinstance(values, dict) and SECRET in values else values)
+                              for side, values in result['diff'].items()}
+        return result

@@ -1,0 +1,149 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+DOCUMENTATION = r'''
+module: agent_network_budget_rule
+short_description: Manage the account-wide Agent Network budget rules
+version_added: 0.1.0
+description:
+  - Creates, updates and deletes an Agent Network budget rule (C(/api/agent-network/budget-rules)), a token or
+    spend ceiling for groups and users across every policy (the lowest applicable cap wins).
+  - A rule is found by O(id) when given, otherwise by O(name). A name several rules share fails and lists their ids.
+  - Options left unset keep the server's value (the update sends every field, as servers reset those a request leaves out).
+options:
+  id:
+    description: Id of the budget rule. Needed to rename one; otherwise O(name) finds it.
+    type: str
+  name:
+    description: Name of the budget rule. Servers do not keep these names unique. Required to create one.
+    type: str
+  enabled:
+    description: Whether the rule applies. A rule this module creates is enabled unless V(false) is given.
+    type: bool
+  target_groups:
+    description: The groups (names or ids) the rule caps. With no O(target_users) either, it caps every caller.
+    type: list
+    elements: str
+  target_users:
+    description: The users (emails, names or ids) the rule caps.
+    type: list
+    elements: str
+  limits:
+    description:
+      - Token and spend caps. Only the members given are compared and changed; the others keep the server's values.
+      - Servers refuse an enabled limit whose window is shorter than 60 seconds, and negative caps; the task refuses
+        them before any request.
+    type: dict
+    suboptions:
+      token_limit:
+        description: Tokens allowed per window; a cap of 0 is no cap.
+        type: dict
+        suboptions:
+          enabled:
+            description: Whether the token cap applies.
+            type: bool
+          group_cap:
+            description: Tokens each group may use in a window.
+            type: int
+          user_cap:
+            description: Tokens each user may use in a window.
+            type: int
+          window_seconds:
+            description: The window, in seconds (at least 60 when enabled).
+            type: int
+      budget_limit:
+        description: US dollars allowed per window; a cap of 0 is no cap.
+        type: dict
+        suboptions:
+          enabled:
+            description: Whether the spend cap applies.
+            type: bool
+          group_cap_usd:
+            description: US dollars each group may spend in a window.
+            type: float
+          user_cap_usd:
+            description: US dollars each user may spend in a window.
+            type: float
+          window_seconds:
+            description: The window, in seconds (at least 60 when enabled).
+            type: int
+  state:
+    description:
+      - V(present) creates or updates it; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+seealso:
+  - module: nms.overlay.agent_network_budget_rule_info
+  - module: nms.overlay.agent_network_policy
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.converge, nms.overlay.module.current_servers]
+'''
+
+EXAMPLES = r'''
+- name: Cap every caller at 500 US dollars a month (connection from NMS_API_URL and NMS_API_TOKEN)
+  nms.overlay.agent_network_budget_rule:
+    name: Monthly ceiling
+    limits:
+      budget_limit:
+        enabled: true
+        user_cap_usd: 500
+        window_seconds: 2592000
+'''
+
+RETURN = r'''
+agent_network_budget_rule:
+  description:
+    - The budget rule after the change; in check mode, as it would be.
+    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted one.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description:
+        - Id of the budget rule.
+        - In check mode, one that would be created has the placeholder C((new Agent Network budget rule <name>)).
+      type: str
+      sample: ainbud_dc483klqmd2poukpvts0
+    name:
+      description: Name of the budget rule.
+      type: str
+      sample: Monthly ceiling
+    enabled:
+      description: Whether the rule applies.
+      type: bool
+      sample: true
+    target_groups:
+      description: Ids of the groups the rule caps.
+      type: list
+      elements: str
+      sample: [ch8vp3o6lnna9hg0sd8g]
+    target_users:
+      description: Ids of the users the rule caps.
+      type: list
+      elements: str
+      sample: []
+    limits:
+      description: The token and spend caps, each with C(enabled) and C(window_seconds) (0 when never set).
+      type: dict
+      sample: {token_limit: {enabled: true, group_cap: 1000000, user_cap: 100000, window_seconds: 86400},
+               budget_limit: {enabled: false, group_cap_usd: 0, user_cap_usd: 0, window_seconds: 0}}
+    created_at:
+      description: When it was created.
+      type: str
+      sample: '2026-04-26T10:30:00Z'
+    updated_at:
+      description: When it last changed.
+      type: str
+      sample: '2026-04-26T10:30:00Z'
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_budget_rule import AgentNetworkBudgetRuleModule
+
+
+if __name__ == '__main__':
+    AgentNetworkBudgetRuleModule.main()

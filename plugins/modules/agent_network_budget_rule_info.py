@@ -1,0 +1,79 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+DOCUMENTATION = r'''
+module: agent_network_budget_rule_info
+short_description: List the Agent Network budget rules
+version_added: 0.1.0
+description:
+  - Returns all Agent Network budget rules, or the one with a given O(id) or O(name). References are ids.
+seealso:
+  - module: nms.overlay.agent_network_budget_rule
+extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.info_module, nms.overlay.module.by_id_or_name, nms.overlay.module.current_servers]
+'''
+
+EXAMPLES = r'''
+- name: List every Agent Network budget rule
+  nms.overlay.agent_network_budget_rule_info:
+  register: rules
+'''
+
+RETURN = r'''
+agent_network_budget_rules:
+  description: The ones found, also when filtered to one. Empty when nothing matches.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+      id:
+        description: Id of the budget rule.
+        type: str
+        sample: ainbud_dc483klqmd2poukpvts0
+      name:
+        description: Name of the budget rule.
+        type: str
+        sample: Monthly ceiling
+      enabled:
+        description: Whether the rule applies.
+        type: bool
+        sample: true
+      target_groups:
+        description: Ids of the groups the rule caps.
+        type: list
+        elements: str
+        sample: [ch8vp3o6lnna9hg0sd8g]
+      target_users:
+        description: Ids of the users the rule caps.
+        type: list
+        elements: str
+        sample: []
+      limits:
+        description: The token and spend caps, each with C(enabled) and C(window_seconds) (0 when never set).
+        type: dict
+        sample: {token_limit: {enabled: true, group_cap: 1000000, user_cap: 100000, window_seconds: 86400},
+                 budget_limit: {enabled: false, group_cap_usd: 0, user_cap_usd: 0, window_seconds: 0}}
+      created_at:
+        description: When it was created.
+        type: str
+        sample: '2026-04-26T10:30:00Z'
+      updated_at:
+        description: When it last changed.
+        type: str
+        sample: '2026-04-26T10:30:00Z'
+'''
+
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_budget_rule import AgentNetworkBudgetRuleModule
+
+
+class AgentNetworkBudgetRuleInfoModule(InfoModule):
+    resource = AgentNetworkBudgetRuleModule
+
+
+if __name__ == '__main__':
+    AgentNetworkBudgetRuleInfoModule.main()

@@ -1,0 +1,364 @@
+"""Agent Network (v0.77 only): settings, providers and their catalog, policies, guardrails, budget rules, and the
+read-only access logs, sessions, usage and consumption, as the real seeded v0.77.1 answers them (the messages are
+the real server's; see docs/agent-network.md).
+
+What the real server does that is modelled here: the settings read as defaults with an empty endpoint until a POST
+bootstraps them (PUT and DELETE answer 404 before; a second POST 409); exactly one of proxy_address and endpoint
+(422); a PUT must carry the assigned endpoint and proxy address (422); the settings cannot be deleted while a provider
+exists (412). PUTs replace every field (one left out is reset, but a provider's API key, which is kept); a provider
+created without ``enabled`` is disabled, a policy or budget rule enabled; the API key is never answered; a provider
+a policy names cannot be deleted (422); group and guardrail ids of a policy are not checked, provider ids are. No
+traffic flows through an emulated gateway: the reports answer empty, filtered and paged as the real server does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from ..state import Record, State
+from ..util import ApiError, iso, now
+from .base import CURRENT, Ctx, route
+
+CATALOG = (
+    {"id": "openai_api", "name": "OpenAI API", "description": "GPT, Responses API, and Embeddings", "default_host": "api.openai.com",
+     "auth_header_template": "Bearer ${API_KEY}", "default_content_type": "application/json", "brand_color": "#10A37F",
+     "kind": "provider", "pricing_surfaces": ["openai"],
+     "models": [{"id": "gpt-5.4-mini", "label": "GPT-5.4 Mini", "input_per_1k": 0.00075, "output_per_1k": 0.0045,
+                 "cached_input_per_1k": 0.000075, "context_window": 272000}]},
+    {"id": "anthropic_api", "name": "Anthropic API", "description": "Claude models", "default_host": "api.anthropic.com",
+     "auth_header_template": "${API_KEY}", "default_content_type": "application/json", "brand_color": "#D97757",
+     "kind": "provider", "pricing_surfaces": ["anthropic"],
+     "models": [{"id": "claude-haiku-4-5", "label": "Claude Haiku 4.5", "input_per_1k": 0.001, "output_per_1k": 0.005,
+                 "cache_read_per_1k": 0.0001, "cache_creation_per_1k": 0.00125, "context_window": 200000}]},
+    {"id": "litellm_proxy", "name": "LiteLLM Proxy", "description": "Self-hosted LiteLLM gateway", "default_host": "",
+     "auth_header_template": "Bearer ${API_KEY}", "default_content_type": "application/json", "brand_color": "#1F2937",
+     "kind": "gateway", "models": []},
+    {"id": "custom", "name": "Custom", "description": "Any OpenAI-compatible endpoint", "default_host": "",
+     "auth_header_template": "Bearer ${API_KEY}", "default_content_type": "application/json", "brand_color": "#6B7280",
+     "kind": "custom", "models": []},
+)
+LABELS = ("dulcet-spinnaker", "brave-otter", "quiet-heron", "amber-lynx")
+DEFAULT_SETTINGS = {"access_log_retention_days": 30, "dedicated": False, "enable_log_collection": True,
+                    "enable_prompt_collection": False, "endpoint": "", "proxy_address": "", "redact_pii": False}
+PRICES = ("input_per_1k", "output_per_1k", "cached_input_per_1k", "cache_read_per_1k", "cache_creation_per_1k")
+
+
+def _kept(state: State, name: str) -> dict[str, Record]:
+    """The state's records of a kind this module adds (kept on the state, so a reset starts without them)."""
+    records = getattr(state, name, None)
+    if records is None:
+        records = {}
+        setattr(state, name, records)
+    return records
+
+
+def _settings(state: State) -> Record | None:
+    return _kept(state, "agent_network_settings").get("row")
+
+
+def _stamped(record: Record, created: bool) -> Record:
+    moment = iso(now())
+    if created:
+        record["created_at"] = moment
+    record["updated_at"] = moment
+    return record
+
+
+def _json(ctx: Ctx) -> dict[str, Any]:
+    return ctx.body().data
+
+
+# settings ------------------------------------------------------------------------------
+@route("GET", "/api/agent-network/settings", CURRENT)
+def get_settings(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    return dict(_settings(ctx.state) or DEFAULT_SETTINGS)
+
+
+@route("POST", "/api/agent-network/settings", CURRENT)
+def bootstrap_settings(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    data = _json(ctx)
+    if _settings(ctx.state) is not None:
+        raise ApiError(409, "agent network settings already bootstrapped for account %s" % ctx.state.account["id"])
+    proxy, endpoint = data.get("proxy_address") or "", data.get("endpoint") or ""
+    if bool(proxy) == bool(endpoint):
+        raise ApiError(422, "exactly one of proxy_address and endpoint is required")
+    if proxy:
+        endpoint = "%s.%s" % (ctx.state.rng.choice(LABELS), proxy)
+    row = dict(DEFAULT_SETTINGS, endpoint=endpoint, proxy_address=proxy or endpoint, dedicated=not proxy)
+    for key in ("enable_log_collection", "enable_prompt_collection", "redact_pii", "access_log_retention_days"):
+        if data.get(key) is not None:
+            row[key] = data[key]
+    _kept(ctx.state, "agent_network_settings")["row"] = _stamped(row, True)
+    return dict(row)
+
+
+@route("PUT", "/api/agent-network/settings", CURRENT)
+def update_settings(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    row = _settings(ctx.state)
+    if row is None:
+        raise ApiError(404, "agent network settings have not been bootstrapped yet; post /api/agent-network/settings to bootstrap them")
+    data = _json(ctx)
+    for key in ("endpoint", "proxy_address"):
+        if data.get(key) != row[key]:
+            raise ApiError(422, 'endpoint is immutable: it must match the assigned endpoint "%s"; delete the settings to release '
+                                'it and bootstrap again' % row["endpoint"])
+    row.update(enable_log_collection=bool(data.get("enable_log_collection")), enable_prompt_collection=bool(data.get("enable_prompt_collection")),
+               redact_pii=bool(data.get("redact_pii")), access_log_retention_days=int(data.get("access_log_retention_days") or 0))
+    return dict(_stamped(row, False))
+
+
+@route("DELETE", "/api/agent-network/settings", CURRENT)
+def delete_settings(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    if _settings(ctx.state) is None:
+        raise ApiError(404, "agent network settings have not been bootstrapped yet; there is nothing to delete")
+    providers = _kept(ctx.state, "agent_network_providers")
+    if providers:
+        raise ApiError(412, "agent network settings cannot be deleted while %d provider(s) exist; delete the providers first" % len(providers))
+    del _kept(ctx.state, "agent_network_settings")["row"]
+    return {}
+
+
+# providers -------------------------------------------------------------------------------
+def _render_provider(provider: Record) -> Record:
+    shown = {key: value for key, value in provider.items() if key != "api_key"}  # never the key
+    if not shown.get("extra_values"):
+        shown.pop("extra_values", None)  # the real server leaves an empty map out
+    return shown
+
+
+def _models(data: dict[str, Any]) -> list[Record]:
+    models = []
+    for index, item in enumerate(data.get("models") or []):
+        if not isinstance(item, dict) or not item.get("id"):
+            raise ApiError(422, "models[%d]: id is required" % index)
+        model = {"id": item["id"]}
+        for key in PRICES:
+            value = item.get(key)
+            if value is None and key in PRICES[:2]:
+                value = 0
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                    raise ApiError(422, "models[%d] (%s): %s must be a finite, non-negative usd rate" % (index, item["id"], key))
+                model[key] = value
+        models.append(model)
+    return models
+
+
+def _provider_fields(data: dict[str, Any]) -> Record:
+    for key in ("provider_id", "name"):
+        if not data.get(key):
+            raise ApiError(422, "%s is required" % key)
+    if data["provider_id"] not in [entry["id"] for entry in CATALOG]:
+        raise ApiError(422, 'provider_id "%s" is not a known catalog provider' % data["provider_id"])
+    url = data.get("upstream_url") or ""
+    if not url.startswith(("http://", "https://")) or "://" == url[-3:]:
+        raise ApiError(422, "upstream_url must be a full http(s) url")
+    return {"provider_id": data["provider_id"], "name": data["name"], "upstream_url": url, "models": _models(data),
+            "extra_values": {key: value for key, value in (data.get("extra_values") or {}).items() if value},
+            "identity_header_user_id": data.get("identity_header_user_id") or "",
+            "identity_header_groups": data.get("identity_header_groups") or "",
+            "enabled": bool(data.get("enabled")), "skip_tls_verification": bool(data.get("skip_tls_verification")),
+            "metadata_disabled": bool(data.get("metadata_disabled"))}
+
+
+def _found(ctx: Ctx, store: str, param: str, noun: str, prefix: str = "") -> Record:
+    record = _kept(ctx.state, store).get(ctx.params[param])
+    if record is None:
+        raise ApiError(404, "%sagent network %s: %s not found" % (prefix, noun, ctx.params[param]))
+    return record
+
+
+@route("GET", "/api/agent-network/catalog/providers", CURRENT)
+def catalog(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    return [dict(entry) for entry in CATALOG]
+
+
+@route("GET", "/api/agent-network/providers", CURRENT)
+def list_providers(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    return [_render_provider(item) for item in _kept(ctx.state, "agent_network_providers").values()]
+
+
+@route("POST", "/api/agent-network/providers", CURRENT)
+def create_provider(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    data = _json(ctx)
+    fields = _provider_fields(data)
+    if not data.get("api_key"):
+        raise ApiError(422, "api_key is required")
+    provider = _stamped(dict(fields, id=ctx.state.new_id(), api_key=data["api_key"]), True)
+    _kept(ctx.state, "agent_network_providers")[provider["id"]] = provider
+    return _render_provider(provider)
+
+
+@route("GET", "/api/agent-network/providers/{providerId}", CURRENT)
+def get_provider(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    return _render_provider(_found(ctx, "agent_network_providers", "providerId", "provider"))
+
+
+@route("PUT", "/api/agent-network/providers/{providerId}", CURRENT)
+def update_provider(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    provider = _found(ctx, "agent_network_providers", "providerId", "provider", "failed to get agent network provider: ")
+    data = _json(ctx)
+    provider.update(_provider_fields(data))
+    if data.get("api_key"):
+        provider["api_key"] = data["api_key"]  # left out or empty: the key held is kept
+    return _render_provider(_stamped(provider, False))
+
+
+@route("DELETE", "/api/agent-network/providers/{providerId}", CURRENT)
+def delete_provider(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    provider = _found(ctx, "agent_network_providers", "providerId", "provider", "failed to get agent network provider: ")
+    using = [item["name"] for item in _kept(ctx.state, "agent_network_policies").values() if provider["id"] in item["destination_provider_ids"]]
+    if using:
+        raise ApiError(422, "provider is in use by %d %s (%s); detach it before deleting"
+                       % (len(using), "policy" if len(using) == 1 else "policies", ", ".join(using)))
+    del _kept(ctx.state, "agent_network_providers")[provider["id"]]
+    return {}
+
+
+# policies, guardrails, budget rules --------------------------------------------------------------
+def _limits(data: dict[str, Any]) -> Record:
+    given = data.get("limits") or {}
+    limits = {}
+    for kind, caps in (("token_limit", ("group_cap", "user_cap")), ("budget_limit", ("group_cap_usd", "user_cap_usd"))):
+        limit = given.get(kind) or {}
+        shaped = {"enabled": bool(limit.get("enabled")), "window_seconds": int(limit.get("window_seconds") or 0)}
+        for cap in caps:
+            value = limit.get(cap) or 0
+            if value < 0:
+                raise ApiError(422, "limits.%s.%s must not be negative" % (kind, cap))
+            shaped[cap] = value
+        if shaped["enabled"] and shaped["window_seconds"] < 60:
+            raise ApiError(422, "limits.%s.window_seconds must be at least 60 (one minute) when enabled" % kind)
+        limits[kind] = shaped
+    return limits
+
+
+def _ids(data: dict[str, Any], key: str) -> list[str]:
+    return [str(item) for item in data.get(key) or []]
+
+
+def _policy_fields(ctx: Ctx, data: dict[str, Any], created: bool) -> Record:
+    if not data.get("name"):
+        raise ApiError(422, "name is required")
+    if not data.get("source_groups"):
+        raise ApiError(422, "source_groups must contain at least one group id")
+    if not data.get("destination_provider_ids"):
+        raise ApiError(422, "destination_provider_ids must contain at least one provider id")
+    for provider_id in _ids(data, "destination_provider_ids"):
+        if provider_id not in _kept(ctx.state, "agent_network_providers"):
+            raise ApiError(422, "destination_provider_ids: provider %s does not exist" % provider_id)
+    enabled = data.get("enabled")
+    return {"name": data["name"], "description": data.get("description") or "",
+            "enabled": (enabled if enabled is not None else created) is True,
+            "source_groups": _ids(data, "source_groups"), "destination_provider_ids": _ids(data, "destination_provider_ids"),
+            "guardrail_ids": _ids(data, "guardrail_ids"), "limits": _limits(data)}
+
+
+def _guardrail_fields(ctx: Ctx, data: dict[str, Any], created: bool) -> Record:
+    if not data.get("name"):
+        raise ApiError(422, "name is required")
+    checks = data.get("checks") or {}
+    allow, capture = checks.get("model_allowlist") or {}, checks.get("prompt_capture") or {}
+    return {"name": data["name"], "description": data.get("description") or "",
+            "checks": {"model_allowlist": {"enabled": bool(allow.get("enabled")), "models": [str(m) for m in allow.get("models") or []]},
+                       "prompt_capture": {"enabled": bool(capture.get("enabled")), "redact_pii": bool(capture.get("redact_pii"))}}}
+
+
+def _rule_fields(ctx: Ctx, data: dict[str, Any], created: bool) -> Record:
+    if not data.get("name"):
+        raise ApiError(422, "name is required")
+    enabled = data.get("enabled")
+    return {"name": data["name"], "enabled": (enabled if enabled is not None else created) is True,
+            "target_groups": _ids(data, "target_groups"), "target_users": _ids(data, "target_users"), "limits": _limits(data)}
+
+
+def _crud(path: str, param: str, store: str, noun: str, prefix: str, fields: Any, get_prefix: str) -> None:
+    """The five routes of a plain Agent Network kind (ids with the kind's prefix, as the real server gives them)."""
+
+    def listed(ctx: Ctx) -> Any:
+        ctx.require(ctx.admin, "permission denied")
+        return [dict(item) for item in _kept(ctx.state, store).values()]
+
+    def create(ctx: Ctx) -> Any:
+        ctx.require(ctx.admin, "permission denied")
+        record = _stamped(dict(fields(ctx, _json(ctx), True), id=prefix + ctx.state.new_id()), True)
+        _kept(ctx.state, store)[record["id"]] = record
+        return dict(record)
+
+    def read(ctx: Ctx) -> Any:
+        ctx.require(ctx.admin, "permission denied")
+        return dict(_found(ctx, store, param, noun))
+
+    def update(ctx: Ctx) -> Any:
+        ctx.require(ctx.admin, "permission denied")
+        record = _found(ctx, store, param, noun, "failed to get agent network %s: " % noun)
+        record.update(fields(ctx, _json(ctx), False))
+        return dict(_stamped(record, False))
+
+    def delete(ctx: Ctx) -> Any:
+        ctx.require(ctx.admin, "permission denied")
+        record = _found(ctx, store, param, noun, get_prefix)
+        del _kept(ctx.state, store)[record["id"]]
+        return {}
+
+    item = "%s/{%s}" % (path, param)
+    for method, template, handler in (("GET", path, listed), ("POST", path, create), ("GET", item, read), ("PUT", item, update),
+                                      ("DELETE", item, delete)):
+        route(method, template, CURRENT)(handler)
+
+
+_crud("/api/agent-network/policies", "policyId", "agent_network_policies", "policy", "ainpol_", _policy_fields,
+      "failed to get agent network policy: ")
+_crud("/api/agent-network/guardrails", "guardrailId", "agent_network_guardrails", "guardrail", "ainguard_", _guardrail_fields,
+      "failed to get agent network guardrail: ")
+_crud("/api/agent-network/budget-rules", "ruleId", "agent_network_budget_rules", "budget rule", "ainbud_", _rule_fields,
+      "get agent network budget rule: ")
+
+
+# reports (no traffic flows through an emulated gateway) ----------------------------------------------
+def _page(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    for key in ("start_date", "end_date"):
+        value = (ctx.query.get(key) or [""])[0]
+        if value:
+            try:
+                dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                raise ApiError(422, 'invalid %s: parsing time "%s" as "2006-01-02t15:04:05z07:00": cannot parse "%s" as "2006"'
+                               % (key, value, value)) from None
+    page = max(1, int((ctx.query.get("page") or ["1"])[0] or 1))
+    size = min(100, max(1, int((ctx.query.get("page_size") or ["50"])[0] or 50)))
+    return {"data": [], "page": page, "page_size": size, "total_pages": 0, "total_records": 0}
+
+
+@route("GET", "/api/agent-network/access-logs", CURRENT)
+def access_logs(ctx: Ctx) -> Any:
+    return _page(ctx)
+
+
+@route("GET", "/api/agent-network/access-log-sessions", CURRENT)
+def access_log_sessions(ctx: Ctx) -> Any:
+    return _page(ctx)
+
+
+@route("GET", "/api/agent-network/usage/overview", CURRENT)
+def usage_overview(ctx: Ctx) -> Any:
+    _page(ctx)
+    return []
+
+
+@route("GET", "/api/agent-network/consumption", CURRENT)
+def consumption(ctx: Ctx) -> Any:
+    ctx.require(ctx.admin, "permission denied")
+    return []

@@ -1,0 +1,170 @@
+# -*- coding: utf-8 -*-
+"""nms.overlay.reverse_proxy_* on the emulator: the whole lifecycle of services, domains and proxy tokens on a v0.77
+server with a connected proxy (the `current` dialect's default), the real server's refusals once no proxy is
+connected, and on a v0.27 server (`netbird`) a refusal after the version probe. Tokens are never in the output."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.emulator import make_peers, writes_of
+
+CLUSTER = 'proxy.emulator.test'
+DOMAIN = {'domain': 'apps.example.com', 'target_cluster': CLUSTER}
+PASSWORD = 'svc-password-5d2a91'
+
+
+def needs(emulator, dialect):
+    if emulator.dialect != dialect:
+        pytest.skip('needs the %s dialect' % dialect)
+
+
+def task(module, label='t', **options):
+    return {'name': label, 'nms.overlay.%s' % module: options}
+
+
+def test_domain_create_rerun_check_delete(emulator, run):
+    needs(emulator, 'current')
+    emulator.clear_log()
+    check = run([task('reverse_proxy_domain', **DOMAIN)], check=True, diff=True)
+    assert check['t']['changed'] is True and emulator.writes() == []
+    first = run([task('reverse_proxy_domain', **DOMAIN)])
+    assert first.rc == 0, first
+    created = first['t']['reverse_proxy_domain']
+    assert created['validated'] is False and writes_of(emulator) == ['POST /api/reverse-proxies/domains']
+    emulator.clear_log()
+    again = run([task('reverse_proxy_domain', **DOMAIN)])
+    assert again['t']['changed'] is False and emulator.writes() == []
+    moved = run([task('reverse_proxy_domain', domain='apps.example.com', target_cluster='other.example.com')])
+    assert moved['t']['changed'] is False and any('target_cluster cannot change' in w for w in moved['t']['warnings'])
+    free = run([dict(task('reverse_proxy_domain', domain=CLUSTER, state='absent'), ignore_errors=True)])
+    assert 'free domain of a proxy cluster' in free['t']['msg']
+    emulator.clear_log()
+    gone = run([task('reverse_proxy_domain', domain='apps.example.com', state='absent')])
+    assert gone['t']['changed'] is True and writes_of(emulator) == ['DELETE /api/reverse-proxies/domains/%s' % created['id']]
+    emulator.clear_log()
+    again = run([task('reverse_proxy_domain', domain='apps.example.com', state='absent')])
+    assert again['t']['changed'] is False and emulator.writes() == []
+
+
+def test_domain_validate_asks_until_validated(emulator, run):
+    needs(emulator, 'current')
+    created = run([task('reverse_proxy_domain', **DOMAIN)])['t']['reverse_proxy_domain']
+    emulator.clear_log()
+    validate = run([task('reverse_proxy_domain', domain='apps.example.com', validate=True)])
+    assert validate['t']['changed'] is True
+    assert [(r['method'], r['path']) for r in emulator.requests()][-1] == ('GET', '/api/reverse-proxies/domains/%s/validate' % created['id'])
+    validated = run([task('reverse_proxy_domain', domain='apps.example.com', validate=True),
+                     {'name': 'info', 'nms.overlay.reverse_proxy_domain_info': {'domain': 'apps.example.com'}}])
+    assert validated['t']['changed'] is False and validated['info']['reverse_proxy_domains'][0]['validated'] is True
+
+
+def test_service_create_rerun_check_update_delete_by_names(emulator, run):
+    needs(emulator, 'current')
+    peer = {'name': 'monitoring-01'}
+    peer['id'] = make_peers(emulator, peer['name'])[peer['name']]
+    group = emulator.ok('POST', '/api/groups', {'name': 'rp-admins', 'peers': []})
+    service = {'name': 'grafana', 'domain': 'grafana.%s' % CLUSTER,
+               'targets': [{'target_id': peer['name'], 'target_type': 'peer', 'protocol': 'http', 'port': 3000}],
+               'auth': {'password_auth': {'enabled': True, 'password': PASSWORD}}}
+    emulator.clear_log()
+    check = run([task('reverse_proxy_service', **service)], check=True, diff=True)
+    assert check['t']['changed'] is True and emulator.writes() == []
+    assert PASSWORD not in str(check.results)
+    first = run([task('reverse_proxy_service', **service)], diff=True, ansible=True)
+    assert first.rc == 0, first
+    created = first['t']['reverse_proxy_service']
+    assert writes_of(emulator) == ['POST /api/reverse-proxies/services']
+    sent = emulator.writes()[0]['body']
+    assert sent['targets'][0]['target_id'] == peer['id'] and sent['auth']['password_auth']['password'] == PASSWORD
+    assert created['proxy_cluster'] == CLUSTER and created['auth']['password_auth'] == {'enabled': True, 'password': ''}
+    assert first['t']['diff']['after']['auth']['password_auth']['password'] == '(sent: not shown)'
+    assert PASSWORD not in first.stdout
+
+    emulator.clear_log()
+    again = run([task('reverse_proxy_service', **service)])
+    assert again.rc == 0, again
+    assert again['t']['changed'] is False and emulator.writes() == []
+
+    sso = {**service, 'auth': {**service['auth'], 'bearer_auth': {'enabled': True, 'distribution_groups': ['rp-admins']}}}
+    check = run([task('reverse_proxy_service', **sso)], check=True, diff=True)
+    assert check['t']['changed'] is True and emulator.writes() == []
+    update = run([task('reverse_proxy_service', **sso)], diff=True)
+    assert update.rc == 0, update
+    assert writes_of(emulator) == ['PUT /api/reverse-proxies/services/%s' % created['id']]
+    body = emulator.writes()[0]['body']
+    assert body['auth']['bearer_auth']['distribution_groups'] == [group['id']]
+    assert 'password' not in body['auth']['password_auth']  # on_create: the server keeps the password it holds
+    emulator.clear_log()
+    assert run([task('reverse_proxy_service', **sso)])['t']['changed'] is False and emulator.writes() == []
+
+    info = run([{'name': 'info', 'nms.overlay.reverse_proxy_service_info': {'name': 'grafana'}}])
+    assert [item['id'] for item in info['info']['reverse_proxy_services']] == [created['id']]
+
+    emulator.clear_log()
+    gone = run([task('reverse_proxy_service', name='grafana', state='absent')])
+    assert gone['t']['changed'] is True and writes_of(emulator) == ['DELETE /api/reverse-proxies/services/%s' % created['id']]
+    emulator.clear_log()
+    again = run([task('reverse_proxy_service', name='grafana', state='absent')])
+    assert again['t']['changed'] is False and emulator.writes() == []
+
+
+def test_token_lifecycle_never_shows_the_token(emulator, run, tmp_path):
+    needs(emulator, 'current')
+    use = {'name': 'use', 'no_log': True, 'ansible.builtin.copy': {
+        'dest': str(tmp_path / 'token'), 'mode': '0600', 'content': '{{ tok.plain_token }}'}}
+    emulator.clear_log()
+    check = run([task('reverse_proxy_token', name='office')], check=True)
+    assert check['t']['changed'] is True and emulator.writes() == []
+    first = run([dict(task('reverse_proxy_token', name='office'), register='tok'), use], ansible=True)
+    assert first.rc == 0, first
+    token = (tmp_path / 'token').read_text()
+    assert token.startswith('nbx_') and len(token) == 40 and token not in first.stdout
+    assert writes_of(emulator) == ['POST /api/reverse-proxies/proxy-tokens']
+    emulator.clear_log()
+    again = run([task('reverse_proxy_token', name='office')])
+    assert again['t']['changed'] is False and emulator.writes() == [] and token not in str(again.results)
+    listed = run([{'name': 'info', 'nms.overlay.reverse_proxy_token_info': {'name': 'office'}}])
+    assert token not in str(listed.results) and listed['info']['reverse_proxy_tokens'][0]['revoked'] is False
+    token_id = listed['info']['reverse_proxy_tokens'][0]['id']
+    emulator.clear_log()
+    gone = run([task('reverse_proxy_token', name='office', state='absent')])
+    assert gone['t']['changed'] is True and writes_of(emulator) == ['DELETE /api/reverse-proxies/proxy-tokens/%s' % token_id]
+    emulator.clear_log()
+    again = run([task('reverse_proxy_token', name='office', state='absent')])
+    assert again['t']['changed'] is False and emulator.writes() == []
+
+
+def test_without_a_connected_proxy_services_and_domains_are_refused_as_the_real_server_does(emulator, run):
+    needs(emulator, 'current')
+    peer = {'name': 'monitoring-01'}
+    peer['id'] = make_peers(emulator, peer['name'])[peer['name']]
+    listed = run([{'name': 'info', 'nms.overlay.reverse_proxy_cluster_info': {}}])
+    assert [item['address'] for item in listed['info']['reverse_proxy_clusters']] == [CLUSTER]
+    emulator.clear_log()
+    removed = run([task('reverse_proxy_cluster', address=CLUSTER)])
+    assert removed['t']['changed'] is True and writes_of(emulator) == ['DELETE /api/reverse-proxies/clusters/%s' % CLUSTER]
+    emulator.clear_log()
+    assert run([task('reverse_proxy_cluster', address=CLUSTER)])['t']['changed'] is False and emulator.writes() == []
+    result = run([dict(task('reverse_proxy_service', label='s', name='s', domain='app.example.com', targets=[
+        {'target_id': peer['name'], 'target_type': 'peer', 'protocol': 'http', 'port': 80}]), ignore_errors=True),
+        dict(task('reverse_proxy_domain', label='d', **DOMAIN), ignore_errors=True)])
+    assert result['s']['msg'] == ('POST %s/api/reverse-proxies/services failed with HTTP 412: could not derive cluster from domain '
+                                  'app.example.com: no proxy clusters available' % emulator.url)
+    assert result['d']['msg'] == 'POST %s/api/reverse-proxies/domains failed with HTTP 500: internal server error' % emulator.url
+
+
+def test_a_v027_server_refuses_every_module_after_the_version_probe(emulator, run):
+    needs(emulator, 'netbird')
+    tasks = [dict(task('reverse_proxy_service', label='s', name='grafana'), ignore_errors=True),
+             dict(task('reverse_proxy_domain', label='d', **DOMAIN), ignore_errors=True),
+             dict(task('reverse_proxy_token', label='k', name='office'), ignore_errors=True),
+             dict(task('reverse_proxy_cluster', label='c', address=CLUSTER), ignore_errors=True)]
+    tasks += [{'name': module, 'ignore_errors': True, 'nms.overlay.%s' % module: {}} for module in (
+        'reverse_proxy_service_info', 'reverse_proxy_domain_info', 'reverse_proxy_token_info', 'reverse_proxy_cluster_info')]
+    emulator.clear_log()
+    result = run(tasks)
+    for name in ('s', 'd', 'k', 'c', 'reverse_proxy_service_info', 'reverse_proxy_domain_info', 'reverse_proxy_token_info',
+                 'reverse_proxy_cluster_info'):
+        assert 'does not have reverse proxies (they came after v0.27)' in result[name]['msg'], name
+    assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 8
