@@ -311,7 +311,8 @@ class Kind(NmsModule):
         missing = [name for name in self.required_on_create if desired.get(name) in (None, '')]
         if missing:
             raise TaskError('%s required to create the %s %s' % (
-                ' and '.join('option %s is' % m for m in missing), self.what, self.identity_text()))
+                'option %s is' % missing[0] if len(missing) == 1 else 'options %s are' % ' and '.join(missing),
+                self.what, self.identity_text()))
         state = {name: copy.deepcopy(field.initial) for name, field in self.fields.items() if field.initial is not MISSING}
         state.update(desired)
         return state

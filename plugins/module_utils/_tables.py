@@ -168,7 +168,6 @@ ANSWER_TYPES = {
     'personal_access_token': 'an object',
     'pin': 'a string',
     'pin_auth': 'an object',
-    'plain_token': 'a string',
     'policies': 'a list',
     'port': 'a number',
     'port_auto_assigned': 'a boolean',

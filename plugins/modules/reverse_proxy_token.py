@@ -56,7 +56,7 @@ EXAMPLES = r'''
 - name: A token for the office proxy (connection from NMS_API_URL and NMS_API_TOKEN)
   nms.overlay.reverse_proxy_token:
     name: office-proxy
-    created_secrets_file: secrets/proxy-tokens.json
+    created_secrets_file: proxy-tokens.json  # only you can read it; in the directory ansible-playbook runs in
   register: proxy_token
 
 - name: Revoke it

@@ -200,6 +200,19 @@ user:
       description: How the user was made (V(api) or V(integration)).
       type: str
       sample: api
+    idp_id:
+      description: The user's id in the server's identity provider (V(local) for the embedded one); today's servers only.
+      type: str
+      returned: when the server has it
+      sample: local
+    password:
+      description:
+        - The password a server with the embedded identity provider generated for a regular user it created, in the
+          result of the task that created the user only; that result is then hidden from Ansible's output (register
+          it to use the value).
+      type: str
+      returned: when the task created a regular user on such a server
+      sample: Gen3rated-Pa55
     last_login:
       description: Time of the last login.
       type: str

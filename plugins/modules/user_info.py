@@ -123,6 +123,11 @@ users:
       description: How the user was made (V(api) or V(integration)).
       type: str
       sample: api
+    idp_id:
+      description: The user's id in the server's identity provider (V(local) for the embedded one); today's servers only.
+      type: str
+      returned: when the server has it
+      sample: local
     last_login:
       description: Time of the last login.
       type: str

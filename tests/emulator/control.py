@@ -6,6 +6,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from .dialect import Renderer, setup_key_state
+from .handlers import reverse_proxy
 from .seed import add_token, new_user, seed_peers
 from .state import Record, State
 from .tokens import make_token
@@ -38,6 +39,8 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
             if isinstance(body, dict) and "rate_limit" in body:
                 app.rate_limiter = _rate_limiter(body["rate_limit"])
             answer: dict[str, Any] = {"idp": app.state.idp}
+            if isinstance(body, dict) and "proxy_clusters" in body:  # connected reverse proxy clusters (none by default)
+                answer.update(reverse_proxy.configure(app, body))
             if app.rate_limiter is not None or (isinstance(body, dict) and "rate_limit" in body):
                 answer["rate_limit"] = app.rate_limiter.describe() if app.rate_limiter else None
             return 200, answer

@@ -222,6 +222,8 @@ def test_modules_of_todays_servers_build_settle_and_check_as_a_process(emulator,
     enroll_peer(emulator)
     # an agent new enough for remote jobs, not connected: its job stays pending
     emulator.add_peers(peers=[{'hostname': 'today-agent', 'version': '0.70.0', 'connected': False}])
+    # a connected NetBird proxy for the reverse proxy's services and domains (none by default, as on the real servers)
+    emulator.control('POST', '/_emulator/config', {'proxy_clusters': ['proxy.emulator.test']})
     emulator.clear_log()
     options = dict(python=python, verbosity=3, extra_vars={'nms_overlay_in_process': False})
 

@@ -17,6 +17,8 @@ PASSWORD = 'svc-password-5d2a91'
 def needs(emulator, dialect):
     if emulator.dialect != dialect:
         pytest.skip('needs the %s dialect' % dialect)
+    if dialect == 'current':  # a NetBird proxy connected (the emulator has none by default, as the real test servers)
+        emulator.control('POST', '/_emulator/config', {'proxy_clusters': [CLUSTER]})
 
 
 def task(module, label='t', **options):

@@ -166,7 +166,7 @@ def module_spec(name):
 
 
 WORLD_GROUPS = ("servers", "developers", "monitoring", "backup", "routers", "unmanaged", "old-servers", "web",
-                "office", "engineering", "operations", "web-servers", "office-routers")
+                "office", "engineering", "operations", "web-servers", "office-routers", "admins")
 WORLD_PEERS = ("web-1", "db-1", "router-1", "router-2", "old-build-host", "office-gw")
 
 
@@ -189,8 +189,46 @@ def seed_world(emu):
         # ... and the network the network resources' and routers' examples are in
         status, body = emu.api("POST", "/networks", {"name": "office", "description": ""})
         assert status == 200, "cannot seed the network: %s %r" % (status, body)
+        _seed_current(emu, body["id"], peers)
     emu.clear_log()
     return peers
+
+
+def _seed(emu, path, body, what):
+    status, answer = emu.api("POST", path, body)
+    assert status == 200, "cannot seed %s: %s %r" % (what, status, answer)
+    return answer
+
+
+def _seed_current(emu, network_id, peers):
+    """What a v0.77 account that the examples act on has besides: the server's embedded IdP on (invite links need
+    it, as on a real v0.77 server set up with it), what the examples with Jinja (secrets, keys read from files) would
+    have made before the later examples (rotate, remove) act on it, and what they take as made before (invites)."""
+    # and NetBird proxies connected: the emulator's own and the office's the cluster example removes
+    emu.control("POST", "/_emulator/config", {"idp": True, "proxy_clusters": ["proxy.emulator.test", "proxy.office.example.com"]})
+    # the wiki the reverse proxy example publishes: a host resource of the office network
+    _seed(emu, "/networks/%s/resources" % network_id,
+          {"name": "wiki-server", "address": "192.168.10.30", "description": "", "enabled": True, "groups": []},
+          "the network resource wiki-server")
+    # the company's SSO (the embedded IdP checks the issuer's discovery document: only its own issuer answers here)
+    _seed(emu, "/identity-providers", {"name": "Company SSO", "type": "oidc", "issuer": "http://127.0.0.1:8080/oauth2",
+                                       "client_id": "netbird", "client_secret": "seeded-client-secret"},
+          "the identity provider Company SSO")
+    # the Agent Network provider the policies send to, and the guardrail they apply (made in the UI, its checks still
+    # off: the guardrail's example turns its model allow-list on)
+    _seed(emu, "/agent-network/providers",
+          {"name": "OpenAI", "provider_id": "openai_api", "upstream_url": "https://api.openai.com", "api_key": "sk-seeded",
+           "enabled": True, "models": [{"id": "gpt-5.4-mini", "input_per_1k": 0.00075, "output_per_1k": 0.0045}]},
+          "the Agent Network provider OpenAI")
+    _seed(emu, "/agent-network/guardrails", {"name": "Production", "description": ""}, "the guardrail Production")
+    # the invites the examples renew (Bob's) and withdraw (Carol's)
+    for email, name in (("bob@example.com", "Bob Example"), ("carol@example.com", "Carol Example")):
+        _seed(emu, "/users/invites", {"email": email, "name": name, "role": "user", "auto_groups": []}, "the invite of " + email)
+    # the support laptop's temporary access to web-1 that the example takes back
+    web_1 = [peer["id"] for peer in peers if peer["hostname"] == "web-1"]
+    _seed(emu, "/peers/%s/temporary-access" % web_1[0],
+          {"name": "support-laptop", "wg_pub_key": "Lj3eEeyqkORmtn0wLnO1gxB6bJ3lU7MsHlNHvVA8iGk=", "rules": ["tcp/22"]},
+          "the temporary access support-laptop")
 
 
 def example_args(name):

@@ -78,7 +78,12 @@ def _names_an_option(msg, spec, args):
     names = set(spec["argument_spec"]) | set(args)
     for opts in spec["argument_spec"].values():
         names |= set((opts or {}).get("options") or {})
-    return any(re.search(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(n), msg) for n in names if n)
+    # ansible-core masks every occurrence of a no_log option's value in a failure (a password 'a' turns "password"
+    # into "p********ssword"): the message as the module wrote it is one of those values put back
+    hidden = [str(value) for option, value in args.items() if (spec["argument_spec"].get(option) or {}).get("no_log")
+              and isinstance(value, str) and value]
+    texts = [msg] + [msg.replace("********", value) for value in hidden]
+    return any(re.search(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(n), text) for n in names if n for text in texts)
 
 
 def _quotes_a_value(msg, args):

@@ -44,7 +44,9 @@ def test_examples_in_check_mode_send_no_write(name, any_emulator):
             changed.append(title)
     FIGURES.setdefault("check mode", {})["%s/%s" % (name, emu.dialect)] = "%d examples, %d changed, %d failed" % (
         len(examples), len(changed), len(failed))
-    if not is_info(name) and name != "account_info":
+    # instance sets up a fresh server (POST /api/setup); on a server already set up, as here, it has nothing to change,
+    # so no example can report a change in check mode (its check mode on a fresh server: tests/integration/test_instance.py)
+    if not is_info(name) and name not in ("account_info", "instance"):
         assert changed, "no example of %s reported a change in check mode (failures: %r)" % (name, failed)
     else:
         assert not changed, "info module %s reported a change" % name

@@ -10,6 +10,13 @@ emulator, or a real NetBird server: conftest.py) and checks, by counting the req
               module finds it; check mode delete (no write); delete; delete again (changed=0, no write).
 ``settings``  the same without create and delete: change (check mode first), re-run, change back, re-run.
 ``read``      an info module: ok, changed=0, no write, the result's list.
+``absent``    for a module whose objects the plain seeded real server cannot make (no embedded IdP, no proxy, agents
+              too old): removing one that does not exist (check mode, then for real: changed=0, no write), then the
+              info module finds none; a ``probe`` beside it shows the server's refusal of a create.
+``preview``   the same for a module that makes nothing to remove (a job, a password): check mode only (changed, no
+              write), then the info module.
+``refused``   for a module the plain seeded real server refuses even to read for (invites without an IdP): the
+              module and its info module fail (their messages compared), without a write.
 ``probe``     calls of the API itself (``calls``: method, path, body), for the answers the modules never provoke:
               the server's refusals, whose status and message the shape comparison checks.
 A module of today's servers only, on v0.27: refused (failed, naming what it needs), without a write.
@@ -51,6 +58,16 @@ class Scenario:
         if self.absent is not None:
             return self.absent
         return dict({k: self.present[k] for k in self.key}, state="absent")
+
+
+AGENT = "/agent-network"
+PROVIDER = {"provider_id": "openai_api", "upstream_url": "https://api.openai.com", "api_key": "sk-sc-placeholder-0000",
+            "models": [{"id": "gpt-5.4-mini", "input_per_1k": 0.00075, "output_per_1k": 0.0045}]}
+WG_KEY = "n0r3pL4c3h0ld3rK3yAAAAAAAAAAAAAAAAAAAAAAAAA="
+
+
+def provider(name):
+    return ("agent_network_provider", dict(PROVIDER, name=name))
 
 
 def group(name, peers=()):
@@ -173,4 +190,67 @@ SCENARIOS = [
     ]),
     Scenario("peer_info", lifecycle="read", present={"name": "real-h1"},
              info=("peer_info", {"name": "real-h1"}, "peers", 1)),
+    Scenario("instance", lifecycle="read", today_only=True, present={}, info=("instance", {}, "instance", None)),
+    Scenario("agent_network_settings", lifecycle="settings", today_only=True,
+             present={"proxy_address": "sc.proxy.example.com", "access_log_retention_days": 7},
+             restore={"state": "absent"}),
+    Scenario("agent_network_settings_info", lifecycle="read", today_only=True, present={},
+             info=("agent_network_settings_info", {}, "agent_network_settings", None)),
+    Scenario("agent_network_provider", today_only=True, present=dict(PROVIDER, name="sc-provider"),
+             update={"upstream_url": "https://eu.api.openai.com"}, key=["name"],
+             info=("agent_network_provider_info", {}, "agent_network_providers", 1)),
+    Scenario("agent_network_guardrail", today_only=True,
+             present={"name": "sc-guardrail", "checks": {"model_allowlist": {"enabled": True, "models": ["gpt-5.4-mini"]}}},
+             update={"checks": {"prompt_capture": {"enabled": True}}}, key=["name"],
+             info=("agent_network_guardrail_info", {}, "agent_network_guardrails", 1)),
+    Scenario("agent_network_policy", today_only=True, needs=[group("sc-anp-group"), provider("sc-anp-provider")],
+             present={"name": "sc-anp-policy", "source_groups": ["sc-anp-group"], "destination_provider_ids": ["sc-anp-provider"]},
+             update={"limits": {"token_limit": {"enabled": True, "user_cap": 100000, "window_seconds": 86400}}}, key=["name"],
+             info=("agent_network_policy_info", {}, "agent_network_policies", 1)),
+    Scenario("agent_network_budget_rule", today_only=True, needs=[group("sc-budget-group")],
+             present={"name": "sc-budget", "target_groups": ["sc-budget-group"],
+                      "limits": {"budget_limit": {"enabled": True, "user_cap_usd": 50, "window_seconds": 2592000}}},
+             update={"enabled": False}, key=["name"],
+             info=("agent_network_budget_rule_info", {}, "agent_network_budget_rules", 1)),
+    Scenario("agent_network_catalog_info", lifecycle="read", today_only=True, present={},
+             info=("agent_network_catalog_info", {}, "agent_network_catalog", None)),
+    # no agent traffic went through the test servers: every report is empty
+    Scenario("agent_network_report_info", lifecycle="read", today_only=True, present={"report": "usage"},
+             info=("agent_network_report_info", {"report": "usage"}, "agent_network_report", 0)),
+    Scenario("agent_network_refusals", lifecycle="probe", calls=[
+        ("GET", AGENT + "/providers/unknown-id", None),
+        ("GET", AGENT + "/access-logs?start_date=yesterday", None),
+    ]),
+    Scenario("peer_temporary_access", today_only=True,
+             present={"peer": "real-h1", "name": "sc-laptop", "wg_pub_key": WG_KEY, "rules": ["tcp/22"]},
+             key=["peer", "name"]),
+    Scenario("reverse_proxy_token", today_only=True, present={"name": "sc-proxy-token", "expires_in": 86400}, key=["name"],
+             info=("reverse_proxy_token_info", {}, "reverse_proxy_tokens", 1)),
+    # no NetBird proxy connects to the test servers: no cluster, services and domains refused (the probe below)
+    Scenario("reverse_proxy_cluster", lifecycle="absent", today_only=True,
+             present={"address": "sc-proxy.example.com", "state": "absent"},
+             info=("reverse_proxy_cluster_info", {}, "reverse_proxy_clusters", None)),
+    Scenario("reverse_proxy_service", lifecycle="absent", today_only=True, present={"name": "sc-service", "state": "absent"},
+             info=("reverse_proxy_service_info", {}, "reverse_proxy_services", 0)),
+    Scenario("reverse_proxy_domain", lifecycle="absent", today_only=True,
+             present={"domain": "sc-apps.example.com", "state": "absent"},
+             info=("reverse_proxy_domain_info", {}, "reverse_proxy_domains", None)),
+    # no identity provider on the plain seeded servers: identity providers (issuer unreachable) and invites refused
+    Scenario("identity_provider", lifecycle="absent", today_only=True, present={"name": "sc-idp", "state": "absent"},
+             info=("identity_provider_info", {}, "identity_providers", 0)),
+    Scenario("user_invite", lifecycle="refused", today_only=True,
+             present={"email": "sc-invitee@example.com", "state": "absent"},
+             info=("user_invite_info", {}, "user_invites", None)),
+    # the seeded peers' agent is too old for jobs; the password of the seeded owner is no IdP's
+    Scenario("peer_job", lifecycle="preview", today_only=True, present={"peer": "real-h2", "type": "bundle"},
+             info=("peer_job_info", {"peer": "real-h2"}, "jobs", 0)),
+    Scenario("user_password", lifecycle="preview", today_only=True,
+             present={"old_password": "sc-Old-passw0rd", "password": "sc-New-passw0rd"}),
+    Scenario("today_refusals", lifecycle="probe", calls=[
+        ("POST", "/reverse-proxies/services", {"name": "sc-service", "domain": "sc-app.example.com", "enabled": True,
+                                               "targets": []}),
+        ("POST", "/users/invites", {"email": "sc-invitee@example.com", "name": "SC", "role": "user", "auto_groups": []}),
+        ("POST", "/identity-providers", {"type": "oidc", "name": "sc-idp", "issuer": "http://127.0.0.1:9",
+                                         "client_id": "sc-client", "client_secret": "sc-secret"}),
+    ]),
 ]

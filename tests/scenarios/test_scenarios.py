@@ -92,6 +92,29 @@ def lifecycle_read(run, scenario):
     run.find(scenario, scenario.info[3])
 
 
+def lifecycle_absent(run, scenario):
+    """For a module whose objects the plain seeded real server cannot make: removing one that does not exist."""
+    run.step("absent (check mode)", scenario.module, scenario.present, check=True, changed=False)
+    run.step("absent", scenario.module, scenario.present, diff=True, changed=False, writes=False)
+    if scenario.info:
+        run.find(scenario, scenario.info[3])
+
+
+def lifecycle_preview(run, scenario):
+    """For a module the plain seeded real server refuses (a ``probe`` shows the refusal): check mode only."""
+    run.step("preview (check mode)", scenario.module, scenario.present, check=True, changed=True)
+    if scenario.info:
+        run.find(scenario, scenario.info[3])
+
+
+def lifecycle_refused(run, scenario):
+    """A module the plain seeded real server refuses even to read for: failed (the shapes compare the message), no write."""
+    run.step("refused", scenario.module, scenario.present, failed=True, writes=False)
+    if scenario.info:
+        module, args, dummy_key, dummy_count = scenario.info
+        run.step("info refused", module, args, failed=True, writes=False)
+
+
 def lifecycle_probe(run, scenario):
     for method, path, body in scenario.calls:
         run.server.clear_log()
@@ -99,7 +122,8 @@ def lifecycle_probe(run, scenario):
         run.steps.append(("%s %s" % (method, path), run.server.requests()))
 
 
-LIFECYCLES = {"crud": lifecycle_crud, "settings": lifecycle_settings, "read": lifecycle_read, "probe": lifecycle_probe}
+LIFECYCLES = {"crud": lifecycle_crud, "settings": lifecycle_settings, "read": lifecycle_read, "probe": lifecycle_probe,
+              "absent": lifecycle_absent, "preview": lifecycle_preview, "refused": lifecycle_refused}
 
 
 def play(scenario, server, generation):

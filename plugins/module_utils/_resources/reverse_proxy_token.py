@@ -56,7 +56,8 @@ class ReverseProxyTokenModule(SecretOnCreate):
     secret_value = staticmethod(created_token_value)
     on_lost_value = 'fail'
     value_hint = 'run the task again with rotate: true to get a value (that replaces the token)'
-    answers = dict(id=None, created_at=TEXT, expires_at=TEXT, last_used=TEXT, revoked=FLAG, plain_token=TEXT)
+    # plain_token: a string here; a personal access token's create answers it as an object (spec) or a string
+    answers = dict(id=None, created_at=TEXT, expires_at=TEXT, last_used=TEXT, revoked=FLAG, plain_token=None)
     fields = dict(  # never edited (see prepare_update)
         name=Field(immutable=True),
         expires_in=Field('int', immutable=True),

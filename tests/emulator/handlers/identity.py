@@ -51,6 +51,9 @@ def _check_issuer(state: State, issuer: str) -> None:
     if issuer.rstrip("/") == OWN_ISSUER:
         raise ApiError(422, "identity provider issuer is unreachable: 404 not found: 404 page not found\n")
     host = issuer.split("://", 1)[-1].split("/", 1)[0]
+    if host.split(":")[0] in ("127.0.0.1", "localhost"):  # inside the server's namespace: nothing listens there
+        raise ApiError(422, f'identity provider issuer is unreachable: get "{issuer.rstrip("/")}/.well-known/openid-'
+                            f'configuration": dial tcp {host}: connect: connection refused')
     raise ApiError(422, f'identity provider issuer is unreachable: get "{issuer.rstrip("/")}/.well-known/openid-'
                         f'configuration": dial tcp: lookup {host}: connect: network is unreachable')
 

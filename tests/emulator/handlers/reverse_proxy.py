@@ -1,17 +1,18 @@
 """Reverse proxies: services, domains, proxy clusters and proxy tokens (v0.77 only).
 
-The `current` dialect answers as v0.77.1 does with one NetBird proxy of the account's own connected
-(``DEFAULT_CLUSTER``), so that services and domains can go through their whole lifecycle here. Without a
-connected proxy (the account's cluster removed with ``DELETE /api/reverse-proxies/clusters/{address}``, or
-``configure`` with no clusters) it answers as the real seeded v0.77.1 does (../shared/servers/README.md): a service
+The `current` dialect starts without a connected NetBird proxy, as the real test servers are, and answers as the real
+seeded v0.77.1 does (../shared/servers/README.md). The control call ``/_emulator/config {"proxy_clusters":
+["proxy.emulator.test"]}`` connects proxies of the account's own, so that services and domains can go through their
+whole lifecycle here. Without one (none connected, or the account's cluster removed with
+``DELETE /api/reverse-proxies/clusters/{address}``): a service
 412 "could not derive cluster from domain ...: no proxy clusters available" (after the checks of its name and
 targets), a domain 500 "internal server error". Proxy tokens work either way; a revoked token stays listed with
 ``revoked: true``, and revoking it again answers 200, as on the real server.
 
 Modelled, not measured (no real proxy can connect in the test kit): a cluster's free domain (its address, validated),
 a custom domain validated only on a validation request (the DNS check of a real server; names under ``.invalid`` never
-validate), and the answers to a validation request (202 there) and to a domain's deletion (204 there), which the
-route table answers with 200 and no body.
+validate), and the answer to a domain's deletion (204 there), which the route table answers with 200 and no body; a
+validation request is answered 202 with no body, as there.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from ..state import Record, State
 from ..util import NO_BODY, ApiError, iso, now
 from .base import CURRENT, Ctx, route
 
-DEFAULT_CLUSTER = "proxy.emulator.test"
 NO_CLUSTER = "no proxy clusters available"
 MODES = ("http", "tcp", "udp", "tls")
 TARGET_TYPES = ("peer", "host", "domain", "subnet", "cluster")
@@ -38,8 +38,6 @@ def _kept(state: State, name: str) -> dict[str, Record]:
     if records is None:
         records = {}
         setattr(state, name, records)
-        if name == "proxy_clusters":
-            _connect(state, DEFAULT_CLUSTER)
     return records
 
 

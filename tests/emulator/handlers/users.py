@@ -44,8 +44,22 @@ def list_users(ctx: Ctx) -> Any:
 
 @route("GET", "/api/users/current", CURRENT)
 def current_user(ctx: Ctx) -> Any:
-    """The caller itself, whatever its role (v0.77; v0.27 has no such read)."""
-    return ctx.render.user(ctx.caller)
+    """The caller itself, whatever its role (v0.77; v0.27 has no such read), with what its role may do in each of the
+    server's permission modules, as v0.77.1 answers it."""
+    answer = ctx.render.user(ctx.caller)
+    full = ctx.caller.get("role") in ("owner", "admin")
+    answer["permissions"] = {"is_restricted": not full, "modules": {
+        module: {"create": full, "delete": full, "read": full or module not in ADMIN_ONLY_MODULES, "update": full}
+        for module in PERMISSION_MODULES}}
+    return answer
+
+
+# v0.77.1's permission modules (GET /api/users/current); a regular user reads only its own peers and groups
+PERMISSION_MODULES = ("accounts", "agent_network", "agent_network.budgets", "agent_network.guardrails", "agent_network.logs",
+                      "agent_network.policies", "agent_network.providers", "agent_network.settings", "agent_network.usage",
+                      "dns", "events", "groups", "identity_providers", "nameservers", "networks", "pats", "peers",
+                      "policies", "remote_jobs", "routes", "services", "settings", "setup_keys", "users")
+ADMIN_ONLY_MODULES = tuple(module for module in PERMISSION_MODULES if module not in ("groups", "peers", "pats"))
 
 
 @route("POST", "/api/users")

@@ -119,7 +119,7 @@ def test_a_new_zone_needs_its_name_and_groups_and_check_mode_never_writes():
     client = server(zones=[])
     with pytest.raises(TaskError) as failure:
         engine(DnsZoneModule, client, domain='internal.example.com').run()
-    assert str(failure.value) == ("option name is and option distribution_groups is required to create the DNS zone "
+    assert str(failure.value) == ("options name and distribution_groups are required to create the DNS zone "
                                   "domain 'internal.example.com'")
     planned = engine(DnsZoneModule, client, check_mode=True, domain='internal.example.com', name='Internal',
                      distribution_groups=['developers']).run()

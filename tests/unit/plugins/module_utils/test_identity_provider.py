@@ -115,7 +115,7 @@ def test_an_issuer_that_is_no_url_is_refused_before_any_request():
 def test_a_create_without_the_required_fields_names_them():
     with pytest.raises(TaskError) as failure:
         engine(IdentityProviderModule, current(), name='Own', type='oidc').run()
-    assert 'option issuer is and option client_id is required' in str(failure.value)
+    assert 'options issuer and client_id are required' in str(failure.value)
 
 
 def test_masked_secret_leaves_a_diff_without_a_secret_as_it_is():
