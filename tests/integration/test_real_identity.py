@@ -162,9 +162,9 @@ def test_a_regular_user_s_generated_password_is_never_shown(idp_server, run):
     """With the embedded identity provider, v0.77.1 answers a regular user's create with the password it generated:
     the task's result holds it (register it to use it), hidden from Ansible's output."""
     env = connection(idp_server)
-    task = {'name': 'carol', 'nms.overlay.user': {'email': 'carol@example.com', 'name': 'Carol', 'role': 'user'},
-            'register': 'carol'}
-    held = {'name': 'held', 'ansible.builtin.assert': {'that': ['carol.user.password | length > 0'], 'quiet': True}}
+    task = {'name': 'gen', 'nms.overlay.user': {'email': 'generated-password@example.com', 'name': 'Gen', 'role': 'user'},
+            'register': 'gen'}
+    held = {'name': 'held', 'ansible.builtin.assert': {'that': ['gen.user.password | length > 0'], 'quiet': True}}
     result = run([task, held], env=env, ansible=True, verbosity=3)
     assert result.rc == 0, result
     created = [r for r in idp_server.requests() if r['method'] == 'POST' and r['path'].rstrip('/').endswith('/users')]
