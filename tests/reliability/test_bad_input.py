@@ -54,7 +54,7 @@ NEEDS_SERVER = {
     # Options needed to create but not to update (role/name/email of a user, the _resource.py
     # required_on_create list, peer or peer_groups of a route): whether the resource is created
     # depends on whether it exists, which only a read of the server tells.
-    "required to create": re.compile(r"option \S+ (?:or option \S+ )?is required to (?:create|invite)"),
+    "required to create": re.compile(r"(?:option \S+ (?:or option \S+ )?is|options \S+(?: and \S+)+ are) required to (?:create|invite)"),
     # policy: a rule needs its groups when it is new, and a rule is new when the policy read from the
     # server has no rule of that name (_access.py).
     "required for a new rule": re.compile(r"option rules\[\d+\] \(.*\): .* required for a new rule"),
