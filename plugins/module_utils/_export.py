@@ -36,19 +36,32 @@ class Namer:
     def __init__(self, task):
         self.task = task
         self.warned = set()
+        self.indexes = {}
+
+    def index(self, kind):
+        """(the objects of a kind by id, how many objects each id or name stands for): made once per kind, so that an
+        export of many references reads each list once and looks each reference up directly."""
+        if kind not in self.indexes:
+            fields = RESOLVER_TABLE[kind][2]
+            items = [item for item in self.task.resolver.items(kind) if isinstance(item, dict)]
+            uses = {}
+            for item in items:
+                for value in {ref_id(item)} | {item.get(key) for key in fields}:
+                    uses[value] = uses.get(value, 0) + 1
+            self.indexes[kind] = ({ref_id(item): item for item in items}, uses)
+        return self.indexes[kind]
 
     def name(self, kind, item_id, where):
         dummy_path, what, fields = RESOLVER_TABLE[kind]
-        items = self.task.resolver.items(kind)
-        item = next((item for item in items if ref_id(item) == str(item_id)), None)
+        by_id, uses = self.index(kind)
+        item = by_id.get(str(item_id))
         if item is None:
             self.warn((kind, item_id), '%s refers to the %s with id %s, which the server does not list: kept as an id' % (
                 where, what, item_id))
             return item_id
         for field in fields:
             value = item.get(field)
-            if isinstance(value, str) and value and sum(1 for other in items if value in (ref_id(other),) + tuple(
-                    other.get(key) for key in fields)) == 1:
+            if isinstance(value, str) and value and uses.get(value) == 1:
                 return value
         self.warn((kind, item_id), "%s refers to the %s with id %s by id: its name '%s' is not unique" % (
             where, what, item_id, item.get(fields[0])))

@@ -14,6 +14,17 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import Options
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, refuse_newer_options
 
 MISSING = object()
+# what a diff shows of a write-only field (see Field): that one is sent, never its value
+WRITE_ONLY_SHOWN = dict(before='(write-only: not readable)', after='(sent: not shown)')
+UPDATE_SECRET_CHOICES = ('always', 'on_create')
+
+
+def masked_write_only(diff, names):
+    """A diff whose write-only fields ``names`` show as WRITE_ONLY_SHOWN says, never their values."""
+    if not isinstance(diff, dict) or not names:
+        return diff
+    return {side: dict(values, **{name: WRITE_ONLY_SHOWN[side] for name in names if name in values})
+            if side in WRITE_ONLY_SHOWN and isinstance(values, dict) else values for side, values in diff.items()}
 
 
 class Field:
@@ -29,14 +40,18 @@ class Field:
     unless ``in_use`` is false (a membership, such as a group's peers). ``requires`` names the server generation that
     has the field ('v0.77'): a task that sets it is refused by an older server before any write. ``answer`` is the
     JSON type answers give it where its option's type does not say it (a duration, answered in seconds).
+    ``write_only`` marks a secret servers take but never answer (an identity provider's client secret): it cannot be
+    compared, so it is sent on create, and on an update only when the task says ``update_secret: always`` (an option
+    every kind with such a field gets); it is never in a result, and a diff shows only that it is sent.
     ``server_default`` is what servers give an object when a create does not send the field: an export leaves it out
     (as it leaves out ``initial``). ``described`` false leaves the field out of what network_state's ``state: gathered`` describes (a relation another
     kind describes, such as a group's network resources, which each resource's groups give).
     """
 
     def __init__(self, option='str', norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None, in_use=True,
-                 requires=None, answer=None, described=True, server_default=None):
+                 requires=None, answer=None, described=True, server_default=None, write_only=False):
         self.option = option
+        self.write_only = write_only
         self.described = described
         self.server_default = server_default
         self.answer = answer
@@ -170,6 +185,7 @@ class Kind(NmsModule):
     lookup = None            # the fields a reference to it may match after the id (None: the natural key)
     natural_key = 'name'
     fields = {}
+    write_only = ()          # the fields marked write_only (derived)
     options = {}             # options that are no request fields (state and id are added)
     model = None             # its pydantic options model, 'area.Name' (in _models_<area>.py), loaded when a task validates
     has_id = True
@@ -222,12 +238,15 @@ class Kind(NmsModule):
             cls.read_only = tuple(cls.answers)
         # the fields that refer to groups: results may show them as [{id, name}] (see _resolve.named_result)
         cls.group_fields = tuple(name for name, field in cls.fields.items() if field.ref == 'groups')
+        cls.write_only = tuple(name for name, field in cls.fields.items() if field.write_only)
 
     @classmethod
     def full_argument_spec(cls):
         spec = connection_argument_spec()
         spec.update((name, copy.deepcopy(field.spec)) for name, field in cls.fields.items())
         spec.update(copy.deepcopy(cls.options))
+        if cls.write_only:
+            spec.setdefault('update_secret', dict(type='str', choices=list(UPDATE_SECRET_CHOICES), default='on_create'))
         spec.update(copy.deepcopy(cls.argument_spec))
         if not cls.singleton:
             spec.setdefault('state', dict(type='str', default='present', choices=list(cls.states)))
@@ -247,7 +266,7 @@ class Kind(NmsModule):
         result = cls.shape(obj) if cls.shape is not None and isinstance(obj, dict) else obj
         if not isinstance(result, dict) or not result:
             return result
-        result = dict(result)
+        result = {key: value for key, value in result.items() if key not in cls.write_only}  # a predicted object holds it
         for name, field in cls.fields.items():
             if field.many and result.get(name) is None:
                 result[name] = []
@@ -318,8 +337,9 @@ class Kind(NmsModule):
         return state
 
     def from_server(self, obj):
-        """The server object as request fields, normalised like desired values."""
-        return {name: field.norm(obj.get(name)) if field.norm is not None else obj.get(name) for name, field in self.fields.items()}
+        """The server object as request fields, normalised like desired values (write-only ones are never answered)."""
+        return {name: field.norm(obj.get(name)) if field.norm is not None else obj.get(name) for name, field in self.fields.items()
+                if not field.write_only}
 
     def request_body(self, state, current_obj):
         """The JSON body of a POST or PUT for the complete state (current merged with desired)."""

@@ -17,7 +17,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE, CreateOnce
 from ansible_collections.nms.overlay.plugins.module_utils._diff import name_references
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, keeps_unique, placeholder_id
+from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, keeps_unique, masked_write_only, placeholder_id
 from ansible_collections.nms.overlay.plugins.module_utils._members import write_membership
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, plural
 from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
@@ -57,7 +57,10 @@ class ResourceModule(CreateOnce):
             obj = self.find()
             result = self.absent(obj) if absent else self.present(obj)
             result = self.finish(obj, result) if self.finish else result
-            return name_references(self, result, obj) if 'diff' in result else result
+            if 'diff' not in result:
+                return result
+            result['diff'] = masked_write_only(result['diff'], self.write_only)
+            return name_references(self, result, obj)
         except ApiError as exc:
             raise explain_forbidden(exc) from None  # a 403 that states a rule about the request: say the rule
 
@@ -178,6 +181,9 @@ class ResourceModule(CreateOnce):
         manage, see kept_fields), then the follow-ups."""
         original, current = obj, self.from_server(obj)
         desired = self.prepare_update(obj, dict(desired)) if self.prepare_update else dict(desired)
+        if self.params.get('update_secret') != 'always':
+            for name in self.write_only:  # cannot be compared: sent on create, on an update only when asked
+                desired.pop(name, None)
         desired = self.merge_desired(current, desired) if self.merge_desired else desired
         for name in [n for n in desired if self.fields[n].immutable]:
             if current.get(name) != desired[name]:

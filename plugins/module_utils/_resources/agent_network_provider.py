@@ -18,24 +18,16 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Resou
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE, with_timestamps
 
 SECRET = 'api_key'
-# the API key is write-only: a diff can only say that one is sent
-SECRET_SHOWN = dict(before='(write-only: not readable)', after='(sent: not shown)')
-ALWAYS, ON_CREATE = 'always', 'on_create'
 PRICES = ('input_per_1k', 'output_per_1k', 'cached_input_per_1k', 'cache_read_per_1k', 'cache_creation_per_1k')
 
 
 def public_provider(item):
-    """A provider as returned to the user: never an API key (a predicted object holds the one sent)."""
+    """A provider as returned to the user (the engine leaves the API key out: a write-only field)."""
     if not isinstance(item, dict):
         return item
-    shown = {key: value for key, value in item.items() if key != SECRET}
+    shown = dict(item)
     shown.setdefault('extra_values', {})  # servers leave the member out when it is empty
     return shown
-
-
-def public_provider_fields(values):
-    """Request fields without the API key."""
-    return {name: value for name, value in values.items() if name != SECRET}
 
 
 def model_list(models):
@@ -65,7 +57,8 @@ class AgentNetworkProviderModule(ResourceModule):
         name=Field(),
         provider_id=Field(),
         upstream_url=Field(),
-        api_key=Field(dict(type='str', no_log=True)),
+        # never answered: sent on create, on an update only with update_secret=always (the engine's write-only field)
+        api_key=Field(dict(type='str', no_log=True), write_only=True),
         models=Field(dict(type='list', elements='dict'), norm=model_list),
         extra_values=Field(dict(type='dict'), norm=text_map),
         identity_header_user_id=Field(norm=lambda value: value or ''),
@@ -75,7 +68,6 @@ class AgentNetworkProviderModule(ResourceModule):
         skip_tls_verification=Field('bool'),
         metadata_disabled=Field('bool'),
     )
-    options = dict(update_secret=dict(type='str', choices=[ALWAYS, ON_CREATE], default=ON_CREATE))
     shape = staticmethod(public_provider)
     required_one_of = (('id', 'name'),)
 
@@ -97,19 +89,6 @@ class AgentNetworkProviderModule(ResourceModule):
                 if model.get(key) is not None and (isinstance(model[key], bool) or not isinstance(model[key], (int, float)) or model[key] < 0):
                     raise OptionsError('option models[%d].%s: must be a number of US dollars, at least 0' % (index, key))
 
-    def from_server(self, obj):
-        return public_provider_fields(super().from_server(obj))  # the key is never answered
-
-    def prepare_update(self, obj, desired):
-        """The key cannot be compared: sent on create, and on an update only with update_secret=always (every run)."""
-        return desired if self.params.get('update_secret') == ALWAYS else public_provider_fields(desired)
-
     def request_body(self, state, current_obj):
         # a body without the key keeps the one the server holds (real v0.77.1)
         return {name: value for name, value in state.items() if value is not None}
-
-    def finish(self, obj, result):
-        if isinstance(result.get('diff'), dict):
-            result['diff'] = {side: (dict(values, **{SECRET: SECRET_SHOWN[side]}) if isinstance(values, dict) and SECRET in values else values)
-                              for side, values in result['diff'].items()}
-        return result

@@ -12,29 +12,6 @@ from ansible_collections.nms.overlay.plugins.module_utils._resource import Resou
 
 IDENTITY_PROVIDERS = 'identity providers'  # what a v0.27 server lacks (named when it refuses these modules)
 PROVIDER_TYPES = ('oidc', 'zitadel', 'entra', 'google', 'okta', 'pocketid', 'microsoft', 'adfs')
-SECRET = 'client_secret'
-# the client secret is write-only: servers never answer it, so a diff can only say that one is sent
-SECRET_BEFORE, SECRET_AFTER = '(write-only: not readable)', '(sent: not shown)'
-ALWAYS, ON_CREATE = 'always', 'on_create'
-
-
-def public_identity_provider(item):
-    """An identity provider as returned to the user: never a client secret (a predicted object holds the one sent)."""
-    if not isinstance(item, dict):
-        return item
-    return {key: value for key, value in item.items() if key != SECRET}
-
-
-def masked_secret(diff):
-    """A diff whose client secret, where it is sent, shows as sent, never as its value."""
-    if not isinstance(diff, dict):
-        return diff
-    masked = dict(diff)
-    for side, shown in (('before', SECRET_BEFORE), ('after', SECRET_AFTER)):
-        values = masked.get(side)
-        if isinstance(values, dict) and SECRET in values:
-            masked[side] = dict(values, **{SECRET: shown})
-    return masked
 
 
 class IdentityProviderModule(ResourceModule):
@@ -56,12 +33,9 @@ class IdentityProviderModule(ResourceModule):
         type=Field(dict(type='str', choices=list(PROVIDER_TYPES)), immutable=True),
         issuer=Field(),
         client_id=Field(),
-        client_secret=Field(dict(type='str', no_log=True)),
+        # never answered: sent on create, on an update only with update_secret=always (the engine's write-only field)
+        client_secret=Field(dict(type='str', no_log=True), write_only=True),
     )
-    options = dict(
-        update_secret=dict(type='str', choices=[ALWAYS, ON_CREATE], default=ON_CREATE),
-    )
-    shape = staticmethod(public_identity_provider)
     required_one_of = (('id', 'name'),)
 
     def check_options(self):
@@ -71,23 +45,6 @@ class IdentityProviderModule(ResourceModule):
             raise OptionsError('option issuer: must be the URL of the OpenID Connect issuer (https://...), whose '
                                '/.well-known/openid-configuration the server reads')
 
-    def from_server(self, obj):
-        current = super().from_server(obj)
-        del current[SECRET]  # never answered
-        return current
-
-    def prepare_update(self, obj, desired):
-        """The secret cannot be compared: it is sent on create, and on an update only with update_secret=always
-        (which then sends it on every run)."""
-        if self.params.get('update_secret') != ALWAYS:
-            desired.pop(SECRET, None)
-        return desired
-
     def request_body(self, state, current_obj):
         # a secret left out of a PUT keeps the one the server holds (real v0.77.1), as does an empty one
         return {name: state[name] for name in self.fields if state.get(name) is not None}
-
-    def finish(self, obj, result):
-        if 'diff' in result:
-            result['diff'] = masked_secret(result['diff'])
-        return result

@@ -11,7 +11,7 @@ import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, FREE_FORM, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set
-from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._kind import WRITE_ONLY_SHOWN, Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy import REVERSE_PROXIES, ROOT, without_empty
 
@@ -23,7 +23,7 @@ TARGET_KINDS = dict(peer='peers', host='network_resources', domain='network_reso
 # method whose value a request leaves empty
 SECRETS = (('password_auth', 'password'), ('pin_auth', 'pin'))
 HEADER_VALUE = 'value'
-SECRET_BEFORE, SECRET_AFTER = '(write-only: not readable)', '(sent: not shown)'
+SECRET_BEFORE, SECRET_AFTER = WRITE_ONLY_SHOWN['before'], WRITE_ONLY_SHOWN['after']
 ALWAYS, ON_CREATE = 'always', 'on_create'
 
 TARGET_OPTIONS = dict(

@@ -9,9 +9,8 @@ import json
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resources.identity_provider import (
-    SECRET_AFTER, SECRET_BEFORE, IdentityProviderModule, masked_secret,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._kind import WRITE_ONLY_SHOWN, masked_write_only
+from ansible_collections.nms.overlay.plugins.module_utils._resources.identity_provider import IdentityProviderModule
 from ansible_collections.nms.overlay.plugins.modules.identity_provider_info import IdentityProviderInfoModule
 from tests.support.fakes import FakeClient, engine
 
@@ -44,7 +43,7 @@ def test_create_sends_the_secret_and_returns_and_diffs_it_never(clock):
     result = engine(IdentityProviderModule, client, **CREATE).run()
     assert client.writes() == [('POST', '/identity-providers', dict(CREATE))]
     assert result['changed'] is True and result['identity_provider']['id'] == 'new'
-    assert result['diff']['after']['client_secret'] == SECRET_AFTER
+    assert result['diff']['after']['client_secret'] == WRITE_ONLY_SHOWN['after']
     shows_no_secret(result)
 
 
@@ -76,7 +75,7 @@ def test_update_secret_always_sends_it_every_run_and_masks_both_sides_of_the_dif
     result = engine(IdentityProviderModule, client, update_secret='always', **CREATE).run()
     assert client.writes() == [('PUT', '/identity-providers/i1', dict(CREATE))]
     assert result['changed'] is True
-    assert result['diff'] == {'before': {'client_secret': SECRET_BEFORE}, 'after': {'client_secret': SECRET_AFTER}}
+    assert result['diff'] == {'before': {'client_secret': WRITE_ONLY_SHOWN['before']}, 'after': {'client_secret': WRITE_ONLY_SHOWN['after']}}
     shows_no_secret(result)
 
 
@@ -120,7 +119,7 @@ def test_a_create_without_the_required_fields_names_them():
 
 def test_masked_secret_leaves_a_diff_without_a_secret_as_it_is():
     diff = {'before': {'name': 'a'}, 'after': {'name': 'b'}}
-    assert masked_secret(diff) == diff
+    assert masked_write_only(diff, IdentityProviderModule.write_only) == diff
 
 
 def test_the_secret_option_is_no_log():
