@@ -191,10 +191,11 @@ from ansible.utils.unsafe_proxy import wrap_var
 # the kinds in the order network_state applies them (tests/unit/test_drift_report.py keeps it equal to the module's)
 KIND_ORDER = ('groups', 'posture_checks', 'networks', 'network_resources', 'network_routers', 'policies', 'routes',
               'nameserver_groups', 'dns_settings', 'dns_zones', 'dns_records', 'setup_keys', 'users', 'account_settings',
-              'identity_providers')
+              'identity_providers', 'reverse_proxy_domains', 'reverse_proxy_services', 'agent_network_settings',
+              'agent_network_providers', 'agent_network_guardrails', 'agent_network_policies', 'agent_network_budget_rules')
 ACTIONS = ('created', 'updated', 'deleted', 'revoked')
 VERBS = dict(created='would create', updated='would update', deleted='would delete', revoked='would revoke')
-SECRET_FIELDS = frozenset(('key', 'plain_token', 'password', 'invite_token'))
+SECRET_FIELDS = frozenset(('key', 'plain_token', 'password', 'invite_token', 'api_key', 'client_secret', 'pin'))
 HIDDEN = '(hidden)'
 NAMES_IN_MESSAGE = 3
 MISSING = object()

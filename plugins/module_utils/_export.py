@@ -6,8 +6,9 @@
 Each kind's objects go through the kind's own ``from_server`` (the values a task compares), then its references are
 named, and what a description would not give is left out: answer-only fields (not fields of the kind), values equal
 to what a create sends when the option is unset (``Field.initial``) or servers give then (``server_default``), empty values of options without such a default,
-and the fields a kind marks ``described=False``. What prune keeps (the All group, groups an identity provider issues,
-owners and the calling user) and setup keys that admit no peer any more are not described. An object whose natural key does not
+and the fields a kind marks ``described=False``; write-only fields (an API key, a client secret) are never answered, so
+never described. What prune keeps (the All group, groups an identity provider issues, owners and the calling user, the
+free domains of proxy clusters) and setup keys that admit no peer any more are not described. An object whose natural key does not
 name it alone, and a reference whose name does not, are given by id, with a warning.
 Nothing here writes.
 """
@@ -88,14 +89,15 @@ def described_value(field, value, namer, where):
 
 
 def describe(resource, obj, namer, where):
-    """The options of one server object (``resource``: a task of its kind, for its hooks)."""
+    """The options of one server object (``resource``: a task of its kind, for its hooks); None when its kind's
+    ``described`` hook says there is nothing to describe (Agent Network settings not bootstrapped yet)."""
     state = resource.from_server(obj)
     options = {}
     for name, field in resource.fields.items():
         value = state.get(name)
         if (not field.described or value is None or value == field.server_default
                 or (field.initial is not MISSING and value == field.initial)
-                or (field.initial is MISSING and value in ('', []) and not resource.singleton)):
+                or (field.initial is MISSING and value in ('', [], {}) and not resource.singleton)):
             continue
         options[name] = described_value(field, value, namer, '%s (%s)' % (where, name))
     if resource.described is not None:
@@ -134,7 +136,8 @@ def described_items(task, namer, kind, cls, shared, parent_where=None):
 
 
 def gathered(task):
-    """The description of the network the task's server holds: every section the server has, in network_state's order."""
+    """The description of the network the task's server holds: every section the server has, in network_state's order
+    (a singleton with nothing to describe left out)."""
     namer = Namer(task)
     shared = connection(task)
     description = {}
@@ -143,7 +146,9 @@ def gathered(task):
             continue  # a v0.27 server has no Networks nor DNS zones
         if cls.singleton:
             resource = entry_resource(task, cls, dict(item_spec_defaults(cls), **shared), Entry(kind, None, '', None))
-            description[kind] = describe(resource, resource.find(), namer, cls.what)
+            described = describe(resource, resource.find(), namer, cls.what)
+            if described is not None:
+                description[kind] = described
         else:
             description[kind] = described_items(task, namer, kind, cls, shared)
     return description

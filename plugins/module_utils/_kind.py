@@ -14,17 +14,98 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import Options
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, refuse_newer_options
 
 MISSING = object()
-# what a diff shows of a write-only field (see Field): that one is sent, never its value
+# what a diff shows of a write-only value (see Field): that one is sent, never its value
 WRITE_ONLY_SHOWN = dict(before='(write-only: not readable)', after='(sent: not shown)')
 UPDATE_SECRET_CHOICES = ('always', 'on_create')
+# the option of every kind with write-only values (a kind may declare it itself to give it aliases)
+UPDATE_SECRET_OPTION = dict(type='str', choices=list(UPDATE_SECRET_CHOICES), default='on_create')
 
 
-def masked_write_only(diff, names):
-    """A diff whose write-only fields ``names`` show as WRITE_ONLY_SHOWN says, never their values."""
-    if not isinstance(diff, dict) or not names:
+def secret_path(text):
+    """A write-only member's path inside its field's value, parsed: ``password_auth.password`` is the member
+    ``password`` of the object ``password_auth``; ``header_auths[header].value`` the member ``value`` of each item of
+    the list ``header_auths``, an item continuing the server's item with the same ``header`` (``[]``: the one at its
+    position). Returns (steps to the holder, each (key, None for an object or the list's match key), the member)."""
+    *keys, member = text.split('.')
+    steps = []
+    for key in keys:
+        name, bracket, match = key.partition('[')
+        steps.append((name, match.rstrip(']') if bracket else None))
+    return tuple(steps), member
+
+
+def paired_holders(value, held, steps):
+    """(holder, the server's holder it continues or None) for each object of ``value`` that ``steps`` lead to."""
+    if not steps:
+        if isinstance(value, dict):
+            yield value, held if isinstance(held, dict) else None
+        return
+    (key, match), rest = steps[0], steps[1:]
+    if not isinstance(value, dict):
+        return
+    inner, old = value.get(key), held.get(key) if isinstance(held, dict) else None
+    if match is None:
+        yield from paired_holders(inner, old, rest)
+        return
+    olds = old if isinstance(old, list) else []
+    for index, item in enumerate(inner if isinstance(inner, list) else []):
+        if match:
+            same = [o for o in olds if isinstance(o, dict) and isinstance(item, dict) and o.get(match) == item.get(match)]
+            before = same[0] if len(same) == 1 else None
+        else:
+            before = olds[index] if index < len(olds) else None
+        yield from paired_holders(item, before, rest)
+
+
+def switched_on(holder):
+    """Whether a holder of write-only members is in use: present, and not ``enabled: false`` (a sign-in method off)."""
+    return isinstance(holder, dict) and bool(holder.get('enabled', True))
+
+
+def without_held_secrets(value, held, paths):
+    """A desired field value without the write-only members (``paths``, parsed) the server keeps: each is sent only
+    where its holder is turned on by this write (new on the server, or off there); elsewhere it cannot be compared,
+    and servers keep the value they hold for a member a request leaves out."""
+    value = copy.deepcopy(value)
+    for steps, member in paths:
+        for holder, before in paired_holders(value, held, steps):
+            if member in holder and not (switched_on(holder) and not switched_on(before)):
+                del holder[member]
+    return value
+
+
+def blanked_secrets(value, paths, shown=''):
+    """A field value whose write-only members (``paths``, parsed) that hold something read ``shown`` (default: empty,
+    as servers answer them)."""
+    value = copy.deepcopy(value)
+    for steps, member in paths:
+        for holder, dummy in paired_holders(value, None, steps):
+            if holder.get(member) not in (None, ''):
+                holder[member] = shown
+    return value
+
+
+def masked_write_only(diff, names, nested=None):
+    """A diff whose write-only fields ``names`` and write-only members (``nested``: {field: parsed paths}) show as
+    WRITE_ONLY_SHOWN says, never their values: a member sent shows as sent, and the server's holder it continues as
+    unreadable."""
+    if not isinstance(diff, dict) or not (names or nested):
         return diff
-    return {side: dict(values, **{name: WRITE_ONLY_SHOWN[side] for name in names if name in values})
-            if side in WRITE_ONLY_SHOWN and isinstance(values, dict) else values for side, values in diff.items()}
+    masked = {side: dict(values, **{name: WRITE_ONLY_SHOWN[side] for name in names if name in values})
+              if side in WRITE_ONLY_SHOWN and isinstance(values, dict) else values for side, values in diff.items()}
+    before, after = masked.get('before'), masked.get('after')
+    for name, paths in (nested or {}).items():
+        old = before.get(name) if isinstance(before, dict) else None
+        new = after.get(name) if isinstance(after, dict) else None
+        if new is not None:
+            new = after[name] = blanked_secrets(new, paths, WRITE_ONLY_SHOWN['after'])
+        if old is not None:
+            old = before[name] = blanked_secrets(old, paths, WRITE_ONLY_SHOWN['before'])
+            for steps, member in paths:
+                for holder, held in paired_holders(new, old, steps):
+                    if holder.get(member) == WRITE_ONLY_SHOWN['after'] and switched_on(held):
+                        held[member] = WRITE_ONLY_SHOWN['before']
+    return masked
 
 
 class Field:
@@ -42,7 +123,11 @@ class Field:
     JSON type answers give it where its option's type does not say it (a duration, answered in seconds).
     ``write_only`` marks a secret servers take but never answer (an identity provider's client secret): it cannot be
     compared, so it is sent on create, and on an update only when the task says ``update_secret: always`` (an option
-    every kind with such a field gets); it is never in a result, and a diff shows only that it is sent.
+    every kind with such a field gets); it is never in a result, and a diff shows only that it is sent. Paths instead
+    of True (``('password_auth.password', 'header_auths[header].value')``, see secret_path) mark write-only members
+    inside the field's value, which servers answer empty: the field is compared without them, and a member is sent on
+    create, on an update where its holder is turned on (new on the server, or off there), or with ``update_secret:
+    always``; a result holds it empty, and a diff shows only that it is sent.
     ``server_default`` is what servers give an object when a create does not send the field: an export leaves it out
     (as it leaves out ``initial``). ``described`` false leaves the field out of what network_state's ``state: gathered`` describes (a relation another
     kind describes, such as a group's network resources, which each resource's groups give).
@@ -51,7 +136,8 @@ class Field:
     def __init__(self, option='str', norm=None, ref=None, many=False, immutable=False, initial=MISSING, item_refs=None, in_use=True,
                  requires=None, answer=None, described=True, server_default=None, write_only=False):
         self.option = option
-        self.write_only = write_only
+        self.write_only = write_only is True
+        self.secret_paths = () if isinstance(write_only, bool) else tuple(secret_path(path) for path in write_only)
         self.described = described
         self.server_default = server_default
         self.answer = answer
@@ -186,6 +272,7 @@ class Kind(NmsModule):
     natural_key = 'name'
     fields = {}
     write_only = ()          # the fields marked write_only (derived)
+    secret_paths = {}        # {field: its write-only members, parsed} (derived from write_only paths)
     options = {}             # options that are no request fields (state and id are added)
     model = None             # its pydantic options model, 'area.Name' (in _models_<area>.py), loaded when a task validates
     has_id = True
@@ -239,14 +326,15 @@ class Kind(NmsModule):
         # the fields that refer to groups: results may show them as [{id, name}] (see _resolve.named_result)
         cls.group_fields = tuple(name for name, field in cls.fields.items() if field.ref == 'groups')
         cls.write_only = tuple(name for name, field in cls.fields.items() if field.write_only)
+        cls.secret_paths = {name: field.secret_paths for name, field in cls.fields.items() if field.secret_paths}
 
     @classmethod
     def full_argument_spec(cls):
         spec = connection_argument_spec()
         spec.update((name, copy.deepcopy(field.spec)) for name, field in cls.fields.items())
         spec.update(copy.deepcopy(cls.options))
-        if cls.write_only:
-            spec.setdefault('update_secret', dict(type='str', choices=list(UPDATE_SECRET_CHOICES), default='on_create'))
+        if cls.write_only or cls.secret_paths:
+            spec.setdefault('update_secret', copy.deepcopy(UPDATE_SECRET_OPTION))
         spec.update(copy.deepcopy(cls.argument_spec))
         if not cls.singleton:
             spec.setdefault('state', dict(type='str', default='present', choices=list(cls.states)))
@@ -267,6 +355,9 @@ class Kind(NmsModule):
         if not isinstance(result, dict) or not result:
             return result
         result = {key: value for key, value in result.items() if key not in cls.write_only}  # a predicted object holds it
+        for name, paths in cls.secret_paths.items():
+            if result.get(name) is not None:
+                result[name] = blanked_secrets(result[name], paths)
         for name, field in cls.fields.items():
             if field.many and result.get(name) is None:
                 result[name] = []

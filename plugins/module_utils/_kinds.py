@@ -65,8 +65,8 @@ RESOURCES = (
     AccountSettingsModule,
     IdentityProviderModule,
     UserInviteModule,
+    ReverseProxyDomainModule,   # before the services: a service under a custom domain needs its domain first
     ReverseProxyServiceModule,
-    ReverseProxyDomainModule,
     ReverseProxyTokenModule,
     ReverseProxyClusterModule,
     AgentNetworkSettingsModule,

@@ -18,8 +18,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._kind import planned
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._export import gathered
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
-    DEFAULT_POLICY_CHOICES, KINDS, ORDER, SINGLETONS, Entry, check_description, connection, described_kinds, entry_label,
-    entry_resource, is_absent, item_spec_defaults, protected,
+    DEFAULT_POLICY_CHOICES, KINDS, ORDER, SINGLETONS, Entry, check_description, connection, described_kinds, described_secrets,
+    entry_label, entry_resource, is_absent, item_spec_defaults, protected,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import (
     check_secrets_file, keep_created_secret, secrets_file_options,
@@ -51,6 +51,12 @@ class NetworkStateModule(NmsModule):
     # the sections of kinds only today's servers have, with the generation that has them: for the compatibility page;
     # the described kinds themselves refuse a v0.27 server (check_references), so that empty sections pass
     options_requiring = {kind: 'v0.77' for kind, cls in KINDS if cls.requires}
+
+    @classmethod
+    def secret_values(cls, params):
+        """The values to mask in the task's result and invocation besides those of its no_log options: the secrets of
+        the description's entries (see described_secrets)."""
+        return described_secrets(params)
 
     @classmethod
     def preload(cls):

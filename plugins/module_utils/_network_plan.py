@@ -18,13 +18,14 @@ from ansible_collections.nms.overlay.plugins.module_utils._access import (
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, placeholder_id
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, display_name, placeholder_id
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_domain import CUSTOM as CUSTOM_DOMAIN
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
-from ansible_collections.nms.overlay.plugins.module_utils._secrets import secrets_file_options
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values, secrets_file_options
 from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec, shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, referring_kinds, users_of
@@ -125,7 +126,9 @@ class PlanResolver(Resolver):
 
 
 def is_absent(entry):
-    return entry.kind not in SINGLETONS and entry.resource.params.get('state') == 'absent'
+    """Whether an entry is a deletion (run with the others, in reverse order): an item, or a singleton that can be
+    deleted (the Agent Network settings, once its providers are gone), described with state absent."""
+    return entry.resource.params.get('state') == 'absent'
 
 
 def refuse_any(entries, check):
@@ -151,6 +154,19 @@ def item_spec(cls):
     if cls.nested_in:
         spec.pop(cls.nested_in[2])
     return spec
+
+
+def described_secrets(params):
+    """The secrets a description holds (a provider's api_key, a service's password): the values its entries' options
+    mark no_log, which Ansible cannot mask by itself, the sections being lists of dictionaries without suboptions."""
+    found = set()
+    for kind, cls in KINDS:
+        if params.get(kind):
+            spec = item_spec(cls)
+            for key, child in nested_sections(kind):
+                spec[key] = dict(spec[key], options=item_spec(child))
+            found |= no_log_values(spec, params[kind])
+    return found
 
 
 def item_spec_defaults(cls):
@@ -184,13 +200,16 @@ def described_references(fields, params):
 
 
 def protected(kind, obj):
-    """Resources prune never removes: the All group, owners and the calling user, revoked keys."""
+    """Resources prune never removes: the All group, owners and the calling user, revoked keys, the free domain a
+    proxy cluster brings."""
     if kind == 'groups':
         return obj.get('name') == ALL_GROUP or obj.get('issued') not in (None, 'api')
     if kind == 'users':
         return bool(obj.get('is_current')) or obj.get('role') == 'owner'
     if kind == 'setup_keys':
         return bool(obj.get('revoked')) and not obj.get('auto_groups')  # revoked and holding no group: nothing left to do
+    if kind == 'reverse_proxy_domains':
+        return obj.get('type', CUSTOM_DOMAIN) != CUSTOM_DOMAIN
     return False
 
 
@@ -226,7 +245,8 @@ def build_entries(task):
     problems = []
     for kind, cls in described_kinds(task):
         value = task.params[kind]
-        items = [(None, value)] if kind in SINGLETONS else list(enumerate(value))
+        # an empty singleton describes nothing (as an empty list), also on a server that lacks its kind
+        items = ([(None, value)] if value else []) if kind in SINGLETONS else list(enumerate(value))
         for parent in checked_entries(task, kind, cls, items, problems):
             task.entries.append(parent)
             for key, child_cls in nested_sections(kind):
@@ -333,8 +353,32 @@ def check_references(task):
                 task.resolver.to_id(kind, value, option)
             except ResolveError as exc:
                 problems.append('%s: %s' % (entry.where, exc))
+    if not problems:
+        problems = hook_reference_problems(task, declared)
     if problems:
         raise TaskError('nothing was changed: ' + '; '.join(problems))
+
+
+def hook_reference_problems(task, declared):
+    """The references a kind resolves in its own desired hook beyond what its fields declare (a reverse proxy service's
+    targets, a peer or a network resource by their type), resolved as the run will: against the lists it reads and
+    what the description creates."""
+    plan = None
+    problems = []
+    for entry in task.entries:
+        cls = type(entry.resource)
+        if is_absent(entry) or cls.desired is Kind.desired:
+            continue
+        plan = plan or PlanResolver(task.resolver, declared)
+        resource = cls(TaskModule(entry.resource.params, True, lambda message: None), client=task.client, resolver=plan,
+                       found_in_list=True)
+        try:
+            resource.desired()
+        except ResolveError as exc:
+            problems.append('%s: %s' % (entry.where, exc))
+        except TaskError:
+            pass  # not a reference: the entry's own run says it, in its place
+    return problems
 
 
 # -- deletions that references would block -------------------------------------------------------

@@ -5,7 +5,8 @@
 
 A resource kind is a declaration (plugins/module_utils/_resources/<kind>.py, see _kind.py) on ResourceModule (plain
 CRUD, with converging creates for kinds whose natural key servers do not keep unique) or one of the strategies at the
-end (UpdateOnly, Settings, SecretOnCreate); an info module is an InfoModule naming its kind.
+end (UpdateOnly, Settings) or in _strategy_*.py (SecretOnCreate, OneTimeSetup, Action, CreateOnly); write-only values
+are fields the kind marks (see _kind.Field); an info module is an InfoModule naming its kind.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE, CreateOnce
 from ansible_collections.nms.overlay.plugins.module_utils._diff import name_references
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, keeps_unique, masked_write_only, placeholder_id
+from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, keeps_unique, masked_write_only, placeholder_id, without_held_secrets
 from ansible_collections.nms.overlay.plugins.module_utils._members import write_membership
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, plural
 from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
@@ -59,7 +60,7 @@ class ResourceModule(CreateOnce):
             result = self.finish(obj, result) if self.finish else result
             if 'diff' not in result:
                 return result
-            result['diff'] = masked_write_only(result['diff'], self.write_only)
+            result['diff'] = masked_write_only(result['diff'], self.write_only, self.secret_paths)
             return name_references(self, result, obj)
         except ApiError as exc:
             raise explain_forbidden(exc) from None  # a 403 that states a rule about the request: say the rule
@@ -184,6 +185,8 @@ class ResourceModule(CreateOnce):
         if self.params.get('update_secret') != 'always':
             for name in self.write_only:  # cannot be compared: sent on create, on an update only when asked
                 desired.pop(name, None)
+            for name in [n for n in self.secret_paths if n in desired]:  # and members: also where their holder is turned on
+                desired[name] = without_held_secrets(desired[name], obj.get(name) if isinstance(obj, dict) else None, self.secret_paths[name])
         desired = self.merge_desired(current, desired) if self.merge_desired else desired
         for name in [n for n in desired if self.fields[n].immutable]:
             if current.get(name) != desired[name]:

@@ -151,3 +151,21 @@ def keep_created_secret(task, holder, member, what, section, name, item_id, keep
             task.warn('the value of the created %s %s (id %s) is not returned (return_created_secrets=false) and no '
                       '%s was given: it is lost; delete or revoke it and set %s to keep the next one'
                       % (what, task.shown(name, "'%s'"), item_id, OPTION, keep_hint))
+
+
+def no_log_values(spec, value):
+    """The values of the options ``spec`` marks no_log in ``value`` (one entry, or a list of them), suboptions too."""
+    found = set()
+    pending = [(spec, value)]
+    while pending:
+        options, values = pending.pop()
+        for item in values if isinstance(values, list) else [values]:
+            for name, option in options.items() if isinstance(item, dict) else ():
+                sub = item.get(name)
+                if sub in (None, ''):
+                    continue
+                if option.get('no_log'):
+                    found.add(str(sub))
+                elif option.get('options'):
+                    pending.append((option['options'], sub))
+    return found

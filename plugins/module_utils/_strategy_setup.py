@@ -18,6 +18,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import ApiErro
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, placeholder_id
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
+from ansible_collections.nms.overlay.plugins.module_utils._server import feature_release
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, keep_created_secret, secrets_file_options
 
 
@@ -96,8 +97,9 @@ class OneTimeSetup(Kind):
             status = self.client.get_object(self.path)
         except ApiError as exc:
             if exc.status in (404, 405):
-                raise TaskError('this server (v0.27: it has no GET /api%s) does not have %s; upgrade the server to '
-                                'set it up this way' % (self.path, self.requires)) from None
+                release = feature_release(self.requires)
+                raise TaskError('this server (v0.27: it has no GET /api%s) does not have %s, which came with NetBird %s; '
+                                'upgrade the server to %s or later to set it up this way' % (self.path, self.requires, release, release)) from None
             raise
         flag = status.get(self.pending_member)
         if not isinstance(flag, bool):

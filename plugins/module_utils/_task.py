@@ -15,6 +15,7 @@ from ansible.module_utils.common.validation import check_type_dict
 from ansible_collections.nms.overlay.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
+from ansible_collections.nms.overlay.plugins.module_utils._server import option_release, refused_release
 from ansible_collections.nms.overlay.plugins.module_utils._tables import ANSWER_TYPES
 
 
@@ -106,12 +107,18 @@ class TaskContext:
 
 
 def refuse_newer_options(task, requiring):
-    """Refuse, naming each, the options of ``requiring`` ({option: generation that has it}) that the task sets, when
-    the server is older (the version is asked only when one is set)."""
+    """Refuse, naming each, the options of ``requiring`` ({option: generation or feature that has it}) that the task
+    sets, when the server is older than the release that brought them (_server.OPTION_RELEASES; the version is asked
+    only when one is set)."""
     given = [name for name in requiring if task.params.get(name) is not None]
-    if given and not task.resolver.server.current:
-        raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s on)'
-                                  % (name, task.resolver.server.describe(), requiring[name]) for name in given))
+    if not given:
+        return
+    server = task.resolver.server
+    refused = [(name, refused_release(server, option_release(name, requiring[name]), requiring[name])) for name in given]
+    refused = [(name, release) for name, release in refused if release]
+    if refused:
+        raise TaskError('; '.join('option %s: %s does not have it (servers have it from %s)'
+                                  % (name, server.describe(), release) for name, release in refused))
 
 
 # engine class -> its validation (see NmsModule.validation): the declarations never change while a process runs
@@ -200,12 +207,13 @@ class NmsModule:
         self.module.warn(message)
 
     def check_generation(self):
-        """Refuse a module whose resources a v0.27 server does not have, and options it does not have that are no
-        request field (``options_requiring``), before any other request (the one request is GET /api/instance/version,
-        shared with the rest of the task)."""
-        if self.requires and not self.resolver.server.current:
-            raise TaskError('%s does not have %s (they came after v0.27); upgrade the server to manage them'
-                            % (self.resolver.server.describe(), self.requires))
+        """Refuse a module whose resources the server does not have (a v0.27 server, or one older than the release
+        that brought them: _server.FEATURE_RELEASES), and options it does not have that are no request field
+        (``options_requiring``), before any other request (the one request is GET /api/instance/version, shared with
+        the rest of the task)."""
+        refusal = self.resolver.server.lacks(self.requires) if self.requires else None
+        if refusal:
+            raise TaskError(refusal)
         if self.options_requiring:
             refuse_newer_options(self, self.options_requiring)
 
@@ -235,6 +243,9 @@ class NmsModule:
     # (result) -> whether the result holds one; the action plugin then hides the result from Ansible's output, which
     # ``register`` still gets whole
     holds_created_secret = None
+    # None, or a classmethod of a module whose options hold secrets no option marks no_log (network_state's sections are
+    # lists of dictionaries without suboptions): (params) -> those values, masked in the result and the invocation
+    secret_values = None
 
     def fail(self, message, **extra):
         raise TaskError(message, **extra)
@@ -260,6 +271,8 @@ class NmsModule:
     def main(cls):
         """Run as a module process: options from AnsibleModule, the result through exit_json or fail_json."""
         module = cls.ansible_module()
+        if cls.secret_values is not None:  # masked by AnsibleModule in everything it returns, as its no_log options' values
+            module.no_log_values.update(cls.secret_values(module.params))
         result = cls.outcome(module)
         if result.pop('failed', False):
             module.fail_json(**result)

@@ -43,8 +43,8 @@ options:
   update_secret:
     description:
       - V(on_create) sends O(api_key) only when the provider is created, so that a re-run changes nothing.
-      - V(always) sends it on every run that finds the provider, which then reports C(changed) every time. Use it to
-        rotate the key.
+      - V(always) sends it on every run that finds the provider, which then reports C(changed) every time (the
+        server cannot tell whether it differs). Use it once to rotate the key, or in a play that rotates it.
     type: str
     choices: [always, on_create]
     default: on_create

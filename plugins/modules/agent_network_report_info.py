@@ -12,8 +12,9 @@ version_added: 0.1.0
 description:
   - Reads one of the Agent Network's reports, chosen by O(report), filtered by the server.
   - V(access_logs) (C(GET /api/agent-network/access-logs)), one entry per request agents made through the gateway, and
-    V(access_log_sessions) (C(GET /api/agent-network/access-log-sessions)), the same grouped by session, are paged;
-    the task reads page O(page) and returns the totals. Servers keep them only while the settings'
+    V(access_log_sessions) (C(GET /api/agent-network/access-log-sessions)), the same grouped by session, are paged
+    by the server; the task reads every page (100 entries a request unless O(page_size) says otherwise), or up to
+    O(limit) entries, or only page O(page), and returns the totals. Servers keep them only while the settings'
     O(nms.overlay.agent_network_settings#module:enable_log_collection) is on.
   - V(usage) (C(GET /api/agent-network/usage/overview)) gives tokens and cost per day, week or month (O(granularity)),
     oldest first; servers always collect it.
@@ -27,10 +28,20 @@ options:
     required: true
     choices: [access_logs, access_log_sessions, usage, consumption]
   page:
-    description: The page to read (from 1) of V(access_logs) and V(access_log_sessions). Servers default to 1.
+    description:
+      - The one page to read (from 1) of V(access_logs) and V(access_log_sessions). Unset, every page is read, in
+        order, until the last one or O(limit).
     type: int
   page_size:
-    description: Entries (or sessions) a page holds, at most 100. Servers default to 50.
+    description:
+      - Entries (or sessions) a page holds, at most 100. Unset, the task asks for 100 when it reads every page (the
+        fewest requests), and servers answer 50 a page for O(page).
+    type: int
+  limit:
+    description:
+      - Return at most this many entries (or sessions) of V(access_logs) or V(access_log_sessions), in the report's
+        order (newest first unless O(sort_order) says otherwise); pages beyond them are not read. Unset returns every
+        matching entry.
     type: int
   sort_by:
     description:
@@ -116,7 +127,7 @@ agent_network_report:
   elements: dict
   sample: [{period_start: '2026-05-04', input_tokens: 120000, output_tokens: 64000, total_tokens: 184000, cost_usd: 2.31}]
 page:
-  description: The page read.
+  description: The page read (with O(page)), or the last page read.
   returned: with O(report=access_logs) or O(report=access_log_sessions)
   type: int
   sample: 1
@@ -146,18 +157,20 @@ PATHS = dict(access_logs=BASE + '/access-logs', access_log_sessions=BASE + '/acc
 PAGED = ('access_logs', 'access_log_sessions')
 FILTERS = ('user_id', 'session_id', 'group_id', 'provider_id', 'model', 'start_date', 'end_date')
 LOG_OPTIONS = ('page', 'page_size', 'sort_by', 'sort_order', 'search', 'decision', 'path')
+MAX_PAGE_SIZE = 100  # what servers answer at most a page: asked for when reading every page
 REFERENCES = dict(group_id='groups', provider_id='agent_network_providers')
 PAGE_KEYS = ('page', 'page_size', 'total_pages', 'total_records')
 
 
 class AgentNetworkReportInfoModule(NmsModule):
-    """One read of a report, its filters resolved to ids."""
+    """A report, its filters resolved to ids: one read, or every page of a paged one (up to ``limit`` entries)."""
 
     requires = AGENT_NETWORK
     api_operations = tuple('GET /api' + path for path in PATHS.values())
     argument_spec = dict(
         report=dict(type='str', required=True, choices=list(PATHS)),
-        page=dict(type='int'), page_size=dict(type='int'), sort_by=dict(type='str'), sort_order=dict(type='str', choices=['asc', 'desc']),
+        page=dict(type='int'), page_size=dict(type='int'), limit=dict(type='int'),
+        sort_by=dict(type='str'), sort_order=dict(type='str', choices=['asc', 'desc']),
         search=dict(type='str'), decision=dict(type='str'), path=dict(type='str'), user_id=dict(type='str'), session_id=dict(type='str'),
         group_id=dict(type='list', elements='str'), provider_id=dict(type='list', elements='str'), model=dict(type='list', elements='str'),
         start_date=dict(type='str'), end_date=dict(type='str'), granularity=dict(type='str', choices=['day', 'week', 'month']),
@@ -165,26 +178,42 @@ class AgentNetworkReportInfoModule(NmsModule):
 
     def run(self):
         report = self.params['report']
-        takes = (LOG_OPTIONS + FILTERS if report in PAGED else FILTERS + ('granularity',) if report == 'usage' else ())
+        takes = (LOG_OPTIONS + ('limit',) + FILTERS if report in PAGED else FILTERS + ('granularity',) if report == 'usage' else ())
         wrong = [name for name in self.argument_spec if name != 'report' and name not in takes and self.params.get(name) is not None]
         if wrong:
             raise OptionsError('option %s: the %s report does not take it' % (', '.join(wrong), report))
-        for name in ('page', 'page_size'):
-            if self.params.get(name) is not None and not 1 <= self.params[name] <= (100 if name == 'page_size' else self.params[name]):
+        for name in ('page', 'page_size', 'limit'):
+            value = self.params.get(name)
+            if value is not None and not 1 <= value <= (MAX_PAGE_SIZE if name == 'page_size' else value):
                 raise OptionsError('option %s: must be at least 1%s' % (name, ' and at most 100' if name == 'page_size' else ''))
         self.check_generation()
-        query = {name: self.params[name] for name in takes if self.params.get(name) is not None}
+        query = {name: self.params[name] for name in takes if self.params.get(name) is not None and name != 'limit'}
         for name, kind in REFERENCES.items():
             if name in query:
                 query[name] = self.resolver.to_ids(kind, query[name], name)
         if 'user_id' in query:
             query['user_id'] = self.resolver.to_id('users', query['user_id'], 'user_id')
-        answer = self.client.get(PATHS[report], query=query or None)
         if report not in PAGED:
-            return {'changed': False, 'agent_network_report': list(answer or [])}
-        if not isinstance(answer, dict) or not isinstance(answer.get('data', []), (list, type(None))):
-            raise self.client.answer_error('GET', PATHS[report], 'the answer is no page ({"data": [...], "total_pages": ...})')
-        result = {'changed': False, 'agent_network_report': list(answer.get('data') or [])}
+            return {'changed': False, 'agent_network_report': list(self.client.get(PATHS[report], query=query or None) or [])}
+        return self.pages(PATHS[report], query, self.params.get('limit'))
+
+    def pages(self, path, query, limit):
+        """The page the task names, or every page from the first until the last or ``limit`` entries."""
+        one = 'page' in query
+        if not one:
+            query.setdefault('page_size', MAX_PAGE_SIZE)
+        entries, page = [], query.get('page', 1)
+        while True:
+            answer = self.client.get(path, query=dict(query, page=page))
+            if not isinstance(answer, dict) or not isinstance(answer.get('data', []), (list, type(None))):
+                raise self.client.answer_error('GET', path, 'the answer is no page ({"data": [...], "total_pages": ...})')
+            data = answer.get('data') or []
+            entries.extend(data)
+            pages = answer.get('total_pages') if isinstance(answer.get('total_pages'), int) else page
+            if one or not data or page >= pages or (limit is not None and len(entries) >= limit):
+                break
+            page += 1
+        result = {'changed': False, 'agent_network_report': entries[:limit] if limit is not None else entries}
         result.update((key, answer.get(key)) for key in PAGE_KEYS)
         return result
 

@@ -193,6 +193,7 @@ UTC_NEVER = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 AUDIT_PATH = '/events/audit'   # the audit log on today's servers (v0.77), where /events is an alias of it
 LEGACY_AUDIT_PATH = '/events'  # the only path of v0.27
 PROXY_PATH = '/events/proxy'   # the reverse proxy's access log (v0.77), paginated
+PROXY_LOG = "the reverse proxy's access log"  # the feature, as _server.FEATURE_RELEASES names it
 PROXY_PAGE_SIZE = 100          # the largest page the server gives
 AUDIT_FILTERS = ('activity_code', 'initiator_id', 'initiator_email', 'target_id')
 
@@ -297,9 +298,9 @@ class EventInfoModule(NmsModule):
     def proxy_log(self, since, until, limit):
         """The proxy's access log, newest first: the pages the task needs, the server filtering by the window; then
         (entries, the server's total_records, the oldest time stamp read)."""
-        if not self.resolver.server.current:  # the version probe: the one request a v0.27 server gets
-            raise TaskError("option log: %s does not have the reverse proxy's access log (it came after v0.27; servers "
-                            "have it from v0.77 on); upgrade the server to read it" % self.resolver.server.describe())
+        refusal = self.resolver.server.lacks(PROXY_LOG)  # after the version probe: the one request an older server gets
+        if refusal:
+            raise TaskError('option log: %s' % refusal.replace('to manage them', 'to read it'))
         query = dict(page_size=PROXY_PAGE_SIZE, sort_by='timestamp', sort_order='desc')
         for name, moment in (('start_date', since), ('end_date', until)):
             if moment is not None:

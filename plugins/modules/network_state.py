@@ -11,8 +11,9 @@ short_description: Reconcile a whole network description in one task
 version_added: 0.1.0
 description:
   - Brings groups, posture checks, policies, routes, nameserver groups, DNS settings, DNS zones with their records,
-    setup keys, users, account settings and networks with their resources and routers to the state one description
-    gives, in a single task.
+    setup keys, users, account settings, networks with their resources and routers, identity providers, the reverse
+    proxy's custom domains and services, and the Agent Network (settings, providers, guardrails, policies, budget rules)
+    to the state one description gives, in a single task.
   - Each kind is listed once; only the writes that are needed are sent, in dependency order (groups first, account
     settings last). An unchanged network costs one list request per described kind and per referenced kind, and no write.
   - Every described resource takes exactly the options of its own module (without the connection options), and is
@@ -102,6 +103,70 @@ options:
         give it before applying the description to another server.
     type: list
     elements: dict
+  reverse_proxy_domains:
+    description:
+      - Custom domains of the reverse proxy, each with the options of M(nms.overlay.reverse_proxy_domain).
+      - Applied before O(reverse_proxy_services), so that a service can be published under a domain the same run adds.
+      - The free domain each proxy cluster brings is not described, and O(prune) leaves it alone.
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+    type: list
+    elements: dict
+  reverse_proxy_services:
+    description:
+      - Services the reverse proxy publishes, each with the options of M(nms.overlay.reverse_proxy_service). Targets
+        name their peer or network resource (O(nms.overlay.reverse_proxy_service#module:targets[].target_id)) and
+        O(nms.overlay.reverse_proxy_service#module:access_groups) their groups by name, which may be created by the
+        same description; every such reference is checked before the first write.
+      - A service needs a NetBird proxy connected to the server (a proxy cluster); without one the server refuses it.
+      - Its sign-in secrets (a password, a PIN, header values) are write-only, as in the module. They are sent on
+        create and when a sign-in method is turned on, otherwise only with the entry's
+        O(nms.overlay.reverse_proxy_service#module:update_secret=always); they are never in the result or a diff.
+        An export describes a service without them (the sign-in methods stay, enabled or not); give them before
+        applying the description to another server.
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+    type: list
+    elements: dict
+  agent_network_settings:
+    description:
+      - The Agent Network settings, with the options of M(nms.overlay.agent_network_settings). The first run that
+        describes them bootstraps them (O(nms.overlay.agent_network_settings#module:proxy_address) or
+        O(nms.overlay.agent_network_settings#module:endpoint)), later ones update them.
+      - O(nms.overlay.agent_network_settings#module:state=absent) deletes them, with the other deletions, after the
+        providers the description deletes (servers keep the settings while a provider exists).
+      - Servers after v0.27 only; refused by a v0.27 server before any write unless empty (C({}) describes nothing).
+    type: dict
+  agent_network_providers:
+    description:
+      - Agent Network providers, each with the options of M(nms.overlay.agent_network_provider).
+      - The API key is write-only, as in the module. It is required to create a provider, and sent on an update only
+        with the entry's O(nms.overlay.agent_network_provider#module:update_secret=always); it is never in the result
+        or a diff. An export describes a provider without it, so a provider the export names can be applied again to
+        the same server, but not created elsewhere until its C(api_key) is given.
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+    type: list
+    elements: dict
+  agent_network_guardrails:
+    description:
+      - Agent Network guardrails, each with the options of M(nms.overlay.agent_network_guardrail).
+      - A guardrail a policy still attaches is not deleted (the task fails, naming the policies); policies described
+        absent or pruned are deleted first.
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+    type: list
+    elements: dict
+  agent_network_policies:
+    description:
+      - Agent Network policies, each with the options of M(nms.overlay.agent_network_policy). Source groups,
+        providers and guardrails are given by name, and may be created by the same description.
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+    type: list
+    elements: dict
+  agent_network_budget_rules:
+    description:
+      - Agent Network budget rules, each with the options of M(nms.overlay.agent_network_budget_rule). Target groups
+        and users are given by name (users by email, or a service user's name).
+      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+    type: list
+    elements: dict
   default_policy:
     description:
       - What happens to the account-wide allow-all policy. Every account starts with one, named C(Default), that
@@ -145,7 +210,12 @@ options:
         warns about each.
       - Applied to the server it was read from, an export changes nothing. Applied to another server, the peers it names
         must exist there (peers join with setup keys), and users other than service users must be able to be invited.
-      - Sections of kinds the server does not have (Networks and DNS zones on a v0.27 server) are not in the export.
+      - Sections of kinds the server does not have (Networks, DNS zones, the reverse proxy and the Agent Network on a
+        v0.27 server) are not in the export, nor Agent Network settings that are not bootstrapped.
+      - Write-only values are never answered, so never exported, an Agent Network provider's C(api_key), an identity
+        provider's C(client_secret), a reverse proxy service's sign-in secrets. Applied to the same server, the export
+        keeps the values the server holds; to create those objects on another server, add the values (from a vault)
+        first, or the server refuses them.
     type: str
     choices: [present, gathered]
     default: present
@@ -157,7 +227,9 @@ options:
         and O(dns_zones)).
       - Groups are deleted except the C(All) group and groups issued by an identity provider or an integration;
         setup keys are deleted, or on a v0.27 server (which cannot delete them) revoked with their auto groups cleared
-        (revoked keys without auto groups are left alone); users are deleted except owners and the calling user.
+        (revoked keys without auto groups are left alone); users are deleted except owners and the calling user;
+        reverse proxy domains except the free domains of proxy clusters. The Agent Network settings are never pruned
+        (describe them with C(state=absent) to delete them).
       - Refused when the description is empty.
       - Before the first write (also in check mode), the task fails and changes nothing when it would delete a group or
         a posture check that something would still use once the run is done, whether a described resource (as the
@@ -169,13 +241,22 @@ options:
     default: false
 notes:
   - Deletions (items described with C(state=absent), and pruning) happen after every other described resource was
-    applied, in reverse dependency order (account settings and users first, groups last), so one description
+    applied, in reverse dependency order (the Agent Network and the reverse proxy first, groups last), so one description
     with every item C(state=absent) removes a whole network in one run, and a policy or route deleted in the same
     run does not keep a group in use. References of an item described absent are not resolved, so running the
     same teardown again changes nothing.
   - The order is groups, posture checks, networks (each followed by its resources, then its routers, so that a policy's
     rule can name a resource the run creates), policies, routes, nameserver groups, DNS settings, DNS zones (each
-    followed by its records), setup keys, users, account settings, identity providers.
+    followed by its records), setup keys, users, account settings, identity providers, reverse proxy domains, reverse
+    proxy services, Agent Network settings, providers, guardrails, policies and budget rules.
+  - Not described here, as they hold no desired state, proxy tokens (a secret shown once, like a personal access
+    token or a setup key's value, see M(nms.overlay.reverse_proxy_token)), proxy clusters (the proxies that connected
+    with such a token, only removed, see M(nms.overlay.reverse_proxy_cluster)), peers (they join with setup keys),
+    user invites, the Agent Network provider catalog and its reports (reads, see the info modules).
+  - Write-only values in a description (an Agent Network provider's C(api_key), an identity provider's
+    C(client_secret), a reverse proxy service's sign-in secrets) follow their modules' rules. Each entry takes its
+    module's option for them (C(update_secret)), V(on_create) by default, so a re-run of the same description sends
+    nothing; they never show in the result, the diff or the progress lines.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
   - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
     the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.
@@ -188,6 +269,8 @@ seealso:
   - module: nms.overlay.route
   - module: nms.overlay.network
   - module: nms.overlay.dns_zone
+  - module: nms.overlay.reverse_proxy_service
+  - module: nms.overlay.agent_network_policy
 extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource, nms.overlay.module.created_secrets]
 '''
 
@@ -253,6 +336,42 @@ EXAMPLES = r'''
             content: 192.168.10.20
             ttl: 300
     prune: true
+
+- name: Publish a dashboard through the reverse proxy and let engineering call OpenAI (servers from v0.74.0)
+  nms.overlay.network_state:
+    groups:
+      - name: engineering
+    reverse_proxy_domains:
+      - domain: apps.example.com
+        target_cluster: proxy.example.com
+    reverse_proxy_services:
+      - name: grafana
+        domain: grafana.apps.example.com
+        targets:
+          - target_id: monitoring-01
+            target_type: peer
+            protocol: http
+            port: 3000
+        auth:
+          bearer_auth:
+            enabled: true
+            distribution_groups: [engineering]
+    agent_network_settings:
+      proxy_address: eu.proxy.example.com
+    agent_network_providers:
+      - name: OpenAI
+        provider_id: openai_api
+        upstream_url: https://api.openai.com
+        api_key: "{{ vault_openai_api_key }}"
+        models:
+          - id: gpt-5.4-mini
+            input_per_1k: 0.00075
+            output_per_1k: 0.0045
+    agent_network_policies:
+      - name: engineering to OpenAI
+        source_groups: [engineering]
+        destination_provider_ids: [OpenAI]
+  no_log: true  # the API key is in the task's arguments
 
 - name: Read the network into a description (see the export_network playbook)
   nms.overlay.network_state:
@@ -347,8 +466,8 @@ summary:
 gathered:
   description:
     - With O(state=gathered), the network as a description this module takes, with a key per section the server has
-      (lists sorted by name; C(dns_settings) and C(account_settings) objects), networks with their C(resources) and
-      C(routers), DNS zones with their C(records).
+      (lists sorted by name; C(dns_settings), C(account_settings) and C(agent_network_settings) objects), networks with
+      their C(resources) and C(routers), DNS zones with their C(records). No write-only value (see O(state)).
   returned: when O(state=gathered)
   type: dict
   sample:

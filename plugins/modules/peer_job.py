@@ -59,16 +59,16 @@ options:
   wait:
     description:
       - Whether the task waits until the job has run (C(succeeded) or C(failed)), reading it every 2 seconds.
-      - "A job that fails makes the task fail with the server's C(failed_reason) (V(changed=true): it was
-         submitted)."
+      - "A job that fails makes the task fail with the server's C(failed_reason), with V(changed=true) when this task
+         submitted it (V(changed=false) when it waited for the same job submitted earlier)."
       - Without it, the task returns the job as submitted (C(pending)); read it later with
         M(nms.overlay.peer_job_info).
     type: bool
     default: false
   wait_timeout:
     description:
-      - How many seconds O(wait=true) waits at most. A job still pending then makes the task fail (V(changed=true)),
-        and the job stays queued on the server.
+      - How many seconds O(wait=true) waits at most. A job still pending then makes the task fail (V(changed=true)
+        when this task submitted it), and the job stays queued on the server.
     type: int
     default: 300
 notes:

@@ -88,28 +88,22 @@ jobs:
                result: {upload_key: upload_key_123}}
 '''
 
-from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_job import (
-    JOB_ANSWERS, JOBS, STATUSES, job_result, peer_id_of, read_jobs,
-)
-from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
+from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_job import STATUSES, PeerJobModule
 
 
-class PeerJobInfoModule(NmsModule):
+class PeerJobInfoModule(InfoModule):
+    resource = PeerJobModule
     api_operations = ('GET /api/peers/{peerId}/jobs', 'GET /api/peers/{peerId}/jobs/{jobId}')
-    requires = JOBS
-    answers = JOB_ANSWERS
+    answers = PeerJobModule.answers
+    plural = 'jobs'
     argument_spec = dict(
         peer=dict(type='str', required=True),
         id=dict(type='str'),
         status=dict(type='str', choices=list(STATUSES)),
     )
+    filters = ('status',)
     mutually_exclusive = (('id', 'status'),)
-
-    def run(self):
-        self.check_generation()
-        jobs = read_jobs(self, peer_id_of(self), self.params.get('id'))
-        wanted = self.params.get('status')
-        return {'changed': False, 'jobs': [job_result(job) for job in jobs if wanted is None or job.get('status') == wanted]}
 
 
 if __name__ == '__main__':

@@ -18,10 +18,10 @@ description:
     deletes it sooner (C(DELETE /api/peers/{id}), which deletes its policies too).
   - Idempotent by O(name) and O(peer). The server shows neither a peer's public key nor any mark of a temporary peer,
     so the module finds the one it made by its name and by the policies that join it to O(peer) (one
-    C(GET /api/peers), one C(GET /api/policies)). When it exists, nothing is sent (V(changed=false)). Its rules
-    cannot change (the server has no update); different O(rules) make a warning, and the peer keeps its rules;
-    delete it and create it again to change them. Several temporary peers of that name with access to O(peer) fail
-    the task, listing their ids.
+    C(GET /api/peers), and one C(GET /api/policies) when a peer has that name). When it exists, nothing is sent
+    (V(changed=false)). Its rules cannot change (the server has no update); different O(rules) make a warning, and
+    the peer keeps its rules; delete it and create it again to change them. Several temporary peers of that name with
+    access to O(peer) fail the task, listing their ids.
   - The WireGuard public key is no secret, and nothing this module returns is one.
 options:
   peer:

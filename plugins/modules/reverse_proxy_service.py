@@ -18,7 +18,7 @@ description:
     fails with that message, the method and the full URL. See the collection's guide C(docs/reverse-proxy.md)."
   - A service is found by O(id) when given, otherwise by O(name). A name shared by several services fails and lists
     their ids. Options left unset keep the server's value.
-  - The sign-in's password, PIN and header values are write-only, see O(auth) and O(update_secrets).
+  - The sign-in's password, PIN and header values are write-only, see O(auth) and O(update_secret).
 options:
   id:
     description:
@@ -105,11 +105,12 @@ options:
     type: bool
   auth:
     description:
-      - The sign-in in front of the service. Methods left out are off.
+      - The sign-in in front of the service. Methods left out are off, and so are methods with C(enabled=false).
       - "Secrets are write-only: servers answer them empty, so they cannot be compared. A secret is sent when the
-        service is created or its method is turned on; for a method that is on already only with
-        O(update_secrets=always), and otherwise the server keeps the value it holds. Never shown in the result, a
-        diff (which says C((sent: not shown))) or a warning."
+        service is created or its method is turned on (a header value: when its header is new, or its check is turned
+        on); for a method that is on already only with O(update_secret=always), and otherwise the server keeps the
+        value it holds. Never shown in the result (which holds it empty, as servers answer it), a diff (which says
+        C((sent: not shown))) or a warning."
     type: dict
     suboptions:
       password_auth:
@@ -184,14 +185,20 @@ options:
       - The groups (names or ids) whose peers may reach a private service. Compared as a set.
     type: list
     elements: str
-  update_secrets:
+  update_secret:
     description:
-      - V(on_create) sends a secret of O(auth) only when its method is turned on, so that a re-run changes nothing.
+      - V(on_create) sends a secret of O(auth) only when the service is created or the secret's method is turned on,
+        so that a re-run changes nothing.
       - V(always) sends every secret O(auth) gives on every run that finds the service, which then reports
-        C(changed) every time. Use it once to change a password, PIN or header value.
+        C(changed) every time (the server cannot tell whether it differs). Use it once to change a password, PIN or
+        header value, or in a play that rotates them.
+      - The same option as other modules with write-only values have (M(nms.overlay.identity_provider),
+        M(nms.overlay.agent_network_provider)). Its alias C(update_secrets) is the name earlier releases of this
+        module gave it.
     type: str
     choices: [always, on_create]
     default: on_create
+    aliases: [update_secrets]
   state:
     description:
       - V(present) creates or updates the service; V(absent) deletes it.
@@ -219,6 +226,15 @@ EXAMPLES = r'''
       password_auth:
         enabled: true
         password: "{{ vault_grafana_password }}"
+
+- name: Change Grafana's password (reports changed on every run with update_secret=always)
+  nms.overlay.reverse_proxy_service:
+    name: grafana
+    auth:
+      password_auth:
+        enabled: true
+        password: "{{ vault_grafana_new_password }}"
+    update_secret: always
 
 - name: Let only the admins' SSO sign-in reach the wiki, a network resource
   nms.overlay.reverse_proxy_service:

@@ -40,6 +40,7 @@ from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
 
 try:  # ansible-core 2.19 and later never template what a plugin returns unless it is marked trusted
@@ -198,18 +199,9 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
     checked = ArgumentSpecValidator(spec, **validation).validate(args)
     params = checked.validated_parameters
     # the values of the options marked no_log (suboptions too), as AnsibleModule masks them in results
-    secrets = set()
-    pending = [(spec, params)]
-    while pending:
-        options, values = pending.pop()
-        for name, option in options.items():
-            value = values.get(name) if isinstance(values, dict) else None
-            if value in (None, ''):
-                continue
-            if option.get('no_log'):
-                secrets.add(str(value))
-            if option.get('options'):
-                pending.extend((option['options'], item) for item in (value if isinstance(value, list) else [value]))
+    secrets = no_log_values(spec, params)
+    if engine.secret_values is not None:
+        secrets.update(str(value) for value in engine.secret_values(params) if value not in (None, ''))
     if checked.error_messages:
         message = checked.errors.msg
         if isinstance(checked.errors[0], UnsupportedError):

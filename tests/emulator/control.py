@@ -6,7 +6,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from .dialect import Renderer, setup_key_state
-from .handlers import reverse_proxy
+from .handlers import agent_network, reverse_proxy
 from .seed import add_token, new_user, seed_peers
 from .state import Record, State
 from .tokens import make_token
@@ -38,7 +38,13 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
                 app.state.idp = bool(body["idp"])
             if isinstance(body, dict) and "rate_limit" in body:
                 app.rate_limiter = _rate_limiter(body["rate_limit"])
+            if isinstance(body, dict) and "version" in body:  # the release GET /api/instance/version names (null: the dialect's)
+                if body["version"] is not None and not isinstance(body["version"], str):
+                    raise ApiError(400, "version: a release such as \"0.40.0\", or null")
+                app.state.version = body["version"] or None
             answer: dict[str, Any] = {"idp": app.state.idp}
+            if app.state.version is not None or (isinstance(body, dict) and "version" in body):
+                answer["version"] = app.state.version
             if isinstance(body, dict) and "proxy_clusters" in body:  # connected reverse proxy clusters (none by default)
                 answer.update(reverse_proxy.configure(app, body))
             if app.rate_limiter is not None or (isinstance(body, dict) and "rate_limit" in body):
@@ -57,6 +63,7 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
         ("POST", "/_emulator/peers"): seed_peer_list,
         ("POST", "/_emulator/peer-status"): peer_status,
         ("POST", "/_emulator/events"): seed_events,
+        ("POST", "/_emulator/agent-network-logs"): lambda app, body: agent_network.seed_access_logs(app.state, body),
         ("GET", "/_emulator/state"): dump_state,
     }
     handler = handlers.get(key)

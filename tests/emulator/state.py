@@ -148,6 +148,8 @@ class State:
         self.rng = random.Random(seed)
         self.idp = idp
         self.geo = geo
+        # what GET /api/instance/version reports, when set (/_emulator/config "version"): another release than the dialect's
+        self.version: str | None = None
         self.account: Record | None = None
         self.users: dict[str, Record] = {}
         self.tokens: dict[str, Record] = {}

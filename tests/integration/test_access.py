@@ -772,7 +772,7 @@ def test_posture_check_process_check_of_todays_servers(emulator, run):
         refused = run([dict(task, ignore_errors=True)])
         assert refused['pc']['failed'] is True
         assert refused['pc']['msg'] == ('option checks.process_check: this server (v0.27: it has no GET '
-                                        '/api/instance/version) does not have it (servers have it from v0.77 on)')
+                                        '/api/instance/version) does not have it (servers have it from v0.28.0 on)')
         assert paths(emulator) == ['GET /api/instance/version']
         return
     first = run([task])
@@ -814,7 +814,7 @@ def test_policy_rule_resources_of_todays_servers(emulator, run):
         refused = run([dict(task, ignore_errors=True)])
         assert refused['p']['failed'] is True
         assert refused['p']['msg'] == ('option rules[0].destination_resource: this server (v0.27: it has no GET '
-                                       '/api/instance/version) does not have it (servers have it from v0.77 on)')
+                                       '/api/instance/version) does not have it (servers have it from v0.35.0 on)')
         assert paths(emulator) == ['GET /api/instance/version']
         return
     peer = support.make_peers(emulator, 'laptop')['laptop']

@@ -216,5 +216,5 @@ def test_a_v027_server_refuses_every_module_after_the_version_probe(emulator, ru
     needs(emulator, 'netbird')
     emulator.clear_log()
     result = run([dict(task(module, **options), ignore_errors=True)])
-    assert 'does not have Agent Network resources (they came after v0.27)' in result['t']['msg']
+    assert 'does not have Agent Network resources, which came with NetBird v0.74.0' in result['t']['msg']
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')]

@@ -13,8 +13,9 @@ from tests.support.emulator import make_group, writes_of
 from tests.support.modules import examples_of
 
 DOMAIN = 'internal.example.com'
-REFUSED = ('this server (v0.27: it has no GET /api/instance/version) does not have DNS zones (they came after '
-           'v0.27); upgrade the server to manage them')
+REFUSED = ('this server (v0.27: it has no GET /api/instance/version) does not have DNS zones, which came with NetBird '
+           'v0.63.0; upgrade the server to v0.64.2 or later (the first release that answers GET /api/instance/version) '
+           'to manage them')
 
 
 @pytest.fixture

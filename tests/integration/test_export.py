@@ -13,6 +13,11 @@ import yaml
 
 from tests.support.emulator import writes_of as writes
 
+CLUSTER = 'proxy.emulator.test'  # a connected NetBird proxy (tests/integration/test_reverse_proxy.py)
+# write-only values: sent on create, never answered, so never exported
+API_KEY = 'sk-export-round-trip-4b7d21'
+PASSWORD = 'svc-export-round-trip-8e05'
+
 
 def state_task(name='network', **options):
     return {'name': name, 'nms.overlay.network_state': options}
@@ -71,10 +76,32 @@ def description(current):
                                 'routers': [{'peer_groups': ['office-gateways'], 'metric': 100, 'masquerade': True}]}]
         network['dns_zones'] = [{'name': 'Office', 'domain': 'office.example.com', 'distribution_groups': ['office'],
                                  'records': [{'name': 'printer.office.example.com', 'type': 'A', 'content': '192.168.10.20', 'ttl': 300}]}]
+        network['reverse_proxy_domains'] = [{'domain': 'apps.example.com', 'target_cluster': CLUSTER}]
+        network['reverse_proxy_services'] = [
+            {'name': 'grafana', 'domain': 'grafana.apps.example.com',
+             'targets': [{'target_id': 'web-1', 'target_type': 'peer', 'protocol': 'http', 'port': 3000}],
+             'auth': {'password_auth': {'enabled': True, 'password': PASSWORD},
+                      'bearer_auth': {'enabled': True, 'distribution_groups': ['developers']}}},
+            {'name': 'printer-ui', 'domain': 'printer.%s' % CLUSTER,
+             'targets': [{'target_id': 'printer', 'target_type': 'host', 'protocol': 'http', 'port': 631}], 'access_groups': ['office']}]
+        network['agent_network_settings'] = {'proxy_address': 'eu.proxy.example.com', 'access_log_retention_days': 7}
+        network['agent_network_providers'] = [{'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+                                               'api_key': API_KEY, 'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}]
+        network['agent_network_guardrails'] = [{'name': 'Production', 'checks': {'model_allowlist': {'enabled': True, 'models': ['gpt-5.4-mini']}}}]
+        network['agent_network_policies'] = [{'name': 'developers to OpenAI', 'source_groups': ['developers'], 'destination_provider_ids': ['OpenAI'],
+                                              'guardrail_ids': ['Production']}]
+        network['agent_network_budget_rules'] = [{'name': 'Monthly', 'target_groups': ['developers'], 'target_users': ['automation'],
+                                                  'limits': {'budget_limit': {'enabled': True, 'user_cap_usd': 50, 'window_seconds': 2592000}}}]
     return network
 
 
+def connect_proxy(emulator):
+    if emulator.dialect == 'current':
+        emulator.control('POST', '/_emulator/config', {'proxy_clusters': [CLUSTER]})
+
+
 def build(emulator, run):
+    connect_proxy(emulator)
     for host in ('web-1', 'db-1', 'laptop-ana', 'gw-1'):
         enroll(emulator, host)
     built = run([state_task('build', **description(emulator.dialect == 'current'))])
@@ -87,7 +114,18 @@ def without_peers(exported):
     for group in fresh['groups']:
         group.pop('peers', None)
     fresh['routes'] = [route for route in fresh['routes'] if 'peer' not in route]
+    if 'reverse_proxy_services' in fresh:
+        fresh['reverse_proxy_services'] = [service for service in fresh['reverse_proxy_services']
+                                           if all(target['target_type'] != 'peer' for target in service['targets'])]
     return fresh
+
+
+def with_secrets(description):
+    """An export made ready for another server: the write-only values it cannot hold given again (from a vault)."""
+    ready = copy.deepcopy(description)
+    for provider in ready.get('agent_network_providers', []):
+        provider['api_key'] = API_KEY
+    return ready
 
 
 def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, run):
@@ -95,6 +133,7 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
     emulator.clear_log()
     first = gather(run)
     exported = first['gathered']
+    network_description = description(emulator.dialect == 'current')
     # only reads: one list per kind (and per network or zone), the version probe on today's servers
     assert writes(emulator) == []
     # names instead of ids, answer-only fields and defaults left out, no secret
@@ -116,8 +155,25 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
         assert printer['rules'] == [{'name': 'print', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['631'],
                                      'sources': ['developers'], 'destination_resource': 'printer'}]
         assert exported['networks'][0]['routers'] == [{'peer_groups': ['office-gateways'], 'metric': 100}]
+        # the reverse proxy and the Agent Network by names, without a write-only value, the cluster's free domain left out
+        assert exported['reverse_proxy_domains'] == [{'domain': 'apps.example.com', 'target_cluster': CLUSTER}]
+        services = {service['name']: service for service in exported['reverse_proxy_services']}
+        assert services['grafana']['targets'] == [{'target_id': 'web-1', 'target_type': 'peer', 'protocol': 'http', 'port': 3000, 'enabled': True}]
+        assert services['grafana']['auth'] == {'password_auth': {'enabled': True}, 'bearer_auth': {'enabled': True, 'distribution_groups': ['developers']}}
+        assert services['printer-ui']['targets'][0]['target_id'] == 'printer' and services['printer-ui']['access_groups'] == ['office']
+        assert exported['agent_network_settings'] == {'proxy_address': 'eu.proxy.example.com', 'enable_log_collection': True,
+                                                      'enable_prompt_collection': False, 'redact_pii': False, 'access_log_retention_days': 7}
+        assert exported['agent_network_providers'] == [{'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+                                                        'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}]
+        # limits and checks never set (all off and zero, as servers answer them) are left out
+        assert exported['agent_network_guardrails'] == network_description['agent_network_guardrails']
+        assert exported['agent_network_policies'] == network_description['agent_network_policies']
+        assert exported['agent_network_budget_rules'] == [{'name': 'Monthly', 'target_groups': ['developers'], 'target_users': ['automation'], 'limits': {
+            'budget_limit': {'enabled': True, 'window_seconds': 2592000, 'group_cap_usd': 0, 'user_cap_usd': 50.0}}}]
+        assert API_KEY not in str(exported) and PASSWORD not in str(exported)
     else:
-        assert 'networks' not in exported and 'dns_zones' not in exported
+        assert not set(exported) & {'networks', 'dns_zones', 'reverse_proxy_domains', 'reverse_proxy_services', 'agent_network_settings',
+                                    'agent_network_providers', 'agent_network_policies'}
 
     # applied to the same server: nothing to do, no write
     emulator.clear_log()
@@ -128,10 +184,12 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
     # exported again: the same description
     assert gather(run)['gathered'] == exported
 
-    # an empty server: what it can hold of the export, then exported there, the same
+    # an empty server: what it can hold of the export (with the write-only values given again), then exported there,
+    # the same
     emulator.reset()
+    connect_proxy(emulator)
     fresh = without_peers(exported)
-    restored = run([state_task('restore', **fresh)])
+    restored = run([state_task('restore', **with_secrets(fresh))])
     assert restored.rc == 0, restored.text
     assert gather(run)['gathered'] == fresh
 

@@ -362,7 +362,7 @@ def test_resources_of_todays_servers(emulator, run):
         refused = run([dict(task, ignore_errors=True)])
         assert refused['g']['failed'] is True
         assert refused['g']['msg'] == ('option resources: this server (v0.27: it has no GET /api/instance/version) does '
-                                       'not have it (servers have it from v0.77 on)')
+                                       'not have it (servers have it from v0.35.0 on)')
         assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/instance/version']
         return
     made = make_resources(emulator, 'lan', 'printers', 'wiki')

@@ -870,7 +870,7 @@ def test_setup_key_allow_extra_dns_labels(emulator, run):
     if emulator.dialect != 'current':
         refused = run([dict(task, ignore_errors=True)])
         assert refused['key']['failed'] is True
-        assert refused['key']['msg'] == ('option allow_extra_dns_labels: %s does not have it (servers have it from v0.77 on)'
+        assert refused['key']['msg'] == ('option allow_extra_dns_labels: %s does not have it (servers have it from v0.37.0 on)'
                                          % V027_REFUSAL)
         only_the_version_was_asked(emulator)
         return
@@ -894,7 +894,7 @@ def test_user_roles_of_current_servers(emulator, run):
     task = {'name': 'role', 'nms.overlay.user': {'name': 'reporter', 'is_service_user': True, 'role': 'auditor'}}
     if emulator.dialect != 'current':
         refused = run([dict(task, ignore_errors=True)])
-        assert refused['role']['msg'] == ("option role: %s does not have the role 'auditor' (servers have it from v0.77 on); "
+        assert refused['role']['msg'] == ("option role: %s does not have the role 'auditor' (servers have it from v0.43.0 on); "
                                           "its roles are owner, admin, user" % V027_REFUSAL)
         only_the_version_was_asked(emulator)
         return
@@ -921,7 +921,7 @@ def test_user_approval(emulator, run):
             emulator.clear_log()
             refused = run([dict(task, ignore_errors=True)])
             assert refused[task['name']]['msg'] == ('option approval: %s does not have it (servers have it from '
-                                                    'v0.77 on)' % V027_REFUSAL)
+                                                    'v0.56.0 on)' % V027_REFUSAL)
             only_the_version_was_asked(emulator)
         return
     checked = run([approve, reject], check=True, diff=True)
@@ -955,7 +955,11 @@ def test_account_settings_of_current_servers(emulator, run):
     if emulator.dialect != 'current':
         refused = run([dict(task, ignore_errors=True)])
         assert refused['settings']['msg'] == '; '.join(
-            'option %s: %s does not have it (servers have it from v0.77 on)' % (name, V027_REFUSAL) for name in args)
+            'option %s: %s does not have it (servers have it from %s on)' % (name, V027_REFUSAL, {
+                'peer_inactivity_expiration_enabled': 'v0.30.2', 'peer_inactivity_expiration': 'v0.30.2',
+                'routing_peer_dns_resolution_enabled': 'v0.35.0', 'dns_domain': 'v0.42.0',
+                'lazy_connection_enabled': 'v0.45.2', 'user_approval_required': 'v0.56.0'}[name])
+            for name in args)
         only_the_version_was_asked(emulator)
         return
     checked = run([task], check=True, diff=True)

@@ -100,5 +100,5 @@ def test_a_v027_server_refuses_both_modules_after_the_version_probe(emulator, ru
     result = run([dict(task(**PROVIDER), ignore_errors=True),
                   {'name': 'info', 'ignore_errors': True, 'nms.overlay.identity_provider_info': {}}])
     for name in ('idp', 'info'):
-        assert 'does not have identity providers (they came after v0.27)' in result[name]['msg']
+        assert 'does not have identity providers, which came with NetBird v0.62.0' in result[name]['msg']
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 2

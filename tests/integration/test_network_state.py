@@ -275,9 +275,10 @@ def test_networks_and_dns_zones_are_refused_by_a_v027_server_before_any_request_
     assert refused['failed'] is True
     assert refused['msg'] == (
         'nothing was changed: networks[0] (office): this server (v0.27: it has no GET /api/instance/version) does not '
-        'have Networks (they came after v0.27); upgrade the server to manage them; dns_zones[0] (office.example.com): '
-        'this server (v0.27: it has no GET /api/instance/version) does not have DNS zones (they came after v0.27); '
-        'upgrade the server to manage them'), refused['msg']
+        'have Networks, which came with NetBird v0.35.0; upgrade the server to v0.64.2 or later (the first release that '
+        'answers GET /api/instance/version) to manage them; dns_zones[0] (office.example.com): this server (v0.27: it '
+        'has no GET /api/instance/version) does not have DNS zones, which came with NetBird v0.63.0; upgrade the server '
+        'to v0.64.2 or later (the first release that answers GET /api/instance/version) to manage them'), refused['msg']
     assert [r['path'] for r in emulator.requests()] == ['/api/instance/version']
     # empty lists are nothing to do there, also with prune
     built = run([state_task(groups=NET_GROUPS, networks=[], dns_zones=[], prune=True)])

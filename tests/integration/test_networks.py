@@ -9,7 +9,8 @@ import pytest
 from tests.support.emulator import make_group, make_peers, writes_of
 from tests.support.modules import examples_of
 
-REFUSAL = 'does not have Networks (they came after v0.27); upgrade the server to manage them'
+REFUSAL = ('does not have Networks, which came with NetBird v0.35.0; upgrade the server to v0.64.2 or later (the first release '
+           'that answers GET /api/instance/version) to manage them')
 
 
 def needs(emulator, dialect):

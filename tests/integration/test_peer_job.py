@@ -71,5 +71,5 @@ def test_a_v027_server_refuses_both_modules_after_the_version_probe(emulator, ru
     emulator.clear_log()
     result = run([dict(job(peer='peer-1'), ignore_errors=True), dict(info(peer='peer-1'), ignore_errors=True)])
     for name in ('job', 'info'):
-        assert 'does not have remote jobs on peers (they came after v0.27)' in result[name]['msg']
+        assert 'does not have remote jobs on peers, which came with NetBird v0.64.0' in result[name]['msg']
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 2

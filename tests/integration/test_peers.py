@@ -431,7 +431,7 @@ def test_todays_peer_options_are_refused_by_a_v027_server_before_any_write(emula
         {'name': 'address', 'ignore_errors': True, 'nms.overlay.peer': {'hostname': 'web-1', 'ip': '100.64.250.2'}},
     ])
     assert result['inactivity']['msg'] == ('option inactivity_expiration_enabled: this server (v0.27: it has no GET '
-                                           '/api/instance/version) does not have it (servers have it from v0.77 on)')
+                                           '/api/instance/version) does not have it (servers have it from v0.30.2 on)')
     assert result['address']['msg'].startswith("option ip: this server (v0.27: it has no GET /api/instance/version) "
-                                               "cannot change a peer's address (servers can from v0.77 on)")
+                                               "cannot change a peer's address (servers can from v0.53.0 on)")
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 2

@@ -73,10 +73,11 @@ def test_the_current_user_is_one_read(emulator, run):
 
 @pytest.mark.dialects('netbird')
 @pytest.mark.parametrize('module, options, words', [
-    ('network_router_info', {}, 'does not have Networks (they came after v0.27)'),
-    ('event_info', {'log': 'proxy'}, "does not have the reverse proxy's access log (it came after v0.27; servers have it from v0.77 on)"),
+    ('network_router_info', {}, 'does not have Networks, which came with NetBird v0.35.0'),
+    ('event_info', {'log': 'proxy'}, "does not have the reverse proxy's access log, which came with NetBird v0.65.0; "
+                                     "upgrade the server to v0.65.0 or later to read it"),
     ('user_info', {'current': True}, 'option current: this server (v0.27: it has no GET /api/instance/version) does not have it '
-                                     '(servers have it from v0.77 on)'),
+                                     '(servers have it from v0.41.1 on)'),
 ])
 def test_a_v027_server_refuses_the_reads_after_the_version_probe_only(emulator, run, module, options, words):
     emulator.clear_log()

@@ -158,6 +158,6 @@ def test_reports_of_a_server_without_agent_traffic(server, run):
                  env=env)
     for report in ('access_logs', 'access_log_sessions', 'usage', 'consumption'):
         assert result[report]['agent_network_report'] == []
-    assert result['access_logs']['total_records'] == 0 and result['access_logs']['page_size'] == 50
+    assert result['access_logs']['total_records'] == 0 and result['access_logs']['page_size'] == 100
     assert result['bad']['status'] == 422 and 'invalid start_date' in result['bad']['msg']
     assert server.writes() == []

@@ -55,7 +55,7 @@ def test_every_networks_routers_the_proxy_log_and_the_current_user(real_v077, ru
 
 
 @pytest.mark.parametrize('module, options, words', [
-    ('network_router_info', {}, 'does not have Networks (they came after v0.27)'),
+    ('network_router_info', {}, 'does not have Networks, which came with NetBird v0.35.0'),
     ('event_info', {'log': 'proxy'}, "does not have the reverse proxy's access log"),
     ('user_info', {'current': True}, 'option current: this server (v0.27: it has no GET /api/instance/version) does not have it'),
 ])

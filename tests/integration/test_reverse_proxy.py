@@ -5,13 +5,21 @@ connected, and on a v0.27 server (`netbird`) a refusal after the version probe. 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from tests.integration import secrets_scan
+from tests.reliability.secrets import find_secrets
 from tests.support.emulator import make_peers, writes_of
 
 CLUSTER = 'proxy.emulator.test'
 DOMAIN = {'domain': 'apps.example.com', 'target_cluster': CLUSTER}
 PASSWORD = 'svc-password-5d2a91'
+NEW_PASSWORD = 'svc-password-rotated-0e44b7'
+PIN = '73915028'
+HEADER_VALUE = 'svc-header-value-c2f81d'
+SENT, UNREADABLE = '(sent: not shown)', '(write-only: not readable)'
 
 
 def needs(emulator, dialect):
@@ -111,6 +119,95 @@ def test_service_create_rerun_check_update_delete_by_names(emulator, run):
     assert again['t']['changed'] is False and emulator.writes() == []
 
 
+def assert_hidden(result, *secrets):
+    """No sign-in secret in the run's output (ansible-playbook's, scanned task by task as the secrets scan does),
+    nor in any task's result."""
+    if not result.in_process:
+        leaks = secrets_scan.output_leaks(result.stdout, [secrets_scan.Secret('sign-in secret', value) for value in secrets])
+        assert leaks == [], leaks
+    assert find_secrets(json.dumps(result.results, default=repr), list(secrets)) == []
+
+
+def sent_auth(emulator):
+    """The sign-in of the one write the log holds, with the service's path."""
+    (write,) = emulator.writes()
+    return write['method'], write['path'], write['body']['auth']
+
+
+def test_sign_in_secrets_are_sent_on_create_when_turned_on_and_when_asked_never_shown(emulator, run):
+    needs(emulator, 'current')
+    peer = 'monitoring-02'
+    make_peers(emulator, peer)
+    service = {'name': 'metrics', 'domain': 'metrics.%s' % CLUSTER,
+               'targets': [{'target_id': peer, 'target_type': 'peer', 'protocol': 'http', 'port': 9090}],
+               'auth': {'password_auth': {'enabled': True, 'password': PASSWORD}}}
+    emulator.clear_log()
+    check = run([task('reverse_proxy_service', **service)], check=True, diff=True)
+    assert check['t']['changed'] is True and emulator.writes() == []
+    assert check['t']['diff']['after']['auth']['password_auth']['password'] == SENT
+    assert check['t']['reverse_proxy_service']['auth']['password_auth']['password'] == ''
+    assert_hidden(check, PASSWORD)
+
+    first = run([task('reverse_proxy_service', **service)], diff=True, ansible=True)
+    assert first.rc == 0, first
+    path = '/api/reverse-proxies/services/%s' % first['t']['reverse_proxy_service']['id']
+    assert sent_auth(emulator) == ('POST', '/api/reverse-proxies/services', service['auth'])
+    assert first['t']['diff']['after']['auth']['password_auth']['password'] == SENT and SENT in first.stdout
+    assert_hidden(first, PASSWORD)
+
+    emulator.clear_log()
+    again = run([task('reverse_proxy_service', **service)], diff=True, ansible=True)
+    assert again.rc == 0, again
+    assert again['t']['changed'] is False and not again['t'].get('diff'), again['t'].get('diff')
+    assert emulator.writes() == [] and {r['method'] for r in emulator.requests()} == {'GET'}
+    assert_hidden(again, PASSWORD)
+
+    # pin_auth turned on, and a header check new on the server: their secrets are sent, the password the server holds is not
+    with_pin = {**service, 'auth': {**service['auth'], 'pin_auth': {'enabled': True, 'pin': PIN},
+                                    'header_auths': [{'header': 'X-Metrics-Key', 'value': HEADER_VALUE}]}}
+    emulator.clear_log()
+    pin = run([task('reverse_proxy_service', **with_pin)], diff=True)
+    assert pin.rc == 0, pin
+    method, where, auth = sent_auth(emulator)
+    assert (method, where) == ('PUT', path) and auth['password_auth'] == {'enabled': True}
+    assert auth['pin_auth'] == {'enabled': True, 'pin': PIN}
+    assert auth['header_auths'] == [{'enabled': True, 'header': 'X-Metrics-Key', 'value': HEADER_VALUE}]
+    diff = pin['t']['diff']
+    assert diff['before'] == {'auth': {'password_auth': {'enabled': True}}}
+    assert diff['after']['auth']['pin_auth'] == {'enabled': True, 'pin': SENT}
+    assert diff['after']['auth']['header_auths'][0]['value'] == SENT
+    assert_hidden(pin, PASSWORD, PIN, HEADER_VALUE)
+    emulator.clear_log()
+    assert run([task('reverse_proxy_service', **with_pin)])['t']['changed'] is False and emulator.writes() == []
+
+    # update_secret=always: every secret sent again, changed, the diff saying so without a value
+    rotated = {**with_pin, 'auth': {**with_pin['auth'], 'password_auth': {'enabled': True, 'password': NEW_PASSWORD}}}
+    check = run([task('reverse_proxy_service', update_secret='always', **rotated)], check=True, diff=True)
+    assert check['t']['changed'] is True and emulator.writes() == []
+    always = run([task('reverse_proxy_service', update_secret='always', **rotated)], diff=True, ansible=True)
+    assert always.rc == 0, always
+    method, where, auth = sent_auth(emulator)
+    assert (method, where) == ('PUT', path) and auth['password_auth']['password'] == NEW_PASSWORD
+    assert auth['pin_auth']['pin'] == PIN and auth['header_auths'][0]['value'] == HEADER_VALUE
+    diff = always['t']['diff']
+    assert always['t']['changed'] is True
+    assert diff['before']['auth']['password_auth'] == {'enabled': True, 'password': UNREADABLE}
+    assert diff['after']['auth']['password_auth'] == {'enabled': True, 'password': SENT}
+    assert diff['before']['auth']['header_auths'][0]['value'] == UNREADABLE
+    assert_hidden(always, PASSWORD, NEW_PASSWORD, PIN, HEADER_VALUE)
+
+    # the name earlier releases gave the option
+    emulator.clear_log()
+    alias = run([task('reverse_proxy_service', update_secrets='always', **service)], diff=True, ansible=True)
+    assert alias.rc == 0, alias
+    method, where, auth = sent_auth(emulator)
+    assert alias['t']['changed'] is True and auth == service['auth']  # the pin and the header check left out: off
+    assert_hidden(alias, PASSWORD, PIN, HEADER_VALUE)
+    emulator.clear_log()
+    assert run([task('reverse_proxy_service', update_secrets='on_create', **service)])['t']['changed'] is False
+    assert emulator.writes() == []
+
+
 def test_token_lifecycle_never_shows_the_token(emulator, run, tmp_path):
     needs(emulator, 'current')
     use = {'name': 'use', 'no_log': True, 'ansible.builtin.copy': {
@@ -168,5 +265,7 @@ def test_a_v027_server_refuses_every_module_after_the_version_probe(emulator, ru
     result = run(tasks)
     for name in ('s', 'd', 'k', 'c', 'reverse_proxy_service_info', 'reverse_proxy_domain_info', 'reverse_proxy_token_info',
                  'reverse_proxy_cluster_info'):
-        assert 'does not have reverse proxies (they came after v0.27)' in result[name]['msg'], name
+        feature = 'reverse proxy tokens, which came with NetBird v0.71.0' if name in ('k', 'reverse_proxy_token_info') else \
+            'reverse proxies, which came with NetBird v0.65.0'  # tokens came later than the rest
+        assert 'does not have %s' % feature in result[name]['msg'], name
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 8

@@ -346,7 +346,9 @@ def test_todays_route_options_are_refused_by_a_v027_server_before_any_write(emul
     for option in values:
         assert result[option]['failed'] is True, option
         assert result[option]['msg'] == ('option %s: this server (v0.27: it has no GET /api/instance/version) does not '
-                                         'have it (servers have it from v0.77 on)' % option)
+                                         'have it (servers have it from %s on)'
+                                         % (option, {'domains': 'v0.28.0', 'keep_route': 'v0.28.0', 'access_control_groups': 'v0.30.0',
+                                                     'skip_auto_apply': 'v0.55.0'}[option]))
     # one request per task, the question which server this is; no write, no other read
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * len(values)
 

@@ -67,5 +67,5 @@ def test_a_v027_server_refuses_it_after_the_version_probe(emulator, run):
     needs(emulator, 'netbird')
     emulator.clear_log()
     result = run([dict(access(peer='web-1', name='laptop', wg_pub_key=KEY, rules=['tcp/22']), ignore_errors=True)])
-    assert 'does not have temporary access to peers (they came after v0.27)' in result['access']['msg']
+    assert 'does not have temporary access to peers, which came with NetBird v0.59.0' in result['access']['msg']
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')]

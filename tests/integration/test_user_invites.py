@@ -118,5 +118,5 @@ def test_a_v027_server_refuses_both_modules_after_the_version_probe(emulator, ru
     result = run([dict(task(**INVITE), ignore_errors=True),
                   {'name': 'info', 'ignore_errors': True, 'nms.overlay.user_invite_info': {}}])
     for name in ('invite', 'info'):
-        assert 'does not have invite links (they came after v0.27)' in result[name]['msg']
+        assert 'does not have invite links, which came with NetBird v0.64.2' in result[name]['msg']
     assert [(r['method'], r['path']) for r in emulator.requests()] == [('GET', '/api/instance/version')] * 2

@@ -89,12 +89,20 @@ def options(spec, prefix=''):
 
 
 def since_of(newer, name):
-    """The generation that has an option (dotted name): its own, else the nearest enclosing option's."""
+    """The release (else the generation) that brought an option (dotted name): its own, else the nearest enclosing
+    option's (_server.OPTION_RELEASES)."""
+    from ansible_collections.nms.overlay.plugins.module_utils._server import option_release
     parts = name.split('.')
     for end in range(len(parts), 0, -1):
-        if '.'.join(parts[:end]) in newer:
-            return newer['.'.join(parts[:end])]
+        key = '.'.join(parts[:end])
+        if key in newer:
+            return option_release(key, newer[key]) or newer[key]
     return None
+
+
+def feature_release(feature):
+    from ansible_collections.nms.overlay.plugins.module_utils._server import FEATURE_RELEASES
+    return FEATURE_RELEASES.get(feature)
 
 
 def render(requires_of=requires, operations=None):
@@ -102,7 +110,7 @@ def render(requires_of=requires, operations=None):
     the reference OpenAPI file, read from it by default; the section is left out where there is no such file)."""
     if operations is None:
         operations = spec_operations() if os.path.isfile(SPEC) else None
-    page = render_modules(requires_of)
+    page = render_modules(requires_of) + render_releases()
     return page if operations is None else page + render_coverage(operations)
 
 
@@ -112,8 +120,9 @@ def render_modules(requires_of=requires):
         '',
         'Which NetBird management server generation has each module and option: **v0.27** (the API as first '
         'published, v0.27.6 tested) and **v0.77** (today\'s, v0.77.1 tested). The collection learns which one '
-        'answers with at most one request per task (`GET /api/instance/version`), and only when an option '
-        'depends on it.',
+        'answers, and its release, with at most one request per task (`GET /api/instance/version`), and only when an '
+        'option depends on it. A feature or option newer than the server\'s release is refused by name, with the '
+        'release that brought it ([Releases](#releases) below).',
         '',
         COMMON,
         '',
@@ -128,16 +137,120 @@ def render_modules(requires_of=requires):
         old = 'no' if feature else 'yes'
         note = NOTES.get((module, None), '')
         if feature:
-            note = ('%s came after v0.27: on a v0.27 server the task fails after one request, before any other. %s'
-                    % (feature, note)).strip()
+            note = ('%s came with NetBird %s: on an older server (v0.27 among them) the task fails after one request, '
+                    'the version probe, before any other. %s' % (feature, feature_release(feature) or 'v0.77', note)).strip()
         lines.append('| `nms.overlay.%s` | | %s | yes | %s |' % (module, old, note))
         newer = option_requires(module)
         for name, dummy_option in options(documentation(module, connection=False).get('options')):
             since = since_of(newer, name)
             note = NOTES.get((module, name), '')
             if since:
-                note = ('From %s on: a v0.27 server refuses a task that sets it, before any write. %s' % (since, note)).strip()
+                note = ('From %s on: an older server (v0.27 among them) refuses a task that sets it, before any write. %s'
+                        % (since, note)).strip()
             lines.append('| | `%s` | %s | yes | %s |' % (name, 'no' if since else old, note))
+    lines.append('')
+    return '\n'.join(lines)
+
+
+# -- releases -----------------------------------------------------------------------------------------------------------
+# The first release that served each feature and option, found in NetBird's history: the commit that added it to the
+# management server's OpenAPI file (management/server/http/api/openapi.yml, shared/management/http/api/openapi.yml from
+# v0.55 on) and the first release tag holding that commit (`git tag --contains`). ``table`` is the key of the feature
+# (FEATURE_RELEASES) or option (OPTION_RELEASES) in plugins/module_utils/_server.py, None where the release gates
+# nothing there (the server's own check, or a generation check in the module). A unit test holds the tables to these
+# rows, and with NetBird's repository at hand (NMS_NETBIRD_GIT) each commit to its release.
+NETBIRD_GIT = os.environ.get('NMS_NETBIRD_GIT') or os.path.join(os.path.dirname(REPO_ROOT), '.mirror', 'netbirdio+netbird', 'repo')
+RELEASE_ROWS = (
+    # (what, its API, table key or None, release, commit, the commit's subject)
+    ('The version probe', '`GET /api/instance/version`', None, 'v0.64.2', '7d791620a',
+     'Add user invite link feature for embedded IdP (#5157)'),
+    ('Networks', '`/api/networks`, its resources and routers', 'Networks', 'v0.35.0', 'ddc365f7a',
+     '[client, management] Add new network concept (#3047)'),
+    ('Temporary access to peers', '`POST /api/peers/{peerId}/temporary-access`', 'temporary access to peers', 'v0.59.0',
+     'b5daec3b5', '[client,signal,management] Add browser client support (#4415)'),
+    ('Identity providers', '`/api/identity-providers`', 'identity providers', 'v0.62.0', 'e586c20e3',
+     '[management, infrastructure, idp] Simplified IdP Management - Embedded IdP (#5008)'),
+    ('Instance setup', '`GET /api/instance`, `POST /api/setup`',
+     'instance setup (GET /api/instance and POST /api/setup)',
+     'v0.62.0', 'e586c20e3', '[management, infrastructure, idp] Simplified IdP Management - Embedded IdP (#5008)'),
+    ('DNS zones', '`/api/dns/zones` and their records', 'DNS zones', 'v0.63.0', '067c77e49',
+     '[management] Add custom dns zones (#4849)'),
+    ('Jobs on peers', '`/api/peers/{peerId}/jobs`', 'remote jobs on peers', 'v0.64.0', '58daa674e',
+     '[Management/Client] Trigger debug bundle runs from API/Dashboard (#4592) (#4832)'),
+    ('Password change', '`PUT /api/users/{userId}/password`',
+     'password changes (PUT /api/users/{id}/password, with the embedded identity provider)', 'v0.64.0', 'a0b0b664b',
+     'Local user password change (embedded IdP) (#5132)'),
+    ('Invite links', '`/api/users/invites`', 'invite links', 'v0.64.2', '7d791620a',
+     'Add user invite link feature for embedded IdP (#5157)'),
+    ('Reverse proxy services, domains, clusters', '`/api/reverse-proxies/services`, `domains`, `clusters`', 'reverse proxies',
+     'v0.65.0', 'f53155562', '[management, reverse proxy] Add reverse proxy feature (#5291)'),
+    ("The reverse proxy's access log", '`GET /api/events/proxy`', "the reverse proxy's access log", 'v0.65.0', 'f53155562',
+     '[management, reverse proxy] Add reverse proxy feature (#5291)'),
+    ('Reverse proxy tokens', '`/api/reverse-proxies/proxy-tokens`', 'reverse proxy tokens', 'v0.71.0', '07cbfdbed',
+     '[proxy] feature: bring your own proxy (#5627)'),
+    ('Agent Network', '`/api/agent-network/...` (all 29 operations)', 'Agent Network resources', 'v0.74.0', '92a66cdd2',
+     '[management,proxy,client] 0.74.0 version (#6563)'),
+    ('The current user', '`GET /api/users/current` (`user_info` `current`)', 'current', 'v0.41.1', '75bdd47df',
+     '[management] get current user endpoint (#3666)'),
+    ("Every network's routers", '`GET /api/networks/routers`', None, 'v0.45.2', '684501fd3',
+     '[management] Prevent deletion of peers linked to network routers (#3881)'),
+    ('User approval', '`POST /api/users/{userId}/approve` (`user` `approval`)', 'approval', 'v0.56.0', 'd39fcfd62',
+     '[management] Add user approval (#4411)'),
+    ('Port ranges in policy rules', '`port_ranges` of a rule (`policy` `rules.ports` ranges)', None, 'v0.30.0', 'ff7863785',
+     '[management, client] Add access control support to network routes (#2100)'),
+    ('Resources in policy rules', '`sourceResource`, `destinationResource`', 'rules.source_resource', 'v0.35.0', 'ddc365f7a',
+     '[client, management] Add new network concept (#3047)'),
+    ('', '', 'rules.destination_resource', 'v0.35.0', 'ddc365f7a', '[client, management] Add new network concept (#3047)'),
+    ('Route domains, keep_route', '`domains`, `keep_route` of a route', 'domains', 'v0.28.0', '4fec709bb',
+     'Release 0.28.0 (#2092)'),
+    ('', '', 'keep_route', 'v0.28.0', '4fec709bb', 'Release 0.28.0 (#2092)'),
+    ('Process posture check', '`checks.process_check`', 'checks.process_check', 'v0.28.0', '4fec709bb', 'Release 0.28.0 (#2092)'),
+    ('Route access control groups', '`access_control_groups` of a route', 'access_control_groups', 'v0.30.0', 'ff7863785',
+     '[management, client] Add access control support to network routes (#2100)'),
+    ('Peer inactivity expiration', '`peer_inactivity_expiration(_enabled)` (settings), `inactivity_expiration_enabled` (peer)',
+     'peer_inactivity_expiration_enabled', 'v0.30.2', '49e65109d', 'Add session expire functionality based on inactivity (#2326)'),
+    ('', '', 'peer_inactivity_expiration', 'v0.30.2', '49e65109d', 'Add session expire functionality based on inactivity (#2326)'),
+    ('', '', 'inactivity_expiration_enabled', 'v0.30.2', '49e65109d', 'Add session expire functionality based on inactivity (#2326)'),
+    ('Routing peer DNS resolution', '`routing_peer_dns_resolution_enabled` (settings)', 'routing_peer_dns_resolution_enabled',
+     'v0.35.0', 'ddc365f7a', '[client, management] Add new network concept (#3047)'),
+    ('Group resources', '`resources` of a group', 'resources', 'v0.35.0', 'ddc365f7a',
+     '[client, management] Add new network concept (#3047)'),
+    ('Extra DNS labels', '`allow_extra_dns_labels` (setup key)', 'allow_extra_dns_labels', 'v0.37.0', '39986b0e9',
+     '[client, management] Support DNS Labels for Peer Addressing (#3252)'),
+    ('Custom DNS domain', '`dns_domain` (settings)', 'dns_domain', 'v0.42.0', '312bfd9bd',
+     '[management] support custom domains per account (#3726)'),
+    ('Roles network_admin, auditor', '`role` of a user', None, 'v0.43.0', 'dbf81a145', '[management] network admin role (#3720)'),
+    ('Lazy connections', '`lazy_connection_enabled` (settings)', 'lazy_connection_enabled', 'v0.45.2', 'c03435061',
+     '[management] lazy connection account setting (#3855)'),
+    ("A peer's address", '`ip` of `PUT /api/peers/{peerId}`', None, 'v0.53.0', 'beb66208a',
+     '[management, client] Add API to change the network range (#4177)'),
+    ('Exit node auto-apply', '`skip_auto_apply` of a route', 'skip_auto_apply', 'v0.55.0', '533d93eb1',
+     '[management,client] Feat/exit node auto apply (#4272)'),
+    ('User approval required', '`user_approval_required` (settings, `extra`)', 'user_approval_required', 'v0.56.0', 'd39fcfd62',
+     '[management] Add user approval (#4411)'),
+)
+RELEASES_HEADING = '\n## Releases'
+
+
+def render_releases():
+    from ansible_collections.nms.overlay.plugins.module_utils._server import PROBE_RELEASE
+    lines = [
+        RELEASES_HEADING,
+        '',
+        'The first NetBird release that served each feature and option of today\'s servers, as NetBird\'s history shows '
+        'it: the commit that added it to the management server\'s OpenAPI file, and the first release tag that holds '
+        'the commit. Before a module calls anything else it asks the server\'s release (the version probe, one request) '
+        'and refuses a feature the release lacks, naming the feature and this release; an option likewise, before any '
+        'write. A server without the probe (releases before %s) is taken for v0.27: upgrade it to %s or later to use '
+        'anything newer than v0.27, whatever the feature\'s own release. A version that is no release (a development '
+        'build) is taken to have everything.' % (PROBE_RELEASE, PROBE_RELEASE),
+        '',
+        '| Feature or option | API | First release | Commit |',
+        '|---|---|---|---|',
+    ]
+    for what, api, dummy_key, release, commit, subject in RELEASE_ROWS:
+        if what:
+            lines.append('| %s | %s | %s | `%s` %s |' % (what, api, release, commit, subject.replace('|', '\\|')))
     lines.append('')
     return '\n'.join(lines)
 

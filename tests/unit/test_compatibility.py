@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -44,10 +45,47 @@ def test_every_module_and_option_has_a_row():
 def test_a_module_of_todays_servers_is_marked_v077_only():
     assert compatibility.requires('group') is None and compatibility.requires('network_state') is None
     page = compatibility.render(requires_of=lambda module: 'Networks' if module == 'group' else None)
-    assert ('| `nms.overlay.group` | | no | yes | Networks came after v0.27: on a v0.27 server the task fails after one '
-            'request, before any other. |') in page
+    assert ('| `nms.overlay.group` | | no | yes | Networks came with NetBird v0.35.0: on an older server (v0.27 among them) '
+            'the task fails after one request, the version probe, before any other. |') in page
     assert '| | `peers` | no | yes |  |' in page
     assert '| `nms.overlay.group_info` | | yes | yes |  |' in page
+
+
+# -- the releases (issue 31) -------------------------------------------------------------------------------------------
+
+
+def test_every_release_of_the_tables_has_its_row_with_the_same_release():
+    from ansible_collections.nms.overlay.plugins.module_utils._server import FEATURE_RELEASES, OPTION_RELEASES
+    rows = {key: release for dummy, dummy_api, key, release, dummy_commit, dummy_subject in compatibility.RELEASE_ROWS if key}
+    tables = {**FEATURE_RELEASES, **OPTION_RELEASES}
+    assert rows == tables
+
+
+def test_the_page_names_each_release_and_its_commit():
+    page = compatibility.render()
+    assert '| Agent Network | `/api/agent-network/...` (all 29 operations) | v0.74.0 | `92a66cdd2` ' in page
+    assert '| The version probe | `GET /api/instance/version` | v0.64.2 | `7d791620a` ' in page
+    assert ('| `nms.overlay.agent_network_provider` | | no | yes | Agent Network resources came with NetBird v0.74.0: on an '
+            'older server') in page
+    assert '| | `skip_auto_apply` | no | yes | From v0.55.0 on: an older server' in page
+
+
+def test_each_commit_came_first_with_its_release():
+    """Against NetBird's own history, where it is at hand: the first release tag holding each commit."""
+    import subprocess
+    if not os.path.isdir(compatibility.NETBIRD_GIT):
+        pytest.skip('no NetBird repository at %s (set NMS_NETBIRD_GIT)' % compatibility.NETBIRD_GIT)
+
+    def key(tag):
+        return tuple(int(part) for part in tag[1:].split('.'))
+    for what, dummy_api, dummy_key, release, commit, subject in compatibility.RELEASE_ROWS:
+        tags = subprocess.run(['git', '-C', compatibility.NETBIRD_GIT, 'tag', '--contains', commit], capture_output=True,
+                              text=True, check=True).stdout.split()
+        releases = sorted((tag for tag in tags if re.fullmatch(r'v\d+\.\d+\.\d+', tag)), key=key)
+        assert releases and releases[0] == release, (what, commit, releases[:1])
+        found = subprocess.run(['git', '-C', compatibility.NETBIRD_GIT, 'log', '-1', '--format=%s', commit], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        assert found == subject, (commit, found)
 
 
 # -- the API coverage (issue 31) ---------------------------------------------------------------------------------------

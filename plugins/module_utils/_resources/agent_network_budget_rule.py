@@ -23,7 +23,6 @@ class AgentNetworkBudgetRuleModule(WithLimits, ResourceModule):
 
     path = BASE + '/budget-rules'
     what = 'Agent Network budget rule'
-    section = None  # not described by network_state (yet): managed with its own module
     kind = 'agent_network_budget_rules'
     requires = AGENT_NETWORK
     api_operations = ('GET /api/agent-network/budget-rules', 'POST /api/agent-network/budget-rules',

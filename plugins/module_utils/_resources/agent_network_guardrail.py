@@ -14,7 +14,9 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE, merge_nested, nested, with_timestamps
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import (
+    AGENT_NETWORK, BASE, merge_nested, nested, with_timestamps, without_unset,
+)
 
 POLICIES = BASE + '/policies'
 CHECKS_SPEC = dict(type='dict', options=dict(
@@ -37,7 +39,6 @@ class AgentNetworkGuardrailModule(ResourceModule):
 
     path = BASE + '/guardrails'
     what = 'Agent Network guardrail'
-    section = None  # not described by network_state (yet): managed with its own module
     kind = 'agent_network_guardrails'  # policies attach guardrails by name
     requires = AGENT_NETWORK
     # its CRUD, and the policies' list a deletion reads (servers leave a deleted guardrail's id in its policies)
@@ -57,6 +58,13 @@ class AgentNetworkGuardrailModule(ResourceModule):
         if 'checks' in merged:
             merged['checks'] = checks_norm(merged['checks'])
         return merged
+
+    def described(self, options, obj, name_of):
+        checks = without_unset(options.get('checks'), tuple(CHECKS_SPEC['options']))
+        options.pop('checks', None)
+        if checks:
+            options['checks'] = checks
+        return options
 
     def before_write(self, current_obj, state):
         if state is not None:

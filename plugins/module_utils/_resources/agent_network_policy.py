@@ -25,7 +25,6 @@ class AgentNetworkPolicyModule(WithLimits, ResourceModule):
 
     path = BASE + '/policies'
     what = 'Agent Network policy'
-    section = None  # not described by network_state (yet): managed with its own module
     kind = 'agent_network_policies'
     requires = AGENT_NETWORK
     api_operations = ('GET /api/agent-network/policies', 'POST /api/agent-network/policies',

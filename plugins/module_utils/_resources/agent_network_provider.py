@@ -45,7 +45,6 @@ class AgentNetworkProviderModule(ResourceModule):
 
     path = BASE + '/providers'
     what = 'Agent Network provider'
-    section = None  # not described by network_state (yet): managed with its own module
     kind = 'agent_network_providers'  # policies name their destination providers
     requires = AGENT_NETWORK
     api_operations = ('GET /api/agent-network/providers', 'POST /api/agent-network/providers',
@@ -65,8 +64,8 @@ class AgentNetworkProviderModule(ResourceModule):
         identity_header_groups=Field(norm=lambda value: value or ''),
         # servers give a created provider enabled=false unless the create says otherwise; the API documents true
         enabled=Field('bool', initial=True),
-        skip_tls_verification=Field('bool'),
-        metadata_disabled=Field('bool'),
+        skip_tls_verification=Field('bool', server_default=False),
+        metadata_disabled=Field('bool', server_default=False),
     )
     shape = staticmethod(public_provider)
     required_one_of = (('id', 'name'),)

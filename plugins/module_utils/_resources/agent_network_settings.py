@@ -34,7 +34,7 @@ class AgentNetworkSettingsModule(ResourceModule):
     path = BASE + '/settings'
     what = 'Agent Network settings'
     result_key = 'agent_network_settings'
-    section = None  # not described by network_state (yet): managed with its own module
+    section = 'agent_network_settings'
     singleton = True
     has_id = False
     required_on_create = ()
@@ -90,6 +90,15 @@ class AgentNetworkSettingsModule(ResourceModule):
             expect.update(proxy_address=wanted['endpoint'], dedicated=True)
         return [dict(method='POST', path=self.path, body=wanted, expect=expect,
                      before={name: obj.get(name) for name in wanted}, after=wanted)]
+
+    def described(self, options, obj, name_of):
+        """What network_state's export describes: nothing before the bootstrap (the section is left out, as applying
+        it could not bootstrap); after it, the one address the bootstrap takes (a dedicated endpoint, or the proxy
+        address the endpoint was allocated beneath) with the toggles."""
+        if not bootstrapped(obj):
+            return None
+        options.pop('proxy_address' if obj.get('dedicated') else 'endpoint', None)
+        return options
 
     def before_write(self, current_obj, state):
         if state is not None:

@@ -27,8 +27,7 @@ class InstanceModule(OneTimeSetup):
     path = '/instance'
     action_path = '/setup'
     what = 'instance'
-    requires = ('instance setup (GET /api/instance and POST /api/setup, which came after v0.27 with the embedded '
-                'identity provider)')
+    requires = 'instance setup (GET /api/instance and POST /api/setup)'  # with the embedded identity provider
     natural_key = 'email'
     pending_member = 'setup_required'
     answer_key = 'owner'

@@ -15,6 +15,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     PEER_ANSWERS, PEER_REQUEST_FIELDS, bare_ip, normalise_peer, peer_groups, same_hostname,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import UpdateOnly
+from ansible_collections.nms.overlay.plugins.module_utils._server import refused_release
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import account_of
 
@@ -24,6 +25,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.account_set
 CURRENT_PEER_ANSWERS = dict(created_at=TEXT, ephemeral=FLAG, extra_dns_labels=LIST, local_flags=OBJECT, disapproval_reason=TEXT)
 # the options the peer model checks (identity keys and groups are no request fields)
 CHECKED_OPTIONS = ('id', 'name', 'hostname', 'ip', 'groups')
+ADDRESS_RELEASE = 'v0.53.0'  # the first that changes a peer's address (NetBird commit beb66208a; docs/compatibility.md)
 
 
 # -- identity ----------------------------------------------------------------------------------------
@@ -168,10 +170,11 @@ class PeerModule(UpdateOnly):
 
     def check_server(self):
         super().check_server()
-        if address_to_set(self) is not None and not self.resolver.server.current:
-            raise TaskError("option ip: %s cannot change a peer's address (servers can from v0.77 on); given with id "
+        release = refused_release(self.resolver.server, ADDRESS_RELEASE) if address_to_set(self) is not None else None
+        if release:
+            raise TaskError("option ip: %s cannot change a peer's address (servers can from %s); given with id "
                             "or hostname, ip is the peer's new address, and alone it finds the peer"
-                            % self.resolver.server.describe())
+                            % (self.resolver.server.describe(), release))
 
     def desired(self):
         desired = super().desired()

@@ -6,21 +6,19 @@ ephemeral peer of the caller's WireGuard public key, and one policy per rule tha
 
 The server gives such a peer no mark of its own, and never answers a peer's public key: the module finds the one it
 made by its name and the policies that join it to the peer (a rule whose sourceResource is it and whose
-destinationResource is the peer), which is what the server builds and deletes with the peer.
+destinationResource is the peer), which is what the server builds and deletes with the peer. Nothing of it can change:
+the engine's create-only strategy (_strategy_create_only.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError, TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import placeholder_id
-from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
+from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
+from ansible_collections.nms.overlay.plugins.module_utils._strategy_create_only import CreateOnly
 
-PEERS_PATH = '/peers'
-POLICIES_PATH = '/policies'
 RULE_RE = re.compile(r'^(?:(all|icmp)|(tcp|udp)/(\d{1,5})(?:-(\d{1,5}))?)$')
 
 
@@ -61,87 +59,54 @@ def links(policy, target_id):
     return None
 
 
-class PeerTemporaryAccessModule(NmsModule):
+def rule_list(texts):
+    """The rules as the module compares and sends them: each as rule_text writes it (as given where it cannot), once."""
+    rules = []
+    for text in texts or []:
+        rule = rule_text(text) or str(text)
+        if rule not in rules:
+            rules.append(rule)
+    return rules
+
+
+class PeerTemporaryAccessModule(CreateOnly):
     """Give a WireGuard key temporary access to one peer, unless the temporary peer of that name exists already."""
 
     api_operations = ('POST /api/peers/{peerId}/temporary-access', 'DELETE /api/peers/{peerId}')
     requires = 'temporary access to peers'
-    argument_spec = dict(
-        peer=dict(type='str', required=True),
-        name=dict(type='str', required=True),
-        wg_pub_key=dict(type='str'),
-        rules=dict(type='list', elements='str'),
-        state=dict(type='str', choices=['present', 'absent'], default='present'),
+    what = 'temporary access'
+    parent = ('peers', 'peer')
+    sub_path = '/temporary-access'
+    kind = 'peers'            # the temporary peer is one of the account's peers: found, and deleted, there
+    linked_through = 'policies'
+    never_answered = ('wg_pub_key',)
+    fields = dict(
+        name=Field(dict(type='str', required=True), immutable=True),
+        wg_pub_key=Field(immutable=True),
+        rules=Field('list', norm=rule_list, many=True, immutable=True),
     )
     required_if = (('state', 'present', ('wg_pub_key', 'rules')),)
+    ambiguous_text = ("the name '{name}' has {count} temporary peers with access to the peer {parent} (ids: {ids}); delete "
+                      "the others with nms.overlay.peer (state: absent, id: ...)")
 
-    def wanted_rules(self):
-        """The rules, checked before any request."""
-        problems = []
-        if not self.params['name'].strip():
-            problems.append('option name: must not be empty')
-        if self.params.get('wg_pub_key') is not None and not self.params['wg_pub_key'].strip():
-            problems.append('option wg_pub_key: must not be empty')
-        rules = []
+    def check_options(self):
+        """Rules servers would refuse with a bare 500 after making the peer, refused before any request."""
+        problems = ['option %s: must not be empty' % name for name in ('name', 'wg_pub_key')
+                    if self.params.get(name) is not None and not self.params[name].strip()]
         for index, text in enumerate(self.params.get('rules') or []):
-            rule = rule_text(text)
-            if rule is None:
+            if rule_text(text) is None:
                 problems.append("option rules[%d]: '%s' is no rule; write tcp/PORT, udp/PORT, tcp/START-END, udp/START-END "
                                 "(ports 1 to 65535), icmp or all" % (index, text))
-            elif rule not in rules:
-                rules.append(rule)
         if self.params.get('rules') is not None and not self.params['rules']:
             problems.append('option rules: must list at least 1 rule (without one the peer can reach nothing)')
         if problems:
             raise OptionsError('; '.join(problems))
-        return rules
+        super().check_options()
 
-    def existing(self, target_id):
-        """The temporary peers of the task's name that reach the target, each with the rules of its policies."""
-        policies = self.client.get_list(POLICIES_PATH)
-        found = []
-        for peer in self.resolver.items('peers'):
-            if peer.get('name') != self.params['name'] or ref_id(peer) == target_id:
-                continue
-            own = [policy for policy in policies if links(policy, target_id) == ref_id(peer)]
-            if own:
-                found.append(dict(id=ref_id(peer), name=peer.get('name'), peer=target_id,
-                                  rules=[rule for policy in own for rule in rules_of(policy)]))
-        if len(found) > 1:
-            ids = ', '.join(sorted(item['id'] for item in found))
-            raise TaskError("the name '%s' has %d temporary peers with access to the peer %s (ids: %s); delete the others "
-                            "with nms.overlay.peer (state: absent, id: ...)" % (self.params['name'], len(found), self.params['peer'], ids))
-        return found[0] if found else None
-
-    def run(self):
-        rules = self.wanted_rules()
-        self.check_generation()
-        target_id = self.resolver.to_id('peers', self.params['peer'], 'peer')
-        current = self.existing(target_id)
-        if self.params['state'] == 'absent':
-            if current is None:
-                return {'changed': False, 'temporary_access': {}}
-            if not self.module.check_mode:
-                try:
-                    self.client.delete('%s/%s' % (PEERS_PATH, current['id']))
-                except ApiError as exc:
-                    if exc.status != 404:  # gone already (it disconnected, and the server deleted it)
-                        raise
-            return {'changed': True, 'temporary_access': current, 'diff': dict(before=dict(name=current['name'], rules=current['rules']),
-                                                                               after={})}
-        if current is not None:
-            if sorted(current['rules']) != sorted(rules):
-                self.warn('the temporary access %s keeps its rules %s, not %s: servers cannot change them; delete it (state: '
-                          'absent) and create it again to change them' % (self.shown(self.params['name']), ', '.join(current['rules']),
-                                                                          ', '.join(rules)))
-            return {'changed': False, 'temporary_access': current}
-        body = dict(name=self.params['name'], wg_pub_key=self.params['wg_pub_key'], rules=rules)
-        result = {'changed': True, 'diff': dict(before={}, after=dict(name=body['name'], rules=rules))}
-        if self.module.check_mode:
-            result['temporary_access'] = dict(id=placeholder_id('peer', body['name']), name=body['name'], rules=rules, peer=target_id)
-            return result
-        created = self.client.post('%s/%s/temporary-access' % (PEERS_PATH, target_id), body)
-        if not isinstance(created, dict) or not created.get('id'):
-            raise self.client.answer_error('POST', '%s/%s/temporary-access' % (PEERS_PATH, target_id), 'the answer is not the created peer')
-        result['temporary_access'] = dict(created, rules=created.get('rules') or [], peer=target_id)
-        return result
+    def linked(self, item):
+        """A peer of the name is the temporary access when policies let it reach the peer: it has their rules."""
+        target = ref_id(self.parent_object(self))
+        own = [policy for policy in self.resolver.items(self.linked_through) if links(policy, target) == ref_id(item)]
+        if not own:
+            return None
+        return dict(id=ref_id(item), name=item.get('name'), rules=[rule for policy in own for rule in rules_of(policy)])

@@ -15,6 +15,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolv
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._names import NameLookup
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._server import option_release, refused_release
 from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 
@@ -124,9 +125,11 @@ class PolicyModule(ResourceModule):
         if not ranges and not resources and len(rules) < 2:
             return
         server = self.resolver.server
-        if resources and not server.current:
-            raise TaskError('; '.join('option rules[%d].%s: %s does not have it (servers have it from v0.77 on)'
-                                      % (index, option, server.describe()) for index, option in resources))
+        refused = [(index, option, refused_release(server, option_release('rules.' + option, 'v0.77'))) for index, option in resources]
+        refused = [(index, option, release) for index, option, release in refused if release]
+        if refused:
+            raise TaskError('; '.join('option rules[%d].%s: %s does not have it (servers have it from %s)'
+                                      % (index, option, server.describe(), release) for index, option, release in refused))
         if any(answered_with_ranges(policy) for policy in self.resolver.items(self.kind)):
             server.learn(True)  # the list this task reads anyway shows it: no request to ask
         if ranges and not server.current:

@@ -12,6 +12,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._server import option_release, refused_release
 
 
 CHECKS_OPTIONS = dict(
@@ -71,10 +72,13 @@ class PostureCheckModule(ResourceModule):
     def check_server(self):
         """The checks of today's servers (process_check) are refused by an older one before any write."""
         super().check_server()
+        server = self.resolver.server
         given = [name for name in TODAY_CHECKS if (self.params.get('checks') or {}).get(name) is not None]
-        if given and not self.resolver.server.current:
-            raise TaskError('; '.join('option checks.%s: %s does not have it (servers have it from v0.77 on)'
-                                      % (name, self.resolver.server.describe()) for name in given))
+        refused = [(name, refused_release(server, option_release('checks.' + name, 'v0.77'))) for name in given]
+        refused = [(name, release) for name, release in refused if release]
+        if refused:
+            raise TaskError('; '.join('option checks.%s: %s does not have it (servers have it from %s)'
+                                      % (name, server.describe(), release) for name, release in refused))
 
     def merge_desired(self, current, desired):
         if self.params.get('checks_mode') == 'replace':

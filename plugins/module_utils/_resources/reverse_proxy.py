@@ -6,6 +6,7 @@ feature's name, for the refusal of a v0.27 server, and the root of its paths."""
 
 from __future__ import annotations
 
+PROXY_TOKENS = 'reverse proxy tokens'  # they came later than the rest (see _server.FEATURE_RELEASES)
 REVERSE_PROXIES = 'reverse proxies'  # what a v0.27 server lacks (named when it refuses these modules)
 ROOT = '/reverse-proxies'
 

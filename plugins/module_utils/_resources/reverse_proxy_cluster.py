@@ -21,6 +21,7 @@ class ReverseProxyClusterModule(UpdateOnly):
 
     path = ROOT + '/clusters'
     what = 'reverse proxy cluster'
+    section = None  # not described by network_state: proxies connect by themselves, the API only lists and removes them
     requires = REVERSE_PROXIES
     api_operations = ('GET /api/reverse-proxies/clusters', 'DELETE /api/reverse-proxies/clusters/{clusterAddress}')
     natural_key = 'address'

@@ -21,6 +21,7 @@ class ReverseProxyDomainModule(ResourceModule):
 
     path = ROOT + '/domains'
     what = 'reverse proxy domain'
+    section = 'reverse_proxy_domains'  # the custom ones: a cluster's free domain comes and goes with the cluster
     requires = REVERSE_PROXIES
     # its list, create and delete (no GET or PUT of one), and the validation it triggers
     api_operations = ('GET /api/reverse-proxies/domains', 'POST /api/reverse-proxies/domains',

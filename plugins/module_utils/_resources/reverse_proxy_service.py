@@ -11,7 +11,7 @@ import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, FREE_FORM, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set
-from ansible_collections.nms.overlay.plugins.module_utils._kind import WRITE_ONLY_SHOWN, Field
+from ansible_collections.nms.overlay.plugins.module_utils._kind import UPDATE_SECRET_OPTION, Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy import REVERSE_PROXIES, ROOT, without_empty
 
@@ -19,12 +19,9 @@ MODES = ('http', 'tcp', 'udp', 'tls')
 TARGET_TYPES = ('peer', 'host', 'domain', 'subnet', 'cluster')
 # what a target's target_id names, by its type: a peer, a network resource (of that type), or a cluster's address
 TARGET_KINDS = dict(peer='peers', host='network_resources', domain='network_resources', subnet='network_resources')
-# the write-only values of a service's sign-in: servers answer them empty and keep the one they hold for an enabled
-# method whose value a request leaves empty
-SECRETS = (('password_auth', 'password'), ('pin_auth', 'pin'))
-HEADER_VALUE = 'value'
-SECRET_BEFORE, SECRET_AFTER = WRITE_ONLY_SHOWN['before'], WRITE_ONLY_SHOWN['after']
-ALWAYS, ON_CREATE = 'always', 'on_create'
+# the write-only members of a service's sign-in (servers answer them empty, and keep the value they hold for an
+# enabled method whose value a request leaves empty; header values by the header's name)
+SIGN_IN_SECRETS = ('password_auth.password', 'pin_auth.pin', 'header_auths[header].value')
 
 TARGET_OPTIONS = dict(
     target_id=dict(type='str', required=True),
@@ -61,57 +58,18 @@ def normal_targets(targets):
 
 
 def normal_auth(auth):
-    """A sign-in as compared: methods without empty members (secrets answered empty drop out), SSO groups as a set."""
-    auth = without_empty(copy.deepcopy(auth or {}))
+    """A sign-in as compared: the methods that are on (one off is as one left out, and holds no secret in use),
+    without empty members (secrets answered empty drop out), SSO groups as a set, each header check with its
+    enabled flag (a check that is off keeps its value on the server)."""
+    auth = without_empty({name: method for name, method in copy.deepcopy(auth or {}).items()
+                          if not isinstance(method, dict) or method.get('enabled')})
     bearer = auth.get('bearer_auth')
     if isinstance(bearer, dict) and 'distribution_groups' in bearer:
         bearer['distribution_groups'] = sorted(id_set(bearer['distribution_groups']))
-    return auth
-
-
-def public_service(item):
-    """A service as returned to the user: its sign-in's secrets empty, as servers answer them (a predicted object
-    holds the ones sent)."""
-    if not isinstance(item, dict) or not isinstance(item.get('auth'), dict):
-        return item
-    auth = copy.deepcopy(item['auth'])
-    for method, secret in SECRETS:
-        if isinstance(auth.get(method), dict) and auth[method].get(secret):
-            auth[method][secret] = ''
     for header in auth.get('header_auths') or []:
-        if isinstance(header, dict) and header.get(HEADER_VALUE):
-            header[HEADER_VALUE] = ''
-    return dict(item, auth=auth)
-
-
-def without_secrets(auth, enabled_before):
-    """A desired sign-in without the secrets of the methods the server has enabled already (it keeps their values)."""
-    auth = copy.deepcopy(auth)
-    for method, secret in SECRETS:
-        if isinstance(auth.get(method), dict) and method in enabled_before:
-            auth[method].pop(secret, None)
-    if 'header_auths' in enabled_before:
-        for header in auth.get('header_auths') or []:
-            header.pop(HEADER_VALUE, None)
+        if isinstance(header, dict):
+            header.setdefault('enabled', False)  # without_empty drops a disabled check's false
     return auth
-
-
-def masked(diff):
-    """A diff whose sign-in secrets show as sent (after) or unreadable (before), never as values."""
-    if not isinstance(diff, dict):
-        return diff
-    diff = copy.deepcopy(diff)
-    for side, shown in (('before', SECRET_BEFORE), ('after', SECRET_AFTER)):
-        auth = (diff.get(side) or {}).get('auth')
-        if not isinstance(auth, dict):
-            continue
-        for method, secret in SECRETS:
-            if isinstance(auth.get(method), dict) and auth[method].get(secret):
-                auth[method][secret] = shown
-        for header in auth.get('header_auths') or []:
-            if isinstance(header, dict) and header.get(HEADER_VALUE):
-                header[HEADER_VALUE] = shown
-    return diff
 
 
 class ReverseProxyServiceModule(ResourceModule):
@@ -120,6 +78,7 @@ class ReverseProxyServiceModule(ResourceModule):
 
     path = ROOT + '/services'
     what = 'reverse proxy service'
+    section = 'reverse_proxy_services'
     requires = REVERSE_PROXIES
     # every operation the modules call (the kind's CRUD: no other)
     api_operations = ('GET /api/reverse-proxies/services', 'POST /api/reverse-proxies/services',
@@ -131,19 +90,19 @@ class ReverseProxyServiceModule(ResourceModule):
     fields = dict(
         name=Field(),
         domain=Field(),
-        mode=Field(dict(type='str', choices=list(MODES))),
-        listen_port=Field('int'),
+        mode=Field(dict(type='str', choices=list(MODES)), server_default='http'),
+        listen_port=Field('int', server_default=0),
         targets=Field(dict(type='list', elements='dict', options=TARGET_OPTIONS), norm=normal_targets),
         enabled=Field('bool', initial=True),
-        pass_host_header=Field('bool'),
-        rewrite_redirects=Field('bool'),
-        auth=Field(dict(type='dict', options=AUTH_OPTIONS), norm=normal_auth),
+        pass_host_header=Field('bool', server_default=False),
+        rewrite_redirects=Field('bool', server_default=False),
+        auth=Field(dict(type='dict', options=AUTH_OPTIONS), norm=normal_auth, write_only=SIGN_IN_SECRETS),
         access_restrictions=Field('dict', norm=without_empty),
         private=Field('bool'),
         access_groups=Field('list', ref='groups', many=True),
     )
-    options = dict(update_secrets=dict(type='str', choices=[ALWAYS, ON_CREATE], default=ON_CREATE))
-    shape = staticmethod(public_service)
+    # the engine's option for write-only values, under the name earlier releases gave it too
+    options = dict(update_secret={**UPDATE_SECRET_OPTION, 'aliases': ['update_secrets']})
     required_one_of = (('id', 'name'),)
 
     def desired(self):
@@ -165,18 +124,17 @@ class ReverseProxyServiceModule(ResourceModule):
                                                                         'auth.bearer_auth.distribution_groups'))
         return wanted
 
-    def prepare_update(self, obj, desired):
-        """The secrets of a sign-in method the server has on already are sent only with update_secrets=always (they
-        cannot be compared; a request without one keeps the value held); turning a method on sends its secret."""
-        if 'auth' in desired and self.params.get('update_secrets') != ALWAYS:
-            held = normal_auth(obj.get('auth'))
-            enabled = set(name for name, method in held.items() if isinstance(method, dict) and method.get('enabled'))
-            if any(isinstance(header, dict) and header.get('enabled') for header in held.get('header_auths') or []):
-                enabled.add('header_auths')
-            desired['auth'] = without_secrets(desired['auth'], enabled)
-        return desired
-
-    def finish(self, obj, result):
-        if 'diff' in result:
-            result['diff'] = masked(result['diff'])
-        return result
+    def described(self, options, obj, name_of):
+        """The options an export describes the service with: its targets and sign-in groups by name, as a task gives
+        them (desired's inverse)."""
+        targets = []
+        for target in options.get('targets') or []:
+            kind = TARGET_KINDS.get(target.get('target_type'))
+            targets.append(dict(target, target_id=name_of(kind, target['target_id'])) if kind and target.get('target_id') else target)
+        if 'targets' in options:
+            options = dict(options, targets=targets)
+        bearer = (options.get('auth') or {}).get('bearer_auth')
+        if isinstance(bearer, dict) and bearer.get('distribution_groups'):
+            named = sorted((name_of('groups', group) for group in bearer['distribution_groups']), key=str)
+            options = dict(options, auth=dict(options['auth'], bearer_auth=dict(bearer, distribution_groups=named)))
+        return options

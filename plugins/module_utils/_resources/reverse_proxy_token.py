@@ -10,7 +10,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, T
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._strategy_secret import SecretOnCreate
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_time
-from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy import REVERSE_PROXIES, ROOT
+from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy import PROXY_TOKENS, ROOT
 
 VALUE = 'plain_token'
 LIFETIME_SLACK = 60  # seconds between a token's creation and its expiry's reckoning (expires_in is the request's)
@@ -44,7 +44,8 @@ class ReverseProxyTokenModule(SecretOnCreate):
 
     path = ROOT + '/proxy-tokens'
     what = 'reverse proxy token'
-    requires = REVERSE_PROXIES
+    section = None  # not described by network_state: a secret shown once (as personal access tokens), no desired state
+    requires = PROXY_TOKENS
     # its list, create and revoke (no GET or PUT of one)
     api_operations = ('GET /api/reverse-proxies/proxy-tokens', 'POST /api/reverse-proxies/proxy-tokens',
                       'DELETE /api/reverse-proxies/proxy-tokens/{tokenId}')

@@ -10,12 +10,15 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import lower,
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._server import refused_release
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import account_of
 
 
 # the roles of v0.27 servers, and those today's servers (v0.77) add
 ROLES = ('owner', 'admin', 'user')
 CURRENT_ROLES = ('network_admin', 'auditor', 'billing_admin')
+# the release that brought each (NetBird commits 208a2b716, dbf81a145, 39483f8ca; docs/compatibility.md)
+ROLE_RELEASES = dict(network_admin='v0.43.0', auditor='v0.43.0', billing_admin='v0.30.1')
 APPROVE, REJECT = 'approved', 'rejected'
 
 
@@ -116,9 +119,10 @@ class UserModule(ResourceModule):
     def check_server(self):
         super().check_server()
         role = lower(self.params.get('role'))
-        if role in CURRENT_ROLES and not self.resolver.server.current:
-            raise TaskError("option role: %s does not have the role '%s' (servers have it from v0.77 on); its roles are %s"
-                            % (self.resolver.server.describe(), role, ', '.join(ROLES)))
+        release = refused_release(self.resolver.server, ROLE_RELEASES[role]) if role in CURRENT_ROLES else None
+        if release:
+            raise TaskError("option role: %s does not have the role '%s' (servers have it from %s); its roles are %s"
+                            % (self.resolver.server.describe(), role, release, ', '.join(ROLES)))
 
     def matches(self, item):
         email = self.params.get('email')

@@ -454,9 +454,10 @@ def update_setup_key(ctx: Ctx) -> Any:
 
 # instance (v0.77) ------------------------------------------------------------------
 @route("GET", "/api/instance/version", CURRENT)
-def instance_version(_ctx: Ctx) -> Any:
-    """v0.77's version answer (v0.27 has no such endpoint: 404, which is how clients tell them apart)."""
-    return {"management_current_version": MANAGEMENT_VERSION, "management_update_available": False}
+def instance_version(ctx: Ctx) -> Any:
+    """v0.77's version answer (v0.27 has no such endpoint: 404, which is how clients tell them apart); the release
+    it names can be set (/_emulator/config "version"), to play a server of another release of this generation."""
+    return {"management_current_version": ctx.state.version or MANAGEMENT_VERSION, "management_update_available": False}
 
 
 # events ----------------------------------------------------------------------------

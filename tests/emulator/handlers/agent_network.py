@@ -333,8 +333,36 @@ _crud("/api/agent-network/budget-rules", "ruleId", "agent_network_budget_rules",
       "get agent network budget rule: ")
 
 
-# reports (no traffic flows through an emulated gateway) ----------------------------------------------
-def _page(ctx: Ctx) -> Any:
+# reports: no traffic flows through an emulated gateway; a test seeds access-log entries (/_emulator/agent-network-logs)
+COSTS = ("input_cost_usd", "cached_input_cost_usd", "cache_creation_cost_usd", "output_cost_usd", "cache_cost_usd", "cost_usd")
+TOKENS = ("input_tokens", "output_tokens", "total_tokens", "cached_input_tokens", "cache_creation_tokens")
+LOGS = "agent_network_access_logs"
+
+
+def seed_access_logs(state: State, body: dict[str, Any]) -> Any:
+    """`{"count": N, "per_session"?: M, "decision"?: "allow", "user_id"?}`: N access-log entries, newest first one
+    second apart, M to a session (default 1). Returns `{"count", "total"}`."""
+    count, per_session = body.get("count", 1), body.get("per_session", 1)
+    for name, value in (("count", count), ("per_session", per_session)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100000:
+            raise ApiError(422, f"{name}: a whole number from 1 to 100000")
+    logs = _kept(state, LOGS)
+    start = now()
+    for index in range(count):
+        number = len(logs)
+        entry_id = "ainlog_%06d" % number
+        logs[entry_id] = {
+            "id": entry_id, "service_id": "ainsvc_emulated", "timestamp": iso(start - dt.timedelta(seconds=number)),
+            "status_code": 200, "duration_ms": 120, "user_id": str(body.get("user_id") or ""), "source_ip": "100.64.0.10",
+            "method": "POST", "host": "api.openai.com", "path": "/v1/chat/completions", "provider": "openai_api",
+            "model": "gpt-5.4-mini", "session_id": "ainses_%06d" % (number // per_session),
+            "decision": str(body.get("decision") or "allow"), "group_ids": [], "stream": False,
+            **{name: 10 for name in TOKENS}, **{name: 0.001 for name in COSTS}}
+    return {"count": count, "total": len(logs)}
+
+
+def _page(ctx: Ctx) -> tuple[int, int]:
+    """The page asked (page, page_size) of a paged report, its dates checked as v0.77 checks them."""
     ctx.require(ctx.admin, "permission denied")
     for key in ("start_date", "end_date"):
         value = (ctx.query.get(key) or [""])[0]
@@ -346,17 +374,49 @@ def _page(ctx: Ctx) -> Any:
                                % (key, value, value)) from None
     page = max(1, int((ctx.query.get("page") or ["1"])[0] or 1))
     size = min(100, max(1, int((ctx.query.get("page_size") or ["50"])[0] or 50)))
-    return {"data": [], "page": page, "page_size": size, "total_pages": 0, "total_records": 0}
+    return page, size
+
+
+def _matching(ctx: Ctx) -> list[Record]:
+    """The seeded entries the query's simple filters keep, newest first (or oldest first: sort_order asc)."""
+    entries = [dict(entry) for entry in _kept(ctx.state, LOGS).values()]
+    for name in ("decision", "session_id", "user_id"):
+        wanted = (ctx.query.get(name) or [""])[0]
+        if wanted:
+            entries = [entry for entry in entries if entry.get(name) == wanted]
+    ascending = (ctx.query.get("sort_order") or ["desc"])[0] == "asc"
+    return sorted(entries, key=lambda entry: entry["timestamp"], reverse=not ascending)
+
+
+def _paged(items: list[Record], page: int, size: int) -> Any:
+    return {"data": items[(page - 1) * size:page * size], "page": page, "page_size": size,
+            "total_pages": (len(items) + size - 1) // size, "total_records": len(items)}
 
 
 @route("GET", "/api/agent-network/access-logs", CURRENT)
 def access_logs(ctx: Ctx) -> Any:
-    return _page(ctx)
+    page, size = _page(ctx)
+    return _paged(_matching(ctx), page, size)
 
 
 @route("GET", "/api/agent-network/access-log-sessions", CURRENT)
 def access_log_sessions(ctx: Ctx) -> Any:
-    return _page(ctx)
+    page, size = _page(ctx)
+    sessions: dict[str, Record] = {}
+    for entry in _matching(ctx):
+        session = sessions.setdefault(entry["session_id"], {
+            "session_id": entry["session_id"], "user_id": entry["user_id"], "group_ids": [], "started_at": entry["timestamp"],
+            "ended_at": entry["timestamp"], "request_count": 0, "providers": [], "models": [], "decision": entry["decision"],
+            "entries": [], **{name: 0 for name in TOKENS}, **{name: 0.0 for name in COSTS}})
+        session["entries"].append(entry)
+        session["request_count"] += 1
+        session["started_at"], session["ended_at"] = min(session["started_at"], entry["timestamp"]), max(session["ended_at"], entry["timestamp"])
+        for name in TOKENS + COSTS:
+            session[name] += entry[name]
+        for name, key in (("providers", "provider"), ("models", "model")):
+            if entry[key] not in session[name]:
+                session[name].append(entry[key])
+    return _paged(list(sessions.values()), page, size)
 
 
 @route("GET", "/api/agent-network/usage/overview", CURRENT)

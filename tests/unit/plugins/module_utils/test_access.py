@@ -583,7 +583,7 @@ def test_group_resources_are_refused_by_a_v027_server_before_any_write():
     with pytest.raises(TaskError) as failure:
         engine(GroupModule, server, name='office', resources=['wiki']).run()
     assert str(failure.value) == ('option resources: this server (v0.27: it has no GET /api/instance/version) does not '
-                                  'have it (servers have it from v0.77 on)')
+                                  'have it (servers have it from v0.35.0 on)')
     assert server.calls == [('GET', '/instance/version', None)]
 
 
@@ -656,7 +656,7 @@ def test_process_check_is_refused_by_a_v027_server_before_any_write():
     with pytest.raises(TaskError) as failure:
         engine(PostureCheckModule, server, name='agent-running', checks={'process_check': {'processes': [{'linux_path': '/x'}]}}).run()
     assert str(failure.value) == ('option checks.process_check: this server (v0.27: it has no GET /api/instance/version) does '
-                                  'not have it (servers have it from v0.77 on)')
+                                  'not have it (servers have it from v0.28.0 on)')
     assert server.calls == [('GET', '/instance/version', None)]
     server = _check_server(current=False)  # other checks never ask what the server is
     engine(PostureCheckModule, server, name='recent', checks={'nb_version_check': {'min_version': '0.30.0'}}).run()
@@ -732,7 +732,7 @@ def test_rule_resources_are_refused_by_a_v027_server_before_any_write():
     with pytest.raises(TaskError) as failure:
         engine(PolicyModule, server, name='to-lan', rules=[LAN_RULE]).run()
     assert str(failure.value) == ('option rules[0].destination_resource: this server (v0.27: it has no GET '
-                                  '/api/instance/version) does not have it (servers have it from v0.77 on)')
+                                  '/api/instance/version) does not have it (servers have it from v0.35.0 on)')
     assert server.calls == [('GET', '/instance/version', None)]
 
 

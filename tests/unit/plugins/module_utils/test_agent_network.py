@@ -126,7 +126,7 @@ def test_a_v027_server_refuses_before_any_other_request():
     fake = FakeClient({'/agent-network/providers': []})
     with pytest.raises(TaskError) as failure:
         engine(AgentNetworkProviderModule, fake, name='x').run()
-    assert 'does not have Agent Network resources (they came after v0.27)' in str(failure.value)
+    assert 'does not have Agent Network resources, which came with NetBird v0.74.0' in str(failure.value)
     assert fake.calls == [('GET', '/instance/version', None)]
 
 

@@ -57,8 +57,9 @@ def test_every_dns_zone_module_is_refused_by_a_v027_server_after_one_request(cls
     client = fakes.FakeClient({'/dns/zones': [zone()], '/groups': GROUPS})  # GET /instance/version is a 404, as on v0.27
     with pytest.raises(TaskError) as failure:
         engine(cls, client, **params).run()
-    assert str(failure.value) == ('this server (v0.27: it has no GET /api/instance/version) does not have DNS zones '
-                                  '(they came after v0.27); upgrade the server to manage them')
+    assert str(failure.value) == ('this server (v0.27: it has no GET /api/instance/version) does not have DNS zones, '
+                                  'which came with NetBird v0.63.0; upgrade the server to v0.64.2 or later (the first '
+                                  'release that answers GET /api/instance/version) to manage them')
     assert client.calls == [('GET', '/instance/version', None)]
 
 

@@ -12,7 +12,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import AccountSettingsModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
-from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import ROLE_RELEASES, UserModule
 from ansible_collections.nms.overlay.plugins.module_utils._models import OptionsError
 from tests.support.fakes import FakeClient, engine as make
 
@@ -69,7 +69,7 @@ def test_setup_key_allow_extra_dns_labels_refused_by_v027_before_any_write():
     with pytest.raises(TaskError) as err:
         make(SetupKeyModule, server, name='new', type='reusable', allow_extra_dns_labels=True).run()
     assert str(err.value) == ('option allow_extra_dns_labels: this server (v0.27: it has no GET /api/instance/version) '
-                              'does not have it (servers have it from v0.77 on)')
+                              'does not have it (servers have it from v0.37.0 on)')
     only_the_version_was_asked(server)
 
 
@@ -99,7 +99,7 @@ def test_roles_of_current_servers(role):
     with pytest.raises(TaskError) as err:
         make(UserModule, legacy, email='carol@example.com', role=role).run()
     assert str(err.value) == ("option role: this server (v0.27: it has no GET /api/instance/version) does not have the role "
-                              "'%s' (servers have it from v0.77 on); its roles are owner, admin, user" % role)
+                              "'%s' (servers have it from %s on); its roles are owner, admin, user" % (role, ROLE_RELEASES[role]))
     only_the_version_was_asked(legacy)
 
 
@@ -172,7 +172,7 @@ def test_approval_refused_by_v027_before_any_write(params):
     with pytest.raises(TaskError) as err:
         make(UserModule, server, email='bob@example.com', **params).run()
     assert str(err.value) == ('option approval: this server (v0.27: it has no GET /api/instance/version) does not have it '
-                              '(servers have it from v0.77 on)')
+                              '(servers have it from v0.56.0 on)')
     only_the_version_was_asked(server)
 
 
@@ -233,7 +233,10 @@ def test_account_settings_of_current_servers(option, value, sent):
     with pytest.raises(TaskError) as err:
         make(AccountSettingsModule, legacy, **{option: value}).run()
     assert str(err.value) == ('option %s: this server (v0.27: it has no GET /api/instance/version) does not have it '
-                              '(servers have it from v0.77 on)' % option)
+                              '(servers have it from %s on)' % (option, {
+                                  'peer_inactivity_expiration_enabled': 'v0.30.2', 'peer_inactivity_expiration': 'v0.30.2',
+                                  'routing_peer_dns_resolution_enabled': 'v0.35.0', 'dns_domain': 'v0.42.0',
+                                  'lazy_connection_enabled': 'v0.45.2', 'user_approval_required': 'v0.56.0'}[option]))
     only_the_version_was_asked(legacy)
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import WRITE_ONLY_SHOWN, masked_write_only
+from ansible_collections.nms.overlay.plugins.module_utils._kind import WRITE_ONLY_SHOWN, masked_write_only, secret_path
 from ansible_collections.nms.overlay.plugins.module_utils._resources.identity_provider import IdentityProviderModule
 from ansible_collections.nms.overlay.plugins.modules.identity_provider_info import IdentityProviderInfoModule
 from tests.support.fakes import FakeClient, engine
@@ -34,7 +34,7 @@ def test_a_v027_server_refuses_both_modules_after_the_version_probe(cls, params)
     client = FakeClient({'/identity-providers': [PROVIDER]})
     with pytest.raises(TaskError) as failure:
         engine(cls, client, **params).run()
-    assert 'does not have identity providers (they came after v0.27)' in str(failure.value)
+    assert 'does not have identity providers, which came with NetBird v0.62.0' in str(failure.value)
     assert client.calls == [('GET', '/instance/version', None)]
 
 
@@ -130,3 +130,28 @@ def test_info_lists_and_filters_by_name():
     client = current(PROVIDER, dict(PROVIDER, id='i2', name='Other'))
     result = engine(IdentityProviderInfoModule, client, name='Other').run()
     assert [item['id'] for item in result['identity_providers']] == ['i2']
+
+
+def test_a_whole_write_only_field_has_no_members_and_keeps_its_plain_option():
+    assert IdentityProviderModule.write_only == ('client_secret',) and IdentityProviderModule.secret_paths == {}
+    spec = IdentityProviderModule.full_argument_spec()['update_secret']
+    assert spec == {'type': 'str', 'choices': ['always', 'on_create'], 'default': 'on_create'}
+
+
+def test_a_diff_masks_whole_fields_and_members_alike():
+    paths = {'auth': (secret_path('password_auth.password'),)}
+    diff = {'before': {'client_secret': None, 'auth': {'password_auth': {'enabled': True}}},
+            'after': {'client_secret': SECRET, 'auth': {'password_auth': {'enabled': True, 'password': SECRET}}}}
+    masked = masked_write_only(diff, ('client_secret',), paths)
+    before, after = WRITE_ONLY_SHOWN['before'], WRITE_ONLY_SHOWN['after']
+    assert masked == {'before': {'client_secret': before, 'auth': {'password_auth': {'enabled': True, 'password': before}}},
+                      'after': {'client_secret': after, 'auth': {'password_auth': {'enabled': True, 'password': after}}}}
+    assert diff['after']['auth']['password_auth']['password'] == SECRET  # the diff given is left as it was
+    shows_no_secret(masked)
+
+
+def test_a_secret_path_names_its_holder_and_member():
+    assert secret_path('password_auth.password') == ((('password_auth', None),), 'password')
+    assert secret_path('header_auths[header].value') == ((('header_auths', 'header'),), 'value')
+    assert secret_path('items[].token') == ((('items', ''),), 'token')
+    assert secret_path('password') == ((), 'password')

@@ -704,7 +704,7 @@ def test_networks_and_zones_are_refused_by_a_v027_server_before_any_write(descri
     assert server.writes() == []
     message = str(failure.value)
     assert message.startswith('nothing was changed: '), message
-    assert 'does not have %s (they came after v0.27)' % ('DNS zones' if 'dns_zones' in description else 'Networks') in message
+    assert 'does not have %s, which came with NetBird %s' % (('DNS zones', 'v0.63.0') if 'dns_zones' in description else ('Networks', 'v0.35.0')) in message
 
 
 def test_an_empty_networks_list_on_a_v027_server_is_nothing_to_do_even_with_prune():

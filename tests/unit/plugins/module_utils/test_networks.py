@@ -49,7 +49,7 @@ def test_a_v027_server_refuses_every_network_module_after_one_request(cls, param
     client = FakeClient({'/networks': [NETWORK]})  # an unrouted GET is a 404, as v0.27 answers /instance/version
     with pytest.raises(TaskError) as failure:
         engine(cls, client, **params).run()
-    assert 'does not have Networks (they came after v0.27)' in str(failure.value)
+    assert 'does not have Networks, which came with NetBird v0.35.0' in str(failure.value)
     assert client.calls == [('GET', '/instance/version', None)]
 
 

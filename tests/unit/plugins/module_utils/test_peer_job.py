@@ -57,7 +57,7 @@ def test_a_v027_server_refuses_both_modules_after_the_version_probe(cls):
     client = FakeClient({'/peers': PEERS})
     with pytest.raises(TaskError) as failure:
         engine(cls, client, peer='web-1').run()
-    assert 'does not have remote jobs on peers (they came after v0.27)' in str(failure.value)
+    assert 'does not have remote jobs on peers, which came with NetBird v0.64.0' in str(failure.value)
     assert client.calls == [('GET', '/instance/version', None)]
 
 

@@ -79,7 +79,16 @@ def test_a_v027_server_refuses_the_proxy_log_after_the_version_probe_only():
     client = PagedClient(entries(3), routes={'/instance/version': V027})
     with pytest.raises(TaskError) as failure:
         make(EventInfoModule, client, log='proxy').run()
-    assert "does not have the reverse proxy's access log" in str(failure.value) and 'v0.77' in str(failure.value)
+    assert "does not have the reverse proxy's access log" in str(failure.value) and 'v0.65.0' in str(failure.value)
+    assert [call[1] for call in client.calls] == ['/instance/version']
+
+
+def test_a_current_server_older_than_the_proxy_log_refuses_it_after_the_version_probe_only():
+    client = PagedClient(entries(3), routes={'/instance/version': {'management_current_version': '0.64.2'}})
+    with pytest.raises(TaskError) as failure:
+        make(EventInfoModule, client, log='proxy').run()
+    assert str(failure.value) == ("option log: this server (0.64.2) does not have the reverse proxy's access log, which came "
+                                  "with NetBird v0.65.0; upgrade the server to v0.65.0 or later to read it")
     assert [call[1] for call in client.calls] == ['/instance/version']
 
 
@@ -148,7 +157,7 @@ def test_the_current_user_is_one_read_after_the_probe():
 
 def test_v027_refuses_the_current_user_after_the_probe_only():
     client = FakeClient({'/instance/version': V027, '/users/current': ME})
-    with pytest.raises(TaskError, match=r'option current: this server \(v0.27.*from v0.77 on'):
+    with pytest.raises(TaskError, match=r'option current: this server \(v0.27.*from v0.41.1 on'):
         make(UserInfoModule, client, current=True).run()
     assert [call[1] for call in client.calls] == ['/instance/version']
 

@@ -326,7 +326,7 @@ def test_a_rename_to_a_free_name_costs_one_list_read_and_an_unchanged_task_none(
 def test_the_kinds_with_unique_names():
     from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
     assert frozenset(cls.section or cls.what for cls in RESOURCES if cls.unique_names is True) == frozenset((
-        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources', 'user invite', 'reverse proxy domain',
+        'groups', 'posture_checks', 'nameserver_groups', 'dns_zones', 'dns_records', 'network_resources', 'user invite', 'reverse_proxy_domains',
         'reverse proxy cluster'))
     assert [cls.kind for cls in RESOURCES if isinstance(cls.unique_names, str)] == ['users']  # by email only
 
@@ -501,8 +501,9 @@ def test_a_module_of_todays_servers_is_refused_by_a_v027_server_after_one_reques
     if not current:
         with pytest.raises(TaskError) as failure:
             task.run()
-        assert str(failure.value) == ('this server (v0.27: it has no GET /api/instance/version) does not have Networks '
-                                      '(they came after v0.27); upgrade the server to manage them')
+        assert str(failure.value) == ('this server (v0.27: it has no GET /api/instance/version) does not have Networks, '
+                                      'which came with NetBird v0.35.0; upgrade the server to v0.64.2 or later (the first '
+                                      'release that answers GET /api/instance/version) to manage them')
         assert client.calls == [('GET', '/instance/version', None)]
     else:
         assert task.run()['changed'] is True
@@ -529,7 +530,7 @@ def test_an_option_of_todays_servers_is_refused_by_a_v027_server_before_any_writ
     with pytest.raises(TaskError) as failure:
         engine(Route, client, name='lan', keep_route=True).run()
     assert str(failure.value) == ('option keep_route: this server (v0.27: it has no GET /api/instance/version) does not '
-                                  'have it (servers have it from v0.77 on)')
+                                  'have it (servers have it from v0.28.0 on)')
     assert client.writes() == []
     # a task that does not set it never asks the server what it is
     client = fakes.FakeClient({'/routes': []})

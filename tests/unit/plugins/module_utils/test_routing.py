@@ -395,7 +395,9 @@ def test_todays_route_fields_are_refused_by_a_v027_server_before_any_write(optio
     with pytest.raises(TaskError) as info:
         run_class(RouteModule, ROUTE_DEFAULTS, client, network_id='office-lan', peer='router-1', **{option: value})
     assert str(info.value) == ('option %s: this server (v0.27: it has no GET /api/instance/version) does not have it '
-                               '(servers have it from v0.77 on)' % option)
+                               '(servers have it from %s on)' % (option, {
+                                   'domains': 'v0.28.0', 'keep_route': 'v0.28.0', 'access_control_groups': 'v0.30.0',
+                                   'skip_auto_apply': 'v0.55.0'}[option]))
     assert client.calls == [('GET', '/instance/version')]
 
 

@@ -36,7 +36,7 @@ def test_a_v027_server_refuses_both_modules_after_the_version_probe(cls, params)
     client = FakeClient({'/users/invites': [INVITE]})
     with pytest.raises(TaskError) as failure:
         engine(cls, client, **params).run()
-    assert 'does not have invite links (they came after v0.27)' in str(failure.value)
+    assert 'does not have invite links, which came with NetBird v0.64.2' in str(failure.value)
     assert client.calls == [('GET', '/instance/version', None)]
 
 
