@@ -42,7 +42,7 @@ class UnderParent:
     names it by name or id; with no option, the one object ``parent_read`` answers, such as the token's own user), at
     ``sub_path`` below it. The parent is found once per task; a module or an info module of the kind shares this."""
 
-    parent = None            # (resolver kind, option naming it) or (resolver kind, None) with parent_read
+    parent = (None, None)    # (resolver kind, option naming it) or (resolver kind, None) with parent_read
     parent_read = None       # the path of the one parent a task has (GET), where no option names it
     sub_path = ''
 

@@ -5,6 +5,9 @@ nothing, references a kind resolves in its own hook checked before any write, an
 
 from __future__ import annotations
 
+import pytest
+
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import protected
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import without_unset
@@ -86,12 +89,9 @@ def test_a_service_target_naming_nothing_is_refused_before_any_write():
     service = {'name': 'grafana', 'domain': 'grafana.%s' % CLUSTER,
                'targets': [{'target_id': 'no-such-peer', 'target_type': 'peer', 'protocol': 'http', 'port': 3000}]}
     module = engine(NetworkStateModule, server, False, options(groups=[{'name': 'a'}], reverse_proxy_services=[service]))
-    try:
+    with pytest.raises(TaskError) as failure:
         module.run()
-    except Exception as exc:  # pylint: disable=broad-exception-caught
-        message = str(exc)
-    else:
-        raise AssertionError('the run went ahead')
+    message = str(failure.value)
     assert message.startswith("nothing was changed: reverse_proxy_services[0] (grafana): "), message
     assert "targets[0].target_id: no peer with the id or name 'no-such-peer'" in message, message
     assert server.writes() == []
