@@ -61,7 +61,7 @@ help:
 	@echo "make docs         build the documentation site offline into $(BUILD)/docs (fails on any warning)"
 	@echo "make sanity       ansible-test sanity (no ignore files) on a staged copy under $(BUILD)/"
 	@echo "make lint         ansible-lint --profile production"
-	@echo "make bench        the speed ratios of docs/performance.md, every module at S and the large cases at XL (about 40 min)"
+	@echo "make bench        the speed ratios of docs/performance.md, every module at S and the large cases at XL (about an hour)"
 	@echo "make tables       write plugins/module_utils/_tables.py from the kinds' declarations (after changing a kind)"
 	@echo "make build        ansible-galaxy collection build into $(BUILD)/dist (needs only ansible-core: see the target)"
 	@echo "make ee           the execution environment's build context in $(BUILD)/ee (after make build)"

@@ -4,7 +4,8 @@
 """`make bench`: the ratios of issue 30 ("Fast everywhere"), each to a baseline measured in the same run.
 
 1. An unchanged task of every module in the controller: (play of 10 identical tasks - empty play) / 10, divided by
-   the same for ``ansible.builtin.ping``.
+   the same for ``ansible.builtin.ping``. The few modules that have no unchanged task (NOT_MEASURED) are listed with
+   the reason instead.
 2. The same with every task run as a module process (``nms_overlay_in_process: false``).
 3. At size XL: ``peer_info`` of all peers / ``ansible.builtin.uri`` of the same list; an unchanged ``group`` task at
    XL / the same task at S; the inventory plugin / a static YAML inventory of the same hosts (tests/bench/inventory.py).
@@ -41,7 +42,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
 SEED_TIMEOUT = 900
 TASKS_PER_PLAY = 10
-NETBIRD, CURRENT = 'netbird', 'current'  # v0.27 servers; today's (v0.77): Networks and DNS zones
+NETBIRD, CURRENT = 'netbird', 'current'  # v0.27 servers; today's (v0.77), for the modules of later features
 SWITCH = 'nms_overlay_in_process'
 PROCESS_LINE = 'runs as a module process: %s is false' % SWITCH  # what plugins/plugin_utils/_in_process.py shows at -vvv
 CONTROLLER_LINE = 'runs in the controller process'
@@ -60,9 +61,16 @@ STATE = {  # network_state's small description
         'sources': ['bench-state-a'], 'destinations': ['bench-state-b']}]}],
 }
 
+PROXY_CLUSTER = 'proxy.example.com'  # a connected NetBird proxy of the current dialect's emulator (it has none by itself)
+ISSUER = 'http://127.0.0.1:8080/oauth2'  # the issuer the emulator's embedded identity provider answers as reachable
+AGENT_PROVIDER = {'name': 'bench-openai', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+                  'api_key': 'bench-not-a-key', 'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}
+BUDGET = {'budget_limit': {'enabled': True, 'user_cap_usd': 50, 'window_seconds': 2592000}}
+
 # module -> (dialect, the arguments of its unchanged task). Resource modules find what SETUP made; info modules read
-# with the arguments a play typically gives them. Modules of Networks and DNS zones refuse a v0.27 server (the netbird
-# dialect) before any request: they run against the current dialect.
+# with the arguments a play typically gives them. Modules of what a v0.27 server lacks (Networks, DNS zones, identity
+# providers, invites, the reverse proxy, the Agent Network, peer jobs and temporary access, the instance's setup)
+# refuse the netbird dialect before any request, or after the version probe: they run against the current dialect.
 UNCHANGED = {
     'group': (NETBIRD, GROUP),
     'posture_check': (NETBIRD, {'name': 'bench', 'checks': {'nb_version_check': {'min_version': '0.25.0'}}}),
@@ -103,14 +111,58 @@ UNCHANGED = {
     'network_router_info': (CURRENT, {'network': 'bench-office'}),
     'dns_zone_info': (CURRENT, {'domain': 'bench.example.com'}),
     'dns_record_info': (CURRENT, {'zone': 'bench.example.com'}),
+    'instance': (CURRENT, None),  # a server set up already: the status read
+    'identity_provider': (CURRENT, {'name': 'bench-sso', 'type': 'oidc', 'issuer': ISSUER, 'client_id': 'bench',
+                                    'client_secret': 'bench-not-a-secret'}),
+    'identity_provider_info': (CURRENT, None),
+    'user_invite': (CURRENT, {'email': 'bench@example.com', 'name': 'Bench', 'role': 'user', 'auto_groups': ['bench']}),
+    'user_invite_info': (CURRENT, {'email': 'bench@example.com'}),
+    'peer_temporary_access': (CURRENT, {'peer': PEERS[0], 'name': 'bench-laptop',
+                                        'wg_pub_key': 'YmVuY2gtbm90LWEtcmVhbC13aXJlZ3VhcmQta2V5AAA=', 'rules': ['tcp/22']}),
+    'peer_job_info': (CURRENT, {'peer': PEERS[0]}),
+    'reverse_proxy_domain': (CURRENT, {'domain': 'apps.bench.example.com', 'target_cluster': PROXY_CLUSTER}),
+    'reverse_proxy_service': (CURRENT, {'name': 'bench-grafana', 'domain': 'grafana.' + PROXY_CLUSTER, 'targets': [
+        {'target_id': PEERS[0], 'target_type': 'peer', 'protocol': 'http', 'port': 3000}],
+        'auth': {'bearer_auth': {'enabled': True, 'distribution_groups': ['bench']}}}),
+    'reverse_proxy_token': (CURRENT, {'name': 'bench-proxy'}),
+    'reverse_proxy_cluster': (CURRENT, {'address': 'retired.' + PROXY_CLUSTER, 'state': 'absent'}),  # gone already
+    'reverse_proxy_domain_info': (CURRENT, {'domain': 'apps.bench.example.com'}),
+    'reverse_proxy_service_info': (CURRENT, None),
+    'reverse_proxy_token_info': (CURRENT, {'name': 'bench-proxy'}),
+    'reverse_proxy_cluster_info': (CURRENT, None),
+    'agent_network_settings': (CURRENT, {'proxy_address': PROXY_CLUSTER, 'access_log_retention_days': 14}),
+    'agent_network_provider': (CURRENT, AGENT_PROVIDER),
+    'agent_network_guardrail': (CURRENT, {'name': 'bench-production', 'checks': {
+        'model_allowlist': {'enabled': True, 'models': ['gpt-5.4-mini']}}}),
+    'agent_network_policy': (CURRENT, {'name': 'bench-engineering', 'source_groups': ['bench'],
+                                       'destination_provider_ids': ['bench-openai'], 'guardrail_ids': ['bench-production'],
+                                       'limits': BUDGET}),
+    'agent_network_budget_rule': (CURRENT, {'name': 'bench-ceiling', 'limits': BUDGET}),
+    'agent_network_settings_info': (CURRENT, None),
+    'agent_network_provider_info': (CURRENT, None),
+    'agent_network_guardrail_info': (CURRENT, None),
+    'agent_network_policy_info': (CURRENT, None),
+    'agent_network_budget_rule_info': (CURRENT, None),
+    'agent_network_catalog_info': (CURRENT, {'id': 'openai_api'}),
+    'agent_network_report_info': (CURRENT, {'report': 'usage', 'granularity': 'week'}),
+}
+# modules with no task that leaves the server as it is without a write: not measured, the reason on the page
+NOT_MEASURED = {
+    'peer_job': 'an action: each task submits a new job to the agent; only a re-run while the same job is still pending '
+                '(an agent that has not connected since) writes nothing, which is no state a play keeps',
+    'user_password': 'write-only: servers show no password, so every run sends the change (PUT), and a re-run learns it was '
+                     'done only from the refusal of the old password',
 }
 # what the unchanged tasks find, made by the collection's own tasks before any measurement (in this order)
 SETUP = {
     NETBIRD: ['group', 'posture_check', 'policy', 'setup_key', 'user', 'token', 'route', 'nameserver_group',
               'dns_settings', 'account_settings', 'peer', 'network_state'],
-    CURRENT: ['group', 'network', 'network_resource', 'network_router', 'dns_zone', 'dns_record'],
+    CURRENT: ['group', 'network', 'network_resource', 'network_router', 'dns_zone', 'dns_record', 'identity_provider',
+              'user_invite', 'peer_temporary_access', 'reverse_proxy_domain', 'reverse_proxy_service', 'reverse_proxy_token',
+              'agent_network_settings',  # bootstrapped before any provider
+              'agent_network_provider', 'agent_network_guardrail', 'agent_network_policy', 'agent_network_budget_rule'],
 }
-SETUP_EXTRA = {'setup_key': {'return_created_secrets': True}, 'token': {'return_created_secrets': True}}
+SETUP_EXTRA = {m: {'return_created_secrets': True} for m in ('setup_key', 'token', 'user_invite', 'reverse_proxy_token')}
 
 
 class BenchError(SystemExit):
@@ -122,14 +174,24 @@ def modules_of_collection():
                   if name.endswith('.py') and not name.startswith('_'))
 
 
+def measured_modules():
+    """Every module of the collection but those with no unchanged task (NOT_MEASURED)."""
+    return [m for m in modules_of_collection() if m not in NOT_MEASURED]
+
+
 def start(size, workdir, dialect=NETBIRD):
     """The emulator seeded at ``size``, with ``start_seconds`` it took to be ready."""
     started = time.perf_counter()
+    # today's servers with the embedded identity provider (as the real v0.77.1 of the tests): invites and identity
+    # providers need it
+    extra = ['--seed-size', size] + (['--idp'] if dialect == CURRENT else [])
     try:  # a large seed takes a while
-        emulator = start_emulator(dialect, workdir, extra_args=['--seed-size', size], timeout=SEED_TIMEOUT)
+        emulator = start_emulator(dialect, workdir, extra_args=extra, timeout=SEED_TIMEOUT)
     except EmulatorStartError as exc:
         raise BenchError('the emulator (%s, %s) did not start: %s' % (dialect, size, exc)) from exc
     emulator.timeout = 120  # reads of the largest lists
+    if dialect == CURRENT:  # the reverse proxy's services and domains need a connected proxy, as on a real server
+        emulator.control('POST', '/_emulator/config', {'proxy_clusters': [PROXY_CLUSTER]})
     emulator.start_seconds = time.perf_counter() - started
     emulator.size = size
     return emulator
@@ -414,6 +476,13 @@ def serving_table(serving):
     return table(header, rows)
 
 
+def not_measured_section(reasons):
+    """The modules measures 1 and 2 leave out, each with the reason it has no unchanged task."""
+    rows = ['- `%s`: %s.' % (module, reason) for module, reason in sorted(reasons.items())]
+    return ('### Modules not in 1 and 2\n\nNo task of these leaves the server as it was without a write, so they have no '
+            'unchanged task to time:\n\n%s' % '\n'.join(rows or ['- (none)']))
+
+
 def short_paths(line):
     """A -vvv line with its temporary paths cut to their last part."""
     return re.sub(r'/\S*/', '.../', line)
@@ -431,6 +500,7 @@ def page(report, where):
         sections.append('## 2. The same task as a module process ÷ `ping`\n\n'
                         'Every task with `vars: {%s: false}`; the same baselines.\n\n%s'
                         % (SWITCH, module_table(report['modules'], 'process', pairs)))
+        sections.append(not_measured_section(report.get('not_measured') or {}))
     if report.get('xl') or report.get('inventory'):
         sections.append('## 3. The largest accounts: XL (25,000 peers)\n\nOne task per play; each figure (play with the task − '
                         'empty play), medians. The inventory figure is tests/bench/inventory.py\'s: `ansible-inventory --list` '
@@ -480,8 +550,10 @@ than seconds do.
   virtualenv in turn. At S: empty play, ping, then each module in the controller and as a module process. At XL:
   empty play, `group` at S, `group` at XL, `peer_info`, `uri`.
 - **Servers**: the emulator in the `netbird` dialect (a v0.27 server) at size S (100 peers, 5 groups) for every module
-  it serves. The modules of Networks and DNS zones refuse a v0.27 server; they run against the `current` dialect
-  (v0.77), marked so. XL: 25,000 peers, 50 groups, 500 setup keys, `netbird` dialect.
+  it serves. The modules of what a v0.27 server lacks (Networks, DNS zones, identity providers, invites, the reverse
+  proxy, the Agent Network, peer jobs and temporary access, the instance's setup) refuse it; they run against the
+  `current` dialect (v0.77, with a connected proxy cluster), marked so. XL: 25,000 peers, 50 groups, 500 setup keys,
+  `netbird` dialect.
 - Machine: {cpus} CPUs, shared with other work (seconds vary more than the ratios do):
   {cpu}, {system}, load average {load} at the start.
 - Versions: {versions}.
@@ -509,17 +581,20 @@ def main(argv=None):
     args = parser.parse_args(argv)
     sizes = [s.strip() for s in args.sizes.split(',') if s.strip()]
     unknown = [s for s in sizes if s not in ('S', 'XL')]
-    modules = [m.strip() for m in args.modules.split(',') if m.strip()] or modules_of_collection()
-    missing = [m for m in modules if m not in UNCHANGED]
-    if unknown or missing:
-        parser.error('unknown sizes %s or modules without an unchanged task %s' % (unknown, missing))
+    modules = [m.strip() for m in args.modules.split(',') if m.strip()] or measured_modules()
+    excluded = ['%s (%s)' % (m, NOT_MEASURED[m]) for m in modules if m in NOT_MEASURED]
+    missing = [m for m in modules if m not in UNCHANGED and m not in NOT_MEASURED]
+    if unknown or missing or excluded:
+        parser.error('unknown sizes %s, modules without an unchanged task %s, modules not measured by design %s'
+                     % (unknown, missing, excluded))
     pythons = [sys.executable] + [os.path.abspath(p) for p in args.compare_python]
     pairs = [versions_of(python) for python in pythons]
     report = dict(date=datetime.date.today().isoformat(), machine=machine(), repeats=args.repeats, sizes=sizes,
                   command='python -m tests.bench.bench ' + ' '.join(argv if argv is not None else sys.argv[1:]),
                   pairs=pairs, targets=TARGETS, tasks_per_play=TASKS_PER_PLAY, proof={}, serving={},
                   serving_seconds=args.serving_seconds, unchanged_tasks={m: dict(zip(('server', 'arguments'), UNCHANGED[m]))
-                                                                         for m in modules})
+                                                                         for m in modules},
+                  not_measured=NOT_MEASURED)
     report['command'] = re.sub(r'--compare-python \S+/(\.venv[^/]*)/bin/python', r'--compare-python \1/bin/python', report['command'])
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix='nms-bench-') as workdir:
