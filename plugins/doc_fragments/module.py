@@ -141,8 +141,10 @@ notes:
     CURRENT_SERVERS = r'''
 options: {}
 notes:
-  - Only servers after v0.27 have what this module manages. A v0.27 server (one without
-    C(GET /api/instance/version)) makes the task fail after that one request, before any other.
+  - Only servers after v0.27 have what this module manages, from the NetBird release that brought it
+    (C(docs/compatibility.md), Releases, names it for each module). An older server makes the task fail after one request
+    (C(GET /api/instance/version)), before any other, naming that release. A server before v0.64.2 has no such
+    request and counts as v0.27.
 '''
 
     # Kinds whose value the server shows once, in the answer to the create (setup keys, tokens; network_state).

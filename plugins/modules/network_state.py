@@ -78,8 +78,8 @@ options:
         and C(routers), each with the options of M(nms.overlay.network_router) but O(nms.overlay.network_router#module:network).
         The network they belong to is the entry they are listed in (giving that option there is refused). They are found
         and created under that network's id, also when this task creates the network (in check mode, under its placeholder).
-      - Servers after v0.27 only. A v0.27 server refuses a non-empty list before any write, as the modules do; an empty
-        list is nothing to do there.
+      - Servers from NetBird v0.35.0 on. An older server refuses a non-empty list before any write, as the modules do; an
+        empty list is nothing to do there.
       - A network described with O(nms.overlay.network#module:state=absent) is deleted with everything in it (its resources
         and routers as listed are not looked at).
       - With O(prune), the resources (or routers) of a described network that its C(resources) (or C(routers)) do not
@@ -90,7 +90,7 @@ options:
     description:
       - Custom DNS zones, each with the options of M(nms.overlay.dns_zone), and C(records), each with the options of
         M(nms.overlay.dns_record) but O(nms.overlay.dns_record#module:zone). Their zone is the entry they are listed in.
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.63.0 on; an older server refuses a list that is not empty before any write.
       - A zone described with O(nms.overlay.dns_zone#module:state=absent) is deleted with its records. With O(prune), the
         records of a described zone that its C(records) do not list are deleted, when C(records) is given.
     type: list
@@ -98,7 +98,7 @@ options:
   identity_providers:
     description:
       - Identity providers of a self-hosted server, each with the options of M(nms.overlay.identity_provider).
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.62.0 on; an older server refuses a list that is not empty before any write.
       - A provider's client secret is never answered, so an export (O(state=gathered)) describes a provider without it;
         give it before applying the description to another server.
     type: list
@@ -108,7 +108,7 @@ options:
       - Custom domains of the reverse proxy, each with the options of M(nms.overlay.reverse_proxy_domain).
       - Applied before O(reverse_proxy_services), so that a service can be published under a domain the same run adds.
       - The free domain each proxy cluster brings is not described, and O(prune) leaves it alone.
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.65.0 on; an older server refuses a list that is not empty before any write.
     type: list
     elements: dict
   reverse_proxy_services:
@@ -123,7 +123,7 @@ options:
         O(nms.overlay.reverse_proxy_service#module:update_secret=always); they are never in the result or a diff.
         An export describes a service without them (the sign-in methods stay, enabled or not); give them before
         applying the description to another server.
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.65.0 on; an older server refuses a list that is not empty before any write.
     type: list
     elements: dict
   agent_network_settings:
@@ -133,7 +133,7 @@ options:
         O(nms.overlay.agent_network_settings#module:endpoint)), later ones update them.
       - O(nms.overlay.agent_network_settings#module:state=absent) deletes them, with the other deletions, after the
         providers the description deletes (servers keep the settings while a provider exists).
-      - Servers after v0.27 only; refused by a v0.27 server before any write unless empty (C({}) describes nothing).
+      - Servers from NetBird v0.74.0 on; an older server refuses them before any write unless empty (C({}) describes nothing).
     type: dict
   agent_network_providers:
     description:
@@ -142,7 +142,7 @@ options:
         with the entry's O(nms.overlay.agent_network_provider#module:update_secret=always); it is never in the result
         or a diff. An export describes a provider without it, so a provider the export names can be applied again to
         the same server, but not created elsewhere until its C(api_key) is given.
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.74.0 on; an older server refuses a list that is not empty before any write.
     type: list
     elements: dict
   agent_network_guardrails:
@@ -150,21 +150,21 @@ options:
       - Agent Network guardrails, each with the options of M(nms.overlay.agent_network_guardrail).
       - A guardrail a policy still attaches is not deleted (the task fails, naming the policies); policies described
         absent or pruned are deleted first.
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.74.0 on; an older server refuses a list that is not empty before any write.
     type: list
     elements: dict
   agent_network_policies:
     description:
       - Agent Network policies, each with the options of M(nms.overlay.agent_network_policy). Source groups,
         providers and guardrails are given by name, and may be created by the same description.
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.74.0 on; an older server refuses a list that is not empty before any write.
     type: list
     elements: dict
   agent_network_budget_rules:
     description:
       - Agent Network budget rules, each with the options of M(nms.overlay.agent_network_budget_rule). Target groups
         and users are given by name (users by email, or a service user's name).
-      - Servers after v0.27 only; refused by a v0.27 server before any write when the list is not empty.
+      - Servers from NetBird v0.74.0 on; an older server refuses a list that is not empty before any write.
     type: list
     elements: dict
   default_policy:
