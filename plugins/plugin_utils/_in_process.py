@@ -201,7 +201,7 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
     # the values of the options marked no_log (suboptions too), as AnsibleModule masks them in results
     secrets = no_log_values(spec, params)
     if engine.secret_values is not None:
-        secrets.update(str(value) for value in engine.secret_values(params) if value not in (None, ''))
+        secrets |= engine.secret_values(params)  # texts already, empty values left out (see _secrets.no_log_values)
     if checked.error_messages:
         message = checked.errors.msg
         if isinstance(checked.errors[0], UnsupportedError):

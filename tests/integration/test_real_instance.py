@@ -12,24 +12,12 @@ import json
 
 import pytest
 
-from tests.support.realserver import RealServerError, real_mode, start_real_server
+from tests.integration.test_real_servers import started
 
 pytestmark = pytest.mark.real
 
 PASSWORD = 'correct-horse-9'
 OWNER = {'email': 'owner@example.com', 'name': 'Owner', 'password': PASSWORD}
-
-
-def started(release, *options):
-    on, dummy_required, why = real_mode()
-    if not on:
-        pytest.skip(why)
-    try:
-        server = start_real_server(release, *options)
-    except RealServerError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -20,44 +20,19 @@ import copy
 import pytest
 
 from tests.integration import secrets_scan
-from tests.integration.test_real_servers import connection
+from tests.integration.test_network_state_proxy_agents import AGENTS, API_KEY, state_task
+from tests.integration.test_real_servers import connection, started
 from tests.support.emulator import writes_of
-from tests.support.realserver import RealServerError, real_mode, start_real_server
 
 pytestmark = pytest.mark.real
 
 BASE = '/api/agent-network'
 RP = '/api/reverse-proxies'
-API_KEY = 'sk-real-network-state-5e0a93'
-
-AGENTS = {
-    'groups': [{'name': 'engineering'}],
-    'agent_network_settings': {'proxy_address': 'eu.proxy.example.com', 'access_log_retention_days': 7},
-    'agent_network_providers': [{'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
-                                 'api_key': API_KEY, 'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}],
-    'agent_network_guardrails': [{'name': 'Production', 'checks': {'model_allowlist': {'enabled': True, 'models': ['gpt-5.4-mini']}}}],
-    'agent_network_policies': [{'name': 'engineering to OpenAI', 'source_groups': ['engineering'], 'destination_provider_ids': ['OpenAI'],
-                                'guardrail_ids': ['Production']}],
-    'agent_network_budget_rules': [{'name': 'Monthly', 'target_groups': ['engineering'],
-                                    'limits': {'budget_limit': {'enabled': True, 'user_cap_usd': 50, 'window_seconds': 2592000}}}],
-}
 
 
 @pytest.fixture(scope='module')
 def server():
-    on, dummy_required, why = real_mode()
-    if not on:
-        pytest.skip(why)
-    try:
-        started = start_real_server('v0.77.1')
-    except RealServerError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield started
-    started.stop()
-
-
-def state_task(name='network', **options):
-    return {'name': name, 'nms.overlay.network_state': options}
+    yield from started('v0.77.1')
 
 
 def done(result, name='network'):

@@ -10,9 +10,8 @@ import re
 
 import pytest
 
-from tests.integration.test_real_servers import connection
+from tests.integration.test_real_servers import connection, started
 from tests.support.emulator import writes_of
-from tests.support.realserver import RealServerError, real_mode, start_real_server
 
 pytestmark = pytest.mark.real
 
@@ -21,15 +20,7 @@ TOKEN_RE = re.compile(r'nbx_[0-9A-Za-z]{36}')
 
 @pytest.fixture(scope='module')
 def server():
-    on, dummy_required, why = real_mode()
-    if not on:
-        pytest.skip(why)
-    try:
-        started = start_real_server('v0.77.1')
-    except RealServerError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield started
-    started.stop()
+    yield from started('v0.77.1')
 
 
 def task(module, label='t', **options):
