@@ -58,6 +58,23 @@ def collection_version():
 COLLECTION_VERSION = collection_version()
 USER_AGENT = 'nms.overlay%s (Ansible collection)' % ('/' + COLLECTION_VERSION if COLLECTION_VERSION else '')
 
+class ErrorPattern:
+    """A regular expression that reads error texts, compiled when first used (then kept in ``re``'s cache): a module
+    process starts with none of them compiled, which would otherwise cost milliseconds of every run."""
+
+    __slots__ = ('pattern', 'flags')
+
+    def __init__(self, pattern, flags=0):
+        self.pattern = pattern
+        self.flags = flags
+
+    def search(self, text):
+        return re.search(self.pattern, text, self.flags)
+
+    def match(self, text):
+        return re.match(self.pattern, text, self.flags)
+
+
 # Statuses that mean "try again later" and are safe to repeat for idempotent methods.
 RETRY_STATUSES = frozenset((429, 502, 503, 504))
 IDEMPOTENT_METHODS = frozenset(('GET', 'PUT', 'DELETE'))
@@ -69,7 +86,7 @@ SNIPPET_LENGTH = 200
 PATH_SAFE = "-._~!$&'()*+,;=:@"
 # a path that quote_path leaves as it is (the common case: a list, or an object by its id), not split and quoted again
 _PLAIN_PATH_RE = re.compile(r'[-A-Za-z0-9_~/]*\Z')
-PERMISSION_RE = re.compile(r'admin power|permission|not allowed|forbidden|blocked', re.IGNORECASE)
+PERMISSION_RE = ErrorPattern(r'admin power|permission|not allowed|forbidden|blocked', re.IGNORECASE)
 TOKEN_RE = re.compile(r'^[\x21-\x7e]+\Z')
 
 
@@ -143,32 +160,32 @@ def _check_ca_file(ca_path):
         raise ConfigError('option ca_path: %s cannot be read: %s' % (ca_path, exc)) from None
 
 
-_SSL_REASON_RE = re.compile(r"\[(?:SSL|X509)(?:: [A-Z0-9_]+)?\] (.+?)\.?\s*(?:\(_ssl\.c:\d+\)|['\"]\)|$)")
-_POOL_RE = re.compile(r"^\w+ConnectionPool\(host=[^)]*\): Max retries exceeded with url: \S+ \(Caused by (.*)\)$", re.S)
-_CLOSED_RE = re.compile(r'Remote end closed connection without response|RemoteDisconnected')
-_RESET_RE = re.compile(r'Connection reset by peer')
+_SSL_REASON_RE = ErrorPattern(r"\[(?:SSL|X509)(?:: [A-Z0-9_]+)?\] (.+?)\.?\s*(?:\(_ssl\.c:\d+\)|['\"]\)|$)")
+_POOL_RE = ErrorPattern(r"^\w+ConnectionPool\(host=[^)]*\): Max retries exceeded with url: \S+ \(Caused by (.*)\)$", re.S)
+_CLOSED_RE = ErrorPattern(r'Remote end closed connection without response|RemoteDisconnected')
+_RESET_RE = ErrorPattern(r'Connection reset by peer')
 _REASONS = (
     (_CLOSED_RE, 'the server closed the connection without answering'),
     (_RESET_RE, 'the server reset the connection'),
-    (re.compile(r'Connection refused'), 'connection refused (is api_url right and the server running?)'),
-    (re.compile(r'Name or service not known|Temporary failure in name resolution|nodename nor servname'),
+    (ErrorPattern(r'Connection refused'), 'connection refused (is api_url right and the server running?)'),
+    (ErrorPattern(r'Name or service not known|Temporary failure in name resolution|nodename nor servname'),
      'the host name of api_url does not resolve'),
-    (re.compile(r'Connection aborted'), 'the connection was aborted'),
+    (ErrorPattern(r'Connection aborted'), 'the connection was aborted'),
 )
-_INCOMPLETE_RE = re.compile(r'IncompleteRead\((\d+) bytes read, (\d+) more expected\)')
+_INCOMPLETE_RE = ErrorPattern(r'IncompleteRead\((\d+) bytes read, (\d+) more expected\)')
 # what OpenSSL says when the other end answers a TLS handshake with something else (plain http)
-_NOT_TLS_RE = re.compile(r'WRONG_VERSION_NUMBER|wrong version number|record layer failure|packet length too long|'
+_NOT_TLS_RE = ErrorPattern(r'WRONG_VERSION_NUMBER|wrong version number|record layer failure|packet length too long|'
                          r'unknown protocol|http request', re.IGNORECASE)
-_MISMATCH_RE = re.compile(r"""(?:Hostname|IP address) mismatch, certificate is not valid for ['"]([^'"]*)['"]""")
+_MISMATCH_RE = ErrorPattern(r"""(?:Hostname|IP address) mismatch, certificate is not valid for ['"]([^'"]*)['"]""")
 # certificate refusals (OpenSSL's verify errors): of Python 3.13's strict checks (VERIFY_X509_STRICT), of an issuer
 # that no trusted CA vouches for, of dates
-_STRICT_RE = re.compile(r'key usage|keyCertSign|Basic Constraints|not marked critical|Key Identifier|'
+_STRICT_RE = ErrorPattern(r'key usage|keyCertSign|Basic Constraints|not marked critical|Key Identifier|'
                         r'not self-signed|empty subject|Subject empty', re.IGNORECASE)
-_UNKNOWN_ISSUER_RE = re.compile(r'unable to get (?:local )?issuer certificate|self[- ]signed certificate|'
+_UNKNOWN_ISSUER_RE = ErrorPattern(r'unable to get (?:local )?issuer certificate|self[- ]signed certificate|'
                                 r'unable to verify the first certificate', re.IGNORECASE)
-_DATES_RE = re.compile(r'certificate has expired|certificate is not yet valid', re.IGNORECASE)
+_DATES_RE = ErrorPattern(r'certificate has expired|certificate is not yet valid', re.IGNORECASE)
 # what Go's and nginx's TLS servers answer to a plain http request
-_WANTS_HTTPS_RE = re.compile(r'HTTPS server|HTTPS port', re.IGNORECASE)
+_WANTS_HTTPS_RE = ErrorPattern(r'HTTPS server|HTTPS port', re.IGNORECASE)
 
 
 def _transport_reason(exc):

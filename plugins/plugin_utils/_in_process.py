@@ -23,6 +23,7 @@ the task sets is restored when the run ends.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import json
@@ -62,9 +63,10 @@ def action_for(engine):
     starts with it.
     """
     engine.preload()
-    # whether the module may create a value the server shows once: known once per playbook, not per task
-    creates_secrets = SECRETS_FILE in engine.full_argument_spec()
-    return type('ActionModule', (InProcessAction,), {'engine': engine, 'creates_secrets': creates_secrets})
+    # made before the fork, once per playbook, not in every task's worker: the Python this is, the options' validator
+    running_python()
+    spec, _ = options_validator(engine)
+    return type('ActionModule', (InProcessAction,), {'engine': engine, 'creates_secrets': SECRETS_FILE in spec})
 
 
 class InProcessAction(ActionBase):
@@ -80,7 +82,7 @@ class InProcessAction(ActionBase):
         task_vars = task_vars if task_vars is not None else {}
         result = super().run(tmp, task_vars)
         del tmp  # no effect since ansible-core 2.7
-        problem = shape_problem(self.engine.validation()['argument_spec'], self._task.args)
+        problem = shape_problem(options_validator(self.engine)[0], self._task.args)
         if problem:
             # ansible-core's own check of such a value raises a TypeError or shows the token: name the option
             raise AnsibleActionFail(problem)
@@ -194,9 +196,8 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
     run by the engine (an NmsModule class) with a new TaskContext, secrets masked. ``action`` names the
     module in ansible-core's message for unknown options; ``invocation`` adds the options to the result;
     ``on_progress`` is given each progress line as it comes (a module process can only return them)."""
-    validation = engine.validation()
-    spec = validation.pop('argument_spec')
-    checked = ArgumentSpecValidator(spec, **validation).validate(args)
+    spec, validator = options_validator(engine)
+    checked = validator.validate(args)
     params = checked.validated_parameters
     # the values of the options marked no_log (suboptions too), as AnsibleModule masks them in results
     secrets = no_log_values(spec, params)
@@ -230,6 +231,15 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
     return result
 
 
+@functools.lru_cache(maxsize=None)
+def options_validator(engine):
+    """(the options of ``engine``, their ArgumentSpecValidator): made once per engine and process, and read only after
+    that (a validator is made for many validations; making one copies the whole spec)."""
+    validation = engine.validation()
+    spec = validation.pop('argument_spec')
+    return spec, ArgumentSpecValidator(spec, **validation)
+
+
 def hide_created_secret(engine, result, show_warning=None):
     """A result holding a value the task created (a setup key's, a token's: the server shows it once) is hidden from
     every callback (the screen, the log, AWX job events) as ansible-core hides a no_log task's result, while
@@ -255,6 +265,9 @@ def injects_invocation(task_vars):
 @contextlib.contextmanager
 def task_environment(values):
     """os.environ with the task's environment added, as a module process would see it, then restored."""
+    if not values:  # most tasks set none: nothing to restore
+        yield
+        return
     # only the names the task sets, and whatever the run itself set: rewriting the whole environment costs a millisecond
     saved = dict(os.environ)
     os.environ.update(values)
@@ -287,10 +300,18 @@ def python_identity(path):
 def same_python(interpreter, executable, prefix, base_prefix):
     """Whether ``interpreter`` (a path, or a name looked up on PATH) is the running Python: same binary,
     same virtual environment (``prefix``/``base_prefix`` of the running one, as in ``sys``)."""
+    if interpreter == executable:  # the same path is the same Python (ansible_playbook_python, a localhost's default)
+        return True
     if not os.path.isabs(interpreter):
         interpreter = shutil.which(interpreter) or interpreter
     if not os.path.exists(interpreter):
         return False
     binary, venv = python_identity(interpreter)
-    own_venv = os.path.realpath(prefix) if prefix != base_prefix else None
-    return binary == os.path.realpath(executable) and venv == own_venv
+    return (binary, venv) == running_python(executable, prefix, base_prefix)
+
+
+@functools.lru_cache(maxsize=None)
+def running_python(executable=sys.executable, prefix=sys.prefix, base_prefix=sys.base_prefix):
+    """The binary (links followed) and the virtual environment (None: none) of the running Python, in the terms of
+    python_identity; cached, and first asked before the fork (action_for), so that no task's worker resolves links."""
+    return os.path.realpath(executable), os.path.realpath(prefix) if prefix != base_prefix else None
