@@ -4,7 +4,8 @@
 
 Seconds vary from machine to machine, so this checks what does not: every row and figure is there, the unchanged
 tasks sent the requests they should and no write (the bench itself stops when one changes, fails or writes), the
--vvv proof of the module process was found, and the lead's "Where the time goes" text survives a new run.
+-vvv proof of the module process was found, the floors (the same reads with requests alone) were measured, and the
+lead's "Where the time goes" text survives a new run.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
     assert report['pairs'][0]['label'].startswith('ansible-core ')
 
     modules = report['modules']
-    assert set(modules['walls'][python]) == {'empty', 'ping'} | {'%s@%s' % (m, way) for m in MODULES for way in ('controller', 'process')}
+    assert set(modules['walls'][python]) == {'empty', 'ping', 'floor@controller', 'floor@process'} | {
+        '%s@%s' % (m, way) for m in MODULES for way in ('controller', 'process')}
     assert all(len(walls) == 1 for walls in modules['walls'][python].values())  # one round
     for way in ('controller', 'process'):
         assert set(modules[way]) == set(MODULES)
@@ -44,6 +46,10 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
             assert modules['requests']['%s@%s' % (module, way)] == requests  # the timed play's log / 10 tasks
             assert report['requests'][python][module][way] == requests  # the checking run, task by task
             assert report['verdicts']['%s %s' % (way, module)][python] in ('met', 'missed')
+
+    for way in ('controller', 'process'):  # the floors: the same two reads with requests and nothing else
+        assert isinstance(modules['floor'][way][python], float)
+        assert modules['requests']['floor@' + way] == 2
 
     proof = report['proof'][python]
     assert proof['process']['line'] == 'nms.overlay.group runs as a module process: nms_overlay_in_process is false'
@@ -61,6 +67,9 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
     rows = [line for line in page.splitlines() if line.startswith('| `')]
     assert sorted(row.split('|')[1].strip(' `') for row in rows) == sorted(list(MODULES) * 2)
     assert 'AnsiballZ_group.py' in page
+    floors = [line for line in page.splitlines() if line.startswith('| *floor: only the reads')]
+    assert [line.split('|')[1].strip() for line in floors] == ['*floor: only the reads, with requests (requests_floor)*',
+                                                              '*floor: only the reads, with requests (requests_floor_module)*']
     assert '| `reverse_proxy_domain_info` | v0.77 (current) |' in page
     assert report['not_measured'] == NOT_MEASURED
     for module, reason in NOT_MEASURED.items():  # the modules with no unchanged task, each with its reason
