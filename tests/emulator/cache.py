@@ -2,9 +2,11 @@
 
 Rendering and formatting a list of 25,000 peers took most of a second per read, so the benchmark at large sizes
 measured the emulator more than the collection. An answer is kept per (path, query, caller) as the bytes
-`json.dumps` writes for it, with the lists the dialect shuffles set apart (`Dialect.deferring`): every answer sent
-has them in a new random order, as before. `App` forgets every answer on each write, control call and reset, and when
-a PAT request changes its user's `last_login`; an answer that changes with time alone (a login or a setup key
+`json.dumps` writes for it, with the lists the dialect shuffles set apart (`Dialect.deferring`). Real servers answer
+such lists in no fixed order, so the answer is sent in random orders: the first ORDERS_KEPT reads after a change each
+draw a new one, kept whole (drawing 25,000 peers anew took longer than sending them), and later reads send one of
+those, never the one sent just before. `App` forgets every answer on each write, control call and reset, and when a
+PAT request changes its user's `last_login`; an answer that changes with time alone (a login or a setup key
 expiring) is kept until then (`State.changes_at`).
 """
 
@@ -19,7 +21,7 @@ import random
 import re
 import sys
 import threading
-from typing import Any, Generator, Iterator, Union
+from typing import Any, Union
 
 from .dialect import PLACEHOLDER
 from .util import now
@@ -35,17 +37,15 @@ SEPARATOR = b", "  # between the items of a list, as json.dumps writes it
 CUT = PLACEHOLDER + "cut"  # see compile_answer
 CUT_TEXT = json.dumps(CUT)
 VARIANTS_KEPT = 6  # a text with at most this many orders keeps them all (a peer in two or three groups)
-SLICE = 1024  # items of a longer list joined into one part of its body (about 750 kB of peers), see draw_body
+ORDERS_KEPT = 4  # bodies of an answer kept in different random orders (25,000 peers: 19 MB each)
 # the keys of Shuffled.order: doubles in [1, 2), which CPython sorts fastest, built and read as 8-byte words
 FLOATS = sys.byteorder == "little" and array.array("d").itemsize == array.array("Q").itemsize == 8
 ONE = 0x3FF << 52  # the sign and exponent of a double in [1, 2)
 MANTISSA = (1 << 52) - 1
 
-Drawing = Generator[None, None, list[bytes]]  # steps (a yield after each), then the parts of an answer
-
 
 class Shuffled:
-    """A list sent in a new random order each time, each item as one of its possible texts (the orders of the
+    """A list written in a new random order each time, each item as one of its possible texts (the orders of the
     lists inside it), drawn each time."""
 
     __slots__ = ("count", "width", "texts", "nodes", "words")
@@ -165,66 +165,33 @@ def write(node: Node, rng: random.Random) -> bytes:
     return b"".join(write(part, rng) for part in node.parts)
 
 
-def sliced(node: Node) -> bool:
-    return isinstance(node, Shuffled) and node.texts is not None and node.count > SLICE
-
-
-def draw_body(node: Node, rng: random.Random) -> Drawing:
-    """Draw the body of an answer (the text and a newline, as `json_reply` writes it) in parts: a long list's in
-    slices of SLICE items joined, which the server sends one after the other; a step (yield) after each slice."""
-    if not sliced(node):
-        return [write(node, rng) + b"\n"]
-    assert isinstance(node, Shuffled) and node.texts is not None
-    order = node.order(rng)
-    pick = node.texts.__getitem__
-    parts = []
-    for start in range(0, node.count, SLICE):
-        yield
-        items = list(map(pick, order[start:start + SLICE]))
-        items[0] = (SEPARATOR if start else b"[") + items[0]
-        if start + SLICE >= node.count:
-            items[-1] += b"]\n"
-        parts.append(SEPARATOR.join(items))
-    return parts
-
-
-def finish(drawing: Drawing) -> list[bytes]:
-    """What a drawing draws, all its steps taken at once."""
-    while True:
-        try:
-            next(drawing)
-        except StopIteration as stop:
-            return stop.value
-
-
 class Entry:
-    """A kept answer: its body when it has one text, else how to draw one. A long shuffled list draws its next
-    answer while an answer is sent (see `answer`)."""
+    """A kept answer: its one body, or the bodies drawn in random orders so far (up to ORDERS_KEPT)."""
 
-    __slots__ = ("fixed", "node", "until", "ahead", "lock")
+    __slots__ = ("node", "until", "bodies", "last_sent", "lock")
 
     def __init__(self, node: Node, until: dt.datetime | None) -> None:
-        self.fixed = node + b"\n" if isinstance(node, bytes) else None
         self.node = node
         self.until = until
-        self.ahead: list[bytes] | None = None  # the parts of the next answer, drawn
+        self.bodies = [node + b"\n"] if isinstance(node, bytes) else []  # as `json_reply` writes it
+        self.last_sent = 0  # the index in `bodies` of the body sent last
         self.lock = threading.Lock()
 
-    def answer(self, rng: random.Random) -> tuple[list[bytes], Iterator[None] | None]:
-        """The parts of an answer, each answer in a new order (an order drawn ahead is used once), and for a long
-        list the steps that draw the next one: the server takes them while it sends this one, when the client is
-        reading rather than waiting (sorting 25,000 peers takes as long as sending them)."""
-        if self.fixed is not None:
-            return [self.fixed], None
+    def answer(self, rng: random.Random) -> bytes:
+        """The body of an answer: a new order while fewer than ORDERS_KEPT are kept, then a kept one other than the
+        last one sent, so that two answers in a row differ in order (as a real server's mostly do)."""
+        if isinstance(self.node, bytes):
+            return self.bodies[0]
         with self.lock:
-            ahead, self.ahead = self.ahead, None
-        parts = ahead if ahead is not None else finish(draw_body(self.node, rng))
-        return parts, self._ahead(rng) if sliced(self.node) else None
-
-    def _ahead(self, rng: random.Random) -> Iterator[None]:
-        parts = yield from draw_body(self.node, rng)
+            if len(self.bodies) == ORDERS_KEPT:
+                self.last_sent = (self.last_sent + rng.randrange(1, ORDERS_KEPT)) % ORDERS_KEPT
+                return self.bodies[self.last_sent]
+        body = write(self.node, rng) + b"\n"  # outside the lock: another reader may send a kept order meanwhile
         with self.lock:
-            self.ahead = parts
+            if len(self.bodies) < ORDERS_KEPT:
+                self.last_sent = len(self.bodies)
+                self.bodies.append(body)
+        return body
 
 
 class AnswerCache:

@@ -14,7 +14,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from . import control, persist
@@ -28,7 +28,7 @@ from .tokens import hash_token, is_well_formed
 from .util import NO_BODY, ApiError, DropConnection, now
 
 JSON_TYPE = "application/json; charset=UTF-8"
-LONG = 1 << 16  # a body this long is not joined to the headers to be sent (see RequestHandler._write)
+LONG = 1 << 16  # a body this long is not joined to the headers to be sent (see RequestHandler._send)
 TOKEN_PATH = re.compile(r"^.*/api/users/.*/tokens.*$")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 ANONYMOUS = {"id": "", "role": "", "is_service_user": False, "is_blocked": False}  # the caller of a public endpoint
@@ -40,8 +40,6 @@ class Reply:
 
     status: int = 200
     body: bytes = b""
-    parts: list[bytes] | None = None  # the body in parts (to send as they are), instead of `body`
-    meanwhile: Iterator[None] | None = None  # steps of work to take while it is sent (RequestHandler._write)
     content_type: str = JSON_TYPE
     headers: dict[str, str] = field(default_factory=dict)
     drop: bool = False
@@ -225,9 +223,8 @@ class App:
                 finally:
                     if method != "GET":  # a write, even a refused or failed one, may have changed something
                         self.answers.forget()
-            if kept is not None:  # its shuffled lists are shuffled here, outside the lock
-                parts, meanwhile = kept.answer(self.dialect.shuffle_rng)
-                return Reply(status=200, parts=parts, meanwhile=meanwhile)
+            if kept is not None:  # a new order, when one is due, is drawn here, outside the state lock
+                return Reply(status=200, body=kept.answer(self.dialect.shuffle_rng))
             # a handler marked with another success status answers with it (a domain validation's 202, as v0.77.1)
             return json_reply(getattr(handler, "answer_status", 200), payload)
         except ApiError as error:
@@ -425,8 +422,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return
-        parts = [reply.body] if reply.parts is None else reply.parts
-        length = sum(map(len, parts))
+        body = reply.body
+        length = len(body)
         lines = [f"{self.protocol_version} {reply.status} {self.responses.get(reply.status, ('',))[0]}",
                  f"Server: {self.version_string()}", f"Date: {self.date_time_string()}",
                  f"Content-Type: {reply.content_type}", f"Content-Length: {length}"]
@@ -436,24 +433,14 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") if self.request_version != "HTTP/0.9" else b""
         if self.command == "HEAD":
-            parts = []
+            body = b""
         elif reply.truncate:
-            parts = [b"".join(parts)[:length // 2]]
-        self._write([head, *parts], iter(()) if reply.meanwhile is None else reply.meanwhile)
-
-    def _write(self, parts: list[bytes], meanwhile: Iterator[None]) -> None:
-        """Send the headers and the body: a short answer in one sendall, a long one part after part (the slices of
-        a long list, see cache.draw_body) with a step of `meanwhile` after each part of the body."""
-        connection = self.connection
-        if len(parts) == 2 and len(parts[1]) < LONG:
-            connection.sendall(parts[0] + parts[1])
-        else:
-            connection.sendall(parts[0])
-            for part in parts[1:]:
-                connection.sendall(part)
-                next(meanwhile, None)
-        for _step in meanwhile:
-            pass
+            body = body[:length // 2]
+        if len(body) < LONG:
+            self.connection.sendall(head + body)
+        else:  # not copied into one string with the headers: a kept list answer is sent as it is kept
+            self.connection.sendall(head)
+            self.connection.sendall(body)
 
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _handle
 

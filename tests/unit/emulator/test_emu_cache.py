@@ -64,19 +64,28 @@ def test_every_read_is_in_the_request_log(emu: Emulator) -> None:
         [("GET", "/api/groups", 200)] * 3
 
 
-def test_kept_lists_come_in_a_new_order_every_time(nb: Emulator) -> None:
-    group_ids = [nb.group(f"g{index}")["id"] for index in range(3)]
-    nb.add_peers(peers=[{"hostname": f"peer-{index:02d}", "groups": group_ids[:1 + index % 3]} for index in range(40)])
-    answers = [nb.call("GET", "/api/peers") for _read in range(6)]
+def _peer_orders(emu: Emulator, reads: int) -> list[tuple[str, ...]]:
+    """The orders of the peers in `reads` answers of GET /api/peers, which must say the same in the bytes
+    json.dumps writes."""
+    answers = [emu.call("GET", "/api/peers") for _read in range(reads)]
     for answer in answers:  # the bytes json.dumps writes, as for an answer rendered anew
         assert answer.raw == (json.dumps(answer.body) + "\n").encode()
-    orders = {tuple(peer["id"] for peer in answer.body) for answer in answers}
-    assert len(orders) == len(answers)
+        assert _canonical(answer.body) == _canonical(answers[0].body)
     group_orders = {tuple(group["id"] for group in peer["groups"]) for answer in answers for peer in answer.body
                     if len(peer["groups"]) == 3}
     assert len(group_orders) > 1  # a peer's groups are shuffled too
+    return [tuple(peer["id"] for peer in answer.body) for answer in answers]
 
-    assert all(_canonical(answer.body) == _canonical(answers[0].body) for answer in answers)
+
+def test_kept_lists_come_in_varied_orders_drawn_anew_after_a_change(nb: Emulator) -> None:
+    group_ids = [nb.group(f"g{index}")["id"] for index in range(3)]
+    nb.add_peers(peers=[{"hostname": f"peer-{index:02d}", "groups": group_ids[:1 + index % 3]} for index in range(40)])
+    orders = _peer_orders(nb, 4 * cache.ORDERS_KEPT)
+    assert len(set(orders[:cache.ORDERS_KEPT])) == cache.ORDERS_KEPT  # the first reads each draw a new order
+    assert len(set(orders)) == cache.ORDERS_KEPT  # then the kept ones are sent again
+    assert all(previous != order for previous, order in zip(orders, orders[1:]))  # never one twice in a row
+    nb.group("g3")  # a write: every kept answer is forgotten, the next reads draw new orders
+    assert not set(_peer_orders(nb, cache.ORDERS_KEPT)) & set(orders)
 
 
 def test_a_setup_key_expiring_shows_without_a_write(cur: Emulator) -> None:
@@ -93,7 +102,7 @@ def test_a_login_expiring_shows_without_a_write(monkeypatch: pytest.MonkeyPatch)
 
     def login_expired() -> list[bool]:
         reply, _delay = app.handle_api("GET", "/api/peers", headers, b"")
-        return [peer["login_expired"] for peer in json.loads(b"".join(reply.parts or [reply.body]))]
+        return [peer["login_expired"] for peer in json.loads(reply.body)]
 
     enrolled = app.handle_control("POST", "/_emulator/enroll", b'{"hostname": "laptop", "user_id": "owner-user"}')
     assert enrolled.status == 200
@@ -104,10 +113,10 @@ def test_a_login_expiring_shows_without_a_write(monkeypatch: pytest.MonkeyPatch)
     assert login_expired() == [True]
 
 
-@pytest.mark.parametrize("count", [0, 1, 2, 3, 70, cache.SLICE + 5])
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 70, 2000])
 def test_kept_text_is_what_json_dumps_writes(count: int) -> None:
     """Items with 0 to 3 groups (1, 2 or 6 orders: kept as texts, or drawn each time), a list in an object, short
-    lists, lists sent in slices."""
+    and long lists, answers drawn and answers kept."""
     dialect = Dialect("netbird").deferring()
     expected, items = [], []
     for index in range(count):
@@ -118,11 +127,8 @@ def test_kept_text_is_what_json_dumps_writes(count: int) -> None:
     entry = cache.Entry(cache.compile_answer(payload, dialect.deferred or []), None)
     rng = random.Random(1)
     texts = set()
-    for _answer in range(4):
-        parts, meanwhile = entry.answer(rng)
-        for _step in meanwhile or ():
-            pass
-        text = b"".join(parts)
+    for _answer in range(2 * cache.ORDERS_KEPT):
+        text = entry.answer(rng)
         answer = json.loads(text)
         assert text == (json.dumps(answer) + "\n").encode()
         assert _canonical(answer) == _canonical({"items": expected, "count": count})
