@@ -38,17 +38,10 @@ from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
-from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
-
-try:  # ansible-core 2.19 and later never template what a plugin returns unless it is marked trusted
-    from ansible.template import trust_as_template  # noqa: F401  pylint: disable=unused-import
-    RESULTS_NEED_WRAPPING = False
-except ImportError:  # earlier ones template every string not marked unsafe: a result is wrapped (as _execute_module does)
-    RESULTS_NEED_WRAPPING = True
 
 SWITCH = 'nms_overlay_in_process'
 
@@ -95,9 +88,9 @@ class InProcessAction(ActionBase):
                                                wrap_async=self._task.async_val))
             return self.hide_created_secret(result)
         result.update(self.run_here(task_vars, args))
-        # server data is never a template (see RESULTS_NEED_WRAPPING: wrapping a large result is a third of its cost)
-        result = self.hide_created_secret(result)
-        return wrap_var(result) if RESULTS_NEED_WRAPPING else result
+        # Server data is never a template, and no wrap_var is needed for that here: ansible-core wraps every action's
+        # result as it gets it before 2.19 (TaskExecutor._execute), and renders no plugin's result from 2.19 on.
+        return self.hide_created_secret(result)
 
     def controller_paths(self, args):
         """The task's options with a relative created_secrets_file made absolute: relative to the directory

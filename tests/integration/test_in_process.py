@@ -90,3 +90,19 @@ def test_a_bad_option_names_the_module_as_the_task_wrote_it(emulator, run, in_pr
                  extra_vars={'nms_overlay_in_process': in_process}, ansible=True)
     assert result['bad']['msg'].startswith('Unsupported parameters for (nms.overlay.group) module: bogus.')
     assert emulator.requests() == []
+
+
+@pytest.mark.parametrize('in_process', [True, False])
+def test_server_text_in_a_registered_result_is_never_rendered(emulator, run, in_process):
+    """A name the server holds is data: used from a registered result, a template in it stays as it is (ansible-core
+    marks every action's result as never to be rendered; before 2.19 by wrapping it, after it by not trusting it)."""
+    templated = 'rendered-{{ 6 * 7 }}'
+    emulator.ok('POST', '/api/groups', {'name': templated})
+    steps = [{'name': 'read', 'nms.overlay.group_info': {}, 'register': 'found'},  # (a name in the task would be rendered)
+             {'name': 'use', 'ansible.builtin.set_fact': {
+                 'used': "{{ found.groups | map(attribute='name') | select('match', 'rendered-') | first }}"}},
+             {'name': 'show', 'ansible.builtin.debug': {'var': 'used'}}]
+    result = run(steps, ansible=True, extra_vars={'nms_overlay_in_process': in_process})
+    assert result.rc == 0, result
+    assert templated in [group['name'] for group in result['read']['groups']]
+    assert result['show']['used'] == templated  # 'rendered-42' had it been rendered
