@@ -17,6 +17,7 @@ import traceback
 
 from email.utils import parsedate_to_datetime
 from functools import partialmethod
+from itertools import chain, repeat
 from types import SimpleNamespace
 from urllib.parse import quote, urlsplit
 
@@ -217,10 +218,17 @@ def describe_shape(data):
 TEXT, NUMBER, FLAG, LIST, OBJECT = 'a string', 'a number', 'a boolean', 'a list', 'an object'
 FREE_FORM = 'an object of any members'  # an object not looked into (an event's meta)
 _JSON_TYPES = {TEXT: (str,), NUMBER: (int, float), FLAG: (bool,), LIST: (list,), OBJECT: (dict,), FREE_FORM: (dict,)}
-# the exact classes json.loads gives each type (a subclass, such as bool of int, is another type); nested ones looked into
-_NESTED_LIST, _NESTED_OBJECT = frozenset((list,)), frozenset((dict,))
-_EXACT_TYPES = {TEXT: frozenset((str,)), NUMBER: frozenset((int, float)), FLAG: frozenset((bool,)), LIST: _NESTED_LIST,
-                OBJECT: _NESTED_OBJECT, FREE_FORM: frozenset((dict,))}
+
+
+class _Absent:
+    """What _fits reads for a member an object does not have: its class tells it apart from null."""
+
+
+_ABSENT = _Absent()
+# the classes json.loads gives each type (exact: a bool is no number here), with null and an absent member, which every
+# field may be
+_HELD = {kind: frozenset(classes + (type(None), _Absent)) for kind, classes in (
+    (TEXT, (str,)), (NUMBER, (int, float)), (FLAG, (bool,)), (LIST, (list,)), (OBJECT, (dict,)), (FREE_FORM, (dict,)))}
 
 
 def _item_label(where, index, item):
@@ -283,24 +291,41 @@ def field_problem(data, types):
 
 
 def _fits(data, types):
-    """Whether every known field of an answer has its type (field_problem's rules, without the places)."""
-    checks = {name: _EXACT_TYPES[expected] for name, expected in types.items() if expected is not None}
+    """Whether every known field of an answer has its type (field_problem's rules, without the places).
+
+    The objects of a list are checked a field at a time: a field's classes in all of them are one set
+    (``set(map(type, ...))``), so that a list of 25,000 peers costs a few dozen passes that run in C rather than a
+    Python loop over its half a million members; the members of known lists and objects are gathered from all of them
+    into one list, checked the same way. The names looked at are the first object's, unless another object has a
+    different number of members or lacks one of them: then every object's."""
     pending = [data]
     while pending:
         value = pending.pop()
-        if isinstance(value, list):
-            pending.extend(item for item in value if isinstance(item, (dict, list)))
+        if isinstance(value, dict):
+            objects = [value]
+        elif isinstance(value, list):  # (filtered in C: a Python loop over 25,000 peers would cost more than the check)
+            objects = list(filter(dict.__instancecheck__, value))
+            if len(objects) < len(value):
+                pending.extend(filter(list.__instancecheck__, value))
+        else:
             continue
-        if not isinstance(value, dict):
-            continue
-        for name, member in value.items():
-            allowed = checks.get(name)
-            if allowed is None or member is None:
+        names = list(objects[0]) if objects else []
+        every_name = len(objects) <= 1
+        if not every_name and len(set(map(len, objects))) > 1:
+            names, every_name = list(set().union(*objects)), True
+        for name in names:
+            classes = set(map(type, map(dict.get, objects, repeat(name), repeat(_ABSENT))))
+            if _Absent in classes and not every_name:  # an object lacks a name of the first, so it has one of its own
+                names.extend(set().union(*objects).difference(names))  # looked at by this loop in turn
+                every_name = True
+            expected = types.get(name)
+            if expected is None:
                 continue
-            if type(member) not in allowed:  # JSON decodes to exactly these types (a bool is not a number here)
+            if not classes <= _HELD[expected]:
                 return False
-            if allowed is _NESTED_LIST or allowed is _NESTED_OBJECT:
-                pending.append(member)
+            if expected in (LIST, OBJECT):
+                held = filter(None, map(dict.get, objects, repeat(name)))  # neither null nor empty
+                pending.append(list(chain.from_iterable(held) if expected == LIST else held))
     return True
 
 
@@ -597,8 +622,9 @@ class Client(ShapedReads):
                 # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
                 # scanning the whole body, which takes seconds on a list of thousands of peers.
                 text = (response.content or b'').decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')
+                blank = text.isspace() or not text  # (text.strip() would copy a list of 25,000 peers to say no)
                 data = unreadable = None
-                if text.strip():
+                if not blank:
                     # The cyclic garbage collector is paused: an answer nested deeply enough to exhaust the stack raises
                     # RecursionError (reported as an API error), but a collection starting in the middle of such a parse
                     # would run other objects' finalizers with no stack left, and they would fail in turn.
@@ -624,7 +650,7 @@ class Client(ShapedReads):
                                    % response.headers.get('Location', ''), url=shown)
                 elif status >= 400:
                     raise self._http_error(method, path, shown, response, text, data)
-                elif not text.strip():
+                elif blank:
                     if method == 'GET' and status != 202:  # 202: accepted, done later (a domain's validation)
                         raise ApiError(method, path, status, 'the answer is empty where JSON was expected', url=shown)
                     return {}
