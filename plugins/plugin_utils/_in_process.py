@@ -38,10 +38,17 @@ from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
+from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
+
+try:  # ansible-core 2.19 and later never render what a plugin returns unless it is marked trusted
+    from ansible.template import trust_as_template  # noqa: F401  pylint: disable=unused-import
+    RESULTS_WRAPPED_BY_CORE = False
+except ImportError:  # earlier ones mark every text of an action's result unsafe (wrap_var) as they get it
+    RESULTS_WRAPPED_BY_CORE = True
 
 SWITCH = 'nms_overlay_in_process'
 
@@ -88,9 +95,11 @@ class InProcessAction(ActionBase):
                                                wrap_async=self._task.async_val))
             return self.hide_created_secret(result)
         result.update(self.run_here(task_vars, args))
-        # Server data is never a template, and no wrap_var is needed for that here: ansible-core wraps every action's
-        # result as it gets it before 2.19 (TaskExecutor._execute), and renders no plugin's result from 2.19 on.
-        return self.hide_created_secret(result)
+        # Server data is never a template: ansible-core wraps every action's result as it gets it before 2.19
+        # (TaskExecutor._execute) and renders no plugin's result from 2.19 on. Before 2.19 the result is wrapped here
+        # first all the same, each distinct text once (see shared_unsafe).
+        result = self.hide_created_secret(result)
+        return shared_unsafe(result) if RESULTS_WRAPPED_BY_CORE else result
 
     def controller_paths(self, args):
         """The task's options with a relative created_secrets_file made absolute: relative to the directory
@@ -231,6 +240,31 @@ def options_validator(engine):
     validation = engine.validation()
     spec = validation.pop('argument_spec')
     return spec, ArgumentSpecValidator(spec, **validation)
+
+
+def shared_unsafe(result):
+    """``result`` with every text marked unsafe as wrap_var marks it, each distinct text wrapped once and shared by all
+    its places. ansible-core then leaves the texts as they are when it wraps the result (three times); wrapped there,
+    every place would get an object of its own, which the garbage collector tracks: 25,000 peers made 1.25 million,
+    seconds of collection and of sending the result to the controller. A result nested too deeply to walk is left for
+    ansible-core to wrap."""
+    wrapped = {}
+
+    def shared(value):
+        if isinstance(value, str):
+            found = wrapped.get(value)
+            if found is None:
+                found = wrapped[value] = wrap_var(value)
+            return found
+        if isinstance(value, dict):
+            return {shared(key): shared(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [shared(item) for item in value]
+        return value  # numbers, booleans, None (a module's result holds no other kind: it is JSON)
+    try:
+        return shared(result)
+    except RecursionError:
+        return result
 
 
 def hide_created_secret(engine, result, show_warning=None):

@@ -5,9 +5,9 @@ measured the emulator more than the collection. An answer is kept per (path, que
 `json.dumps` writes for it, with the lists the dialect shuffles set apart (`Dialect.deferring`). Real servers answer
 such lists in no fixed order, so the answer is sent in random orders: the first ORDERS_KEPT reads after a change each
 draw a new one, kept whole (drawing 25,000 peers anew took longer than sending them), and later reads send one of
-those, never the one sent just before. `App` forgets every answer on each write, control call and reset, and when a
-PAT request changes its user's `last_login`; an answer that changes with time alone (a login or a setup key
-expiring) is kept until then (`State.changes_at`).
+those, never the one sent just before. `App` forgets every answer on each write, control call (but the clearing of
+the request log) and reset, and when a PAT request changes its user's `last_login`; an answer that changes with time
+alone (a login or a setup key expiring) is kept until then (`State.changes_at`).
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import email.utils
+import io
 import json
 import os
 import random
@@ -33,6 +34,10 @@ class FakeResponse:
     @property
     def content(self):
         return self.text.encode('utf-8')
+
+    def iter_content(self, chunk_size):
+        body = self.content
+        return (body[start:start + chunk_size] for start in range(0, len(body), chunk_size))
 
     def close(self):
         self.closed = True
@@ -445,7 +450,7 @@ class NoGuessResponse(requests.models.Response):
 def test_an_answer_without_a_charset_is_read_as_utf8_without_guessing():
     response = NoGuessResponse()
     response.status_code = 200
-    response._content = json.dumps([{'name': 'caf\u00e9-\u00fc'}], ensure_ascii=False).encode('utf-8')
+    response.raw = io.BytesIO(json.dumps([{'name': 'caf\u00e9-\u00fc'}], ensure_ascii=False).encode('utf-8'))  # the body to read
     response.encoding = None  # no Content-Type header
     client, _session, _sleeps = make_client([response])
     assert client.get_list('/groups') == [{'name': 'caf\u00e9-\u00fc'}]
@@ -818,3 +823,24 @@ def test_an_unchanged_group_task_on_a_large_account_does_work_in_proportion_to_i
 
     small, large = calls(250), calls(1000)
     assert large <= 4 * small, (small, large)
+
+
+class CountedReads(io.BytesIO):
+    """A response body that counts how often it is read."""
+
+    reads = 0
+
+    def read(self, *args):
+        self.reads += 1
+        return super().read(*args)
+
+
+def test_a_large_answer_is_read_a_megabyte_at_a_time():
+    peers = [{'id': 'p%06d' % index, 'name': 'peer-%06d' % index} for index in range(60000)]
+    response = requests.models.Response()
+    response.status_code = 200
+    response.encoding = 'utf-8'
+    response.raw = CountedReads(json.dumps(peers).encode('utf-8'))  # about 2.4 MB
+    client, dummy, dummy2 = make_client([response])
+    assert client.get_list('/peers') == peers
+    assert response.raw.reads <= 4  # requests' own Response.content takes 10 KB a read: about 240 reads

@@ -14,7 +14,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.plugin_utils import _in_process
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
-    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, same_python,
+    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, same_python, shared_unsafe,
 )
 
 
@@ -317,3 +317,41 @@ def test_async_is_refused_only_where_a_value_may_be_created():
         make_action({'state': 'present'}, engine=SecretsEngine, async_val=10).refuse_async_secrets()
     make_action({'state': 'absent'}, engine=SecretsEngine, async_val=10).refuse_async_secrets()
     make_action(async_val=10).refuse_async_secrets()
+
+
+@pytest.mark.skipif(not _in_process.RESULTS_WRAPPED_BY_CORE, reason='ansible-core 2.19 and later mark no text unsafe: '
+                                                                    'the result is returned as it is (make oldest runs it)')
+def test_shared_unsafe_marks_every_text_once_and_shares_it():
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe
+    peers = [{'id': 'p%d' % index, 'name': 'peer-%d' % index, 'os': 'linux', 'ssh_enabled': False, 'geoname_id': index,
+              'groups': [{'id': 'g-all', 'name': 'All'}], 'extra': None} for index in range(3)]
+    result = {'changed': False, 'peers': peers, 'msg': '{{ lookup("pipe", "id") }}'}
+    shared = shared_unsafe(result)
+    assert shared == result  # the same values...
+    texts = []
+    pending = [shared]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            texts.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            texts.append(value)
+        else:
+            assert not isinstance(value, AnsibleUnsafe) and (value is None or isinstance(value, (bool, int)))
+    assert texts and all(isinstance(text, AnsibleUnsafe) for text in texts)  # ...every text (keys too) never rendered
+    # one object per distinct text, however many places hold it
+    assert shared['peers'][0]['os'] is shared['peers'][2]['os']
+    assert next(iter(shared['peers'][0])) is next(iter(shared['peers'][1]))
+    assert shared['peers'][0]['groups'][0]['name'] is shared['peers'][1]['groups'][0]['name']
+    assert len({id(text) for text in texts}) == len(set(texts))
+
+
+def test_shared_unsafe_leaves_a_result_too_deep_to_walk_to_ansible_core():
+    deep = []
+    for dummy in range(sys.getrecursionlimit() + 10):
+        deep = [deep]
+    result = {'changed': False, 'rules': deep}
+    assert shared_unsafe(result) is result
