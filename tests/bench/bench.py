@@ -209,7 +209,9 @@ def ansible_env(emulator, workdir, record, python, count_requests=False):
     if not os.path.exists(link):
         os.makedirs(os.path.dirname(link))
         os.symlink(REPO, link)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_'))}
+    # PYTHONDONTWRITEBYTECODE left out: a user's controller keeps the collection's compiled files as it keeps any
+    # package's (compile_collection made them), where such a setting would have every play compile them again
+    env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_')) and k != 'PYTHONDONTWRITEBYTECODE'}
     env.update({
         'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token, 'NMS_BENCH_FILE': record,
         'ANSIBLE_COLLECTIONS_PATH': collections, 'ANSIBLE_CALLBACK_PLUGINS': CALLBACKS,
@@ -221,6 +223,14 @@ def ansible_env(emulator, workdir, record, python, count_requests=False):
     if count_requests:  # per-task request counts: slower, so only in checking runs
         env['NMS_BENCH_EMULATOR'] = emulator.url
     return env
+
+
+def compile_collection(python):
+    """Compile the collection's Python files (and the floors') for ``python`` once, as its first use would: every
+    measured play then finds them compiled, as a user's controller does after the collection's first run."""
+    for folder in ('plugins', os.path.join('tests', 'bench')):
+        subprocess.run([python, '-m', 'compileall', '-q', os.path.join(REPO, folder)], check=True,
+                       env={k: v for k, v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'})
 
 
 def versions_of(python):
@@ -576,6 +586,10 @@ than seconds do.
   proxy, the Agent Network, peer jobs and temporary access, the instance's setup) refuse it; they run against the
   `current` dialect (v0.77, with a connected proxy cluster), marked so. XL: 25,000 peers, 50 groups, 500 setup keys,
   `netbird` dialect.
+- **Compiled files**: the collection's Python files are compiled once before the first play (`compileall`, for each
+  Python), and `PYTHONDONTWRITEBYTECODE` is left out of the plays' environment: a controller keeps a collection's
+  compiled files as it keeps any package's after its first use. (A module process always compiles what it imports:
+  ansible-core sends it sources.)
 - Machine: {cpus} CPUs, shared with other work (seconds vary more than the ratios do):
   {cpu}, {system}, load average {load} at the start.
 - Versions: {versions}.
@@ -610,6 +624,8 @@ def main(argv=None):
         parser.error('unknown sizes %s, modules without an unchanged task %s, modules not measured by design %s'
                      % (unknown, missing, excluded))
     pythons = [sys.executable] + [os.path.abspath(p) for p in args.compare_python]
+    for python in pythons:
+        compile_collection(python)
     pairs = [versions_of(python) for python in pythons]
     report = dict(date=datetime.date.today().isoformat(), machine=machine(), repeats=args.repeats, sizes=sizes,
                   command='python -m tests.bench.bench ' + ' '.join(argv if argv is not None else sys.argv[1:]),

@@ -30,6 +30,8 @@ def fragment_documents():
     """{fragment name: its YAML} of the collection's doc fragments (nms.overlay.module, nms.overlay.module.resource...)."""
     found = {}
     for file_name in os.listdir(os.path.join(bench.REPO, 'plugins', 'doc_fragments')):
+        if not file_name.endswith('.py'):  # __pycache__, where Python keeps compiled files
+            continue
         stem = file_name[:-3]
         for name, text in string_constants(os.path.join(bench.REPO, 'plugins', 'doc_fragments', file_name), in_classes).items():
             found['nms.overlay.%s' % stem if name == 'DOCUMENTATION' else 'nms.overlay.%s.%s' % (stem, name.lower())] = text
