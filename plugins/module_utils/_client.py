@@ -59,6 +59,7 @@ def collection_version():
 COLLECTION_VERSION = collection_version()
 USER_AGENT = 'nms.overlay%s (Ansible collection)' % ('/' + COLLECTION_VERSION if COLLECTION_VERSION else '')
 
+
 class ErrorPattern:
     """A regular expression that reads error texts, compiled when first used (then kept in ``re``'s cache): a module
     process starts with none of them compiled, which would otherwise cost milliseconds of every run."""
@@ -177,14 +178,14 @@ _REASONS = (
 _INCOMPLETE_RE = ErrorPattern(r'IncompleteRead\((\d+) bytes read, (\d+) more expected\)')
 # what OpenSSL says when the other end answers a TLS handshake with something else (plain http)
 _NOT_TLS_RE = ErrorPattern(r'WRONG_VERSION_NUMBER|wrong version number|record layer failure|packet length too long|'
-                         r'unknown protocol|http request', re.IGNORECASE)
+                           r'unknown protocol|http request', re.IGNORECASE)
 _MISMATCH_RE = ErrorPattern(r"""(?:Hostname|IP address) mismatch, certificate is not valid for ['"]([^'"]*)['"]""")
 # certificate refusals (OpenSSL's verify errors): of Python 3.13's strict checks (VERIFY_X509_STRICT), of an issuer
 # that no trusted CA vouches for, of dates
 _STRICT_RE = ErrorPattern(r'key usage|keyCertSign|Basic Constraints|not marked critical|Key Identifier|'
-                        r'not self-signed|empty subject|Subject empty', re.IGNORECASE)
+                          r'not self-signed|empty subject|Subject empty', re.IGNORECASE)
 _UNKNOWN_ISSUER_RE = ErrorPattern(r'unable to get (?:local )?issuer certificate|self[- ]signed certificate|'
-                                r'unable to verify the first certificate', re.IGNORECASE)
+                                  r'unable to verify the first certificate', re.IGNORECASE)
 _DATES_RE = ErrorPattern(r'certificate has expired|certificate is not yet valid', re.IGNORECASE)
 # what Go's and nginx's TLS servers answer to a plain http request
 _WANTS_HTTPS_RE = ErrorPattern(r'HTTPS server|HTTPS port', re.IGNORECASE)

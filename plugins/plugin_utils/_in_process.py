@@ -65,7 +65,7 @@ def action_for(engine):
     engine.preload()
     # made before the fork, once per playbook, not in every task's worker: the Python this is, the options' validator
     running_python()
-    spec, _ = options_validator(engine)
+    spec = options_validator(engine)[0]
     return type('ActionModule', (InProcessAction,), {'engine': engine, 'creates_secrets': SECRETS_FILE in spec})
 
 

@@ -68,8 +68,8 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
     assert sorted(row.split('|')[1].strip(' `') for row in rows) == sorted(list(MODULES) * 2)
     assert 'AnsiballZ_group.py' in page
     floors = [line for line in page.splitlines() if line.startswith('| *floor: only the reads')]
-    assert [line.split('|')[1].strip() for line in floors] == ['*floor: only the reads, with requests (requests_floor)*',
-                                                              '*floor: only the reads, with requests (requests_floor_module)*']
+    assert [line.split('|')[1].strip() for line in floors] == [
+        '*floor: only the reads, with requests (requests_floor)*', '*floor: only the reads, with requests (requests_floor_module)*']
     assert '| `reverse_proxy_domain_info` | v0.77 (current) |' in page
     assert report['not_measured'] == NOT_MEASURED
     for module, reason in NOT_MEASURED.items():  # the modules with no unchanged task, each with its reason
