@@ -209,9 +209,7 @@ def ansible_env(emulator, workdir, record, python, count_requests=False):
     if not os.path.exists(link):
         os.makedirs(os.path.dirname(link))
         os.symlink(REPO, link)
-    # PYTHONDONTWRITEBYTECODE left out: a user's controller keeps the collection's compiled files as it keeps any
-    # package's (compile_collection made them), where such a setting would have every play compile them again
-    env = {k: v for k, v in os.environ.items() if not k.startswith(('ANSIBLE_', 'NMS_')) and k != 'PYTHONDONTWRITEBYTECODE'}
+    env = {k: v for k, v in compiling_environ().items() if not k.startswith(('ANSIBLE_', 'NMS_'))}
     env.update({
         'NMS_API_URL': emulator.url, 'NMS_API_TOKEN': emulator.token, 'NMS_BENCH_FILE': record,
         'ANSIBLE_COLLECTIONS_PATH': collections, 'ANSIBLE_CALLBACK_PLUGINS': CALLBACKS,
@@ -225,12 +223,17 @@ def ansible_env(emulator, workdir, record, python, count_requests=False):
     return env
 
 
+def compiling_environ():
+    """This environment without PYTHONDONTWRITEBYTECODE: a user's controller keeps the collection's compiled files as it
+    keeps any package's (compile_collection makes them), where such a setting would have every play compile them again."""
+    return {k: v for k, v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'}
+
+
 def compile_collection(python):
     """Compile the collection's Python files (and the floors') for ``python`` once, as its first use would: every
     measured play then finds them compiled, as a user's controller does after the collection's first run."""
     for folder in ('plugins', os.path.join('tests', 'bench')):
-        subprocess.run([python, '-m', 'compileall', '-q', os.path.join(REPO, folder)], check=True,
-                       env={k: v for k, v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'})
+        subprocess.run([python, '-m', 'compileall', '-q', os.path.join(REPO, folder)], check=True, env=compiling_environ())
 
 
 def versions_of(python):

@@ -355,3 +355,22 @@ def test_shared_unsafe_leaves_a_result_too_deep_to_walk_to_ansible_core():
         deep = [deep]
     result = {'changed': False, 'rules': deep}
     assert shared_unsafe(result) is result
+
+
+def test_the_options_validator_is_made_once_per_engine_before_the_fork(monkeypatch):
+    """action_for (run before ansible-core forks a task's worker) makes the engine's validator; the tasks' runs reuse it
+    and never derive the options again (which copied a whole argument spec twice per task)."""
+    class CountedEngine(FakeEngine):
+        derived = 0
+
+        @classmethod
+        def validation(cls):
+            cls.derived += 1
+            return super().validation()
+    monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'true')
+    action = make_action(engine=CountedEngine)
+    assert CountedEngine.derived == 1  # in action_for, before any task
+    for count in range(3):
+        assert action.run_here(args={'api_url': 'http://127.0.0.1:9', 'api_token': TOKEN, 'count': count})['changed'] is False
+    make_action(engine=CountedEngine)  # another task of the same module
+    assert CountedEngine.derived == 1
