@@ -67,6 +67,10 @@ options:
     default: 3
 notes:
   - Redirects are never followed, so the token is only ever sent to O(api_url).
+  - A proxy is used as C(requests) uses one, from the environment (the task's C(environment) included)
+    E(HTTPS_PROXY) or E(HTTP_PROXY), unless E(NO_PROXY) names the server. With O(validate_certs) and no O(ca_path),
+    a CA bundle named by E(REQUESTS_CA_BUNDLE) or E(CURL_CA_BUNDLE) is used. A C(~/.netrc) file is never read, so
+    its login is never sent in place of the token.
   - A failed request names the method, the full URL (scheme, host, port and path, never the token) and the HTTP
     status. An HTTP 404 that does not come from the API (no JSON message) means that O(api_url) points at
     something else, and the message says so.

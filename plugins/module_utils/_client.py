@@ -564,9 +564,15 @@ class Client(ShapedReads):
         self.session.headers.update({'Accept': 'application/json', 'User-Agent': USER_AGENT})
         if authenticated:  # the instance's setup comes before any token exists
             self.session.headers['Authorization'] = 'Token %s' % api_token
-        # verify goes with every request too: on its own, session.verify loses against REQUESTS_CA_BUNDLE
-        # and CURL_CA_BUNDLE from the environment, which would silently ignore ca_path and validate_certs.
-        self.verify = bool(validate_certs) and (ca_path or True)
+        # The environment is read once, here, rather than by requests on every call (trust_env): the proxies of
+        # HTTP_PROXY, HTTPS_PROXY and NO_PROXY and a CA bundle (REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE) as requests takes
+        # them, but never a ~/.netrc, whose login requests would send instead of the token. Each call of a task that
+        # runs in a fresh worker is about a millisecond faster for it too.
+        self.session.trust_env = False
+        self.proxies = requests.utils.get_environ_proxies(self.root)
+        # verify goes with every request: ca_path, else the environment's bundle, else requests' own CAs
+        self.verify = bool(validate_certs) and (ca_path or os.environ.get('REQUESTS_CA_BUNDLE')
+                                                or os.environ.get('CURL_CA_BUNDLE') or True)
         self.ca_path = ca_path if validate_certs and ca_path else None
         if not validate_certs:
             self.session.verify = False
@@ -588,7 +594,8 @@ class Client(ShapedReads):
         quoted = path if path and _PLAIN_PATH_RE.match(path) else quote_path(path)
         url = '%s/api%s' % (self.root, quoted)
         shown = '%s/api%s' % (self.shown_root, quoted)  # url_for(path), for messages
-        options = {'timeout': self.timeout, 'allow_redirects': False, 'stream': True, 'verify': self.verify}
+        options = {'timeout': self.timeout, 'allow_redirects': False, 'stream': True, 'verify': self.verify,
+                   'proxies': self.proxies}
         if query:
             options['params'] = query
         if body is not None:

@@ -42,6 +42,52 @@ def test_timeout_bounds_the_whole_request_of_a_server_that_drips_its_body(clock)
     FIGURES.setdefault("connection", {})["drip, timeout 1, retries 1"] = result["msg"][:120]
 
 
+def answering(seen, body=b"[]"):
+    """An answer of ``body`` (JSON) to every request; the text of each request is added to ``seen``."""
+    def answer(conn, request):
+        seen.append(request.decode("latin-1"))
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                     b"Connection: close\r\n\r\n%s" % (len(body), body))
+    return answer
+
+
+def test_a_netrc_entry_for_the_server_never_replaces_the_token(tmp_path):
+    """requests, left to read the environment itself, would send the login of a ~/.netrc entry for the server (Basic
+    auth) in place of the token: the task would fail with a 401 that names neither."""
+    netrc = tmp_path / "netrc"
+    seen = []
+    with RawServer(answering(seen)) as server:
+        netrc.write_text("machine 127.0.0.1 login someone password netrc-password\n", encoding="utf-8")
+        netrc.chmod(0o600)
+        args = dict(api_url="http://127.0.0.1:%d" % server.port, api_token=TOKEN)
+        result = run_module("group_info", args, environment={"NETRC": str(netrc)})
+    assert_clean_end("group_info", args, result)
+    assert not result.get("failed"), describe(result)
+    assert seen, "no request reached the server"
+    for request in seen:
+        headers = request.lower()
+        assert "\r\nauthorization: token %s\r\n" % TOKEN in headers and "basic" not in headers, request
+
+
+def test_the_proxy_of_the_environment_is_used_unless_no_proxy_names_the_server():
+    """The session trusts nothing of the environment by itself: the Client takes the proxies requests would take from
+    it (the task's environment included), once, so HTTP_PROXY and NO_PROXY work as they always did."""
+    direct, proxied = [], []
+    with RawServer(answering(direct)) as server, RawServer(answering(proxied)) as proxy:
+        url = "http://127.0.0.1:%d" % server.port
+        args = dict(api_url=url, api_token=TOKEN)
+        through = {name: "http://127.0.0.1:%d" % proxy.port for name in ("HTTP_PROXY", "http_proxy")}
+        result = run_module("group_info", args, environment=dict(through, NO_PROXY="", no_proxy=""))
+        assert not result.get("failed"), describe(result)
+        assert proxied and not direct, (proxied, direct)
+        assert proxied[0].startswith("GET %s/api/groups HTTP/1.1\r\n" % url), proxied[0]
+        del proxied[:]
+        result = run_module("group_info", args, environment=dict(through, NO_PROXY="127.0.0.1", no_proxy="127.0.0.1"))
+        assert not result.get("failed"), describe(result)
+        assert direct and not proxied, (proxied, direct)
+        assert direct[0].startswith("GET /api/groups HTTP/1.1\r\n"), direct[0]
+
+
 def test_retries_and_waits_are_warnings_and_the_error_counts_the_tries(emulator, clock):
     emulator.set_faults({"queue": [{"status": 503}, {"status": 429, "retry_after": 1}, {"status": 503}]})
     args = connection_of(emulator, retries=2)

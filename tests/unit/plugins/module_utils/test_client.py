@@ -298,12 +298,27 @@ def test_ca_path_is_not_checked_when_certificates_are_not_validated():
     assert session.verify is False and client.verify is False
 
 
-def test_verify_goes_with_every_request(ca_file):
-    """requests lets REQUESTS_CA_BUNDLE win over session.verify; a per-request verify wins over it."""
-    for kwargs, expected in ((dict(ca_path=str(ca_file)), str(ca_file)), (dict(validate_certs=False), False), ({}, True)):
-        client, session, dummy = make_client([FakeResponse(body=[])], **kwargs)
-        client.get('/groups')
-        assert session.calls[0][2]['verify'] == expected
+@pytest.mark.parametrize('kwargs,environment,expected', [
+    ({}, {}, True),
+    ({'validate_certs': False}, {}, False),
+    ({'validate_certs': False}, {'REQUESTS_CA_BUNDLE': '/env/requests.pem'}, False),
+    ({}, {'REQUESTS_CA_BUNDLE': '/env/requests.pem', 'CURL_CA_BUNDLE': '/env/curl.pem'}, '/env/requests.pem'),
+    ({}, {'CURL_CA_BUNDLE': '/env/curl.pem'}, '/env/curl.pem'),
+    ({'ca_path': 'CA'}, {'REQUESTS_CA_BUNDLE': '/env/requests.pem'}, 'CA'),
+])
+def test_verify_goes_with_every_request(ca_file, monkeypatch, kwargs, environment, expected):
+    """The session trusts nothing of the environment by itself (trust_env is off), so verify goes with every request:
+    ca_path, else the bundle requests would take from the environment, else requests' own CAs; never one when
+    certificates are not validated."""
+    for name in ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    kwargs = {key: str(ca_file) if value == 'CA' else value for key, value in kwargs.items()}
+    client, session, dummy = make_client([FakeResponse(body=[])], **kwargs)
+    client.get('/groups')
+    assert session.trust_env is False
+    assert session.calls[0][2]['verify'] == (str(ca_file) if expected == 'CA' else expected)
 
 
 # -- paths ----------------------------------------------------------------------------------------
