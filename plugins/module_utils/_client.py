@@ -501,6 +501,16 @@ class ShapedReads:
         return data
 
 
+def environment_settings(root, validate_certs, ca_path):
+    """The proxies and the ``verify`` of every request to ``root``, read from the environment once per task rather than
+    by requests on every call (its trust_env): the proxies of HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and a CA bundle
+    (REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE) where no ca_path is set, as requests takes them; but never a ~/.netrc, whose
+    login requests would send in place of the token. Each request of a task in a fresh worker is faster for it too."""
+    verify = bool(validate_certs) and (ca_path or os.environ.get('REQUESTS_CA_BUNDLE') or os.environ.get('CURL_CA_BUNDLE')
+                                       or True)
+    return requests.utils.get_environ_proxies(root), verify
+
+
 class Client(ShapedReads):
     """Talks to {api_url}/api with a personal access token.
 
@@ -564,15 +574,8 @@ class Client(ShapedReads):
         self.session.headers.update({'Accept': 'application/json', 'User-Agent': USER_AGENT})
         if authenticated:  # the instance's setup comes before any token exists
             self.session.headers['Authorization'] = 'Token %s' % api_token
-        # The environment is read once, here, rather than by requests on every call (trust_env): the proxies of
-        # HTTP_PROXY, HTTPS_PROXY and NO_PROXY and a CA bundle (REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE) as requests takes
-        # them, but never a ~/.netrc, whose login requests would send instead of the token. Each call of a task that
-        # runs in a fresh worker is about a millisecond faster for it too.
-        self.session.trust_env = False
-        self.proxies = requests.utils.get_environ_proxies(self.root)
-        # verify goes with every request: ca_path, else the environment's bundle, else requests' own CAs
-        self.verify = bool(validate_certs) and (ca_path or os.environ.get('REQUESTS_CA_BUNDLE')
-                                                or os.environ.get('CURL_CA_BUNDLE') or True)
+        self.session.trust_env = False  # the environment is read once, by environment_settings
+        self.proxies, self.verify = environment_settings(self.root, validate_certs, ca_path)
         self.ca_path = ca_path if validate_certs and ca_path else None
         if not validate_certs:
             self.session.verify = False

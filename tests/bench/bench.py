@@ -45,7 +45,7 @@ CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
 FLOOR_ACTIONS = os.path.join(REPO, 'tests', 'bench', 'action')
 FLOOR_LIBRARY = os.path.join(REPO, 'tests', 'bench', 'library')
 FLOOR_TASK = {'controller': 'requests_floor', 'process': 'requests_floor_module'}
-FLOOR_PATHS = ['/api/groups', '/api/peers']  # what an unchanged group task with peers reads from a v0.27 server
+FLOOR_PATHS = ['/api/groups']  # what an unchanged group task with peers reads (the All group names the peers)
 SEED_TIMEOUT = 900
 TASKS_PER_PLAY = 10
 NETBIRD, CURRENT = 'netbird', 'current'  # v0.27 servers; today's (v0.77), for the modules of later features
@@ -576,11 +576,11 @@ than seconds do.
   Every run checks that it really is a module process: at `-vvv` the task shows the collection's line and
   ansible-core's `AnsiballZ_<module>.py`, and the same task in the controller shows neither:
 {proof}
-- **The floor** of each way is measured the same way: a task that only reads the lists an unchanged `group` task
-  reads (`GET /api/groups`, `GET /api/peers`) with `requests` and returns, and nothing else: in the controller an
-  action plugin that imports `requests` before the fork (`tests/bench/action/requests_floor.py`), as a module process
-  a 12-line module (`tests/bench/library/requests_floor_module.py`). Where the floor itself misses a target, no module
-  that keeps `requests` can meet it.
+- **The floor** of each way is measured the same way: a task that only reads the list an unchanged `group` task
+  reads (`GET /api/groups`, whose All group names the peers) with `requests` and returns, and nothing else: in the
+  controller an action plugin that imports `requests` before the fork (`tests/bench/action/requests_floor.py`), as a
+  module process a 12-line module (`tests/bench/library/requests_floor_module.py`). Where the floor itself misses a
+  target, no module that keeps `requests` can meet it.
 - **Medians of interleaved repeats**: {repeats} round(s); in each, every play once in a fixed order, for each
   virtualenv in turn. At S: empty play, ping, the two floors, then each module in the controller and as a module process. At XL:
   empty play, `group` at S, `group` at XL, `peer_info`, `uri`.

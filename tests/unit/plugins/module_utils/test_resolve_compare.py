@@ -251,3 +251,58 @@ def test_the_whole_list_is_read_where_names_may_not_suffice(values, few_names):
     except ResolveError:
         pass
     assert client.gets == [('/peers', None)]
+
+
+def groups_with(*holders):
+    """A groups list as servers answer it: the groups named in ``holders`` (name, peers) and one of a few peers."""
+    return [{'id': 'g%d' % index, 'name': name, 'peers': peers, 'peers_count': len(peers or [])}
+            for index, (name, peers) in enumerate(holders)] + [{'id': 'gx', 'name': 'ops', 'peers': [XL_PEERS[0]]}]
+
+
+ALL = [{'id': peer['id'], 'name': peer['name']} for peer in XL_PEERS]  # as the groups list holds the peers: {id, name}
+
+
+@pytest.mark.parametrize('few_names', [True, False])
+def test_peers_resolve_in_the_all_group_of_a_groups_list_the_task_has_read(few_names):
+    """The All group lists every peer with its id and name: a task that has read the groups resolves peer names and
+    ids there, with no request of its own, whatever the server (a filter by name or not) and the task (few names or a
+    whole description)."""
+    client = FilteringClient()
+    resolver = Resolver(client, few_names=few_names)
+    resolver.seed('groups', groups_with(('All', ALL)))
+    assert resolver.to_ids('peers', ['host-00007', 'web_1', 'p00009'], 'peers') == ['p00007', 'pa', 'p00009']
+    assert client.gets == []
+    assert resolver.known('peers') == ALL and resolver.cached('peers') is None  # names for a diff, never the whole list
+
+
+@pytest.mark.parametrize('holders', [
+    (),                                   # no All group: groups of another source
+    (('All', ALL), ('All', ALL[:3])),     # two groups named All (a v0.27 server lets one be renamed so)
+    (('All', None),),                     # an All group of no peers (null, as servers answer it)
+])
+def test_peers_are_listed_as_before_where_the_groups_hold_no_single_all_group(holders):
+    client = FilteringClient(filters=False)
+    resolver = Resolver(client)
+    resolver.seed('groups', groups_with(*holders))
+    assert resolver.to_ids('peers', ['host-00007'], 'peers') == ['p00007']
+    assert client.gets == [('/peers', None)]
+
+
+def test_a_name_the_all_group_does_not_resolve_is_decided_on_the_whole_list():
+    """Unknown and ambiguous names fail as they did, with the whole list's suggestions: the All group only ever saves
+    the request of a resolution that succeeds."""
+    for name, message in (('host-0007', "no peer with the id or name 'host-0007'; did you mean"),
+                          ('db', "the name 'db' matches 2 peers (ids: pc, pd)")):
+        client = FilteringClient(filters=False)
+        resolver = Resolver(client)
+        resolver.seed('groups', groups_with(('All', ALL)))
+        with pytest.raises(ResolveError) as err:
+            resolver.to_ids('peers', [name], 'peers')
+        assert message in str(err.value)
+        assert client.gets == [('/peers', None)]
+    # a peer the All group does not hold (a list read before the peer joined): the whole list resolves it
+    client = FilteringClient(filters=False)
+    resolver = Resolver(client)
+    resolver.seed('groups', groups_with(('All', [peer for peer in ALL if peer['id'] != 'p00007'])))
+    assert resolver.to_ids('peers', ['host-00007'], 'peers') == ['p00007']
+    assert client.gets == [('/peers', None)]
