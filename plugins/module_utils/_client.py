@@ -501,14 +501,19 @@ class ShapedReads:
         return data
 
 
-def environment_settings(root, validate_certs, ca_path):
-    """The proxies and the ``verify`` of every request to ``root``, read from the environment once per task rather than
-    by requests on every call (its trust_env): the proxies of HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and a CA bundle
-    (REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE) where no ca_path is set, as requests takes them; but never a ~/.netrc, whose
-    login requests would send in place of the token. Each request of a task in a fresh worker is faster for it too."""
-    verify = bool(validate_certs) and (ca_path or os.environ.get('REQUESTS_CA_BUNDLE') or os.environ.get('CURL_CA_BUNDLE')
-                                       or True)
-    return requests.utils.get_environ_proxies(root), verify
+def describe_transport(client, exc):
+    """What went wrong in transport (requests' ``exc``) for an error of ``client``, the token masked."""
+    if isinstance(exc, req_exc.SSLError):
+        reason = _tls_reason(exc, client)
+    elif isinstance(exc, req_exc.Timeout):
+        reason = 'no answer within the timeout of %s s' % _seconds(client.timeout)
+    elif isinstance(exc, req_exc.ConnectionError):
+        reason = 'connection failed: %s' % client.scrub(_transport_reason(exc))
+        if client.scheme == 'http' and (_CLOSED_RE.search(str(exc)) or _RESET_RE.search(str(exc))):
+            reason += ' (if the server speaks https, use an https:// URL in api_url)'
+    else:
+        reason = client.scrub(_transport_reason(exc))
+    return reason
 
 
 class Client(ShapedReads):
@@ -574,8 +579,14 @@ class Client(ShapedReads):
         self.session.headers.update({'Accept': 'application/json', 'User-Agent': USER_AGENT})
         if authenticated:  # the instance's setup comes before any token exists
             self.session.headers['Authorization'] = 'Token %s' % api_token
-        self.session.trust_env = False  # the environment is read once, by environment_settings
-        self.proxies, self.verify = environment_settings(self.root, validate_certs, ca_path)
+        # The environment is read once, here, rather than by requests on every call (trust_env): the proxies of
+        # HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and a CA bundle (REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE) where no ca_path is
+        # set, as requests takes them; never a ~/.netrc, whose login requests would send in place of the token. Each
+        # request of a task in a fresh worker is faster for it too.
+        self.session.trust_env = False
+        self.proxies = requests.utils.get_environ_proxies(self.root)
+        self.verify = bool(validate_certs) and (ca_path or os.environ.get('REQUESTS_CA_BUNDLE')
+                                                or os.environ.get('CURL_CA_BUNDLE') or True)
         self.ca_path = ca_path if validate_certs and ca_path else None
         if not validate_certs:
             self.session.verify = False
@@ -628,7 +639,7 @@ class Client(ShapedReads):
             except Exception as exc:  # requests raises many kinds; classify below
                 if not _is_transport_error(exc):
                     raise
-                error = ApiError(method, path, None, self._describe_transport(exc), url=shown)
+                error = ApiError(method, path, None, describe_transport(self, exc), url=shown)
                 repeatable = _may_retry_transport(method, exc)
             else:
                 status = response.status_code
@@ -703,19 +714,6 @@ class Client(ShapedReads):
         self._sleep(wait)
 
     # -- internals --------------------------------------------------------------------------------
-    def _describe_transport(self, exc):
-        if isinstance(exc, req_exc.SSLError):
-            reason = _tls_reason(exc, self)
-        elif isinstance(exc, req_exc.Timeout):
-            reason = 'no answer within the timeout of %s s' % _seconds(self.timeout)
-        elif isinstance(exc, req_exc.ConnectionError):
-            reason = 'connection failed: %s' % self.scrub(_transport_reason(exc))
-            if self.scheme == 'http' and (_CLOSED_RE.search(str(exc)) or _RESET_RE.search(str(exc))):
-                reason += ' (if the server speaks https, use an https:// URL in api_url)'
-        else:
-            reason = self.scrub(_transport_reason(exc))
-        return reason
-
     def _describe_body_error(self, exc):
         if isinstance(exc, _DeadlineError) or isinstance(exc.cause, req_exc.Timeout):
             return 'the answer did not arrive in full within the timeout of %s s' % _seconds(self.timeout)

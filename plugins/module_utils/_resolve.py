@@ -135,6 +135,7 @@ class Resolver:
         self.few_names = few_names
         self._items = {}
         self._named_items = {}  # kind -> the objects read by name (see _named), for the names of a diff
+        self._named_values = {}  # kind -> the values read by name: each answer held every object of its name
         self._settings = {}
         self._server = None
 
@@ -152,6 +153,7 @@ class Resolver:
     def forget(self, kind):
         """Drop a cached list so that the next use reads it again."""
         self._items.pop(kind, None)
+        self._named_values.pop(kind, None)
 
     def replace(self, kind, obj):
         """Put a created or updated object into a cached list (a no-op for lists not read yet)."""
@@ -167,6 +169,12 @@ class Resolver:
             self._items[kind] = self.client.get_list(RESOLVER_TABLE[kind][0])
         return self._items[kind]
 
+    def will_resolve(self, kinds):
+        """Told the kinds a task is about to resolve references to: where the groups are among them, along with a kind
+        their All group lists whole (EVERY_ONE_GROUP), the groups are read first, so that they name that kind too."""
+        if 'groups' in kinds and any(kind in EVERY_ONE_GROUP for kind in kinds):
+            self.items('groups')
+
     def to_id(self, kind, value, option):
         return self.to_ids(kind, [value], option)[0]
 
@@ -176,10 +184,12 @@ class Resolver:
             return []
         dummy_path, what, fields = RESOLVER_TABLE[kind]
         candidates = every_one(kind, self._items.get('groups'))
-        if candidates is None:
-            candidates = self._named(kind, values)
-        else:
+        if candidates is not None:
             self._named_items.setdefault(kind, candidates)  # the names of a diff
+        elif {str(value) for value in values} <= self._named_values.get(kind, set()):
+            candidates = self._named_items[kind]  # the same names again (a find, then the desired state): no request
+        else:
+            candidates = self._named(kind, values)
         if candidates is not None:
             try:
                 found = [find_unique(candidates, value, fields, what, option) for value in values]
@@ -222,6 +232,7 @@ class Resolver:
                 return answer
             found.update((ref_id(item), item) for item in answer)
         self._named_items[kind] = list(found.values())
+        self._named_values[kind] = {str(value) for value in values}
         self.few_names = False  # once per task: a later resolution reads the whole list (a task rarely needs it)
         return self._named_items[kind]
 

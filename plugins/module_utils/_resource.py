@@ -55,6 +55,7 @@ class ResourceModule(CreateOnce):
             absent = self.params.get('state') == 'absent'
             if not absent:
                 self.check_server()
+                self.resolver.will_resolve({field.ref for name, field in self.fields.items() if field.ref and self.params.get(name)})
             obj = self.find()
             result = self.absent(obj) if absent else self.present(obj)
             result = self.finish(obj, result) if self.finish else result

@@ -206,6 +206,13 @@ def test_network_router_create_rerun_check_diff_update_delete(emulator, run):
     assert again.rc == 0, again
     assert again['router']['changed'] is False and emulator.writes() == []
 
+    # by name: the routing peer is read by name once, for finding the router and for its desired state alike
+    emulator.clear_log()
+    again = run([task])
+    assert again['router']['changed'] is False and emulator.writes() == []
+    assert [r['path'] + ('?' + r['query'] if r['query'] else '') for r in emulator.requests()] == [
+        '/api/instance/version', '/api/networks', path, '/api/peers?name=gw-1']
+
     emulator.clear_log()
     check = run([{'name': 'router', 'nms.overlay.network_router': {
         'network': 'office', 'peer': 'gw-1', 'masquerade': False}}], check=True, diff=True)

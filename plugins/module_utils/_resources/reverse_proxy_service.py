@@ -108,6 +108,11 @@ class ReverseProxyServiceModule(ResourceModule):
     def desired(self):
         """The options, with each target's target_id (by its type) and the SSO groups resolved to ids."""
         wanted = super().desired()
+        # the groups first: their list's All group then names the peers of targets too (_resolve.every_one)
+        bearer = (wanted.get('auth') or {}).get('bearer_auth')
+        if isinstance(bearer, dict) and bearer.get('distribution_groups'):
+            bearer['distribution_groups'] = sorted(self.resolver.to_ids('groups', bearer['distribution_groups'],
+                                                                        'auth.bearer_auth.distribution_groups'))
         targets = self.params.get('targets')
         if targets is not None:
             resolved = []
@@ -118,10 +123,6 @@ class ReverseProxyServiceModule(ResourceModule):
                     target['target_id'] = self.resolver.to_id(kind, target['target_id'], 'targets[%d].target_id' % index)
                 resolved.append(target)
             wanted['targets'] = normal_targets(resolved)
-        bearer = (wanted.get('auth') or {}).get('bearer_auth')
-        if isinstance(bearer, dict) and bearer.get('distribution_groups'):
-            bearer['distribution_groups'] = sorted(self.resolver.to_ids('groups', bearer['distribution_groups'],
-                                                                        'auth.bearer_auth.distribution_groups'))
         return wanted
 
     def described(self, options, obj, name_of):

@@ -306,3 +306,35 @@ def test_a_name_the_all_group_does_not_resolve_is_decided_on_the_whole_list():
     resolver.seed('groups', groups_with(('All', [peer for peer in ALL if peer['id'] != 'p00007'])))
     assert resolver.to_ids('peers', ['host-00007'], 'peers') == ['p00007']
     assert client.gets == [('/peers', None)]
+
+
+def test_names_read_by_name_resolve_again_without_a_request():
+    """A task that resolves the same names twice (a router found by its routing peer, then its desired state) reads
+    them by name once; another name is decided on the whole list, since those answers hold only their own names."""
+    client = FilteringClient()
+    resolver = Resolver(client, few_names=True)
+    assert resolver.to_ids('peers', ['host-00007', 'web_1'], 'peer') == ['p00007', 'pa']
+    assert resolver.to_id('peers', 'web_1', 'peer') == 'pa'
+    assert resolver.to_ids('peers', ['web_1', 'host-00007'], 'peer') == ['pa', 'p00007']
+    assert client.gets == [('/peers', {'name': 'host-00007'}), ('/peers', {'name': 'web_1'})]
+    assert resolver.to_id('peers', 'host-00070', 'peer') == 'p00070'  # in an answer above, but never asked by name
+    assert client.gets[-1] == ('/peers', None) and len(client.gets) == 3
+    resolver.forget('peers')
+    assert resolver.to_id('peers', 'web_1', 'peer') == 'pa'
+    assert client.gets[-1] == ('/peers', None) and len(client.gets) == 4
+
+
+@pytest.mark.parametrize('kinds, reads', [
+    ({'groups', 'peers'}, ['/groups']),   # a route's peer and groups: the groups first, whose All group names the peer
+    ({'peers'}, []),                      # no groups to resolve: nothing read ahead (a name filter may serve)
+    ({'groups', 'posture_checks'}, []),   # no kind the All group lists
+    (set(), []),
+])
+def test_the_groups_are_read_first_where_their_all_group_names_another_kind_of_the_task(kinds, reads):
+    client = ListingClient({'/groups': groups_with(('All', ALL)), '/peers': XL_PEERS})
+    resolver = Resolver(client, few_names=True)
+    resolver.will_resolve(kinds)
+    assert client.gets == reads
+    if 'peers' in kinds:
+        assert resolver.to_id('peers', 'host-00003', 'peer') == 'p00003'
+        assert client.gets == reads + ([] if reads else ['/peers'])
