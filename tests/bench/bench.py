@@ -589,10 +589,11 @@ than seconds do.
   proxy, the Agent Network, peer jobs and temporary access, the instance's setup) refuse it; they run against the
   `current` dialect (v0.77, with a connected proxy cluster), marked so. XL: 25,000 peers, 50 groups, 500 setup keys,
   `netbird` dialect.
-- **Compiled files**: the collection's Python files are compiled once before the first play (`compileall`, for each
-  Python), and `PYTHONDONTWRITEBYTECODE` is left out of the plays' environment: a controller keeps a collection's
-  compiled files as it keeps any package's after its first use. (A module process always compiles what it imports:
-  ansible-core sends it sources.)
+- **Compiled files**: `PYTHONDONTWRITEBYTECODE` is left out of the plays' environment and the floors' files are
+  compiled once before the first play (`compileall`, for each Python), as a controller keeps any package's compiled
+  files after its first use. The collection's own files are compiled on every run all the same, in the controller as
+  in a module process: ansible-core's collection loader compiles a collection's Python files from source each time
+  it imports them (it reads no compiled files), and a module process gets sources.
 - Machine: {cpus} CPUs, shared with other work (seconds vary more than the ratios do):
   {cpu}, {system}, load average {load} at the start.
 - Versions: {versions}.
