@@ -108,8 +108,8 @@ def test_service_create_rerun_check_update_delete_by_names(emulator, run):
     emulator.clear_log()
     assert run([task('reverse_proxy_service', **sso)])['t']['changed'] is False and emulator.writes() == []
     # the sign-in groups first: their list's All group names the target's peer, which needs no request of its own
-    assert [r['path'] for r in emulator.requests()] == ['/api/instance/version', '/api/reverse-proxies/services',
-                                                       '/api/groups']
+    assert [r['path'] for r in emulator.requests()] == [
+        '/api/instance/version', '/api/reverse-proxies/services', '/api/groups']
 
     info = run([{'name': 'info', 'nms.overlay.reverse_proxy_service_info': {'name': 'grafana'}}])
     assert [item['id'] for item in info['info']['reverse_proxy_services']] == [created['id']]
