@@ -501,7 +501,7 @@ class ShapedReads:
         return data
 
 
-def describe_transport(client, exc):
+def _describe_transport(client, exc):
     """What went wrong in transport (requests' ``exc``) for an error of ``client``, the token masked."""
     if isinstance(exc, req_exc.SSLError):
         reason = _tls_reason(exc, client)
@@ -639,7 +639,7 @@ class Client(ShapedReads):
             except Exception as exc:  # requests raises many kinds; classify below
                 if not _is_transport_error(exc):
                     raise
-                error = ApiError(method, path, None, describe_transport(self, exc), url=shown)
+                error = ApiError(method, path, None, _describe_transport(self, exc), url=shown)
                 repeatable = _may_retry_transport(method, exc)
             else:
                 status = response.status_code

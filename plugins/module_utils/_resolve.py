@@ -185,7 +185,7 @@ class Resolver:
         dummy_path, what, fields = RESOLVER_TABLE[kind]
         candidates = every_one(kind, self._items.get('groups'))
         if candidates is not None:
-            self._named_items.setdefault(kind, candidates)  # the names of a diff
+            self._named_items[kind] = candidates  # the names of a diff: all of them, whatever was read by name before
         elif {str(value) for value in values} <= self._named_values.get(kind, set()):
             candidates = self._named_items[kind]  # the same names again (a find, then the desired state): no request
         else:

@@ -224,16 +224,16 @@ def ansible_env(emulator, workdir, record, python, count_requests=False):
 
 
 def compiling_environ():
-    """This environment without PYTHONDONTWRITEBYTECODE: a user's controller keeps the collection's compiled files as it
-    keeps any package's (compile_collection makes them), where such a setting would have every play compile them again."""
+    """This environment without PYTHONDONTWRITEBYTECODE: a user's controller keeps the compiled files of the packages it
+    imports (requests, pydantic, the floors here), where such a setting would have every play compile them again."""
     return {k: v for k, v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'}
 
 
-def compile_collection(python):
-    """Compile the collection's Python files (and the floors') for ``python`` once, as its first use would: every
-    measured play then finds them compiled, as a user's controller does after the collection's first run."""
-    for folder in ('plugins', os.path.join('tests', 'bench')):
-        subprocess.run([python, '-m', 'compileall', '-q', os.path.join(REPO, folder)], check=True, env=compiling_environ())
+def compile_floors(python):
+    """Compile the floors' files for ``python`` once, as their first use would. Not the collection's: ansible-core's
+    collection loader compiles them from source on every run (it reads no compiled files), and a module process gets
+    sources, so compiled copies would change nothing."""
+    subprocess.run([python, '-m', 'compileall', '-q', os.path.join(REPO, 'tests', 'bench')], check=True, env=compiling_environ())
 
 
 def versions_of(python):
@@ -629,7 +629,7 @@ def main(argv=None):
                      % (unknown, missing, excluded))
     pythons = [sys.executable] + [os.path.abspath(p) for p in args.compare_python]
     for python in pythons:
-        compile_collection(python)
+        compile_floors(python)
     pairs = [versions_of(python) for python in pythons]
     report = dict(date=datetime.date.today().isoformat(), machine=machine(), repeats=args.repeats, sizes=sizes,
                   command='python -m tests.bench.bench ' + ' '.join(argv if argv is not None else sys.argv[1:]),

@@ -338,3 +338,15 @@ def test_the_groups_are_read_first_where_their_all_group_names_another_kind_of_t
     if 'peers' in kinds:
         assert resolver.to_id('peers', 'host-00003', 'peer') == 'p00003'
         assert client.gets == reads + ([] if reads else ['/peers'])
+
+
+def test_the_all_group_gives_a_diff_every_peer_name_even_after_a_read_by_name():
+    """A peer read by name, then the groups: later names resolve in the All group, and the names a diff shows are
+    all of its peers, not only those the read by name found."""
+    client = FilteringClient()
+    resolver = Resolver(client, few_names=True)
+    assert resolver.to_id('peers', 'web_1', 'peer') == 'pa'
+    resolver.seed('groups', groups_with(('All', ALL)))
+    assert resolver.to_id('peers', 'host-00007', 'peer') == 'p00007'
+    assert client.gets == [('/peers', {'name': 'web_1'})]
+    assert resolver.known('peers') == ALL
