@@ -11,6 +11,7 @@ import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError, TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule, connection_argument_spec, refuse_newer_options
 
 MISSING = object()
@@ -184,6 +185,30 @@ def load_model(name):
     return getattr(models, attribute), validate
 
 
+def check_with_model(engine, names=None):
+    """Check the options ``names`` of a task (all its kind's fields by default): its natural key, its references and the options its kind's model holds to
+    non-empty text only must not be blank; then, only when the task sets an option the model has any other rule for,
+    every option of ``names`` it sets with the model (MODEL_OPTIONS says which are which). pydantic costs a module
+    process 40 ms or more to import, so a task that sets no such option never loads it; the result is the same, as such
+    a model has no rule across options (see Options.option_rules)."""
+    names = engine.fields if names is None else names
+    texts, ruled = MODEL_OPTIONS.get(engine.model, ((), ()))
+    problems = []
+    for name in names:
+        value = engine.params.get(name)
+        field = engine.fields.get(name)
+        if value is None or not (name in texts or name == engine.natural_key or (field is not None and field.ref)):
+            continue
+        for index, item in enumerate(value if isinstance(value, list) else [value]):
+            if isinstance(item, str) and not item.strip():
+                problems.append('option %s: must not be empty' % (('%s[%d]' % (name, index)) if isinstance(value, list) else name))
+    if problems:
+        raise OptionsError('; '.join(problems))
+    if any(engine.params.get(name) is not None for name in ruled if name in names):
+        model, validate = load_model(engine.model)
+        validate(model, {name: engine.params[name] for name in names if engine.params.get(name) is not None})
+
+
 def display_name(item, keys):
     """The first non-empty text among ``keys`` of an object or a task's options (its name in messages), or None."""
     if not isinstance(item, dict):
@@ -344,7 +369,7 @@ class Kind(NmsModule):
 
     @classmethod
     def preload(cls):
-        if cls.model is not None:
+        if cls.model is not None and MODEL_OPTIONS[cls.model][1]:  # a model of text options only is never loaded
             load_model(cls.model)
 
     @classmethod
@@ -366,22 +391,8 @@ class Kind(NmsModule):
     to_result = result_shape  # the resource as returned to the user
 
     # -- the hooks (HOOKS) -------------------------------------------------------------------------------
-    def check_options(self):
-        """Check the options before any request: names and references not blank, then the kind's pydantic model
-        (loaded only then: pydantic costs about 0.1 s a task). A kind adds its rules (raise TaskError)."""
-        problems = []
-        for name, field in self.fields.items():
-            value = self.params.get(name)
-            if value is None or not (field.ref or name == self.natural_key):
-                continue
-            for index, item in enumerate(value if isinstance(value, list) else [value]):
-                if isinstance(item, str) and not item.strip():
-                    problems.append('option %s: must not be empty' % (('%s[%d]' % (name, index)) if isinstance(value, list) else name))
-        if problems:
-            raise OptionsError('; '.join(problems))
-        if self.model is not None:
-            model, validate = load_model(self.model)
-            validate(model, {name: self.params[name] for name in self.fields if self.params.get(name) is not None})
+    # Check the options before any request (see check_with_model); a kind adds its rules (raise TaskError).
+    check_options = check_with_model
 
     def check_server(self):
         """Refuse, before any write, what this server cannot take (asking ``self.resolver.server`` costs one request

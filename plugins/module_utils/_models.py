@@ -12,6 +12,7 @@ the options with a rule beyond the type the argument spec already checks (or tha
 from __future__ import annotations
 
 import traceback
+from typing import List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 
@@ -66,6 +67,18 @@ class Options(BaseModel):
     """Base of every options model: unknown keys are ignored, values are not coerced silently."""
 
     model_config = ConfigDict(extra='ignore', strict=False)
+
+    @classmethod
+    def option_rules(cls):
+        """(the options whose only rule is non-empty text, the options with any other rule), for ``make tables``: the
+        first are NonEmptyStr or a list of them with nothing more (no validator of theirs or of the whole model, no
+        bound), which a task checks without pydantic (_kind.check_with_model)."""
+        validated = {name for decorator in cls.__pydantic_decorators__.field_validators.values() for name in decorator.info.fields}
+        whole = bool(cls.__pydantic_decorators__.model_validators) or '*' in validated
+        nonempty = tuple(name for name, info in cls.model_fields.items()
+                         if not whole and name not in validated and not info.metadata
+                         and info.annotation in (Optional[NonEmptyStr], Optional[List[NonEmptyStr]]))
+        return nonempty, tuple(name for name in cls.model_fields if name not in nonempty)
 
 
 def option_path(loc, prefix=''):

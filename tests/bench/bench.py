@@ -41,10 +41,17 @@ from tests.support.emulator import EmulatorStartError, start_emulator
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CALLBACKS = os.path.join(REPO, 'tests', 'bench', 'callback')
 # the floors: the reads of an unchanged task and nothing else, with requests (action/requests_floor.py in the
-# controller, library/requests_floor_module.py as a module process)
+# controller, library/requests_floor_module.py as a module process); and the same after validating the options with
+# the smallest pydantic model (action/pydantic_floor.py, the module with options_model), what a kind that validates
+# with pydantic cannot go below. {floor: (label, {way: (task, extra options)})}
 FLOOR_ACTIONS = os.path.join(REPO, 'tests', 'bench', 'action')
 FLOOR_LIBRARY = os.path.join(REPO, 'tests', 'bench', 'library')
-FLOOR_TASK = {'controller': 'requests_floor', 'process': 'requests_floor_module'}
+FLOORS = {
+    'floor': ('only the reads, with requests', {'controller': ('requests_floor', {}),
+                                                'process': ('requests_floor_module', {})}),
+    'pydantic_floor': ('the reads after an options model, with requests and pydantic', {
+        'controller': ('pydantic_floor', {}), 'process': ('requests_floor_module', {'options_model': True})}),
+}
 FLOOR_PATHS = ['/api/groups']  # what an unchanged group task with peers reads (the All group names the peers)
 SEED_TIMEOUT = 900
 TASKS_PER_PLAY = 10
@@ -375,22 +382,24 @@ def measure_modules(runner, emulators, modules, pythons, repeats):
     plays = [Play(runner.workdir, 'empty', emulators[NETBIRD], []),
              Play(runner.workdir, 'ping', emulators[NETBIRD],
                   [task('ansible.builtin.ping', None, 'ping %d' % i) for i in range(TASKS_PER_PLAY)])]
-    plays += [Play(runner.workdir, 'floor@' + way, emulators[NETBIRD],
-                   [{'name': 'floor %d' % i, FLOOR_TASK[way]: {'paths': FLOOR_PATHS}} for i in range(TASKS_PER_PLAY)])
-              for way in ('controller', 'process')]
+    plays += [Play(runner.workdir, '%s@%s' % (floor, way), emulators[NETBIRD],
+                   [{'name': '%s %d' % (floor, i), ways[way][0]: dict(ways[way][1], paths=FLOOR_PATHS)}
+                    for i in range(TASKS_PER_PLAY)])
+              for floor, (dummy, ways) in FLOORS.items() for way in ('controller', 'process')]
     for module in modules:
         dialect, args = UNCHANGED[module]
         for way in ('controller', 'process'):
             plays.append(Play(runner.workdir, '%s@%s' % (module, way), emulators[dialect],
                               [task(module, args, '%s %d' % (module, i), way == 'process') for i in range(TASKS_PER_PLAY)]))
     walls = interleaved(runner, plays, pythons, repeats, 'S: %d plays' % len(plays))
-    result = dict(walls=walls, baseline={}, controller={}, process={}, floor={},
-                  requests={p.key: p.requests for p in plays[2:]})
+    result = dict(walls=walls, baseline={}, controller={}, process={}, requests={p.key: p.requests for p in plays[2:]},
+                  **{floor: {} for floor in FLOORS})
     for python in pythons:
         ping = excess(walls[python], 'ping')
         result['baseline'][python] = dict(empty_play=median(walls[python]['empty']), ping_task=ping / TASKS_PER_PLAY)
-        for way in ('controller', 'process'):
-            result['floor'].setdefault(way, {})[python] = excess(walls[python], 'floor@' + way) / ping
+        for floor in FLOORS:
+            for way in ('controller', 'process'):
+                result[floor].setdefault(way, {})[python] = excess(walls[python], '%s@%s' % (floor, way)) / ping
         for module in modules:
             for way in ('controller', 'process'):
                 task_seconds = excess(walls[python], '%s@%s' % (module, way))
@@ -462,11 +471,12 @@ def module_table(data, way, pairs):
     header = ['module', 'server', 'requests per task'] + [pair['label'] for pair in pairs] + ['target', 'met/missed']
     rows = [['*baseline: empty play, s*', '', ''] + [fmt(data['baseline'][p['python']]['empty_play'], 3) for p in pairs] + ['', ''],
             ['*baseline: ping, s per task*', '', ''] + [fmt(data['baseline'][p['python']]['ping_task'], 3) for p in pairs] + ['', '']]
-    floor = data.get('floor', {}).get(way)
-    if floor:  # no module can go below it with requests: a target under it cannot be met
-        rows.append(['*floor: only the reads, with requests (%s)*' % FLOOR_TASK[way], 'v0.27 (netbird)',
-                     '%g' % data['requests']['floor@' + way]] + [fmt(floor[p['python']]) for p in pairs]
-                    + ['<= %g x ping' % limit, overall([floor[p['python']] for p in pairs], limit, pairs)])
+    for name, (label, ways) in FLOORS.items():
+        floor = data.get(name, {}).get(way)
+        if floor:  # no module can go below it with what it uses: a target under it cannot be met
+            rows.append(['*floor: %s (%s)*' % (label, ways[way][0]), 'v0.27 (netbird)',
+                         '%g' % data['requests']['%s@%s' % (name, way)]] + [fmt(floor[p['python']]) for p in pairs]
+                        + ['<= %g x ping' % limit, overall([floor[p['python']] for p in pairs], limit, pairs)])
     for module, by_python in data[way].items():
         values = [by_python[p['python']]['ratio'] for p in pairs]
         server = 'v0.77 (current)' if UNCHANGED[module][0] == CURRENT else 'v0.27 (netbird)'
@@ -579,10 +589,14 @@ than seconds do.
 - **The floor** of each way is measured the same way: a task that only reads the list an unchanged `group` task
   reads (`GET /api/groups`, whose All group names the peers) with `requests` and returns, and nothing else: in the
   controller an action plugin that imports `requests` before the fork (`tests/bench/action/requests_floor.py`), as a
-  module process a 12-line module (`tests/bench/library/requests_floor_module.py`). Where the floor itself misses a
-  target, no module that keeps `requests` can meet it.
+  module process a small module (`tests/bench/library/requests_floor_module.py`). Where the floor itself misses a
+  target, no module that keeps `requests` can meet it. The **pydantic floor** makes the same reads after validating its
+  options with the smallest pydantic model (one option, one rule): in the controller pydantic is imported and the model
+  built before the fork (`tests/bench/action/pydantic_floor.py`), as the collection's action plugins preload a kind's
+  models; as a module process the same module imports pydantic when given `options_model: true`. Where it misses a
+  target, no module whose task validates its options with pydantic can meet it.
 - **Medians of interleaved repeats**: {repeats} round(s); in each, every play once in a fixed order, for each
-  virtualenv in turn. At S: empty play, ping, the two floors, then each module in the controller and as a module process. At XL:
+  virtualenv in turn. At S: empty play, ping, the four floors, then each module in the controller and as a module process. At XL:
   empty play, `group` at S, `group` at XL, `peer_info`, `uri`.
 - **Servers**: the emulator in the `netbird` dialect (a v0.27 server) at size S (100 peers, 5 groups) for every module
   it serves. The modules of what a v0.27 server lacks (Networks, DNS zones, identity providers, invites, the reverse

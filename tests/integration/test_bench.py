@@ -4,8 +4,8 @@
 
 Seconds vary from machine to machine, so this checks what does not: every row and figure is there, the unchanged
 tasks sent the requests they should and no write (the bench itself stops when one changes, fails or writes), the
--vvv proof of the module process was found, the floors (the same reads with requests alone) were measured, and the
-lead's "Where the time goes" text survives a new run.
+-vvv proof of the module process was found, the floors (the same reads with requests alone, and after a pydantic
+model) were measured, and the lead's "Where the time goes" text survives a new run.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
     assert report['pairs'][0]['label'].startswith('ansible-core ')
 
     modules = report['modules']
-    assert set(modules['walls'][python]) == {'empty', 'ping', 'floor@controller', 'floor@process'} | {
+    floors = {'%s@%s' % (floor, way) for floor in ('floor', 'pydantic_floor') for way in ('controller', 'process')}
+    assert set(modules['walls'][python]) == {'empty', 'ping'} | floors | {
         '%s@%s' % (m, way) for m in MODULES for way in ('controller', 'process')}
     assert all(len(walls) == 1 for walls in modules['walls'][python].values())  # one round
     for way in ('controller', 'process'):
@@ -47,9 +48,10 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
             assert report['requests'][python][module][way] == requests  # the checking run, task by task
             assert report['verdicts']['%s %s' % (way, module)][python] in ('met', 'missed')
 
-    for way in ('controller', 'process'):  # the floors: the reads of an unchanged group task, with requests alone
-        assert isinstance(modules['floor'][way][python], float)
-        assert modules['requests']['floor@' + way] == modules['requests']['group@' + way]
+    for floor in ('floor', 'pydantic_floor'):  # the reads of an unchanged group task, with requests (and pydantic)
+        for way in ('controller', 'process'):
+            assert isinstance(modules[floor][way][python], float)
+            assert modules['requests']['%s@%s' % (floor, way)] == modules['requests']['group@' + way]
 
     proof = report['proof'][python]
     assert proof['process']['line'] == 'nms.overlay.group runs as a module process: nms_overlay_in_process is false'
@@ -67,9 +69,12 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
     rows = [line for line in page.splitlines() if line.startswith('| `')]
     assert sorted(row.split('|')[1].strip(' `') for row in rows) == sorted(list(MODULES) * 2)
     assert 'AnsiballZ_group.py' in page
-    floors = [line for line in page.splitlines() if line.startswith('| *floor: only the reads')]
-    assert [line.split('|')[1].strip() for line in floors] == [
-        '*floor: only the reads, with requests (requests_floor)*', '*floor: only the reads, with requests (requests_floor_module)*']
+    floor_rows = [line.split('|')[1].strip() for line in page.splitlines() if line.startswith('| *floor: ')]
+    assert floor_rows == [
+        '*floor: only the reads, with requests (requests_floor)*',
+        '*floor: the reads after an options model, with requests and pydantic (pydantic_floor)*',
+        '*floor: only the reads, with requests (requests_floor_module)*',
+        '*floor: the reads after an options model, with requests and pydantic (requests_floor_module)*']
     assert '| `reverse_proxy_domain_info` | v0.77 (current) |' in page
     assert report['not_measured'] == NOT_MEASURED
     for module, reason in NOT_MEASURED.items():  # the modules with no unchanged task, each with its reason

@@ -4,8 +4,8 @@
 - In the controller, every import of the collection, pydantic and requests happens in the main process, before it forks
   a task's worker: a worker that imports one of them again pays for it on every task.
 - A module process imports its own kind and what that kind's file imports at its top, plus its own area of options
-  models (and pydantic) when its kind validates with one; never another kind's declaration, nor _kinds, which imports
-  them all: a module process compiles every file it imports.
+  models (and pydantic) when its task sets an option its kind's model has a rule for beyond non-empty text; never
+  another kind's declaration, nor _kinds, which imports them all: a module process compiles every file it imports.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import os
 
 import pytest
 
+from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
 from tests.support.modules import engine_of
 
 pytestmark = pytest.mark.dialects('netbird')
@@ -33,7 +34,9 @@ def unchanged_tasks(peer_names):
         ('policy', {'name': 'audit', 'enabled': True, 'rules': [{
             'name': 'web', 'action': 'accept', 'protocol': 'tcp', 'ports': ['443'], 'sources': ['audit'],
             'destinations': ['audit']}]}),
-        ('setup_key', {'name': 'audit', 'type': 'reusable', 'auto_groups': ['audit']}),
+        ('setup_key', {'name': 'audit', 'type': 'reusable', 'auto_groups': ['audit']}),  # names only: no pydantic
+        ('user', {'name': 'audit-bot', 'is_service_user': True, 'role': 'user'}),  # a name only: no pydantic
+        ('token', {'user': 'audit-bot', 'name': 'audit', 'expires_in': 30}),  # a lifetime has a rule: pydantic
         ('route', {'network_id': 'audit', 'network': '10.9.0.0/24', 'peer_groups': ['audit'], 'groups': ['audit']}),
         ('peer_info', {'fields': ['name', 'ip']}),
         ('group_info', {'name': 'audit'}),
@@ -115,8 +118,11 @@ def test_a_module_process_imports_only_what_its_task_uses(emulator, run, tmp_pat
     for module, imported in sorted(by_module.items()):
         own = {name for name in imported if name.startswith(PACKAGE + '.')}
         allowed = top_level_closure('%s.plugins.modules.%s' % (PACKAGE, module))
-        # a kind whose declaration names a model loads its area of models (and pydantic) to validate the options
-        model_area = (getattr(engine_of(module), 'model', None) or '').partition('.')[0]
+        # a task that sets an option its kind's model has a rule for (beyond non-empty text) loads its area of models
+        # and pydantic to validate the options; any other task checks its texts without them
+        model = getattr(engine_of(module), 'model', None)
+        options = dict(tasks)[module]
+        model_area = model.partition('.')[0] if model and any(name in options for name in MODEL_OPTIONS[model][1]) else ''
         if model_area:
             allowed |= top_level_closure('%s.plugins.module_utils._models_%s' % (PACKAGE, model_area))
         extra = sorted(name for name in own - allowed if not os.path.isdir(source_of(name)[:-len('.py')]))  # packages aside

@@ -6,6 +6,7 @@ than stopping `make bench`."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 
 import pytest
@@ -91,3 +92,28 @@ def test_the_page_lists_the_modules_not_measured_with_their_reason():
     section = bench.not_measured_section(bench.NOT_MEASURED)
     for module, reason in bench.NOT_MEASURED.items():
         assert '- `%s`: %s.' % (module, reason) in section
+
+
+def floor_module():
+    """tests/bench/library/requests_floor_module.py, the module process floors' module, loaded as a module."""
+    path = os.path.join(bench.REPO, 'tests', 'bench', 'library', 'requests_floor_module.py')
+    spec = importlib.util.spec_from_file_location('requests_floor_module', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pydantic_floor_validates_its_options_with_a_model_that_has_a_rule():
+    model = floor_module().options_model()
+    assert model.model_validate({'paths': ['/api/groups']}).paths == ['/api/groups']
+    with pytest.raises(ValueError, match='every path starts with /'):  # pydantic's ValidationError is a ValueError
+        model.model_validate({'paths': ['api/groups']})
+
+
+def test_every_floor_of_the_bench_is_a_task_its_plugin_paths_hold():
+    for label, ways in bench.FLOORS.values():
+        assert label
+        action, dummy = ways['controller']
+        module, dummy = ways['process']
+        assert os.path.isfile(os.path.join(bench.FLOOR_ACTIONS, action + '.py'))
+        assert os.path.isfile(os.path.join(bench.FLOOR_LIBRARY, module + '.py'))

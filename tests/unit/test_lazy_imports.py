@@ -31,3 +31,24 @@ def test_pydantic_is_loaded_only_by_a_module_that_validates_options():
     # the inventory plugin, group and the info modules leave it alone; policy's preload loads its model
     assert seen == {'group': False, 'group_info': False, 'peer_info': False, 'policy_info': False,
                     'event_info': False, 'policy': True}
+
+
+CHECK_PROBE = '''
+import json, sys, types
+sys.path.insert(0, %r)
+from ansible_collections.nms.overlay.plugins.module_utils._kind import check_with_model
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user import UserModule
+seen = {}
+for case, params in (('names', {'name': 'bot', 'auto_groups': ['ops']}), ('email', {'email': 'bot@example.com'})):
+    engine = types.SimpleNamespace(model=UserModule.model, fields=UserModule.fields, natural_key=UserModule.natural_key,
+                                   params=params)
+    check_with_model(engine)
+    seen[case] = 'pydantic' in sys.modules
+print(json.dumps(seen))
+''' % COLLECTIONS_ROOT
+
+
+def test_a_task_loads_pydantic_only_when_it_sets_an_option_with_a_rule_beyond_non_empty_text():
+    output = subprocess.run([sys.executable, '-c', CHECK_PROBE], capture_output=True, text=True, check=True).stdout
+    # a user's name and groups are checked as texts; its email has a rule of the model, which loads pydantic
+    assert json.loads(output.splitlines()[-1]) == {'names': False, 'email': True}

@@ -10,7 +10,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROU
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, FLAG, LIST, OBJECT, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, load_model
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, check_with_model, load_model
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     PEER_ANSWERS, PEER_REQUEST_FIELDS, bare_ip, normalise_peer, peer_groups, same_hostname,
 )
@@ -162,8 +162,7 @@ class PeerModule(UpdateOnly):
 
     # -- identity ----------------------------------------------------------------------------------
     def check_options(self):
-        model, validate = load_model(self.model)
-        validate(model, {key: self.params[key] for key in CHECKED_OPTIONS if self.params.get(key) is not None})
+        check_with_model(self, CHECKED_OPTIONS)
         if address_to_set(self) is not None:
             check_new_address, dummy = load_model('peers.check_new_address')  # a rule of the peers' models
             check_new_address(address_to_set(self))
