@@ -186,13 +186,14 @@ def load_model(name):
 
 
 def check_with_model(engine, names=None):
-    """Check the options ``names`` of a task (all its kind's fields by default): its natural key, its references and the options its kind's model holds to
-    non-empty text only must not be blank; then, only when the task sets an option the model has any other rule for,
-    every option of ``names`` it sets with the model (MODEL_OPTIONS says which are which). pydantic costs a module
-    process 40 ms or more to import, so a task that sets no such option never loads it; the result is the same, as such
-    a model has no rule across options (see Options.option_rules)."""
+    """Check the options ``names`` of a task (all its kind's fields by default): its natural key, its references and
+    the options its kind's model holds to non-empty text only must not be blank; then, only when the task sets an
+    option the model has any other rule for, every option of ``names`` it sets with the model (MODEL_OPTIONS says which
+    are which). pydantic costs a module process 40 ms or more to import, so a task that sets no such option never loads
+    it; the result is the same, as such a model has no rule across options (see Options.option_rules)."""
     names = engine.fields if names is None else names
-    texts, ruled = MODEL_OPTIONS.get(engine.model, ((), ()))
+    # a model the table does not hold (make tables not run since it was added) has every option ruled: no rule skipped
+    texts, ruled = MODEL_OPTIONS.get(engine.model) or ((), names if engine.model else ())
     problems = []
     for name in names:
         value = engine.params.get(name)
@@ -369,7 +370,7 @@ class Kind(NmsModule):
 
     @classmethod
     def preload(cls):
-        if cls.model is not None and MODEL_OPTIONS[cls.model][1]:  # a model of text options only is never loaded
+        if cls.model is not None and (MODEL_OPTIONS.get(cls.model) or ((), True))[1]:  # not one of text options only
             load_model(cls.model)
 
     @classmethod

@@ -9,6 +9,7 @@ import types
 
 import pytest
 
+from ansible_collections.nms.overlay.plugins.module_utils import _kind
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import check_with_model, load_model
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
@@ -83,3 +84,14 @@ def test_a_name_or_reference_is_checked_whatever_the_model():
     with pytest.raises(OptionsError) as exc:
         check_with_model(engine_without_model)
     assert str(exc.value) == 'option name: must not be empty; option groups[1]: must not be empty'
+
+
+def test_a_model_the_table_does_not_hold_is_loaded_for_any_option_set(monkeypatch):
+    loaded = []
+    load = _kind.load_model
+    monkeypatch.setattr(_kind, 'load_model', lambda name: loaded.append(name) or load(name))
+    check_with_model(engine('identity.UserOptions', {'name': 'Bot'}))
+    assert loaded == []  # the table holds it: a user's name is a text option
+    monkeypatch.delitem(MODEL_OPTIONS, 'identity.UserOptions')  # as if make tables had not run since it was added
+    check_with_model(engine('identity.UserOptions', {'name': 'Bot'}))
+    assert loaded == ['identity.UserOptions']
