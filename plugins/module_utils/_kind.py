@@ -186,28 +186,37 @@ def load_model(name):
 
 
 def check_with_model(engine, names=None):
-    """Check the options ``names`` of a task (all its kind's fields by default): its natural key, its references and
-    the options its kind's model holds to non-empty text only must not be blank; then, only when the task sets an
-    option the model has any other rule for, every option of ``names`` it sets with the model (MODEL_OPTIONS says which
-    are which). pydantic costs a module process 40 ms or more to import, so a task that sets no such option never loads
-    it; the result is the same, as such a model has no rule across options (see Options.option_rules)."""
+    """Check the options ``names`` of a task (all its kind's fields by default): its natural key and its references
+    must not be blank; then, when the task sets an option its kind's model has a rule for beyond non-empty text, every
+    option of ``names`` it sets with the model, which reports all their problems at once; else the options the model
+    holds to non-empty text only must not be blank either, as the model would say (MODEL_OPTIONS says which are which,
+    in the model's order). pydantic costs a module process 40 ms or more to import, so a task that sets no option with a
+    rule never loads it; the answer is the same, as no rule of the model reads a text option alone
+    (Options.option_rules)."""
     names = engine.fields if names is None else names
     # a model the table does not hold (make tables not run since it was added) has every option ruled: no rule skipped
     texts, ruled = MODEL_OPTIONS.get(engine.model) or ((), names if engine.model else ())
+    with_rules = any(engine.params.get(name) is not None for name in ruled if name in names)
+    checked = [name for name in names if name == engine.natural_key or getattr(engine.fields.get(name), 'ref', None)]
+    if not with_rules:
+        checked += [name for name in texts if name in names and name not in checked]
     problems = []
-    for name in names:
+    for name in checked:
         value = engine.params.get(name)
-        field = engine.fields.get(name)
-        if value is None or not (name in texts or name == engine.natural_key or (field is not None and field.ref)):
-            continue
         for index, item in enumerate(value if isinstance(value, list) else [value]):
             if isinstance(item, str) and not item.strip():
                 problems.append('option %s: must not be empty' % (('%s[%d]' % (name, index)) if isinstance(value, list) else name))
     if problems:
         raise OptionsError('; '.join(problems))
-    if any(engine.params.get(name) is not None for name in ruled if name in names):
+    if with_rules:
         model, validate = load_model(engine.model)
         validate(model, {name: engine.params[name] for name in names if engine.params.get(name) is not None})
+
+
+def model_has_rules(model):
+    """Whether an options model has a rule beyond non-empty text (one the table does not hold yet counts as one)."""
+    texts_and_ruled = MODEL_OPTIONS.get(model)
+    return texts_and_ruled is None or bool(texts_and_ruled[1])
 
 
 def display_name(item, keys):
@@ -370,7 +379,7 @@ class Kind(NmsModule):
 
     @classmethod
     def preload(cls):
-        if cls.model is not None and (MODEL_OPTIONS.get(cls.model) or ((), True))[1]:  # not one of text options only
+        if cls.model is not None and model_has_rules(cls.model):
             load_model(cls.model)
 
     @classmethod

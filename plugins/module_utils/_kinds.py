@@ -164,25 +164,26 @@ def usage_table():
 def model_options():
     """options model -> (the options a task checks as non-empty text without pydantic, the options that load the model
     when a task sets one), for every kind that validates with a model (see _kind.check_with_model). The first are the
-    options the model holds to non-empty text and nothing more (Options.option_rules) whose argument spec makes them a
-    string or a list of strings; every other option of the model is in the second."""
+    options the model holds to non-empty text and nothing more (Options.option_rules) whose argument spec makes them what
+    the model makes them, a string or a list of strings; every other option of the model is in the second."""
     table = {}
     for cls in RESOURCES:
         if cls.model is None:
             continue
         spec = cls.full_argument_spec()
         nonempty, ruled = load_model(cls.model)[0].option_rules()
-        texts = tuple(name for name in nonempty if _is_text(spec.get(name)))
+        texts = tuple(name for name, many in nonempty.items() if _is_text(spec.get(name), many))
         table[cls.model] = (texts, ruled + tuple(name for name in nonempty if name not in texts))
     return table
 
 
-def _is_text(spec):
-    """Whether an option spec makes the option a string or a list of strings (an option without a type is a string)."""
+def _is_text(spec, many):
+    """Whether an option spec makes the option a list of strings (``many``) or a string (an option without a type is
+    a string)."""
     if spec is None:
         return False
     kind = spec.get('type', 'str')
-    return kind == 'str' or (kind == 'list' and spec.get('elements') == 'str')
+    return (kind == 'list' and spec.get('elements') == 'str') if many else kind == 'str'
 
 
 TABLES_HEADER = """# -*- coding: utf-8 -*-

@@ -70,15 +70,18 @@ class Options(BaseModel):
 
     @classmethod
     def option_rules(cls):
-        """(the options whose only rule is non-empty text, the options with any other rule), for ``make tables``: the
-        first are NonEmptyStr or a list of them with nothing more (no validator of theirs or of the whole model, no
-        bound), which a task checks without pydantic (_kind.check_with_model)."""
+        """({option: whether it is a list} of the options whose only rule is non-empty text, (the other options)), for
+        ``make tables``: the first are optional NonEmptyStr or lists of them with nothing more (no validator of theirs,
+        no validator or setting of the whole model, no bound), which a task checks without pydantic
+        (_kind.check_with_model)."""
         validated = {name for decorator in cls.__pydantic_decorators__.field_validators.values() for name in decorator.info.fields}
-        whole = bool(cls.__pydantic_decorators__.model_validators) or '*' in validated
-        nonempty = tuple(name for name, info in cls.model_fields.items()
-                         if not whole and name not in validated and not info.metadata
-                         and info.annotation in (Optional[NonEmptyStr], Optional[List[NonEmptyStr]]))
-        return nonempty, tuple(name for name in cls.model_fields if name not in nonempty)
+        whole = (bool(cls.__pydantic_decorators__.model_validators) or '*' in validated
+                 or set(cls.model_config) - set(Options.model_config) or cls.model_post_init is not BaseModel.model_post_init)
+        shapes = {Optional[NonEmptyStr]: False, Optional[List[NonEmptyStr]]: True}
+        texts = {name: shapes[info.annotation] for name, info in cls.model_fields.items()
+                 if not whole and name not in validated and not info.metadata and not info.is_required()
+                 and info.annotation in shapes}
+        return texts, tuple(name for name in cls.model_fields if name not in texts)
 
 
 def option_path(loc, prefix=''):

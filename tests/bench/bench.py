@@ -474,7 +474,9 @@ def module_table(data, way, pairs):
     for name, (label, ways) in FLOORS.items():
         floor = data.get(name, {}).get(way)
         if floor:  # no module can go below it with what it uses: a target under it cannot be met
-            rows.append(['*floor: %s (%s)*' % (label, ways[way][0]), 'v0.27 (netbird)',
+            task_name, options = ways[way]
+            shown = ', '.join([task_name] + ['%s: %s' % (key, str(value).lower()) for key, value in options.items()])
+            rows.append(['*floor: %s (%s)*' % (label, shown), 'v0.27 (netbird)',
                          '%g' % data['requests']['%s@%s' % (name, way)]] + [fmt(floor[p['python']]) for p in pairs]
                         + ['<= %g x ping' % limit, overall([floor[p['python']] for p in pairs], limit, pairs)])
     for module, by_python in data[way].items():

@@ -74,7 +74,7 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
         '*floor: only the reads, with requests (requests_floor)*',
         '*floor: the reads after an options model, with requests and pydantic (pydantic_floor)*',
         '*floor: only the reads, with requests (requests_floor_module)*',
-        '*floor: the reads after an options model, with requests and pydantic (requests_floor_module)*']
+        '*floor: the reads after an options model, with requests and pydantic (requests_floor_module, options_model: true)*']
     assert '| `reverse_proxy_domain_info` | v0.77 (current) |' in page
     assert report['not_measured'] == NOT_MEASURED
     for module, reason in NOT_MEASURED.items():  # the modules with no unchanged task, each with its reason

@@ -1,19 +1,65 @@
 # -*- coding: utf-8 -*-
 """A task checks the options its kind's model holds to non-empty text only without pydantic, and loads the model only
-when it sets an option with any other rule (issue 30): the table that says which is which (MODEL_OPTIONS) and proof
-that both ways give the same answer, model by model and option by option."""
+when it sets an option with any other rule (issue 30): what counts as such an option (Options.option_rules, on models
+made here for each rule), the table that says which is which (MODEL_OPTIONS), and that both ways give the same answer
+to a blank and to a good value of every text option of every model."""
 
 from __future__ import annotations
 
 import types
+from typing import List, Optional
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils import _kind
+from ansible_collections.nms.overlay.plugins.module_utils import _kind, _kinds
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import check_with_model, load_model
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
+from ansible_collections.nms.overlay.plugins.module_utils._models import (ConfigDict, Field, NonEmptyStr, Options,
+                                                                          field_validator, model_validator)
 from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
+
+class Made(Options):
+    """Every way an option can be more than a plain text, beside two plain ones."""
+
+    text: Optional[NonEmptyStr] = None
+    texts: Optional[List[NonEmptyStr]] = None
+    required: NonEmptyStr
+    bounded: Optional[List[NonEmptyStr]] = Field(default=None, min_length=1)
+    checked: Optional[NonEmptyStr] = None
+    checked_first: Optional[NonEmptyStr] = None
+    other: Optional[str] = None
+
+    @field_validator('checked')
+    @classmethod
+    def _checked(cls, value):
+        return value
+
+    @field_validator('checked_first', mode='before')
+    @classmethod
+    def _checked_first(cls, value):
+        return value
+
+
+class Across(Options):
+    text: Optional[NonEmptyStr] = None
+
+    @model_validator(mode='after')
+    def _across(self):
+        return self
+
+
+class Configured(Options):
+    model_config = ConfigDict(extra='ignore', strict=False, str_max_length=10)
+    text: Optional[NonEmptyStr] = None
+
+
+def test_only_an_optional_non_empty_text_or_list_of_them_with_nothing_more_is_a_text_option():
+    assert Made.option_rules() == ({'text': False, 'texts': True},
+                                   ('required', 'bounded', 'checked', 'checked_first', 'other'))
+    assert Across.option_rules() == ({}, ('text',))  # a rule across options may read any of them
+    assert Configured.option_rules() == ({}, ('text',))  # a setting of the whole model is a rule of every option
+
 
 TEXT_OPTIONS = sorted((model, name) for model, (texts, dummy) in MODEL_OPTIONS.items() for name in texts)
 
@@ -95,3 +141,17 @@ def test_a_model_the_table_does_not_hold_is_loaded_for_any_option_set(monkeypatc
     monkeypatch.delitem(MODEL_OPTIONS, 'identity.UserOptions')  # as if make tables had not run since it was added
     check_with_model(engine('identity.UserOptions', {'name': 'Bot'}))
     assert loaded == ['identity.UserOptions']
+
+
+def test_an_option_is_a_text_only_when_its_spec_has_the_models_shape():
+    assert _kinds._is_text({'type': 'str'}, False) and _kinds._is_text({}, False)  # no type is a string
+    assert _kinds._is_text({'type': 'list', 'elements': 'str'}, True)
+    assert not _kinds._is_text({'type': 'list', 'elements': 'str'}, False)
+    assert not _kinds._is_text({'type': 'str'}, True)
+    assert not _kinds._is_text({'type': 'raw'}, False) and not _kinds._is_text(None, False)
+
+
+def test_with_an_option_that_has_a_rule_the_model_reports_every_problem_at_once():
+    with pytest.raises(OptionsError) as exc:
+        check_with_model(engine('identity.UserOptions', {'name': ' ', 'email': 'bot'}))
+    assert str(exc.value) == "option email: 'bot' is not an email address; option name: must not be empty"
