@@ -19,6 +19,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._models import (Config
                                                                           field_validator, model_validator)
 from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
 
+
 class Made(Options):
     """Every way an option can be more than a plain text, beside two plain ones."""
 
