@@ -162,8 +162,9 @@ def load_model(name):
     and the function that validates with a model.
 
     The one import inside a function of module_utils (docs/dev/architecture.md): the models import pydantic, a
-    third-party library that costs a module process about half a ``ping``, which a task whose kind has no model (or a
-    module process that fails earlier) never loads; and a task loads only its own area's models. One import statement
+    third-party library that costs a module process about half a ``ping``, which a task never loads unless it sets an
+    option its kind's model has a rule for beyond non-empty text (check_with_model); and a task loads only its own
+    area's models. One import statement
     per area, so that ansible-core packs each area into the payload of a module process (it reads import statements)."""
     area, dummy, attribute = name.partition('.')
     # pylint: disable=import-outside-toplevel
@@ -309,7 +310,7 @@ class Kind(NmsModule):
     write_only = ()          # the fields marked write_only (derived)
     secret_paths = {}        # {field: its write-only members, parsed} (derived from write_only paths)
     options = {}             # options that are no request fields (state and id are added)
-    model = None             # its pydantic options model, 'area.Name' (in _models_<area>.py), loaded when a task validates
+    model = None             # its pydantic options model, 'area.Name' (in _models_<area>.py), loaded when a task sets an option it has a rule for
     has_id = True
     list_only = False        # no GET by id: find by id in the list
     singleton = False        # one object at ``path``: read and update only

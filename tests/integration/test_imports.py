@@ -17,6 +17,7 @@ import os
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
+from tests.support.emulator import make_peers
 from tests.support.modules import engine_of
 
 pytestmark = pytest.mark.dialects('netbird')
@@ -36,6 +37,7 @@ def unchanged_tasks(peer_names):
             'destinations': ['audit']}]}),
         ('setup_key', {'name': 'audit', 'type': 'reusable', 'auto_groups': ['audit']}),  # names only: no pydantic
         ('user', {'name': 'audit-bot', 'is_service_user': True, 'role': 'user'}),  # a name only: no pydantic
+        ('peer', {'name': peer_names[0], 'ssh_enabled': True}),  # a peer named, no address: no pydantic
         ('token', {'user': 'audit-bot', 'name': 'audit', 'expires_in': 30}),  # a lifetime has a rule: pydantic
         ('route', {'network_id': 'audit', 'network': '10.9.0.0/24', 'peer_groups': ['audit'], 'groups': ['audit']}),
         ('peer_info', {'fields': ['name', 'ip']}),
@@ -60,6 +62,7 @@ def audited_run(run, emulator, tmp_path, tasks, in_process):
 
 @pytest.fixture
 def tasks(emulator, run):
+    make_peers(emulator, 'audit-a', 'audit-b')
     peers = [peer['name'] for peer in emulator.ok('GET', '/api/peers')[:2]]
     tasks = unchanged_tasks(peers)
     first = run([{'nms.overlay.' + module: options} for module, options in tasks])
