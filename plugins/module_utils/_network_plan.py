@@ -532,6 +532,7 @@ def add_default_policy_entries(task):
     if mode == 'keep':
         task.kept_allow_all = {ref_id(policy) for policy in targets}
         return
+    refuse_policies_without_id(task, mode, targets)
     shared = connection(task)
     order = [kind for kind, dummy_cls in ORDER]
     position = len([e for e in task.entries if order.index(e.kind) <= order.index('policies')])
@@ -547,6 +548,23 @@ def add_default_policy_entries(task):
         entry.resource = entry_resource(task, PolicyModule, params, entry, found_in_list=True)  # in the list just read
         task.entries.insert(position, entry)
         position += 1
+
+
+def refuse_policies_without_id(task, mode, targets):
+    """Fail, before any write, when the server answered allow-all policies without an id: such a policy cannot be
+    updated or deleted (a PUT or DELETE names the id), and a policy entry without one would be created instead."""
+    without = [policy for policy in targets if ref_id(policy) in (None, '')]
+    if not without:
+        return
+    named = ', '.join(task.shown(policy['name'], "'%s'") if isinstance(policy.get('name'), str) and policy['name']
+                      else 'one without a name' for policy in without)
+    raise TaskError(
+        "option default_policy: %s: the server answered GET %s with %s (%s) without an id, where every policy has "
+        "one: a policy without its id cannot be %s. Nothing was changed; check the server (or a proxy in front of "
+        "it), or use default_policy: keep" % (
+            mode, task.client.url_for(PolicyModule.path),
+            'an allow-all policy' if len(without) == 1 else '%d allow-all policies' % len(without), named,
+            'disabled' if mode == 'disable' else 'deleted'))
 
 
 def warn_about_allow_all(task):

@@ -44,12 +44,13 @@ class Faults:
         return {"queue": list(self.queue), "rate": self.rate, "kinds": list(self.kinds),
                 "retry_after": self.retry_after, "slow": self.slow}
 
-    def next(self, method: str = "GET") -> dict[str, Any] | None:
+    def next(self, method: str = "GET", path: str | None = None) -> dict[str, Any] | None:
         """The fault for the next request, if any (the caller holds the state lock). A queued fault
-        with a "method" waits for the next request of that method; requests before it pass untouched."""
+        with a "method" waits for the next request of that method, one with a "path" (such as
+        "/api/policies") for the next request of that path; requests before it pass untouched."""
         if self.queue:
-            wanted = self.queue[0].get("method")
-            if wanted is None or wanted == method:
+            wanted, where = self.queue[0].get("method"), self.queue[0].get("path")
+            if (wanted is None or wanted == method) and (where is None or path is None or where == path):
                 return self.queue.pop(0)
             return None
         if self.rate and self.kinds and self.rng.random() < self.rate:

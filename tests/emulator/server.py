@@ -150,7 +150,7 @@ class App:
                          "body": _log_body(raw_body)}
         with self.state.lock:
             self.requests.append(entry)
-            fault = self.faults.next(method)
+            fault = self.faults.next(method, path)
         delay = 0.0
         if fault is not None:
             entry["fault"] = fault["kind"]

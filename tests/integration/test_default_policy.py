@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -293,3 +294,31 @@ def test_a_policy_with_more_than_an_allow_all_rule_stays_and_the_warning_does_no
     assert "the policy 'Default' (All to All, accept) grants every peer access to every other peer" in text, text
     assert 'default_policy: disable leaves it, since it also has rules or posture checks' in text, text
     assert 'until it is disabled (default_policy: disable)' not in text, text
+
+
+# -- a hostile answer: allow-all policies without ids (issue 44, 16) ---------------------------------------------------
+
+@pytest.mark.parametrize('mode', ['disable', 'remove'])
+def test_allow_all_policies_answered_without_ids_fail_saying_what_the_server_answered_before_any_write(emulator, run, mode):
+    default = policies(emulator)['Default']
+    unnamed = dict(copy.deepcopy(default), name='')  # a second allow-all policy, without a name either
+    answer = [dict(policy, rules=[{k: v for k, v in rule.items() if k != 'id'} for rule in policy['rules']])
+              for policy in (default, unnamed)]
+    for policy in answer:
+        del policy['id']
+    emulator.clear_log()
+    emulator.set_faults({'queue': [{'path': '/api/policies', 'status': 200, 'body': json.dumps(answer),
+                                    'content_type': 'application/json'}]})
+    failed = run([dict(state_task(DESCRIPTION, default_policy=mode), ignore_errors=True)])
+    result = failed['network']
+    assert result['failed'] is True, result
+    assert result['msg'] == (
+        "option default_policy: %s: the server answered GET %s/api/policies with 2 allow-all policies ('Default', one "
+        "without a name) without an id, where every policy has one: a policy without its id cannot be %s. Nothing was "
+        "changed; check the server (or a proxy in front of it), or use default_policy: keep"
+        % (mode, emulator.url, 'disabled' if mode == 'disable' else 'deleted')), result['msg']
+    assert 'None' not in result['msg']
+    log = emulator.requests()
+    assert [(e['method'], e['path']) for e in log] == [('GET', '/api/groups'), ('GET', '/api/policies')], log
+    assert log[1]['fault'] == '200'  # the hostile answer was the one read
+    assert writes(emulator) == [] and policies(emulator)['Default'] == default
