@@ -15,14 +15,13 @@ import ssl
 import threading
 import traceback
 
-from email.utils import parsedate_to_datetime
 from functools import partialmethod
 from itertools import chain, repeat
 from types import SimpleNamespace
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._time import sleep as clock_sleep, wall_time
+from ansible_collections.nms.overlay.plugins.module_utils._time import http_time, sleep as clock_sleep, wall_time
 
 try:
     import requests
@@ -457,10 +456,10 @@ def _retry_after_seconds(response, now=wall_time):
     try:
         seconds = float(value)
     except ValueError:
-        try:
-            seconds = parsedate_to_datetime(value).timestamp() - now()
-        except (TypeError, ValueError, OverflowError):
+        moment = http_time(value)
+        if moment is None:
             return None
+        seconds = moment - now()
     if math.isnan(seconds):
         return None
     return min(max(seconds, 0.0), MAX_RETRY_AFTER)
@@ -470,6 +469,9 @@ class ShapedReads:
     """Reads whose answer must have a shape (a list of objects, one object), on top of ``get``.
 
     A wrong shape fails with method, URL and what arrived, rather than breaking later code."""
+
+    # the Date header of the latest answer (the server's clock when it answered), None when unknown
+    answer_date = None
 
     def url_for(self, path):
         """The full URL of an API path, for messages (None where there is no server, as in tests)."""
@@ -643,6 +645,7 @@ class Client(ShapedReads):
                 repeatable = _may_retry_transport(method, exc)
             else:
                 status = response.status_code
+                self.answer_date = response.headers.get('Date')
                 # JSON is UTF-8 (RFC 8259) unless the server names a charset: never let requests guess one by
                 # scanning the whole body, which takes seconds on a list of thousands of peers.
                 text = exchange.body.decode(getattr(response, 'encoding', None) or 'utf-8', errors='replace')

@@ -291,7 +291,8 @@ class Kind(NmsModule):
     HOOKS = ('check_options', 'check_server', 'matches', 'identity_text', 'live', 'choose', 'list_path', 'desired',
              'new_state', 'prepare_update', 'merge_desired', 'same', 'from_server', 'request_body', 'before_write',
              'predict', 'to_result', 'finish', 'read_answer', 'follow_ups', 'may_replace', 'replacement_wanted',
-             'can_delete', 'secret_name', 'object_path', 'confirm_delete', 'without_parent', 'path', 'described')
+             'can_delete', 'secret_name', 'object_path', 'confirm_delete', 'without_parent', 'path', 'described',
+             'kept_from_delete')
 
     path = None              # the API path of its list (a kind under a parent: see list_path)
     what = None              # its noun in messages
@@ -347,6 +348,9 @@ class Kind(NmsModule):
     # before, after, answers}], sent after it (before: None for a create); the result is then changed
     follow_ups = None
     finish = None            # (obj, result) -> the task's result with what the kind reports besides the object
+    # (obj) -> why the object a deletion found (read right before its DELETE) is kept after all, a sentence for the
+    # result's kept_because, or None: it is deleted (a peer no longer stale for only_if_inactive_for)
+    kept_from_delete = None
     # (options, obj, name_of) -> the options network_state's state=gathered describes the server object with, from those
     # its fields gave (references named); name_of(kind, id) names a reference as the export does
     described = None

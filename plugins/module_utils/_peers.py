@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, LIST, NUMBER, TEXT, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._time import parse_duration, parse_time, zero_time
+from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
+from ansible_collections.nms.overlay.plugins.module_utils._time import duration_text, parse_duration, parse_time, zero_time
 
 # connection_ip values that mean "no address recorded" (Go prints a nil IP as <nil>)
 NO_ADDRESS = ('', '<nil>', None)
@@ -116,15 +117,18 @@ def os_matches(peer_os, wanted):
     return str(wanted).lower() in str(peer_os or '').lower()
 
 
-def inactive_seconds(value):
-    """The seconds of peer_info's ``inactive_for`` (``30d``, ``12h``, ``3600``...), or None when unset.
+def inactive_seconds(value, option='inactive_for'):
+    """The seconds of peer_info's ``inactive_for`` (``30d``, ``12h``, ``3600``...), or of the peer module's
+    ``only_if_inactive_for`` (``option``), or None when unset.
 
-    Raises ValueError with a message for the user (to be prefixed with the option's name) when it is no duration or
-    a negative one.
+    Raises OptionsError naming the option when it is no duration or a negative one.
     """
-    seconds = parse_duration(value)
-    if seconds is not None and seconds < 0:
-        raise ValueError('must be a duration of 0 or more, such as 30d, 12h or 3600 (seconds); %d was given' % seconds)
+    try:
+        seconds = parse_duration(value)
+        if seconds is not None and seconds < 0:
+            raise ValueError('must be a duration of 0 or more, such as 30d, 12h or 3600 (seconds); %d was given' % seconds)
+    except ValueError as exc:
+        raise OptionsError('option %s: %s' % (option, exc)) from None
     return seconds
 
 
@@ -142,3 +146,15 @@ def is_inactive(peer, seconds, now):
     if seen is None or seen == NEVER:
         return True
     return now - seen.timestamp() > seconds
+
+
+def still_active(peer, seconds, now, clock):
+    """Why the peer is not stale (is_inactive) at ``now``, the time on ``clock`` (words naming that clock), as the
+    start of a sentence; None when it is stale."""
+    if is_inactive(peer, seconds, now):
+        return None
+    if peer.get('connected') is True:
+        return '%s is connected now' % describe_peer(peer)
+    age = now - parse_time(peer.get('last_seen'), strict=True).timestamp()
+    return '%s was last seen at %s, %s' % (describe_peer(peer), peer.get('last_seen'), (
+        '%s before the time on %s' % (duration_text(age), clock) if age >= 0 else 'later than the time on %s' % clock))

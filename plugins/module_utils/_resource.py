@@ -147,6 +147,10 @@ class ResourceModule(CreateOnce):
         result = {'changed': False, self.result_key: {}}
         if obj is None:
             return result
+        kept = self.kept_from_delete(obj) if self.kept_from_delete else None
+        if kept:  # the task's condition on the object, judged on the read just made (also in check mode)
+            result.update({'kept_because': kept, 'msg': kept, self.result_key: self.to_result(obj)})
+            return result
         self.before_write(obj, None)
         if self.usage_checked and not self.usage_known:
             refuse_used(self, obj)  # also in check mode

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 import time
+from email.utils import parsedate_to_datetime
 
 UTC = datetime.timezone.utc
 # what servers send: RFC 3339 with seconds, a fraction down to nanoseconds, Z or an offset
@@ -83,6 +84,27 @@ def parse_duration(value):
     if _DURATION_WHOLE.match(text):
         return sum(int(num) * DURATION_UNITS[unit.lower()] for num, unit in _DURATION_PART.findall(text))
     raise ValueError("'%s' is not a number of seconds or a duration such as 30d, 12h or 1w" % text)
+
+
+def duration_text(seconds):
+    """Seconds (rounded down) as a duration in the units ``parse_duration`` reads, the largest and the next one:
+    ``2d0h``, ``1d12h``, ``5m10s``, ``45s``."""
+    left, parts = max(int(seconds), 0), []
+    for unit in 'dhms':
+        amount, left = divmod(left, DURATION_UNITS[unit])
+        if amount or parts or unit == 's':
+            parts.append('%d%s' % (amount, unit))
+    return ''.join(parts[:2])
+
+
+def http_time(text):
+    """Seconds since the epoch of an HTTP date (a Date or Retry-After header: ``Tue, 01 Dec 2026 21:39:46 GMT``), or
+    None when ``text`` is none."""
+    try:
+        moment = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def duration_norm(value):

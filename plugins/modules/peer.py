@@ -109,6 +109,25 @@ options:
     type: str
     choices: [present, absent]
     default: present
+  only_if_inactive_for:
+    description:
+      - With O(state=absent), delete the peer only while it is still stale. A duration in seconds, or such as
+        V(30d), V(12h), V(1w) or V(1d12h), as the O(nms.overlay.peer_info#module:inactive_for) that listed it.
+      - The peer is stale when it is not connected and its C(last_seen) is older than this (or it has no
+        C(last_seen) to go by), the rule of O(nms.overlay.peer_info#module:inactive_for). It is judged on the read of
+        the peer the task makes right before its C(DELETE), so a peer that connected, or was seen, since a list
+        was made is not deleted. The task then reports V(changed=false), the peer as read, and why in
+        RV(kept_because) (also in C(msg)); check mode judges it the same way. What is left is the time between
+        that read and the C(DELETE), one request.
+      - C(last_seen) is stamped by the server's clock. The age is judged at the earlier of two times, the
+        server's (the C(Date) of its answer to that read) and this controller's, so that neither clock running
+        ahead of the other makes a peer stale sooner. A server's answer without a C(Date) leaves the
+        controller's clock.
+      - A peer already gone is nothing to delete (V(changed=false), an empty RV(peer)).
+      - A value that is not a duration, a negative one, or one given without O(state=absent) fails naming this
+        option before any request.
+      - The playbook C(nms.overlay.cleanup_stale_peers) deletes each peer it lists so.
+    type: raw
 seealso:
   - module: nms.overlay.peer_info
   - module: nms.overlay.setup_key
@@ -151,13 +170,26 @@ EXAMPLES = r'''
   nms.overlay.peer:
     hostname: old-build-host
     state: absent
+
+- name: Delete the peer, unless it connected or was seen in the last 30 days
+  nms.overlay.peer:
+    id: chacbco6lnnbn6cg5s90
+    state: absent
+    only_if_inactive_for: 30d
+  register: stale_peer
+
+- name: Say why it was kept
+  ansible.builtin.debug:
+    msg: "{{ stale_peer.kept_because }}"
+  when: stale_peer.kept_because is defined
 '''
 
 RETURN = r'''
 peer:
   description:
     - The peer after the change. In check mode, the peer as it would be.
-    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted peer.
+    - Empty after O(state=absent) when there was nothing to delete; otherwise the deleted peer, or the peer
+      O(only_if_inactive_for) kept, as read.
   returned: always
   type: dict
   contains:
@@ -312,6 +344,15 @@ peer:
       returned: by servers that have it (v0.77)
       type: str
       sample: ""
+kept_because:
+  description:
+    - Why the peer was not deleted after all - O(only_if_inactive_for) found it connected, or seen within that
+      duration, on the read right before the C(DELETE).
+  returned: when O(only_if_inactive_for) kept the peer
+  type: str
+  sample: >-
+    the peer 'build-7' (id chacbco6lnnbn6cg5s90) is connected now: not deleted, as only_if_inactive_for=30d deletes
+    the peer only while it is not connected and not seen for that long
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule

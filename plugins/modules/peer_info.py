@@ -271,7 +271,6 @@ peers:
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     group_matches, in_any_group, inactive_seconds, is_inactive, normalise_peer, os_matches, peer_groups, same_hostname,
     with_accessible_peers,
@@ -314,10 +313,7 @@ class PeerInfoModule(InfoModule):
 
     def check_inactive_for(self):
         """inactive_for in seconds with the task's time, or None when unset; a bad value fails naming the option."""
-        try:
-            seconds = inactive_seconds(self.params.get('inactive_for'))
-        except ValueError as exc:
-            raise OptionsError('option inactive_for: %s' % exc) from None
+        seconds = inactive_seconds(self.params.get('inactive_for'))
         return None if seconds is None else (seconds, wall_time())
 
     def check_group(self, items):

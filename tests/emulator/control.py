@@ -45,6 +45,12 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
             answer: dict[str, Any] = {"idp": app.state.idp}
             if app.state.version is not None or (isinstance(body, dict) and "version" in body):
                 answer["version"] = app.state.version
+            if isinstance(body, dict) and "clock_offset" in body:  # seconds the Date header is ahead (or behind)
+                if isinstance(body["clock_offset"], bool) or not isinstance(body["clock_offset"], (int, float)):
+                    raise ApiError(400, "clock_offset: seconds, such as -3600")
+                app.clock_offset = float(body["clock_offset"])
+            if app.clock_offset:
+                answer["clock_offset"] = app.clock_offset
             if isinstance(body, dict) and "proxy_clusters" in body:  # connected reverse proxy clusters (none by default)
                 answer.update(reverse_proxy.configure(app, body))
             if app.rate_limiter is not None or (isinstance(body, dict) and "rate_limit" in body):
@@ -232,8 +238,30 @@ def seed_events(app: App, body: dict[str, Any]) -> Any:
 def peer_status(app: App, body: dict[str, Any]) -> Any:
     """What a server records as agents connect and disconnect: `{"peers": [{"id", "connected"?, "last_seen"?}]}` sets
     those of each peer (a peer that disconnects: `connected` false, `last_seen` when it went). All or nothing: an unknown
-    peer is a 404, a bad time stamp a 422, and then no peer changes. Returns the peers as POST /_emulator/peers does."""
-    state = app.state
+    peer is a 404, a bad time stamp a 422, and then no peer changes. Returns the peers as POST /_emulator/peers does.
+    With `"before": "DELETE /api/peers/<id>"` (a method and an /api path) the change waits for that request and is made
+    just before the emulator handles it (once; a reset forgets it): an agent that connects while a client works through
+    a list. Returns `{"scheduled": <how many changes wait>}` then."""
+    updates = _status_updates(app.state, body)
+    before = body.get("before")
+    if before is not None:
+        method, _sep, path = str(before).partition(" ")
+        if not path.startswith("/api/"):
+            raise ApiError(422, f"before: a method and an /api path, such as \"DELETE /api/peers/<id>\", not {before!r}")
+        app.scheduled.append((method.upper(), path, updates))
+        return {"scheduled": len(app.scheduled)}
+    return apply_status(app, updates)
+
+
+def apply_status(app: App, updates: list[tuple[Record, dict[str, Any]]]) -> Any:
+    """Set the peers' connected and last_seen; returns the peers as answered."""
+    renderer = _renderer(app)
+    for peer, update in updates:
+        peer.update(update)
+    return [renderer.peer(peer, app.state.groups_of_peer(peer["id"])) for peer, _update in updates]
+
+
+def _status_updates(state: State, body: dict[str, Any]) -> list[tuple[Record, dict[str, Any]]]:
     updates = []
     for item in body.get("peers", []):
         peer = state.peers.get(str(item.get("id")))
@@ -245,10 +273,7 @@ def peer_status(app: App, body: dict[str, Any]) -> Any:
         if "last_seen" in item:
             update["last_seen"] = _last_seen(item["last_seen"])
         updates.append((peer, update))
-    renderer = _renderer(app)
-    for peer, update in updates:
-        peer.update(update)
-    return [renderer.peer(peer, state.groups_of_peer(peer["id"])) for peer, _update in updates]
+    return updates
 
 
 def _plain(value: Any) -> Any:

@@ -13,6 +13,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -77,6 +78,9 @@ class App:
         self.example = example
         self.fresh = fresh  # no account yet (a v0.77 server before its setup, POST /api/setup): reset returns to that
         self.faults = Faults()
+        # peer status changes waiting for a request (POST /_emulator/peer-status with "before"): (method, path, updates)
+        self.scheduled: list[tuple[str, str, Any]] = []
+        self.clock_offset = 0.0  # seconds the Date header of every answer is ahead of this machine's clock
         # v0.77's PAT rate limiting (NB_API_RATE_LIMITING_ENABLED): off unless asked (--rate-limit, /_emulator/config)
         self.startup_rate_limit = rate_limit
         self.rate_limiter: RateLimiter | None = RateLimiter(*rate_limit) if rate_limit else None
@@ -138,6 +142,8 @@ class App:
             self.answers.forget()
             self.requests.clear()
             self.faults.clear()
+            self.scheduled.clear()
+            self.clock_offset = 0.0
             self.rate_limiter = RateLimiter(*self.startup_rate_limit) if self.startup_rate_limit else None
         self.save()
 
@@ -151,6 +157,12 @@ class App:
         with self.state.lock:
             self.requests.append(entry)
             fault = self.faults.next(method, path)
+            due = [item for item in self.scheduled if item[:2] == (method, path)]
+            for item in due:
+                self.scheduled.remove(item)
+                control.apply_status(self, item[2])
+            if due:
+                self.answers.forget()
         delay = 0.0
         if fault is not None:
             entry["fault"] = fault["kind"]
@@ -428,7 +440,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         body = reply.body
         length = len(body)
         lines = [f"{self.protocol_version} {reply.status} {self.responses.get(reply.status, ('',))[0]}",
-                 f"Server: {self.version_string()}", f"Date: {self.date_time_string()}",
+                 f"Server: {self.version_string()}", f"Date: {formatdate(time.time() + self.server.app.clock_offset, usegmt=True)}",
                  f"Content-Type: {reply.content_type}", f"Content-Length: {length}"]
         lines.extend(f"{name}: {value}" for name, value in reply.headers.items())
         if reply.truncate:

@@ -231,3 +231,169 @@ def test_cleanup_of_one_group_with_another_duration(emulator, run):
     assert bad.rc != 0
     assert 'option inactive_for' in bad['Find the peers not connected and not seen for that long']['msg']
     assert emulator.writes() == []
+
+
+# -- the peer module's only_if_inactive_for: judged on the read right before the DELETE (issue 44, 1) -----------------
+ONLY_IF = 'only_if_inactive_for: 30d deletes the peer only while it is not connected and not seen for that long'
+
+
+def reconnect_before(emulator, request, peers):
+    """Each of ``peers`` ({id: status}) changes just before the emulator handles ``request`` ("DELETE /api/peers/x"):
+    an agent that connects, or is seen, while the client works through its list."""
+    emulator.control('POST', '/_emulator/peer-status', {
+        'before': request, 'peers': [dict(status, id=peer_id) for peer_id, status in peers.items()]})
+
+
+def test_only_if_inactive_for_deletes_a_stale_peer_and_keeps_one_that_is_no_longer_stale(emulator, run):
+    ids = seed(emulator)
+    emulator.clear_log()
+    result = run([
+        {'name': 'old', 'nms.overlay.peer': {'id': ids['old'], 'state': 'absent', 'only_if_inactive_for': '30d'}},
+        {'name': 'connected-old', 'nms.overlay.peer': {'id': ids['connected-old'], 'state': 'absent',
+                                                       'only_if_inactive_for': '30d'}},
+        {'name': 'recent', 'nms.overlay.peer': {'id': ids['recent'], 'state': 'absent', 'only_if_inactive_for': '30d'}},
+        {'name': 'never', 'nms.overlay.peer': {'id': ids['never'], 'state': 'absent', 'only_if_inactive_for': '52w'}},
+        {'name': 'gone', 'nms.overlay.peer': {'id': ids['old'], 'state': 'absent', 'only_if_inactive_for': '30d'}},
+    ], diff=True)
+    assert result.rc == 0, result
+    assert result['old']['changed'] is True and 'kept_because' not in result['old']
+    assert result['never']['changed'] is True
+    kept = result['connected-old']
+    assert kept['changed'] is False and not (kept.get('diff') or {}).get('before'), kept
+    assert kept['kept_because'] == "the peer 'connected-old' (id %s) is connected now: not deleted, as %s" % (
+        ids['connected-old'], ONLY_IF.replace(': ', '=', 1)), kept
+    assert kept['msg'] == kept['kept_because'] and kept['peer']['id'] == ids['connected-old']
+    recent = result['recent']['kept_because']
+    assert recent.startswith("the peer 'recent' (id %s) was last seen at " % ids['recent']), recent
+    assert re.search(r", 2d0h\b|, 1d23h\b", recent) and "before the time on the server's clock" in recent, recent
+    assert result['gone']['changed'] is False and result['gone']['peer'] == {} and 'kept_because' not in result['gone']
+    # one read of each peer right before its DELETE, and a DELETE only of the stale ones
+    assert [(e['method'], e['path']) for e in emulator.requests()] == [
+        ('GET', '/api/peers/%s' % ids['old']), ('DELETE', '/api/peers/%s' % ids['old']),
+        ('GET', '/api/peers/%s' % ids['connected-old']), ('GET', '/api/peers/%s' % ids['recent']),
+        ('GET', '/api/peers/%s' % ids['never']), ('DELETE', '/api/peers/%s' % ids['never']),
+        ('GET', '/api/peers/%s' % ids['old'])]
+    assert names(emulator.ok('GET', '/api/peers')) == ['build-old', 'connected-old', 'db-old', 'fresh', 'recent']
+
+
+def test_only_if_inactive_for_judges_check_mode_on_the_same_read(emulator, run):
+    ids = seed(emulator)
+    emulator.clear_log()
+    result = run([
+        {'name': 'old', 'nms.overlay.peer': {'id': ids['old'], 'state': 'absent', 'only_if_inactive_for': '30d'}},
+        {'name': 'fresh', 'nms.overlay.peer': {'id': ids['fresh'], 'state': 'absent', 'only_if_inactive_for': 60}},
+    ], check=True, diff=True)
+    assert result['old']['changed'] is True and result['old']['diff']['after'] == {}
+    assert result['fresh']['changed'] is False and 'is connected now: not deleted' in result['fresh']['kept_because']
+    assert emulator.writes() == []
+
+
+def test_only_if_inactive_for_fails_naming_the_option_before_any_request(emulator, run):
+    ids = seed(emulator)
+    emulator.clear_log()
+    result = run([
+        {'name': 'present', 'ignore_errors': True,
+         'nms.overlay.peer': {'id': ids['old'], 'ssh_enabled': True, 'only_if_inactive_for': '30d'}},
+        {'name': 'bad', 'ignore_errors': True,
+         'nms.overlay.peer': {'id': ids['old'], 'state': 'absent', 'only_if_inactive_for': 'a month'}},
+        {'name': 'negative', 'ignore_errors': True,
+         'nms.overlay.peer': {'id': ids['old'], 'state': 'absent', 'only_if_inactive_for': -1}},
+    ])
+    assert result['present']['msg'] == ('option only_if_inactive_for: only with state=absent, where it deletes the peer '
+                                        'only while it is stale (not connected, and not seen for that long)')
+    assert result['bad']['msg'].startswith("option only_if_inactive_for: 'a month' is not a number of seconds")
+    assert result['negative']['msg'].startswith('option only_if_inactive_for: must be a duration of 0 or more')
+    assert all(result[name]['failed'] for name in ('present', 'bad', 'negative'))
+    assert emulator.requests() == []
+
+
+@pytest.mark.dialects('current')  # the clocks, not the server's generation
+def test_a_server_clock_behind_ours_keeps_a_peer_it_saw_recently(emulator, run):
+    """The server's clock is an hour behind this machine's: it stamped last_seen 10 minutes before its own time, which is
+    70 minutes before ours. Stale for 30 minutes by our clock, it is not by the server's, and the earlier one decides."""
+    ids = seed(emulator)
+    emulator.control('POST', '/_emulator/config', {'clock_offset': -3600})
+    emulator.control('POST', '/_emulator/peer-status', {
+        'peers': [{'id': ids['recent'], 'connected': False, 'last_seen': ago(3600 + 600)}]})
+    listed = run([{'name': 'list', 'nms.overlay.peer_info': {'inactive_for': '30m', 'name': 'recent'}}])
+    assert names(listed['list']['peers']) == ['recent']  # peer_info judges on this machine's clock
+    emulator.clear_log()
+    result = run([{'name': 'delete', 'nms.overlay.peer': {'id': ids['recent'], 'state': 'absent',
+                                                          'only_if_inactive_for': '30m'}}])
+    kept = result['delete']
+    assert kept['changed'] is False, kept
+    assert re.search(r"was last seen at \S+, (9m5\ds|10m\d*s?) before the time on the server's clock: not deleted", kept['kept_because']), kept
+    assert emulator.writes() == []
+    # the server's clock ahead of ours: ours decides, the peer seen 10 minutes ago (ours) is kept as well
+    emulator.control('POST', '/_emulator/config', {'clock_offset': 7200})
+    emulator.control('POST', '/_emulator/peer-status', {
+        'peers': [{'id': ids['recent'], 'connected': False, 'last_seen': ago(600)}]})
+    ahead = run([{'name': 'delete', 'nms.overlay.peer': {'id': ids['recent'], 'state': 'absent',
+                                                         'only_if_inactive_for': '30m'}}])['delete']
+    assert ahead['changed'] is False and "before the time on this controller's clock" in ahead['kept_because'], ahead
+    assert emulator.writes() == []
+    # an hour after it was seen, by both clocks: deleted
+    emulator.control('POST', '/_emulator/config', {'clock_offset': 0})
+    emulator.control('POST', '/_emulator/peer-status', {
+        'peers': [{'id': ids['recent'], 'connected': False, 'last_seen': ago(3600)}]})
+    gone = run([{'name': 'delete', 'nms.overlay.peer': {'id': ids['recent'], 'state': 'absent',
+                                                        'only_if_inactive_for': '30m'}}])['delete']
+    assert gone['changed'] is True and writes_of(emulator) == ['DELETE /api/peers/%s' % ids['recent']]
+
+
+def test_cleanup_keeps_the_listed_peers_that_reconnect_or_are_seen_while_it_deletes(emulator, run):
+    """The confirmed run lists the stale peers, the code matches, and while it deletes the first one (by name:
+    build-old) one listed peer's agent connects and another is seen: neither is deleted, and the run says so."""
+    ids = seed(emulator)
+    code, listed = preview_of(run([], playbook=PLAYBOOK))
+    assert names(listed) == STALE_30D
+    reconnect_before(emulator, 'DELETE /api/peers/%s' % ids['build-old'], {
+        ids['db-old']: {'connected': True, 'last_seen': ago(0)},      # its agent connects
+        ids['old']: {'connected': False, 'last_seen': ago(0)},        # seen: connected and left again
+    })
+    emulator.clear_log()
+    confirmed = run([], playbook=PLAYBOOK, extra_vars={'nms_stale_confirm': code})
+    assert confirmed.rc == 0, confirmed
+    assert deletes(emulator) == sorted('/api/peers/%s' % ids[name] for name in ('build-old', 'never'))
+    # each peer read right before its DELETE (the loop runs by name)
+    peer_reads = [(e['method'], e['path']) for e in emulator.requests() if e['path'].startswith('/api/peers/')]
+    assert peer_reads == [step for name in STALE_30D for step in
+                          [('GET', '/api/peers/%s' % ids[name])]
+                          + ([('DELETE', '/api/peers/%s' % ids[name])] if name in ('build-old', 'never') else [])]
+    results = {item['item']['name']: item for item in confirmed[DELETE_TASK]['results']}
+    assert [name for name, item in sorted(results.items()) if item['changed']] == ['build-old', 'never']
+    assert "the peer 'db-old' (id %s) is connected now: not deleted" % ids['db-old'] in results['db-old']['kept_because']
+    assert "the peer 'old' (id %s) was last seen at " % ids['old'] in results['old']['kept_because']
+    report = confirmed['Report the listed peers that were not deleted']['msg']
+    assert report[0] == '2 of the 4 peers listed were not deleted:', report
+    assert report[1:] == [results['db-old']['kept_because'], results['old']['kept_because']], report
+    assert names(emulator.ok('GET', '/api/peers')) == ['connected-old', 'db-old', 'fresh', 'old', 'recent']
+
+
+@pytest.mark.dialects('current')  # the playbook's own logic
+def test_cleanup_reports_a_listed_peer_deleted_meanwhile_and_check_mode_judges_each_peer_too(emulator, run):
+    ids = seed(emulator)
+    code, listed = preview_of(run([], playbook=PLAYBOOK))
+    assert names(listed) == STALE_30D
+    # check mode with the code, db-old reconnecting after the list: it would not be deleted
+    reconnect_before(emulator, 'GET /api/peers/%s' % ids['db-old'], {ids['db-old']: {'connected': True}})
+    emulator.clear_log()
+    check = run([], playbook=PLAYBOOK, check=True, extra_vars={'nms_stale_confirm': code})
+    assert check.rc == 0, check
+    assert check['Report the listed peers that were not deleted']['msg'] == [
+        '1 of the 4 peers listed would not be deleted:',
+        "the peer 'db-old' (id %s) is connected now: not deleted, as %s" % (ids['db-old'], ONLY_IF.replace(': ', '=', 1))]
+    assert emulator.writes() == []
+    # another client deletes a listed peer after the list: the read before its DELETE finds it gone, said so
+    emulator.control('POST', '/_emulator/peer-status', {'peers': [{'id': ids['db-old'], 'connected': False}]})
+    emulator.set_faults({'queue': [{'path': '/api/peers/%s' % ids['never'], 'status': 404,
+                                    'body': '{"message":"peer not found: %s","code":404}' % ids['never'],
+                                    'content_type': 'application/json'}]})
+    emulator.clear_log()
+    confirmed = run([], playbook=PLAYBOOK, extra_vars={'nms_stale_confirm': code})
+    assert confirmed.rc == 0, confirmed
+    assert deletes(emulator) == sorted('/api/peers/%s' % ids[name] for name in ('build-old', 'db-old', 'old'))
+    assert confirmed['Report the listed peers that were not deleted']['msg'] == [
+        '1 of the 4 peers listed were not deleted:',
+        "the peer 'never' (id %s) was gone already: nothing to delete" % ids['never']]
+    assert 'changed=1' in confirmed.stdout.split('PLAY RECAP')[-1], confirmed

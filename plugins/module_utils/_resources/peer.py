@@ -9,15 +9,16 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, FLAG, LIST, OBJECT, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError, TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, check_with_model, load_model
 from ansible_collections.nms.overlay.plugins.module_utils._peers import (
-    PEER_ANSWERS, PEER_REQUEST_FIELDS, bare_ip, normalise_peer, peer_groups, same_hostname,
+    PEER_ANSWERS, PEER_REQUEST_FIELDS, bare_ip, inactive_seconds, normalise_peer, peer_groups, same_hostname, still_active,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import UpdateOnly
 from ansible_collections.nms.overlay.plugins.module_utils._server import refused_release
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.account_settings import account_of
+from ansible_collections.nms.overlay.plugins.module_utils._time import http_time, wall_time
 
 
 # members only today's servers (v0.77) answer with, which no PUT takes: not sent back (their
@@ -49,6 +50,29 @@ def check_address_free(task, current_obj, address):
     if others:
         raise TaskError("option ip: %s is the address of the peer '%s' (id %s); the peer '%s' can only get a free "
                         "address" % (address, others[0].get('name'), ref_id(others[0]), current_obj.get('name')))
+
+
+# -- a deletion only while the peer is stale (only_if_inactive_for) -------------------------------------
+def stale_condition(task):
+    """only_if_inactive_for in seconds, or None when unset; a bad value, or one given without state=absent, fails
+    naming the option (before any request)."""
+    value = task.params.get('only_if_inactive_for')
+    if value is None:
+        return None
+    if task.params.get('state') != 'absent':
+        raise OptionsError('option only_if_inactive_for: only with state=absent, where it deletes the peer only while '
+                           'it is stale (not connected, and not seen for that long)')
+    return inactive_seconds(value, 'only_if_inactive_for')
+
+
+def judged_time(client):
+    """(the time a peer's staleness is judged at, the clock it is on): the earlier of this controller's clock and the
+    server's (the Date of its latest answer, the read that found the peer, on the clock that stamps last_seen), so
+    that neither clock running ahead of the other makes a peer stale sooner."""
+    mine, theirs = wall_time(), http_time(client.answer_date)
+    if theirs is None:
+        return mine, "this controller's clock (the server's answer had no Date)"
+    return (theirs, "the server's clock") if theirs <= mine else (mine, "this controller's clock")
 
 
 # -- approval ------------------------------------------------------------------------------------------
@@ -151,17 +175,20 @@ class PeerModule(UpdateOnly):
         hostname=dict(type='str'),
         groups=dict(type='list', elements='str'),
         groups_mode=dict(type='str', default='exact', choices=['exact', 'add', 'remove']),
+        only_if_inactive_for=dict(type='raw'),
     )
     shape = staticmethod(normalise_peer)
     not_creatable = ('Peers cannot be created through the API: a machine joins the network with a setup key (see '
                      'nms.overlay.setup_key), then this module can configure it')
     # the group memberships to write, and the approval_required the task asks for and whether it is sent
-    task_state = dict(group_plan=None, approval_wanted=None, approval_sent=False)
+    # (and only_if_inactive_for in seconds)
+    task_state = dict(group_plan=None, approval_wanted=None, approval_sent=False, stale_after=None)
     mutually_exclusive = (('id', 'hostname'),)
     required_one_of = (('id', 'name', 'hostname', 'ip'),)
 
     # -- identity ----------------------------------------------------------------------------------
     def check_options(self):
+        self.stale_after = stale_condition(self)
         check_with_model(self, CHECKED_OPTIONS)
         if address_to_set(self) is not None:
             check_new_address, dummy = load_model('peers.check_new_address')  # a rule of the peers' models
@@ -193,6 +220,16 @@ class PeerModule(UpdateOnly):
     def identity_text(self):
         key = lookup_key(self)
         return "%s '%s'" % (key, self.params[key])
+
+    def kept_from_delete(self, obj):
+        """With only_if_inactive_for, why the peer just read (right before its DELETE) is no longer stale, or None."""
+        if self.stale_after is None:
+            return None
+        why = still_active(obj, self.stale_after, *judged_time(self.client))
+        if why is None:
+            return None
+        return ('%s: not deleted, as only_if_inactive_for=%s deletes the peer only while it is not connected and not '
+                'seen for that long' % (why, self.params['only_if_inactive_for']))
 
     # -- the peer itself ---------------------------------------------------------------------------
     def prepare_update(self, obj, desired):

@@ -1,5 +1,6 @@
 # -*- coding: utf-8 -*-
-"""peer_info's inactive_for (stale peers): the time arithmetic on the fake clock, with a scripted client (no HTTP)."""
+"""peer_info's inactive_for and the peer module's only_if_inactive_for (stale peers): the time arithmetic on the fake
+clock, with a scripted client (no HTTP)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import datetime
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
-from ansible_collections.nms.overlay.plugins.module_utils._peers import inactive_seconds, is_inactive
+from ansible_collections.nms.overlay.plugins.module_utils._peers import inactive_seconds, is_inactive, still_active
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import judged_time
+from ansible_collections.nms.overlay.plugins.module_utils._time import duration_text, http_time
 from ansible_collections.nms.overlay.plugins.modules.peer_info import PeerInfoModule
 from tests.support.fakes import FakeClient, FakeClock, FakeModule, engine
 
@@ -44,9 +47,12 @@ def test_inactive_for_takes_the_collections_durations(value, seconds):
     (-5, 'must be a duration of 0 or more'), (1.5, "'1.5' is not"),
 ])
 def test_inactive_for_refuses_what_is_no_duration(value, words):
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(OptionsError) as caught:
         inactive_seconds(value)
-    assert words in str(caught.value)
+    assert str(caught.value).startswith('option inactive_for: ') and words in str(caught.value)
+    with pytest.raises(OptionsError) as caught:
+        inactive_seconds(value, 'only_if_inactive_for')
+    assert str(caught.value).startswith('option only_if_inactive_for: ') and words in str(caught.value)
 
 
 def test_a_disconnected_peer_is_inactive_once_last_seen_is_older_than_the_duration():
@@ -196,3 +202,40 @@ def test_a_bad_duration_is_the_tasks_failure():
     result = PeerInfoModule.outcome(FakeModule(params))
     assert result['failed'] is True
     assert result['msg'].startswith("option inactive_for: 'a month' is not a number of seconds")
+
+
+# -- the peer module's only_if_inactive_for: the words and the clocks -------------------------------------------------
+@pytest.mark.parametrize('seconds, text', [
+    (0, '0s'), (45.9, '45s'), (310, '5m10s'), (3600, '1h0m'), (2 * DAY + 3, '2d0h'), (36 * 3600, '1d12h'), (-5, '0s'),
+])
+def test_an_age_is_told_in_its_two_largest_units(seconds, text):
+    assert duration_text(seconds) == text
+
+
+@pytest.mark.parametrize('header, seconds', [
+    ('Thu, 01 Jan 2026 00:00:00 GMT', NOW), ('Thu, 01 Jan 2026 01:00:00 +0100', NOW), ('Thu, 01 Jan 2026 00:00:00 -0000', NOW),
+    (None, None), ('', None), ('yesterday', None),
+])
+def test_an_http_date_is_read_as_the_moment_it_names(header, seconds):
+    assert http_time(header) == seconds
+
+
+def test_a_peer_no_longer_stale_says_why_and_on_which_clock():
+    assert still_active(peer('p', stamp(31 * DAY)), 30 * DAY, NOW, 'x') is None
+    assert still_active(peer('p', stamp(90 * DAY), connected=True), 30 * DAY, NOW, 'x') == "the peer 'p' (id p) is connected now"
+    assert still_active(peer('p', stamp(3 * DAY)), 30 * DAY, NOW, "the server's clock") == (
+        "the peer 'p' (id p) was last seen at %s, 3d0h before the time on the server's clock" % stamp(3 * DAY))
+    assert still_active(peer('p', stamp(-60)), 30 * DAY, NOW, "the server's clock").endswith(
+        'later than the time on the server\'s clock')
+
+
+@pytest.mark.parametrize('date, now, words', [
+    ('Thu, 01 Jan 2026 00:00:00 GMT', NOW, "the server's clock"),               # the same time: the server's
+    ('Wed, 31 Dec 2025 23:00:00 GMT', NOW - 3600, "the server's clock"),         # the server behind: its time
+    ('Thu, 01 Jan 2026 02:00:00 GMT', NOW, "this controller's clock"),           # the server ahead: ours
+    (None, NOW, "this controller's clock (the server's answer had no Date)"),
+])
+def test_staleness_is_judged_at_the_earlier_clock(date, now, words, clock):
+    client = FakeClient({})
+    client.answer_date = date
+    assert judged_time(client) == (now, words)
