@@ -394,6 +394,6 @@ def test_cleanup_reports_a_listed_peer_deleted_meanwhile_and_check_mode_judges_e
     assert confirmed.rc == 0, confirmed
     assert deletes(emulator) == sorted('/api/peers/%s' % ids[name] for name in ('build-old', 'db-old', 'old'))
     assert confirmed['Report the listed peers that were not deleted']['msg'] == [
-        '1 of the 4 peers listed were not deleted:',
+        '1 of the 4 peers listed was not deleted:',
         "the peer 'never' (id %s) was gone already: nothing to delete" % ids['never']]
     assert 'changed=1' in confirmed.stdout.split('PLAY RECAP')[-1], confirmed
