@@ -155,6 +155,10 @@ def still_active(peer, seconds, now, clock):
         return None
     if peer.get('connected') is True:
         return '%s is connected now' % describe_peer(peer)
+    # (a server's Date has whole seconds: a peer seen in the second it names is seen less than a second before it)
     age = now - parse_time(peer.get('last_seen'), strict=True).timestamp()
-    return '%s was last seen at %s, %s' % (describe_peer(peer), peer.get('last_seen'), (
-        '%s before the time on %s' % (duration_text(age), clock) if age >= 0 else 'later than the time on %s' % clock))
+    if age >= 1:
+        when = '%s before' % duration_text(age)
+    else:
+        when = 'less than a second before' if age > -1 else 'later than'
+    return '%s was last seen at %s, %s the time on %s' % (describe_peer(peer), peer.get('last_seen'), when, clock)

@@ -227,6 +227,8 @@ def test_a_peer_no_longer_stale_says_why_and_on_which_clock():
         "the peer 'p' (id p) was last seen at %s, 3d0h before the time on the server's clock" % stamp(3 * DAY))
     assert still_active(peer('p', stamp(-60)), 30 * DAY, NOW, "the server's clock").endswith(
         'later than the time on the server\'s clock')
+    assert still_active(peer('p', stamp(-0.5)), 30 * DAY, NOW, "the server's clock").endswith(
+        ', less than a second before the time on the server\'s clock')
 
 
 @pytest.mark.parametrize('date, now, words', [
