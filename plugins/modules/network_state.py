@@ -186,8 +186,9 @@ options:
         synced from an identity provider, may be called C(All) too). It is the group named C(All), issued by the API,
         that holds the most peers (servers add every peer to it). When several such groups hold as many peers,
         V(disable) and V(remove) fail rather than guess; so they do, before any write, when the server answers an
-        allow-all policy without its id (a broken server or proxy), which nothing can update or delete. A v0.27 server answers a later allow-all rule of a policy
-        without its sources (the All group an earlier rule lists); such a rule counts as an allow-all rule.
+        allow-all policy without its id (a broken server or proxy), which nothing can update or delete. A v0.27
+        server answers a later allow-all rule of a policy without its sources (the All group an earlier rule lists);
+        such a rule counts as an allow-all rule.
       - Whatever this option says, the task warns when the description builds restrictive policies while an enabled
         policy with an allow-all rule (no source posture check) stays after the run.
       - A later run without the option (a teardown, say) leaves the policy as it is, so a disabled one stays disabled.

@@ -44,8 +44,8 @@ def delete_task(peer_id, duration):
 
 def test_a_peer_whose_agent_connects_again_after_the_list_is_not_deleted(agent_server, run, tmp_path):
     server, env = agent_server, connection(agent_server)
-    key = server.ok('POST', '/api/setup-keys', {'name': 'stale', 'type': 'reusable', 'expires_in': 86400,
-                                                 'auto_groups': [], 'usage_limit': 0})['key']
+    key = server.ok('POST', '/api/setup-keys', {
+        'name': 'stale', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [], 'usage_limit': 0})['key']
     key_file = tmp_path / 'key'
     key_file.write_text(key)
     handle = os.path.join(server.directory, 'agents', HOST)
