@@ -291,6 +291,24 @@ def test_a_restart_between_polls_with_a_clock_that_jumped(emulator, tmp_path):
     assert saved["version"] == 2 and emulator.token not in state.read_text(encoding="utf-8")
 
 
+def test_a_state_file_of_version_1_is_resumed(emulator, tmp_path):
+    """A state file of an earlier release (watermark, floor, the ids above the floor): what it delivered stays
+    delivered, an event stored after its last poll is new even when stamped below its floor; then it is version 2."""
+    for name in ("old", "delivered"):
+        emulator.ok("POST", "/api/groups", {"name": name, "peers": []})
+    listed = {e["meta"].get("name"): e for e in emulator.ok("GET", "/api/events") if e["activity_code"] == "group.add"}
+    floor = audit_events.parse_time(listed["delivered"]["timestamp"])
+    state = tmp_path / "position.json"
+    state.write_text(json.dumps({
+        "version": 1, "api_url": emulator.url, "top_id": int(listed["delivered"]["id"]),
+        "watermark": audit_events.iso(floor), "floor": audit_events.iso(floor),
+        "seen": {listed["delivered"]["id"]: audit_events.iso(floor)}}), encoding="utf-8")
+    _seed((floor - datetime.timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), name="stored-late")(emulator)
+    events = drive(emulator, source_args(emulator, state_file=str(state), activity_code=["group.add"]), [group("next")])
+    assert codes_names(events) == [("group.add", "stored-late"), ("group.add", "next")]
+    assert json.loads(state.read_text(encoding="utf-8"))["version"] == 2
+
+
 def test_over_the_10000_events_a_list_holds(emulator, tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     state = tmp_path / "position.json"
@@ -311,6 +329,9 @@ def test_over_the_10000_events_a_list_holds(emulator, tmp_path, caplog):
     assert len(again) == 10001 and not set(again) & set(ids) and again == sorted(again)
     lost = [r.getMessage() for r in caplog.records if "events were lost" in r.getMessage()]
     assert len(lost) == 1 and "ids %d to %d" % (top + 1, top + 3) in lost[0], lost
+    # the ids remembered: those listed and the 10,000 highest of those no longer listed, as ranges
+    seen = json.loads(state.read_text(encoding="utf-8"))["seen"]
+    assert sum(last - first + 1 for first, last in seen) <= 20000 and len(state.read_text(encoding="utf-8")) < 300
 
 
 def test_a_failed_poll_is_logged_once_and_tried_again(emulator, caplog):
