@@ -21,8 +21,13 @@ description:
   - Each event is C({"audit": {...}}); the inner object has the keys of nms.overlay.event_info's events
     (C(id) as a string, C(timestamp), C(activity), C(activity_code), C(initiator_id), C(initiator_name),
     C(initiator_email), C(target_id), C(meta) with string values).
-  - Servers store events asynchronously, so an event may appear after a newer one. Every poll looks back
-    O(overlap) seconds before the newest event delivered and skips the ids it delivered already.
+  - Each event is delivered once by its id, whatever the clocks of the server and of the controller say: an event
+    that shows up late (servers store events asynchronously), one stamped earlier than events delivered before (a
+    server clock set back, or behind), one stamped in the future, an id an answer lists twice. Time stamps decide
+    only which events of the first poll are older than O(start), by the server's clock; they order the events of
+    one poll (oldest first, then by id).
+  - The source remembers the ids of the events the last answer listed and the 10000 highest ids of those it no
+    longer lists (at most 20000 ids, whatever the server keeps); an event is new when its id is not among them.
   - A list holds at most the server's newest 10000 events. When a poll returns that many, a warning is logged; when
     the lowest id listed is more than one above the highest id seen before, events were lost (more than 10000 happened
     between two polls, or while the source was down) and an error names their ids.
@@ -58,25 +63,30 @@ options:
     default: 10
   start:
     description:
-      - Deliver events from this moment on. V(now) (the default), an ISO 8601 time stamp such as
-        V(2026-01-10T08:00:00Z), or a time before now such as V(-30m), V(-1h), V(-7d) (units s, m, h, d, w).
+      - Which events of the log the first poll delivers; every event listed after it is delivered.
+      - V(now) (the default) delivers none of what the first poll lists. An ISO 8601 time stamp such as
+        V(2026-01-10T08:00:00Z) delivers those stamped from then on, a time before now such as V(-30m), V(-1h),
+        V(-7d) (units s, m, h, d, w) those stamped within that time before the server's clock (its C(Date) header)
+        at the first poll; the controller's clock plays no part.
       - Used only when O(state_file) does not exist yet; otherwise the source resumes where the file says.
     type: str
     default: now
   state_file:
     description:
-      - File in which the source keeps its position (the newest time stamp delivered and the ids delivered within
-        the overlap window), written atomically after every poll that delivered events and when the source stops.
+      - File in which the source keeps its position (the ids it remembers, numeric ones as ranges), written
+        atomically after the first poll, after every poll that delivered events, and when the source stops.
       - With it, a restarted source delivers what happened while it was down (as long as the server still lists it)
-        and nothing twice. Its directory must exist.
+        and nothing twice. Its directory must exist. A file of an earlier release (version 1) is read and then
+        written as version 2.
+      - A source killed (not stopped) while it puts a poll's events on the queue delivers those events again after
+        a restart; a clean stop writes exactly what was delivered.
     type: path
   overlap:
     description:
-      - Seconds before the newest event delivered that each poll looks back for events stored late. An event stored
-        later than that is not delivered (and a warning names it).
-      - A number of seconds or a duration such as V(2m).
+      - No longer used (a warning says so when it is set): events are told apart by their ids, so an event stored
+        late is delivered however late. Still accepted, and checked (a number of seconds or a duration such as
+        V(2m)), so that rulebooks that set it keep working.
     type: str
-    default: 60
   activity_code:
     description:
       - Deliver only events with one of these activity codes; shell-style wildcards such as V(peer.*) work.
