@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-"""The event source nms.overlay.audit_events without a server: its arguments, its position (watermark, overlap,
+"""The event source nms.overlay.audit_events without a server: its arguments, its position (ids by the server's clock,
 bounded seen ids) and state file, and that it imports only the standard library (it runs in ansible-rulebook's Python,
 where neither ansible-core nor the collection's requirements need to be)."""
 
@@ -52,13 +52,13 @@ def test_options_defaults_and_the_environment():
     options = plugin.Options({}, environ={"NMS_API_URL": "http://127.0.0.1:8080/api/", "NMS_API_TOKEN": TOKEN},
                              now=at(0))
     assert (options.api_url, options.api_token) == ("http://127.0.0.1:8080", TOKEN)
-    assert (options.interval, options.timeout, options.overlap, options.start) == (10, 30, 60, at(0))
+    assert (options.interval, options.timeout, options.start) == (10, 30, at(0))
     assert options.validate_certs is True and options.state_file is None
-    options = plugin.Options(dict(GOOD, api_url="https://other.example.com", start="-1h", overlap="2m", interval="5",
+    options = plugin.Options(dict(GOOD, api_url="https://other.example.com", start="-1h", timeout="2m", interval="5",
                                   validate_certs="false", activity_code="peer.*"), environ={"NMS_API_URL": "x"},
                              now=at(3600))
     assert options.api_url == "https://other.example.com"  # the argument wins over the environment
-    assert (options.start, options.overlap, options.interval, options.validate_certs) == (at(0), 120, 5, False)
+    assert (options.start, options.timeout, options.interval, options.validate_certs) == (at(0), 120, 5, False)
     assert options.activity_code == ["peer.*"]
     assert plugin.Options(dict(GOOD, start="2026-01-10T08:00:00.123456789Z")).start == at(0.123456)
     assert plugin.Options(dict(GOOD, start="2026-01-10")).start == at(-8 * 3600)
@@ -72,7 +72,8 @@ def test_options_defaults_and_the_environment():
     (dict(GOOD, api_url="nms.example.com"), "api_url: 'nms.example.com' is not an http(s) URL"),
     (dict(GOOD, interval=-1), "interval: -1 must be greater than 0"),
     (dict(GOOD, timeout=True), "timeout: True is not a number of seconds"),
-    (dict(GOOD, overlap="a while"), "overlap: 'a while' is not a number of seconds"),
+    (dict(GOOD, timeout="a while"), "timeout: 'a while' is not a number of seconds"),
+    (dict(GOOD, overlap=60), "unknown argument(s) overlap"),
     (dict(GOOD, validate_certs="maybe"), "validate_certs: 'maybe' is not a boolean"),
     (dict(GOOD, start="tomorrow"), "start: 'tomorrow' is neither an ISO 8601 time stamp"),
     (dict(GOOD, ca_path="/nonexistent/ca.pem"), "ca_path: /nonexistent/ca.pem does not exist"),

@@ -81,12 +81,6 @@ options:
       - A source killed (not stopped) while it puts a poll's events on the queue delivers those events again after
         a restart; a clean stop writes exactly what was delivered.
     type: path
-  overlap:
-    description:
-      - No longer used (a warning says so when it is set): events are told apart by their ids, so an event stored
-        late is delivered however late. Still accepted, and checked (a number of seconds or a duration such as
-        V(2m)), so that rulebooks that set it keep working.
-    type: str
   activity_code:
     description:
       - Deliver only events with one of these activity codes; shell-style wildcards such as V(peer.*) work.
@@ -149,7 +143,7 @@ AUDIT_PATH = '/api/events/audit'  # servers from v0.77 on
 LEGACY_AUDIT_PATH = '/api/events'  # v0.27, where the first answers 404 (v0.27 answers 405 for a path of another method)
 REPEAT_ERROR_SECONDS = 300  # the same poll failure is logged again at most this often
 ARGS = frozenset(('api_url', 'api_token', 'validate_certs', 'ca_path', 'timeout', 'interval', 'start', 'state_file',
-                  'overlap', 'activity_code', 'initiator_id', 'initiator_email', 'target_id'))
+                  'activity_code', 'initiator_id', 'initiator_email', 'target_id'))
 RELATIVE = re.compile(r'^-\s*(\d+)\s*([smhdw])$')
 DURATION = re.compile(r'^(?:\s*\d+\s*[smhdw])+\s*$', re.IGNORECASE)
 UNIT_SECONDS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
@@ -194,7 +188,7 @@ def iso(moment):
     return moment.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
 
 
-def _seconds(name, value, default, allow_zero=False):
+def _seconds(name, value, default):
     if value is None:
         return float(default)
     if isinstance(value, bool):
@@ -207,7 +201,7 @@ def _seconds(name, value, default, allow_zero=False):
         seconds = float(sum(int(n) * UNIT_SECONDS[u.lower()] for n, u in re.findall(r'(\d+)\s*([smhdw])', value, re.I)))
     else:
         raise ValueError('%s: %r is not a number of seconds or a duration such as 30s or 2m' % (name, value))
-    if math.isnan(seconds) or seconds < 0 or (seconds == 0 and not allow_zero) or seconds > 31 * 86400:
+    if math.isnan(seconds) or seconds <= 0 or seconds > 31 * 86400:
         raise ValueError('%s: %r must be greater than 0 (and at most 31 days)' % (name, value))
     return seconds
 
@@ -274,10 +268,6 @@ class Options:
         self.ca_path = ca_path
         self.timeout = _seconds('timeout', args.get('timeout'), 30)
         self.interval = _seconds('interval', args.get('interval'), 10)
-        # no longer used (events are told apart by id, whatever their time stamps); still checked, so that a rulebook
-        # that sets it keeps working and a wrong value still says so
-        self.overlap = _seconds('overlap', args.get('overlap'), 60, allow_zero=True)
-        self.overlap_given = args.get('overlap') is not None
         start = args.get('start', 'now')
         start = 'now' if start is None else start
         self.start = parse_time(start, now)
@@ -344,15 +334,26 @@ def meta_text(value):
     return str(value)
 
 
+def _plain_id(item):
+    """The id of an item of an answer as a string, None when it has none that an event may have."""
+    if not isinstance(item, dict):
+        return None
+    value = item.get('id')
+    if value in (None, '') or isinstance(value, (dict, list, bool)):
+        return None
+    return str(value)
+
+
 def normalise(event):
     """``(event, moment)`` with the id a string and meta values strings; None for an item that is no event."""
-    if not isinstance(event, dict) or event.get('id') in (None, '') or isinstance(event.get('id'), (dict, list, bool)):
+    event_id = _plain_id(event)
+    if event_id is None:
         return None
     moment = parse_time(event.get('timestamp')) if isinstance(event.get('timestamp'), str) else None
     if moment is None:
         return None
     event = dict(event)
-    event['id'] = str(event['id'])
+    event['id'] = event_id
     meta = event.get('meta')
     event['meta'] = dict((str(key), meta_text(value)) for key, value in meta.items()) if isinstance(meta, dict) else {}
     return event, moment
@@ -601,16 +602,6 @@ def _message(body):
 
 
 # --- the source -----------------------------------------------------------------------------------------------------
-def _plain_id(item):
-    """The id of an item of an answer as a string, None when it has none that an event may have."""
-    if not isinstance(item, dict):
-        return None
-    value = item.get('id')
-    if value in (None, '') or isinstance(value, (dict, list, bool)):
-        return None
-    return str(value)
-
-
 class AuditEventSource:
     """One poller: ``poll()`` reads the log once and returns the new events, oldest first; ``run(queue)`` puts them on
     the queue every ``interval`` seconds until cancelled."""
@@ -635,9 +626,6 @@ class AuditEventSource:
             what = 'polling %s, delivering the events stamped from %s on and later ones' % (options.api_url,
                                                                                             iso(rule[1]))
         logger.info('%s%s', what, ' (state file %s)' % options.state_file if options.state_file and not resumed else '')
-        if options.overlap_given:
-            logger.warning('overlap is no longer used and can be removed: events are told apart by their ids, '
-                           'whatever their time stamps')
 
     def read_log(self):
         """The audit log as the server sends it (newest first); finds its path on the first call."""
