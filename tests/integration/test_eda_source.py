@@ -291,7 +291,7 @@ def test_a_restart_between_polls_with_a_clock_that_jumped(emulator, tmp_path):
 
 
 def test_a_state_file_of_version_1_is_resumed(emulator, tmp_path):
-    """A state file of an earlier release (watermark, floor, the ids above the floor): what it delivered stays
+    """A state file of an earlier version (watermark, floor, the ids above the floor): what it delivered stays
     delivered, an event stored after its last poll is new even when stamped below its floor; then it is version 2."""
     for name in ("old", "delivered"):
         emulator.ok("POST", "/api/groups", {"name": name, "peers": []})

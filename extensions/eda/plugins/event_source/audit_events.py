@@ -76,7 +76,7 @@ options:
       - File in which the source keeps its position (the ids it remembers, numeric ones as ranges), written
         atomically after the first poll, after every poll that delivered events, and when the source stops.
       - With it, a restarted source delivers what happened while it was down (as long as the server still lists it)
-        and nothing twice. Its directory must exist. A file of an earlier release (version 1) is read and then
+        and nothing twice. Its directory must exist. A file of an earlier version of the source (version 1) is read and then
         written as version 2.
       - A source killed (not stopped) while it puts a poll's events on the queue delivers those events again after
         a restart; a clean stop writes exactly what was delivered.
@@ -433,7 +433,7 @@ class Position:
 
     @classmethod
     def from_json(cls, data, where):
-        """The position a state file holds (of version 2, or 1 as earlier releases wrote it); ValueError naming the
+        """The position a state file holds (of version 2, or 1 as earlier versions wrote it); ValueError naming the
         file and what is wrong with it."""
         def bad(why):
             return ValueError('state_file: %s is damaged (%s); fix or remove it (the source then starts at its start '
