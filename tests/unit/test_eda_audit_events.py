@@ -14,6 +14,7 @@ import re
 import sys
 
 import pytest
+import yaml
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLUGIN = os.path.join(REPO_ROOT, "extensions", "eda", "plugins", "event_source", "audit_events.py")
@@ -46,6 +47,12 @@ def test_imports_only_the_standard_library():
             names.add(node.module.split(".")[0])
     assert names <= set(sys.stdlib_module_names) | {"__future__"}, names
     assert plugin.DOCUMENTATION.lstrip().startswith("---") and "nms.overlay.audit_events" in plugin.EXAMPLES
+
+
+def test_the_documentation_is_yaml_and_names_every_argument():
+    documentation = yaml.safe_load(plugin.DOCUMENTATION)
+    assert set(documentation["options"]) == set(plugin.ARGS)
+    assert yaml.safe_load(plugin.EXAMPLES)[0]["sources"][0]["nms.overlay.audit_events"]
 
 
 def test_options_defaults_and_the_environment():

@@ -18,14 +18,14 @@ description:
   - Polls the audit log of a NetBird management server (C(GET /api/events/audit) on servers from v0.77 on,
     C(GET /api/events) on older ones; the path is found on the first poll) and puts each new event on the
     queue once, oldest first.
-  - Each event is C({"audit": {...}}); the inner object has the keys of nms.overlay.event_info's events
+  - Each event is a dictionary with the one key C(audit), whose value has the keys of nms.overlay.event_info's events
     (C(id) as a string, C(timestamp), C(activity), C(activity_code), C(initiator_id), C(initiator_name),
     C(initiator_email), C(target_id), C(meta) with string values).
-  - Each event is delivered once by its id, whatever the clocks of the server and of the controller say: an event
-    that shows up late (servers store events asynchronously), one stamped earlier than events delivered before (a
-    server clock set back, or behind), one stamped in the future, an id an answer lists twice. Time stamps decide
-    only which events of the first poll are older than O(start), by the server's clock; they order the events of
-    one poll (oldest first, then by id).
+  - Each event is delivered once by its id, whatever the clocks of the server and of the controller say. So is an
+    event that shows up late (servers store events asynchronously), one stamped earlier than events delivered before
+    (a server clock set back, or behind), one stamped in the future, and an id an answer lists twice. Time stamps
+    decide only which events of the first poll are older than O(start), by the server's clock, and the order of the
+    events of one poll (oldest first, then by id).
   - The source remembers the ids of the events the last answer listed and the 10000 highest ids of those it no
     longer lists (at most 20000 ids, whatever the server keeps); an event is new when its id is not among them.
   - A list holds at most the server's newest 10000 events. When a poll returns that many, a warning is logged; when
