@@ -10,7 +10,7 @@ from .handlers import agent_network, reverse_proxy
 from .seed import add_token, new_user, seed_peers
 from .state import Record, State
 from .tokens import make_token
-from .util import ApiError, iso, now
+from .util import CLOCK, ApiError, iso, now
 
 if TYPE_CHECKING:
     from .server import App
@@ -42,15 +42,17 @@ def dispatch(app: App, method: str, path: str, body: Any) -> tuple[int, Any]:
                 if body["version"] is not None and not isinstance(body["version"], str):
                     raise ApiError(400, "version: a release such as \"0.40.0\", or null")
                 app.state.version = body["version"] or None
+            if isinstance(body, dict) and "clock_offset" in body:  # seconds the server's clock is ahead (< 0: behind)
+                offset = body["clock_offset"]
+                if isinstance(offset, bool) or not isinstance(offset, (int, float)) or abs(offset) > 10 * 365 * 86400:
+                    raise ApiError(400, "clock_offset: seconds the server's clock is ahead (negative: behind), "
+                                        "at most ten years")
+                CLOCK.offset = float(offset)
             answer: dict[str, Any] = {"idp": app.state.idp}
+            if CLOCK.offset or (isinstance(body, dict) and "clock_offset" in body):
+                answer["clock_offset"] = CLOCK.offset
             if app.state.version is not None or (isinstance(body, dict) and "version" in body):
                 answer["version"] = app.state.version
-            if isinstance(body, dict) and "clock_offset" in body:  # seconds the Date header is ahead (or behind)
-                if isinstance(body["clock_offset"], bool) or not isinstance(body["clock_offset"], (int, float)):
-                    raise ApiError(400, "clock_offset: seconds, such as -3600")
-                app.clock_offset = float(body["clock_offset"])
-            if app.clock_offset:
-                answer["clock_offset"] = app.clock_offset
             if isinstance(body, dict) and "proxy_clusters" in body:  # connected reverse proxy clusters (none by default)
                 answer.update(reverse_proxy.configure(app, body))
             if app.rate_limiter is not None or (isinstance(body, dict) and "rate_limit" in body):

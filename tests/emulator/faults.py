@@ -70,7 +70,7 @@ class Faults:
 
 
 def normalise(item: dict[str, Any]) -> dict[str, Any]:
-    """Queue entries: {"status"...}, {"drop": true}, {"delay": s}, {"truncated": true}."""
+    """Queue entries: {"status"...}, {"drop": true}, {"delay": s}, {"truncated": true}, {"duplicate": true}."""
     if not isinstance(item, dict):
         raise ValueError("a queued fault must be an object")
     fault = dict(item)
@@ -82,6 +82,12 @@ def normalise(item: dict[str, Any]) -> dict[str, Any]:
         fault["kind"] = "drop"
     elif fault.get("truncated"):
         fault["kind"] = "truncated"
+    elif fault.get("duplicate") or fault.get("kind") == "duplicate":
+        # a list answer with one item twice (queued only, never a random kind)
+        index = fault.get("index", 0)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ValueError("duplicate: index must be a whole number (the item listed twice; negative from the end)")
+        fault.update(kind="duplicate", duplicate=True, index=index)
     elif "status" in fault:
         fault["status"] = int(fault["status"])
         fault["kind"] = str(fault["status"])

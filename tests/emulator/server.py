@@ -13,7 +13,6 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -26,7 +25,7 @@ from .handlers import ROUTER, Ctx
 from .seed import build_example, build_initial
 from .state import Record, State
 from .tokens import hash_token, is_well_formed
-from .util import NO_BODY, ApiError, DropConnection, now
+from .util import CLOCK, NO_BODY, ApiError, DropConnection, now
 
 JSON_TYPE = "application/json; charset=UTF-8"
 LONG = 1 << 16  # a body this long is not joined to the headers to be sent (see RequestHandler._send)
@@ -56,6 +55,22 @@ def json_reply(status: int, payload: Any) -> Reply:
     return Reply(status=status, body=(json.dumps(payload) + "\n").encode())
 
 
+def _duplicated(reply: Reply, index: int) -> Reply:
+    """A 200 list answer with its item ``index`` listed twice (the copy right after it); any other answer as it is."""
+    if reply.status != 200 or reply.content_type != JSON_TYPE:
+        return reply
+    try:
+        items = json.loads(reply.body)
+    except ValueError:
+        return reply
+    if not isinstance(items, list) or not -len(items) <= index < len(items):
+        return reply
+    index %= len(items)
+    items.insert(index + 1, items[index])
+    return Reply(status=reply.status, body=(json.dumps(items) + "\n").encode(), content_type=reply.content_type,
+                 headers=dict(reply.headers))
+
+
 def error_reply(error: ApiError) -> Reply:
     return json_reply(error.status, {"message": error.message, "code": error.status})
 
@@ -80,7 +95,6 @@ class App:
         self.faults = Faults()
         # peer status changes waiting for a request (POST /_emulator/peer-status with "before"): (method, path, updates)
         self.scheduled: list[tuple[str, str, Any]] = []
-        self.clock_offset = 0.0  # seconds the Date header of every answer is ahead of this machine's clock
         # v0.77's PAT rate limiting (NB_API_RATE_LIMITING_ENABLED): off unless asked (--rate-limit, /_emulator/config)
         self.startup_rate_limit = rate_limit
         self.rate_limiter: RateLimiter | None = RateLimiter(*rate_limit) if rate_limit else None
@@ -143,8 +157,8 @@ class App:
             self.requests.clear()
             self.faults.clear()
             self.scheduled.clear()
-            self.clock_offset = 0.0
             self.rate_limiter = RateLimiter(*self.startup_rate_limit) if self.startup_rate_limit else None
+            CLOCK.offset = 0.0
         self.save()
 
     # /api ------------------------------------------------------------------------
@@ -174,6 +188,8 @@ class App:
         reply = self._api(method, path, query, headers, raw_body)
         if method in WRITE_METHODS and reply.status != 500:  # a handler that broke down may have left half a change
             self.save()
+        if fault is not None and fault.get("duplicate"):
+            reply = _duplicated(reply, fault["index"])
         if fault is not None and fault.get("truncated"):
             reply.truncate = True
         if fault is not None and fault.get("drop"):
@@ -440,7 +456,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         body = reply.body
         length = len(body)
         lines = [f"{self.protocol_version} {reply.status} {self.responses.get(reply.status, ('',))[0]}",
-                 f"Server: {self.version_string()}", f"Date: {formatdate(time.time() + self.server.app.clock_offset, usegmt=True)}",
+                 f"Server: {self.version_string()}", f"Date: {self.date_time_string(time.time() + CLOCK.offset)}",
                  f"Content-Type: {reply.content_type}", f"Content-Length: {length}"]
         lines.extend(f"{name}: {value}" for name, value in reply.headers.items())
         if reply.truncate:

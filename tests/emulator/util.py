@@ -28,8 +28,20 @@ class DropConnection(Exception):
     """Close the connection without any response (what a server panic looks like)."""
 
 
+class _Clock:
+    """The server's clock: the machine's, shifted by ``offset`` seconds (POST /_emulator/config ``clock_offset``), to
+    play a server whose clock is behind or ahead of its clients'; every time stamp it writes and its ``Date`` header
+    follow it."""
+
+    offset = 0.0
+
+
+CLOCK = _Clock()
+
+
 def now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    moment = dt.datetime.now(dt.timezone.utc)
+    return moment + dt.timedelta(seconds=CLOCK.offset) if CLOCK.offset else moment
 
 
 def iso(moment: dt.datetime | None) -> str:

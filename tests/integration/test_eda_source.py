@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 """The event source nms.overlay.audit_events (extensions/eda/plugins/event_source/audit_events.py) driven with an
 asyncio.Queue against the emulator, both dialects: each event once, oldest first, from the start, across restarts
-(state file), late events within the overlap, over the 10,000 events a list holds, failed polls.
+(state file), late events however late, skewed server clocks, an id listed twice, over the 10,000 events a list holds,
+failed polls.
 
 The plugin is loaded from its file, as ansible-rulebook loads it (no Ansible import). The second part runs
 ansible-rulebook itself (of ``make eda-venv``, NMS_EDA_BIN) with the example rulebooks of extensions/eda/rulebooks:
@@ -183,7 +184,7 @@ def test_no_loss_and_no_duplicate_across_restarts(emulator, tmp_path):
     first = drive(emulator, args, [group("r1"), group("r2")])
     assert codes_names(first) == [("group.add", "r1"), ("group.add", "r2")]
     saved = json.loads(state.read_text(encoding="utf-8"))
-    assert saved["version"] == 1 and emulator.token not in state.read_text(encoding="utf-8")
+    assert saved["version"] == 2 and emulator.token not in state.read_text(encoding="utf-8")
     # while the source is down
     for name in ("down1", "down2"):
         emulator.ok("POST", "/api/groups", {"name": name, "peers": []})
@@ -204,24 +205,107 @@ def _seed(timestamp=None, count=1, code="group.add", name="late"):
     return step
 
 
-def test_an_event_stored_late_is_delivered_once_within_the_overlap(emulator, caplog):
+def test_an_event_stored_late_is_delivered_once_however_late(emulator, caplog):
+    """Servers store events asynchronously: one may show up behind newer ones, with an older time stamp. However much
+    older (here ten minutes), its id is new, so it is delivered, once."""
     now = datetime.datetime.now(datetime.timezone.utc)
     a_little_before = (now - datetime.timedelta(seconds=5)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     long_before = (now - datetime.timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     caplog.set_level(logging.WARNING)
-    events = drive(emulator, source_args(emulator, start="-1m", overlap=60),
-                   [group("on-time"), _seed(a_little_before, name="late"), _seed(long_before, name="too-late")])
-    assert codes_names(events) == [("group.add", "on-time"), ("group.add", "late")]
-    # the listing has the late one below on-time, as servers sort by time stamp
+    events = drive(emulator, source_args(emulator, start="-1m"),
+                   [group("on-time"), _seed(a_little_before, name="late"), _seed(long_before, name="later")])
+    assert codes_names(events) == [("group.add", "on-time"), ("group.add", "late"), ("group.add", "later")]
+    # the listing has the late ones below on-time, as servers sort by time stamp
     listed = [e["meta"].get("name") for e in emulator.ok("GET", "/api/events")]
-    assert listed.index("on-time") < listed.index("late")
-    warned = [r.getMessage() for r in caplog.records if "stored more than the overlap" in r.getMessage()]
-    assert len(warned) == 1 and "raise overlap" in warned[0], warned
-    # without the overlap the late one is left out too
+    assert listed.index("on-time") < listed.index("late") < listed.index("later")
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def clock(offset):
+    """A step that sets the server's clock ``offset`` seconds ahead of the machine's (behind when negative)."""
+    return lambda emulator: emulator.control("POST", "/_emulator/config", {"clock_offset": offset})
+
+
+def test_a_server_clock_90_s_behind_loses_nothing_at_the_start(emulator, caplog):
+    """The start is the server's: ``now`` is what its log lists at the first poll, ``-1m`` the last minute of its
+    clock (its Date header); the controller's clock plays no part."""
+    caplog.set_level(logging.WARNING)
+    emulator.control("POST", "/_emulator/config", {"clock_offset": -90})
+    emulator.ok("POST", "/api/groups", {"name": "before-start", "peers": []})
+    events = drive(emulator, source_args(emulator), [group("g1"), group("g2")])
+    assert codes_names(events) == [("group.add", "g1"), ("group.add", "g2")]
+    stamps = [audit_events.parse_time(event["audit"]["timestamp"]) for event in events]
+    behind = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=80)
+    assert all(stamp < behind for stamp in stamps), stamps  # the emulator's clock was behind
+    # a start before now counts back on the server's clock: the event stamped 30 s ago by it is in the last minute
     emulator.reset()
-    events = drive(emulator, source_args(emulator, start="-1m", overlap=0),
-                   [group("on-time"), _seed(a_little_before, name="late")])
-    assert codes_names(events) == [("group.add", "on-time")]
+    emulator.control("POST", "/_emulator/config", {"clock_offset": -90})
+    emulator.ok("POST", "/api/groups", {"name": "in-the-last-minute", "peers": []})
+    _seed((datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=90 + 120)).strftime(
+        "%Y-%m-%dT%H:%M:%S.%fZ"), name="two-minutes-ago")(emulator)
+    events = drive(emulator, source_args(emulator, start="-1m"), [group("g3")])
+    assert codes_names(events) == [("group.add", "in-the-last-minute"), ("group.add", "g3")]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_one_event_stamped_an_hour_ahead_loses_no_later_event(emulator, caplog):
+    """A server clock an hour ahead for one event, then set right: the later events, stamped an hour earlier than
+    that one, are new all the same."""
+    caplog.set_level(logging.WARNING)
+    events = drive(emulator, source_args(emulator),
+                   [clock(3600), group("ahead"), clock(0), group("after1"), group("after2")])
+    assert codes_names(events) == [("group.add", "ahead"), ("group.add", "after1"), ("group.add", "after2")]
+    stamps = [audit_events.parse_time(event["audit"]["timestamp"]) for event in events]
+    assert stamps[0] - stamps[1] > datetime.timedelta(minutes=59), stamps
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_an_answer_that_lists_an_event_twice_delivers_it_once(emulator, caplog):
+    caplog.set_level(logging.INFO)
+    for name in ("d1", "d2"):
+        emulator.ok("POST", "/api/groups", {"name": name, "peers": []})
+    # the first poll's answer lists its newest event twice (on v0.27 the first GET is the 404 of /api/events/audit)
+    emulator.set_faults({"queue": [{"duplicate": True, "index": 0, "method": "GET"}] * 2})
+    events = drive(emulator, source_args(emulator, start="-1m", activity_code=["group.add"]), [group("d3")])
+    assert codes_names(events) == [("group.add", "d1"), ("group.add", "d2"), ("group.add", "d3")]
+    assert [r["path"] for r in emulator.requests() if r["fault"] == "duplicate" and r["status"] == 200][:1] \
+        == ["/api/events/audit" if emulator.dialect == "current" else "/api/events"], emulator.requests()
+    assert any("listed 1 event(s) a second time" in r.getMessage() for r in caplog.records)
+
+
+def test_a_restart_between_polls_with_a_clock_that_jumped(emulator, tmp_path):
+    """Across a restart with the state file: an event stamped an hour ahead, then events (while the source is down,
+    and after) stamped an hour before it, and an answer that lists one of them twice: each delivered once."""
+    state = tmp_path / "position.json"
+    args = source_args(emulator, state_file=str(state), activity_code=["group.add"])
+    first = drive(emulator, args, [group("r1"), clock(3600), group("ahead"), clock(0)])
+    assert codes_names(first) == [("group.add", "r1"), ("group.add", "ahead")]
+    for name in ("down1", "down2"):  # while the source is down
+        emulator.ok("POST", "/api/groups", {"name": name, "peers": []})
+    emulator.set_faults({"queue": [{"duplicate": True, "index": 1, "method": "GET"}] * 2})
+    second = drive(emulator, dict(args, start="now"), [group("r2")])
+    assert codes_names(second) == [("group.add", n) for n in ("down1", "down2", "r2")]
+    assert drive(emulator, args, []) == []
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    assert saved["version"] == 2 and emulator.token not in state.read_text(encoding="utf-8")
+
+
+def test_a_state_file_of_version_1_is_resumed(emulator, tmp_path):
+    """A state file of an earlier version (watermark, floor, the ids above the floor): what it delivered stays
+    delivered, an event stored after its last poll is new even when stamped below its floor; then it is version 2."""
+    for name in ("old", "delivered"):
+        emulator.ok("POST", "/api/groups", {"name": name, "peers": []})
+    listed = {e["meta"].get("name"): e for e in emulator.ok("GET", "/api/events") if e["activity_code"] == "group.add"}
+    floor = audit_events.parse_time(listed["delivered"]["timestamp"])
+    state = tmp_path / "position.json"
+    state.write_text(json.dumps({
+        "version": 1, "api_url": emulator.url, "top_id": int(listed["delivered"]["id"]),
+        "watermark": audit_events.iso(floor), "floor": audit_events.iso(floor),
+        "seen": {listed["delivered"]["id"]: audit_events.iso(floor)}}), encoding="utf-8")
+    _seed((floor - datetime.timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), name="stored-late")(emulator)
+    events = drive(emulator, source_args(emulator, state_file=str(state), activity_code=["group.add"]), [group("next")])
+    assert codes_names(events) == [("group.add", "stored-late"), ("group.add", "next")]
+    assert json.loads(state.read_text(encoding="utf-8"))["version"] == 2
 
 
 def test_over_the_10000_events_a_list_holds(emulator, tmp_path, caplog):
@@ -244,6 +328,9 @@ def test_over_the_10000_events_a_list_holds(emulator, tmp_path, caplog):
     assert len(again) == 10001 and not set(again) & set(ids) and again == sorted(again)
     lost = [r.getMessage() for r in caplog.records if "events were lost" in r.getMessage()]
     assert len(lost) == 1 and "ids %d to %d" % (top + 1, top + 3) in lost[0], lost
+    # the ids remembered: those listed and the 10,000 highest of those no longer listed, as ranges
+    seen = json.loads(state.read_text(encoding="utf-8"))["seen"]
+    assert sum(last - first + 1 for first, last in seen) <= 20000 and len(state.read_text(encoding="utf-8")) < 300
 
 
 def test_a_failed_poll_is_logged_once_and_tried_again(emulator, caplog):
@@ -270,7 +357,8 @@ def test_bad_arguments_name_the_argument(emulator, tmp_path):
         (dict(good, interval=0), "interval"),
         (dict(good, timeout="soon"), "timeout"),
         (dict(good, start="yesterday"), "start"),
-        (dict(good, overlap="-5"), "overlap"),
+        (dict(good, interval="-5"), "interval"),
+        (dict(good, overlap=60), "unknown argument(s) overlap"),
         (dict(good, state_file=str(tmp_path / "missing" / "f.json")), "state_file"),
         (dict(good, initiator_id="a", initiator_email="b@example.com"), "initiator_id, initiator_email"),
         (dict(good, activity_codes=["x"]), "unknown argument(s) activity_codes"),

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from tests.integration.test_eda_source import rulebooks, webhooks
-from tests.integration.test_real_servers import started
+from tests.integration.test_eda_source import codes_names, drive, group, rulebooks, source_args, webhooks
+from tests.integration.test_real_servers import RELEASES, started
 
 pytestmark = pytest.mark.real
 
@@ -22,6 +22,11 @@ pytestmark = pytest.mark.real
 @pytest.fixture(scope="module")
 def real_v077():
     yield from started("v0.77.1")
+
+
+@pytest.fixture(scope="module", params=RELEASES)
+def real_server(request):
+    yield from started(request.param)
 
 
 @pytest.fixture
@@ -67,3 +72,23 @@ def test_alert_on_a_policy_made_by_a_playbook(real_v077, rulebook, run):
                     "protocol": "all", "action": "accept"}]}}], env=connection(real_v077), ansible=True)
     assert made.rc == 0, made
     book.wait_for("alert", lambda: "ALERT Policy added (policy.add): eda ops to ops" in book.output())
+
+
+def test_the_source_delivers_each_event_once_by_id_across_a_restart(real_server, tmp_path):
+    """The source itself (a queue, no rulebook) against v0.27.6 and v0.77.1: the start is what the first poll lists,
+    a restart between polls with the state file delivers what happened while it was down and nothing twice, and the
+    state file holds the ids as ranges. (The servers' clocks cannot be set here: the emulator plays those.)"""
+    state = tmp_path / "position.json"
+    args = source_args(real_server, state_file=str(state), activity_code=["group.add"], interval=0.3)
+    real_server.ok("POST", "/groups", {"name": "eda-before-start", "peers": []})
+    first = drive(real_server, args, [group("eda-r1")], polls=3)
+    assert codes_names(first) == [("group.add", "eda-r1")]
+    for name in ("eda-down1", "eda-down2"):
+        real_server.ok("POST", "/groups", {"name": name, "peers": []})
+    second = drive(real_server, dict(args, start="-1d"), [group("eda-r2")], polls=3)
+    assert codes_names(second) == [("group.add", n) for n in ("eda-down1", "eda-down2", "eda-r2")]
+    assert drive(real_server, args, [], polls=2) == []
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    assert saved["version"] == 2 and all(isinstance(item, list) for item in saved["seen"]), saved
+    listed = [e["id"] for e in real_server.ok("GET", "/events")]
+    assert {str(number) for first, last in saved["seen"] for number in range(first, last + 1)} >= set(listed)

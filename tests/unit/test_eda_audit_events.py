@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-"""The event source nms.overlay.audit_events without a server: its arguments, its position (watermark, overlap,
+"""The event source nms.overlay.audit_events without a server: its arguments, its position (ids by the server's clock,
 bounded seen ids) and state file, and that it imports only the standard library (it runs in ansible-rulebook's Python,
 where neither ansible-core nor the collection's requirements need to be)."""
 
@@ -10,9 +10,11 @@ import datetime
 import importlib.util
 import json
 import os
+import re
 import sys
 
 import pytest
+import yaml
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLUGIN = os.path.join(REPO_ROOT, "extensions", "eda", "plugins", "event_source", "audit_events.py")
@@ -47,17 +49,23 @@ def test_imports_only_the_standard_library():
     assert plugin.DOCUMENTATION.lstrip().startswith("---") and "nms.overlay.audit_events" in plugin.EXAMPLES
 
 
+def test_the_documentation_is_yaml_and_names_every_argument():
+    documentation = yaml.safe_load(plugin.DOCUMENTATION)
+    assert set(documentation["options"]) == set(plugin.ARGS)
+    assert yaml.safe_load(plugin.EXAMPLES)[0]["sources"][0]["nms.overlay.audit_events"]
+
+
 def test_options_defaults_and_the_environment():
     options = plugin.Options({}, environ={"NMS_API_URL": "http://127.0.0.1:8080/api/", "NMS_API_TOKEN": TOKEN},
                              now=at(0))
     assert (options.api_url, options.api_token) == ("http://127.0.0.1:8080", TOKEN)
-    assert (options.interval, options.timeout, options.overlap, options.start) == (10, 30, 60, at(0))
+    assert (options.interval, options.timeout, options.start) == (10, 30, at(0))
     assert options.validate_certs is True and options.state_file is None
-    options = plugin.Options(dict(GOOD, api_url="https://other.example.com", start="-1h", overlap="2m", interval="5",
+    options = plugin.Options(dict(GOOD, api_url="https://other.example.com", start="-1h", timeout="2m", interval="5",
                                   validate_certs="false", activity_code="peer.*"), environ={"NMS_API_URL": "x"},
                              now=at(3600))
     assert options.api_url == "https://other.example.com"  # the argument wins over the environment
-    assert (options.start, options.overlap, options.interval, options.validate_certs) == (at(0), 120, 5, False)
+    assert (options.start, options.timeout, options.interval, options.validate_certs) == (at(0), 120, 5, False)
     assert options.activity_code == ["peer.*"]
     assert plugin.Options(dict(GOOD, start="2026-01-10T08:00:00.123456789Z")).start == at(0.123456)
     assert plugin.Options(dict(GOOD, start="2026-01-10")).start == at(-8 * 3600)
@@ -71,7 +79,8 @@ def test_options_defaults_and_the_environment():
     (dict(GOOD, api_url="nms.example.com"), "api_url: 'nms.example.com' is not an http(s) URL"),
     (dict(GOOD, interval=-1), "interval: -1 must be greater than 0"),
     (dict(GOOD, timeout=True), "timeout: True is not a number of seconds"),
-    (dict(GOOD, overlap="a while"), "overlap: 'a while' is not a number of seconds"),
+    (dict(GOOD, timeout="a while"), "timeout: 'a while' is not a number of seconds"),
+    (dict(GOOD, overlap=60), "unknown argument(s) overlap"),
     (dict(GOOD, validate_certs="maybe"), "validate_certs: 'maybe' is not a boolean"),
     (dict(GOOD, start="tomorrow"), "start: 'tomorrow' is neither an ISO 8601 time stamp"),
     (dict(GOOD, ca_path="/nonexistent/ca.pem"), "ca_path: /nonexistent/ca.pem does not exist"),
@@ -107,44 +116,95 @@ def test_events_are_normalised_like_event_info_s():
     assert plugin.normalise(["not", "an", "event"]) is None
 
 
-def test_the_position_takes_each_id_once_and_forgets_ids_below_the_overlap():
-    position = plugin.Position(at(0))
-    assert not position.is_new("1", at(-1))  # before the start
-    for number, second in ((1, 10), (2, 20), (3, 30)):
-        assert position.is_new(str(number), at(second))
-        position.take(str(number), at(second))
-    assert not position.is_new("2", at(20)) and position.watermark == at(30) and position.top_id == 3
-    position.prune(15)
-    assert position.floor == at(15) and sorted(position.seen) == ["2", "3"]
-    assert position.is_new("9", at(16)) and not position.is_new("9", at(14))
+def test_the_start_rules_take_the_first_answer_by_the_server_s_clock():
+    assert plugin.Options(GOOD).start_rule == ("now",)
+    assert plugin.Options(dict(GOOD, start="-30m")).start_rule == ("ago", 1800.0)
+    assert plugin.Options(dict(GOOD, start="2026-01-10T08:00:00Z")).start_rule == ("at", at(0))
+    server_now = at(3600)
+    assert plugin.Position(("now",)).before_start("1", at(7200), server_now)  # all the first answer lists
+    ago = plugin.Position(("ago", 60))
+    assert ago.before_start("1", at(3539), server_now) and not ago.before_start("2", at(3540), server_now)
+    since = plugin.Position(("at", at(10)))
+    assert since.before_start("1", at(9), server_now) and not since.before_start("2", at(7200), server_now)
+    # a state file of version 1: below its floor only the ids up to its top id are old (a higher one was stored
+    # after its last poll, whatever its time stamp)
+    v1 = plugin.Position(("v1", at(100), 41))
+    assert v1.before_start("41", at(99), server_now) and not v1.before_start("42", at(0), server_now)
+    assert not v1.before_start("7", at(100), server_now)
+    assert not plugin.Position(None).before_start("1", at(0), server_now)  # after the first answer: by id alone
 
 
-def test_the_seen_ids_are_bounded(monkeypatch):
-    monkeypatch.setattr(plugin, "SEEN_LIMIT", 5)
-    position = plugin.Position(at(0))
-    for number in range(1, 9):  # 8 events within the overlap, 3 too many
-        position.take(str(number), at(number))
-    position.prune(3600)
-    assert sorted(position.seen, key=int) == ["4", "5", "6", "7", "8"]
-    # the floor rose above the forgotten ones: none of them can come back as new
-    assert all(not position.is_new(str(number), at(number)) for number in range(1, 9))
+def test_the_position_knows_ids_whatever_their_time_stamps():
+    position = plugin.Position(None)
+    for event_id in ("1", "2", "3"):
+        assert position.is_new(event_id)
+        position.take(event_id)
+    position.settle({"1", "2", "3"}, 3)
+    assert not position.is_new("2") and position.top_id == 3 and position.is_new("4")
+    # an id no longer listed is still known: an answer that lists it again does not bring it back
+    position.settle({"2", "3"}, 3)
+    assert not position.is_new("1") and position.seen == {"1", "2", "3"}
+
+
+def test_the_ids_remembered_are_bounded_by_the_answer_and_gone_limit(monkeypatch):
+    monkeypatch.setattr(plugin, "GONE_LIMIT", 3)
+    position = plugin.Position(None)
+    for number in range(1, 11):
+        position.take(str(number))
+    position.settle({str(number) for number in range(6, 11)}, 10)  # the answer lists 6..10: 1..5 are gone
+    # the listed ones always, and the 3 highest of those gone
+    assert sorted(position.seen, key=int) == [str(number) for number in range(3, 11)]
+    position.take("x")  # an id that is no number sorts above the numbers, and is listed
+    position.settle({"x"} | {str(number) for number in range(8, 11)}, 10)
+    assert sorted(position.seen, key=lambda key: (not key.isdigit(), int(key) if key.isdigit() else 0)) \
+        == ["5", "6", "7", "8", "9", "10", "x"]
 
 
 def test_the_state_file_round_trip_is_atomic_and_holds_no_token(tmp_path):
     path = tmp_path / "position.json"
     options = plugin.Options(dict(GOOD, state_file=str(path)), now=at(0))
     position, resumed = plugin.load_position(options)
-    assert not resumed and position.floor == at(0)
-    position.take("41", at(5))
+    assert not resumed and position.pending == ("now",)
+    plugin.save_position(options, position)  # before the first answer was taken: nothing to resume from
+    assert not path.exists()
+    position.pending = None
+    for event_id in [str(n) for n in range(1, 10001) if n != 500] + ["007", "abc"]:
+        position.take(event_id)
+    position.settle(set(position.seen), 10000)
     plugin.save_position(options, position)
     assert os.listdir(str(tmp_path)) == ["position.json"]
     text = path.read_text(encoding="utf-8")
-    assert TOKEN not in text and json.loads(text)["api_url"] == "https://nms.example.com"
+    assert TOKEN not in text and len(text) < 200, text  # 10,001 ids as two ranges and two strings
+    saved = json.loads(text)
+    assert saved == {"version": 2, "api_url": "https://nms.example.com", "top_id": 10000,
+                     "seen": [[1, 499], [501, 10000], "007", "abc"]}
     again, resumed = plugin.load_position(plugin.Options(dict(GOOD, state_file=str(path), start="-1h")))
-    assert resumed and again.seen == {"41": at(5)} and again.watermark == at(5) and again.top_id == 41
+    assert resumed and again.seen == position.seen and again.top_id == 10000 and again.pending is None
+    for damage, why in (({"version": 2}, "seen missing"), ({"version": 2, "seen": [[5, 1]]}, "seen holds [5, 1]"),
+                        ({"version": 2, "seen": [[0, 10 ** 9]]}, "seen holds [0, 1000000000]"),
+                        ({"version": 2, "seen": [], "top_id": "9"}, "top_id is not a number"),
+                        ({"version": 3, "seen": []}, "not a state file of version 1 or 2")):
+        path.write_text(json.dumps(damage), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"state_file: .* is damaged \(%s" % re.escape(why)):
+            plugin.load_position(options)
+
+
+def test_a_state_file_of_version_1_is_resumed_and_written_as_version_2(tmp_path):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"version": 1, "api_url": "https://nms.example.com", "watermark": "2026-01-10T08:01:40Z",
+                                "floor": "2026-01-10T08:00:40Z", "top_id": 41,
+                                "seen": {"40": "2026-01-10T08:01:00Z", "41": "2026-01-10T08:01:40Z"}}),
+                    encoding="utf-8")
+    position, resumed = plugin.load_position(plugin.Options(dict(GOOD, state_file=str(path))))
+    assert resumed and position.pending == ("v1", at(40), 41) and position.seen == {"40", "41"}
     path.write_text(json.dumps({"version": 1, "watermark": "x", "floor": "y", "seen": {}}), encoding="utf-8")
     with pytest.raises(ValueError, match=r"state_file: .* is damaged \(watermark, floor or seen missing\)"):
-        plugin.load_position(options)
+        plugin.load_position(plugin.Options(dict(GOOD, state_file=str(path))))
+
+
+def test_the_server_s_clock_is_read_from_its_date_header():
+    assert plugin._server_time("Sat, 10 Jan 2026 08:00:00 GMT") == at(0)  # pylint: disable=protected-access
+    assert plugin._server_time(None) is None and plugin._server_time("soon") is None  # pylint: disable=protected-access
 
 
 def test_a_failure_is_logged_once_until_it_changes_or_five_minutes_pass(caplog):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import email.utils
 import http.client
 import signal
 import socket
@@ -224,6 +226,34 @@ def test_random_fault_rate_is_seeded_and_reproducible(emu: Emulator) -> None:
     first, second = run(), run()
     assert first == second
     assert {200, 503, 429} == set(first)
+
+
+def test_a_duplicate_fault_lists_one_item_of_a_list_answer_twice(emu: Emulator) -> None:
+    for name in ("a", "b"):
+        assert emu.call("POST", "/api/groups", {"name": name, "peers": []}).status == 200
+    plain = emu.call("GET", "/api/groups").body
+    emu.control("POST", "faults", {"queue": [{"duplicate": True, "index": -1, "method": "GET"}, {"kind": "duplicate"}]})
+    assert emu.call("POST", "/api/groups", {"name": "c", "peers": []}).status == 200  # waits for a GET
+    twice = emu.call("GET", "/api/groups").body
+    assert twice[-1] == twice[-2] and len(twice) == len(plain) + 2  # c added, the last one listed twice
+    assert emu.call("GET", "/api/groups/%s" % plain[0]["id"]).body["id"] == plain[0]["id"]  # no list: as it is
+    assert [e["fault"] for e in emu.requests()][-3:] == [None, "duplicate", "duplicate"]
+    assert emu.raw("POST", "/_emulator/faults", b'{"queue": [{"duplicate": true, "index": "x"}]}').status == 400
+
+
+def test_the_server_clock_can_be_set_behind_or_ahead(emu: Emulator) -> None:
+    answer = emu.control("POST", "config", {"clock_offset": -90})
+    assert answer["clock_offset"] == -90.0 and emu.control("POST", "config", {})["clock_offset"] == -90.0
+    assert emu.call("POST", "/api/groups", {"name": "behind", "peers": []}).status == 200
+    answer = emu.call("GET", "/api/events")
+    stamp = dt.datetime.fromisoformat(answer.body[0]["timestamp"][:19] + "+00:00")
+    machine = dt.datetime.now(dt.timezone.utc)
+    assert dt.timedelta(seconds=85) < machine - stamp < dt.timedelta(seconds=120), (machine, stamp)
+    date = email.utils.parsedate_to_datetime(answer.headers["Date"])
+    assert dt.timedelta(seconds=85) < machine - date < dt.timedelta(seconds=120), (machine, date)
+    assert emu.raw("POST", "/_emulator/config", b'{"clock_offset": "soon"}').status == 400
+    emu.reset()  # the machine's clock again
+    assert "clock_offset" not in emu.control("POST", "config", {})
 
 
 def test_bad_fault_config_is_rejected(emu: Emulator) -> None:

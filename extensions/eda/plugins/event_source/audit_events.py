@@ -18,11 +18,16 @@ description:
   - Polls the audit log of a NetBird management server (C(GET /api/events/audit) on servers from v0.77 on,
     C(GET /api/events) on older ones; the path is found on the first poll) and puts each new event on the
     queue once, oldest first.
-  - Each event is C({"audit": {...}}); the inner object has the keys of nms.overlay.event_info's events
+  - Each event is a dictionary with the one key C(audit), whose value has the keys of nms.overlay.event_info's events
     (C(id) as a string, C(timestamp), C(activity), C(activity_code), C(initiator_id), C(initiator_name),
     C(initiator_email), C(target_id), C(meta) with string values).
-  - Servers store events asynchronously, so an event may appear after a newer one. Every poll looks back
-    O(overlap) seconds before the newest event delivered and skips the ids it delivered already.
+  - Each event is delivered once by its id, whatever the clocks of the server and of the controller say. So is an
+    event that shows up late (servers store events asynchronously), one stamped earlier than events delivered before
+    (a server clock set back, or behind), one stamped in the future, and an id an answer lists twice. Time stamps
+    decide only which events of the first poll are older than O(start), by the server's clock, and the order of the
+    events of one poll (oldest first, then by id).
+  - The source remembers the ids of the events the last answer listed and the 10000 highest ids of those it no
+    longer lists (at most 20000 ids, whatever the server keeps); an event is new when its id is not among them.
   - A list holds at most the server's newest 10000 events. When a poll returns that many, a warning is logged; when
     the lowest id listed is more than one above the highest id seen before, events were lost (more than 10000 happened
     between two polls, or while the source was down) and an error names their ids.
@@ -58,25 +63,24 @@ options:
     default: 10
   start:
     description:
-      - Deliver events from this moment on. V(now) (the default), an ISO 8601 time stamp such as
-        V(2026-01-10T08:00:00Z), or a time before now such as V(-30m), V(-1h), V(-7d) (units s, m, h, d, w).
+      - Which events of the log the first poll delivers; every event listed after it is delivered.
+      - V(now) (the default) delivers none of what the first poll lists. An ISO 8601 time stamp such as
+        V(2026-01-10T08:00:00Z) delivers those stamped from then on, a time before now such as V(-30m), V(-1h),
+        V(-7d) (units s, m, h, d, w) those stamped within that time before the server's clock (its C(Date) header)
+        at the first poll; the controller's clock plays no part.
       - Used only when O(state_file) does not exist yet; otherwise the source resumes where the file says.
     type: str
     default: now
   state_file:
     description:
-      - File in which the source keeps its position (the newest time stamp delivered and the ids delivered within
-        the overlap window), written atomically after every poll that delivered events and when the source stops.
+      - File in which the source keeps its position (the ids it remembers, numeric ones as ranges), written
+        atomically after the first poll, after every poll that delivered events, and when the source stops.
       - With it, a restarted source delivers what happened while it was down (as long as the server still lists it)
-        and nothing twice. Its directory must exist.
+        and nothing twice. Its directory must exist. A file of an earlier version of the source (version 1) is read and then
+        written as version 2.
+      - A source killed (not stopped) while it puts a poll's events on the queue delivers those events again after
+        a restart; a clean stop writes exactly what was delivered.
     type: path
-  overlap:
-    description:
-      - Seconds before the newest event delivered that each poll looks back for events stored late. An event stored
-        later than that is not delivered (and a warning names it).
-      - A number of seconds or a duration such as V(2m).
-    type: str
-    default: 60
   activity_code:
     description:
       - Deliver only events with one of these activity codes; shell-style wildcards such as V(peer.*) work.
@@ -115,6 +119,7 @@ EXAMPLES = r'''
 
 import asyncio
 import datetime
+import email.utils
 import fnmatch
 import http.client
 import json
@@ -131,13 +136,14 @@ from typing import Any
 
 UTC = datetime.timezone.utc
 LOG_CAP = 10000  # the most events a list of the audit log holds (open-source servers)
-SEEN_LIMIT = 4 * LOG_CAP  # ids kept for the overlap window at most; see Position.prune
-STATE_VERSION = 1
+GONE_LIMIT = LOG_CAP  # ids no longer listed that are still remembered (Position.settle)
+SEEN_LIMIT = LOG_CAP + GONE_LIMIT  # the most ids a position holds after an answer of at most LOG_CAP events
+STATE_VERSION = 2
 AUDIT_PATH = '/api/events/audit'  # servers from v0.77 on
 LEGACY_AUDIT_PATH = '/api/events'  # v0.27, where the first answers 404 (v0.27 answers 405 for a path of another method)
 REPEAT_ERROR_SECONDS = 300  # the same poll failure is logged again at most this often
 ARGS = frozenset(('api_url', 'api_token', 'validate_certs', 'ca_path', 'timeout', 'interval', 'start', 'state_file',
-                  'overlap', 'activity_code', 'initiator_id', 'initiator_email', 'target_id'))
+                  'activity_code', 'initiator_id', 'initiator_email', 'target_id'))
 RELATIVE = re.compile(r'^-\s*(\d+)\s*([smhdw])$')
 DURATION = re.compile(r'^(?:\s*\d+\s*[smhdw])+\s*$', re.IGNORECASE)
 UNIT_SECONDS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
@@ -182,7 +188,7 @@ def iso(moment):
     return moment.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
 
 
-def _seconds(name, value, default, allow_zero=False):
+def _seconds(name, value, default):
     if value is None:
         return float(default)
     if isinstance(value, bool):
@@ -195,7 +201,7 @@ def _seconds(name, value, default, allow_zero=False):
         seconds = float(sum(int(n) * UNIT_SECONDS[u.lower()] for n, u in re.findall(r'(\d+)\s*([smhdw])', value, re.I)))
     else:
         raise ValueError('%s: %r is not a number of seconds or a duration such as 30s or 2m' % (name, value))
-    if math.isnan(seconds) or seconds < 0 or (seconds == 0 and not allow_zero) or seconds > 31 * 86400:
+    if math.isnan(seconds) or seconds <= 0 or seconds > 31 * 86400:
         raise ValueError('%s: %r must be greater than 0 (and at most 31 days)' % (name, value))
     return seconds
 
@@ -262,12 +268,21 @@ class Options:
         self.ca_path = ca_path
         self.timeout = _seconds('timeout', args.get('timeout'), 30)
         self.interval = _seconds('interval', args.get('interval'), 10)
-        self.overlap = _seconds('overlap', args.get('overlap'), 60, allow_zero=True)
         start = args.get('start', 'now')
-        self.start = parse_time('now' if start is None else start, now)
+        start = 'now' if start is None else start
+        self.start = parse_time(start, now)
         if self.start is None:
             raise ValueError("start: %r is neither an ISO 8601 time stamp (e.g. 2026-01-10T08:00:00Z) nor a time before "
                              "now (e.g. -1h, -7d) nor 'now'" % (start,))
+        # how the first answer is taken (Position.pending): 'now' (what it lists happened before), ('ago', seconds
+        # before the server's clock) or ('at', a moment the server's time stamps are compared with)
+        match = RELATIVE.match(start.strip()) if isinstance(start, str) else None
+        if isinstance(start, str) and start.strip().lower() == 'now':
+            self.start_rule = ('now',)
+        elif match:
+            self.start_rule = ('ago', float(int(match.group(1)) * UNIT_SECONDS[match.group(2)]))
+        else:
+            self.start_rule = ('at', self.start)
         state_file = args.get('state_file')
         if state_file is not None:
             state_file = os.path.abspath(os.path.expanduser(str(state_file)))
@@ -319,88 +334,136 @@ def meta_text(value):
     return str(value)
 
 
+def _plain_id(item):
+    """The id of an item of an answer as a string, None when it has none that an event may have."""
+    if not isinstance(item, dict):
+        return None
+    value = item.get('id')
+    if value in (None, '') or isinstance(value, (dict, list, bool)):
+        return None
+    return str(value)
+
+
 def normalise(event):
     """``(event, moment)`` with the id a string and meta values strings; None for an item that is no event."""
-    if not isinstance(event, dict) or event.get('id') in (None, '') or isinstance(event.get('id'), (dict, list, bool)):
+    event_id = _plain_id(event)
+    if event_id is None:
         return None
     moment = parse_time(event.get('timestamp')) if isinstance(event.get('timestamp'), str) else None
     if moment is None:
         return None
     event = dict(event)
-    event['id'] = str(event['id'])
+    event['id'] = event_id
     meta = event.get('meta')
     event['meta'] = dict((str(key), meta_text(value)) for key, value in meta.items()) if isinstance(meta, dict) else {}
     return event, moment
 
 
-def _id_number(event_id):
-    try:
-        return int(event_id)
-    except ValueError:
-        return -1
-
-
 # --- position -------------------------------------------------------------------------------------------------------
-class Position:
-    """Where the source is: ``watermark``, the newest time stamp delivered (or the start); ``floor``, the oldest time
-    stamp a new event may have (the start, later the watermark minus the overlap); ``seen``, {id: time stamp} of every
-    event at or after the floor that was delivered (or filtered out), so a poll that lists it again skips it; and
-    ``top_id``, the highest numeric id seen (servers number events in the order they store them), which tells an event
-    stored later than the overlap from one delivered long ago."""
+def _canonical_number(event_id):
+    """The id as a number when it is one written the one way (``42``, not ``042``), else None."""
+    return int(event_id) if event_id.isdigit() and event_id.isascii() and str(int(event_id)) == event_id else None
 
-    def __init__(self, start):
-        self.watermark = start
-        self.floor = start
-        self.seen = {}
+
+def _id_order(event_id):
+    number = _canonical_number(event_id)
+    return (0, number, '') if number is not None else (1, 0, event_id)
+
+
+class Position:
+    """Where the source is, by event id alone: time stamps never decide what is delivered.
+
+    ``seen`` holds the id of every event of the last answer (each one delivered, filtered out, or from before the
+    start) and, of the ids remembered before that the last answer no longer lists, the GONE_LIMIT highest: an id that
+    comes back is still known. A list holds at most the server's newest LOG_CAP events, so ``seen`` holds at most
+    LOG_CAP + GONE_LIMIT ids, however many events the server keeps and whatever its clock says.
+
+    ``pending`` says how the first answer is taken (the state file's position has none): ('now',), all it lists
+    happened before the start; ('ago', seconds) or ('at', moment), events stamped from then on, by the server's clock,
+    are delivered; ('v1', floor, top_id), a state file of version 1: an event it does not know is new when stamped at
+    or after its floor, or numbered above its top id (stored after its last poll, whatever its time stamp).
+    ``top_id`` is the highest numeric id listed so far (servers number events in the order they store them): it tells
+    which events a full list no longer holds."""
+
+    def __init__(self, pending=('now',)):
+        self.seen = set()
+        self.pending = pending
         self.top_id = None
 
-    def is_new(self, event_id, moment):
-        return moment >= self.floor and event_id not in self.seen
+    def is_new(self, event_id):
+        return event_id not in self.seen
 
-    def take(self, event_id, moment):
-        self.seen[event_id] = moment
-        self.watermark = max(self.watermark, moment)
-        number = _id_number(event_id)
-        if number >= 0 and (self.top_id is None or number > self.top_id):
-            self.top_id = number
+    def before_start(self, event_id, moment, server_now):
+        """Whether an event of the first answer, unknown to the position, happened before the start."""
+        rule = self.pending
+        if rule is None:
+            return False
+        if rule[0] == 'now':
+            return True
+        if rule[0] == 'ago':
+            return moment < server_now - datetime.timedelta(seconds=rule[1])
+        if rule[0] == 'at':
+            return moment < rule[1]
+        number = _canonical_number(event_id)
+        return moment < rule[1] and not (rule[2] is not None and number is not None and number > rule[2])
 
-    def prune(self, overlap):
-        """Raise the floor to the watermark minus the overlap and forget the ids below it. Should more than SEEN_LIMIT
-        ids remain (a burst within the overlap), the oldest are forgotten and the floor goes above them, so that a
-        forgotten id is never taken for a new one."""
-        self.floor = max(self.floor, self.watermark - datetime.timedelta(seconds=overlap))
-        self.seen = dict((key, moment) for key, moment in self.seen.items() if moment >= self.floor)
-        if len(self.seen) > SEEN_LIMIT:
-            moments = sorted(self.seen.values())
-            cut = moments[len(moments) - SEEN_LIMIT - 1]
-            self.floor = cut + datetime.timedelta(microseconds=1)
-            self.seen = dict((key, moment) for key, moment in self.seen.items() if moment >= self.floor)
+    def take(self, event_id):
+        self.seen.add(event_id)
+
+    def settle(self, listed, top):
+        """After an answer's events were taken: keep the ids it listed and the GONE_LIMIT highest of the others."""
+        gone = self.seen - listed
+        if len(gone) > GONE_LIMIT:
+            gone = set(sorted(gone, key=_id_order)[-GONE_LIMIT:])
+        self.seen = (self.seen & listed) | gone
+        if top is not None and (self.top_id is None or top > self.top_id):
+            self.top_id = top
 
     def to_json(self, api_url):
-        return {'version': STATE_VERSION, 'api_url': api_url, 'watermark': iso(self.watermark), 'floor': iso(self.floor),
-                'top_id': self.top_id, 'seen': dict((key, iso(moment)) for key, moment in sorted(self.seen.items()))}
+        """Numeric ids as ranges ``[first, last]`` (a full log's ids are mostly consecutive), others as strings."""
+        numbers = sorted(_canonical_number(key) for key in self.seen if _canonical_number(key) is not None)
+        ranges = []
+        for number in numbers:
+            if ranges and ranges[-1][1] == number - 1:
+                ranges[-1][1] = number
+            else:
+                ranges.append([number, number])
+        others = sorted(key for key in self.seen if _canonical_number(key) is None)
+        return {'version': STATE_VERSION, 'api_url': api_url, 'top_id': self.top_id, 'seen': ranges + others}
 
     @classmethod
     def from_json(cls, data, where):
-        """The position a state file holds; ValueError naming the file and what is wrong with it."""
+        """The position a state file holds (of version 2, or 1 as earlier versions wrote it); ValueError naming the
+        file and what is wrong with it."""
         def bad(why):
             return ValueError('state_file: %s is damaged (%s); fix or remove it (the source then starts at its start '
                               'argument)' % (where, why))
-        if not isinstance(data, dict) or data.get('version') != STATE_VERSION:
-            raise bad('not a state file of version %d' % STATE_VERSION)
-        watermark, floor = parse_time(data.get('watermark')), parse_time(data.get('floor'))
-        if watermark is None or floor is None or not isinstance(data.get('seen'), dict):
-            raise bad('watermark, floor or seen missing')
-        position = cls(floor)
-        position.watermark = watermark
-        for key, text in data['seen'].items():
-            moment = parse_time(text)
-            if moment is None:
-                raise bad('seen[%s] is no time stamp' % key)
-            position.seen[str(key)] = moment
+        if not isinstance(data, dict) or data.get('version') not in (1, STATE_VERSION):
+            raise bad('not a state file of version 1 or %d' % STATE_VERSION)
         top = data.get('top_id')
         if top is not None and (isinstance(top, bool) or not isinstance(top, int)):
             raise bad('top_id is not a number')
+        if data['version'] == 1:
+            floor = parse_time(data.get('floor'))
+            if parse_time(data.get('watermark')) is None or floor is None or not isinstance(data.get('seen'), dict):
+                raise bad('watermark, floor or seen missing')
+            position = cls(('v1', floor, top))
+            position.seen = set(str(key) for key in data['seen'])
+        else:
+            if not isinstance(data.get('seen'), list):
+                raise bad('seen missing')
+            position = cls(None)
+            for item in data['seen']:
+                if isinstance(item, str):
+                    position.seen.add(item)
+                elif isinstance(item, list) and len(item) == 2 and all(
+                        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in item) \
+                        and 0 <= item[1] - item[0] <= 10 * SEEN_LIMIT:
+                    position.seen.update(str(number) for number in range(item[0], item[1] + 1))
+                else:
+                    raise bad('seen holds %r, neither an id nor a range [first, last] of ids' % (item,))
+                if len(position.seen) > 10 * SEEN_LIMIT:
+                    raise bad('seen holds more than %d ids' % (10 * SEEN_LIMIT))
         position.top_id = top
         return position
 
@@ -409,7 +472,7 @@ def load_position(options):
     """The state file's position, or a new one at the start; the file is read only when it exists."""
     path = options.state_file
     if path is None or not os.path.exists(path):
-        return Position(options.start), False
+        return Position(options.start_rule), False
     try:
         with open(path, encoding='utf-8') as handle:
             data = json.load(handle)
@@ -423,8 +486,9 @@ def load_position(options):
 
 
 def save_position(options, position):
-    """Write the state file atomically: a temporary file in its directory, flushed, then renamed over it."""
-    if options.state_file is None:
+    """Write the state file atomically: a temporary file in its directory, flushed, then renamed over it. Not before
+    the first answer was taken: until then there is nothing to resume from (a state file of version 1 stays)."""
+    if options.state_file is None or position.pending is not None:
         return
     directory = os.path.dirname(options.state_file)
     handle, temporary = tempfile.mkstemp(prefix='.%s.' % os.path.basename(options.state_file), dir=directory)
@@ -471,6 +535,7 @@ class Client:
         handlers.append(urllib.request.ProxyHandler({}))
         self.opener = urllib.request.build_opener(*handlers)
         self.requests = 0
+        self.server_now = None  # the time by the server's clock (its Date header) of the last answer
 
     def scrub(self, text):
         return str(text).replace(self.options.api_token, '(hidden)')
@@ -484,6 +549,7 @@ class Client:
         try:
             with self.opener.open(request, timeout=self.options.timeout) as answer:
                 status, body = answer.status, answer.read()
+                self.server_now = _server_time(answer.headers.get('Date'))
         except urllib.error.HTTPError as exc:
             try:
                 body = exc.read()
@@ -514,6 +580,17 @@ class Client:
                             % (url, status, self.scrub(body[:120].decode('utf-8', errors='replace')))) from None
 
 
+def _server_time(text):
+    """The moment of an HTTP ``Date`` header, None without one (or a header that is no date)."""
+    try:
+        moment = email.utils.parsedate_to_datetime(text) if text else None
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment is None:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def _message(body):
     try:
         data = json.loads(body.decode('utf-8', errors='replace'))
@@ -536,10 +613,19 @@ class AuditEventSource:
         self.path = None  # found on the first poll
         self.log_full = False
         self.failing = None  # (message, when logged, failed polls) while polls fail
-        self.late_warned = set()
-        logger.info('%s %s, delivering events from %s%s', 'resuming from' if resumed else
-                    'polling', options.state_file if resumed else options.api_url, iso(self.position.floor),
-                    ' (state file %s)' % options.state_file if options.state_file and not resumed else '')
+        rule = self.position.pending
+        if resumed:
+            what = 'resuming from %s (%d event ids known%s)' % (
+                options.state_file, len(self.position.seen), ', a state file of version 1' if rule else '')
+        elif rule[0] == 'now':
+            what = 'polling %s, delivering the events the log lists after the first poll' % options.api_url
+        elif rule[0] == 'ago':
+            what = 'polling %s, delivering the events of the last %g s by the server\'s clock and later ones' % (
+                options.api_url, rule[1])
+        else:
+            what = 'polling %s, delivering the events stamped from %s on and later ones' % (options.api_url,
+                                                                                            iso(rule[1]))
+        logger.info('%s%s', what, ' (state file %s)' % options.state_file if options.state_file and not resumed else '')
 
     def read_log(self):
         """The audit log as the server sends it (newest first); finds its path on the first call."""
@@ -558,34 +644,44 @@ class AuditEventSource:
             raise PollError(str(exc)) from None
 
     def poll(self):
-        """``(new, top_id)``: the events not delivered yet, oldest first, each as ``(event, moment, wanted)`` (wanted:
-        it passes the filters), and the highest id the server listed. Blocking (run it in a thread); it changes
-        nothing of the position: run() takes each event once it is on the queue."""
+        """``(new, before, listed, top)``: the events not delivered yet, oldest first (by time stamp, then id), each as
+        ``(event, wanted)`` (wanted: it passes the filters); the ids of the first answer's events from before the start;
+        the ids listed; the highest numeric id listed. An id listed twice counts once. Blocking (run it in a thread);
+        it changes nothing of the position: deliver() takes each event once it is on the queue."""
         data = self.read_log()
         if not isinstance(data, list):
             raise PollError('GET %s%s answered %s where a list of events was expected'
                             % (self.options.api_url, self.path, type(data).__name__))
-        events, skipped = [], 0
+        position = self.position
+        server_now = self.client.server_now or datetime.datetime.now(UTC)
+        listed, events, before = set(), [], []
+        skipped = twice = 0
         for item in data:
-            parsed = normalise(item)
+            event_id = _plain_id(item)
+            if event_id is not None and event_id in listed:
+                twice += 1
+                continue
+            if event_id is not None and not position.is_new(event_id):
+                listed.add(event_id)
+                continue
+            parsed = normalise(item)  # only events not known yet are read further
             if parsed is None:
                 skipped += 1
+                continue
+            listed.add(event_id)
+            if position.before_start(event_id, parsed[1], server_now):
+                before.append(event_id)
             else:
                 events.append(parsed)
         if skipped:
-            logger.warning('%d item(s) of the audit log have no id or time stamp; left out',
-                           skipped)
-        events.sort(key=lambda pair: (pair[1], _id_number(pair[0]['id']), pair[0]['id']))
-        numbers = [_id_number(event['id']) for event, _moment in events]
+            logger.warning('%d item(s) of the audit log have no id or time stamp; left out', skipped)
+        if twice:
+            logger.info('the audit log listed %d event(s) a second time (same id); each is delivered once', twice)
+        events.sort(key=lambda pair: (pair[1], _id_order(pair[0]['id'])))
+        numbers = [number for number in (_canonical_number(key) for key in listed) if number is not None]
         self.check_cap(len(data), min(numbers) if numbers else -1)
-        position, new = self.position, []
-        for event, moment in events:
-            if position.is_new(event['id'], moment):
-                new.append((event, moment, self.options.keep(event)))
-            elif moment < position.floor and event['id'] not in position.seen:
-                self.check_late(event)
-        top = max(numbers) if numbers and max(numbers) >= 0 else None
-        return new, top
+        new = [(event, self.options.keep(event)) for event, _moment in events]
+        return new, before, listed, max(numbers) if numbers else None
 
     def check_cap(self, count, lowest_id):
         top = self.position.top_id
@@ -596,20 +692,7 @@ class AuditEventSource:
         self.log_full = full
         if full and top is not None and lowest_id > top + 1:
             logger.error('events were lost: the server no longer lists the events with ids %d '
-                         'to %d (more than %d events happened since the last poll, the newest %s delivered)',
-                         top + 1, lowest_id - 1, LOG_CAP, iso(self.position.watermark))
-
-    def check_late(self, event):
-        """An event below the floor that was never seen: one stored later than the overlap when its id is higher than
-        any listed before (servers number events in the order they store them), else one from before the start."""
-        top = self.position.top_id
-        if top is not None and _id_number(event['id']) > top and event['id'] not in self.late_warned:
-            self.late_warned.add(event['id'])
-            if len(self.late_warned) > SEEN_LIMIT:
-                self.late_warned.clear()
-            logger.warning('event %s (%s, %s) was stored more than the overlap of %g s after '
-                           'it happened and is not delivered; raise overlap', event['id'], event.get('activity_code'),
-                           event.get('timestamp'), self.options.overlap)
+                         'to %d (more than %d events happened since the last poll)', top + 1, lowest_id - 1, LOG_CAP)
 
     def failed(self, exc, now):
         """Log a failed poll: the first, a different one, or the same again after REPEAT_ERROR_SECONDS."""
@@ -627,7 +710,7 @@ class AuditEventSource:
         try:
             while True:
                 try:
-                    new, top = await asyncio.to_thread(self.poll)
+                    answer = await asyncio.to_thread(self.poll)
                 except PollError as exc:
                     self.failed(exc, loop.time())
                 except Exception as exc:
@@ -637,23 +720,25 @@ class AuditEventSource:
                     if self.failing is not None:
                         logger.info('polls work again after %d failed', self.failing[2])
                         self.failing = None
-                    await self.deliver(queue, new, top)
+                    await self.deliver(queue, *answer)
                 await asyncio.sleep(self.options.interval)
         finally:
             save_position(self.options, self.position)
 
-    async def deliver(self, queue, new, top):
-        """Put the wanted events on the queue, taking each into the position once it is there (a source cancelled
-        in between keeps the rest for next time), then move the floor and write the state file."""
+    async def deliver(self, queue, new, before, listed, top):
+        """Put the wanted events on the queue, taking each id into the position once it is there (a source cancelled
+        in between keeps the rest for next time), then keep the ids to remember and write the state file."""
         position = self.position
-        for event, moment, wanted in new:
+        first = position.pending is not None
+        for event_id in before:
+            position.take(event_id)
+        position.pending = None
+        for event, wanted in new:
             if wanted:
                 await queue.put({'audit': event})
-            position.take(event['id'], moment)
-        if top is not None and (position.top_id is None or top > position.top_id):
-            position.top_id = top
-        position.prune(self.options.overlap)
-        if new or (self.options.state_file and not os.path.exists(self.options.state_file)):
+            position.take(event['id'])
+        position.settle(listed, top)
+        if new or first:
             save_position(self.options, position)
 
 
