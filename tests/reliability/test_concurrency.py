@@ -24,7 +24,9 @@ import pytest
 
 from tests.reliability.conftest import connection_of
 from tests.reliability.harness import FIGURES, STRESS, seed_world
-from tests.support.forks import FORKS, LOADS, all_ok, busy_machine, changed_count, run_forks
+from tests.support.forks import (
+    FORKS, LOADS, RACE_SETTINGS, all_ok, assert_one_bootstrap, busy_machine, changed_count, run_forks,
+)
 from tests.support.inprocess import assert_clean_end, describe, run_module
 
 ROUNDS = 5 if STRESS else 1
@@ -228,26 +230,6 @@ def test_ten_forks_one_network_in_network_state(current_emulator, tmp_path, load
     assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, "a re-run failed or changed: " + output[-4000:]
     FIGURES.setdefault("concurrency", {})["one network in network_state, %s" % load] = (
         "%d forks: %d POSTs, 1 kept, %d copies deleted, %.1fs" % (FORKS, len(posts), len(deleted), elapsed))
-
-
-RACE_SETTINGS = ("    - name: Bootstrap the Agent Network\n      nms.overlay.agent_network_settings:\n"
-                 "        proxy_address: eu.proxy.example.com\n        access_log_retention_days: 7\n")
-
-
-def assert_one_bootstrap(server, output, returncode, recap):
-    """Ten forks bootstrapping the Agent Network settings: one POST made them, every other met the server's 409 and
-    reconciled with them (same options: no update); every fork ok, one changed. Returns (POSTs, 409s)."""
-    posts = [r for r in server.requests() if r["method"] == "POST" and r["path"] == "/api/agent-network/settings"]
-    refused = [r for r in posts if r["status"] == 409]
-    puts = [r for r in server.requests() if r["method"] == "PUT"]
-    context = "POSTs answered %s, %d PUTs\n%s" % ([r["status"] for r in posts], len(puts), output[-4000:])
-    assert refused, "no bootstrap met the server's 409: the race did not happen: " + context
-    assert len([r for r in posts if r["status"] == 200]) == 1 and len(posts) == len(refused) + 1, context
-    assert returncode == 0 and all_ok(recap), context
-    assert changed_count(recap) == 1 and not puts, context
-    settings = server.ok("GET", "/api/agent-network/settings")
-    assert settings["endpoint"].endswith(".eu.proxy.example.com") and settings["access_log_retention_days"] == 7, settings
-    return posts, refused
 
 
 @pytest.mark.parametrize("load", LOADS)

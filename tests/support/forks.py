@@ -6,6 +6,8 @@
 the server held ``slow`` seconds, so that the forks' reads all come before their writes (the emulator's slow fault;
 a real server's recording proxy holds them). ``busy_machine(load)`` keeps every core busy beside them when ``load``
 is "loaded": one spinning process per core that ends itself after at most ``seconds`` and is ended with the block.
+``RACE_SETTINGS`` and ``assert_one_bootstrap``: ten forks bootstrapping the Agent Network settings, against the
+emulator (tests/reliability/test_concurrency.py) and a real v0.77.1 (tests/integration/test_real_agent_network.py).
 """
 
 from __future__ import annotations
@@ -86,3 +88,23 @@ def busy_machine(load, seconds=HOG_SECONDS):
         for hog in hogs:
             hog.kill()
             hog.wait()
+
+
+RACE_SETTINGS = ("    - name: Bootstrap the Agent Network\n      nms.overlay.agent_network_settings:\n"
+                 "        proxy_address: eu.proxy.example.com\n        access_log_retention_days: 7\n")
+
+
+def assert_one_bootstrap(server, output, returncode, recap):
+    """Ten forks bootstrapping the Agent Network settings: one POST made them, every other met the server's 409 and
+    reconciled with them (same options: no update); every fork ok, one changed. Returns (POSTs, 409s)."""
+    posts = [r for r in server.requests() if r["method"] == "POST" and r["path"] == "/api/agent-network/settings"]
+    refused = [r for r in posts if r["status"] == 409]
+    puts = [r for r in server.requests() if r["method"] == "PUT"]
+    context = "POSTs answered %s, %d PUTs\n%s" % ([r["status"] for r in posts], len(puts), output[-4000:])
+    assert refused, "no bootstrap met the server's 409: the race did not happen: " + context
+    assert len([r for r in posts if r["status"] == 200]) == 1 and len(posts) == len(refused) + 1, context
+    assert returncode == 0 and all_ok(recap), context
+    assert changed_count(recap) == 1 and not puts, context
+    settings = server.ok("GET", "/api/agent-network/settings")
+    assert settings["endpoint"].endswith(".eu.proxy.example.com") and settings["access_log_retention_days"] == 7, settings
+    return posts, refused
