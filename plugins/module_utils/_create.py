@@ -66,9 +66,9 @@ class CreateOnce(Kind):
     def converge(self, created):
         """After a create of a natural key servers do not keep unique, list again once a concurrent run's window has
         likely passed (twice as long as this task took to its create, at most MAX_SETTLE s): when other runs created
-        the same at the same time, all keep the one with the lowest id (the others leave the run's lists). Returns None when
-        that is ours; otherwise our copy is discarded as state absent would remove it, and the one kept is returned, to be
-        reconciled."""
+        the same at the same time, all keep the one with the lowest id (the others leave the run's lists). Returns None
+        when that is ours; otherwise our copy is discarded as state absent would remove it, and the one kept is
+        returned, to be reconciled."""
         if not isinstance(created, dict) or ref_id(created) in (None, ''):
             return None
         _time.CLOCK.sleep(min(2 * (_time.CLOCK.monotonic() - self.started), MAX_SETTLE))

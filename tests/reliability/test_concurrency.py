@@ -13,6 +13,10 @@
 * ``test_create_answered_409_is_reconciled``: in-process and deterministic: the module's list is
   answered before someone else creates the group; its POST gets 409; the module reads back and
   reconciles (an update when its options differ), and does not fail.
+* Issue 44, quiet and on a loaded machine (every core busy, tests/support/forks.py ``busy_machine``):
+  ``test_ten_forks_one_network_in_network_state`` (ten network_state runs describing one network with a
+  resource end with one network holding it, every fork ok) and ``test_ten_forks_bootstrap_the_agent_network_settings``
+  (the 409s of all bootstraps but one reconciled; ``test_bootstrap_answered_409_is_reconciled`` in process).
 """
 
 from __future__ import annotations
