@@ -266,8 +266,8 @@ def test_bootstrap_answered_409_is_reconciled(current_emulator, days):
         while not any(r["method"] == "GET" and r["path"] == "/api/agent-network/settings" for r in emu.requests()) and (
                 time.monotonic() < deadline):
             time.sleep(0.02)
-        other["answer"] = emu.api("POST", "/agent-network/settings", {"proxy_address": "eu.proxy.example.com",
-                                                                       "access_log_retention_days": 7})
+        body = {"proxy_address": "eu.proxy.example.com", "access_log_retention_days": 7}
+        other["answer"] = emu.api("POST", "/agent-network/settings", body)
 
     thread = threading.Thread(target=bootstrap_elsewhere)
     thread.start()
