@@ -18,6 +18,13 @@ MAX_SETTLE = 3.0
 REPEATABLE_CREATE = (None, 429, 500, 502, 503, 504)
 
 
+def exists_answer(answers, exc):
+    """Whether a write's error is one of ``answers`` ({status: words of the message, or None for any}): the server
+    says that what it would make exists already (another run made it since this task read)."""
+    words = (answers or {}).get(exc.status, False)
+    return words is None or (words is not False and words.lower() in (exc.message or '').lower())
+
+
 class CreateOnce(Kind):
     """The create protocol of the engine (ResourceModule runs it from ``create``; ``find`` and ``delete`` are the
     engine's); ``replacing``, ``read_back``, ``unreadable_answer``, ``started`` and ``listed`` its attributes of the task."""
@@ -35,8 +42,7 @@ class CreateOnce(Kind):
                 created = self.client.post(self.path, body)
             except ApiError as exc:
                 applied = exc.status is not None and 200 <= exc.status < 300
-                words = self.exists_answers.get(exc.status, False)
-                exists = words is None or (words is not False and words.lower() in (exc.message or '').lower())
+                exists = exists_answer(self.exists_answers, exc)
                 if not exists and not applied and exc.status not in REPEATABLE_CREATE:
                     raise
                 self.read_back, self.unreadable_answer = ('unreadable', exc) if applied else ('lost', None)
@@ -60,8 +66,9 @@ class CreateOnce(Kind):
     def converge(self, created):
         """After a create of a natural key servers do not keep unique, list again once a concurrent run's window has
         likely passed (twice as long as this task took to its create, at most MAX_SETTLE s): when other runs created
-        the same at the same time, all keep the one with the lowest id. Returns None when that is ours; otherwise our
-        copy is discarded as state absent would remove it, and the one kept is returned, to be reconciled."""
+        the same at the same time, all keep the one with the lowest id (the others leave the run's lists). Returns None
+        when that is ours; otherwise our copy is discarded as state absent would remove it, and the one kept is
+        returned, to be reconciled."""
         if not isinstance(created, dict) or ref_id(created) in (None, ''):
             return None
         _time.CLOCK.sleep(min(2 * (_time.CLOCK.monotonic() - self.started), MAX_SETTLE))
@@ -72,10 +79,15 @@ class CreateOnce(Kind):
         if ref_id(created) not in [ref_id(item) for item in copies]:
             copies.append(created)
         ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))
+        # every run that made a copy keeps the lowest id too and discards its own: all the others leave this run's lists
+        # now, so that what refers to the natural key later in the run (an entry nested in this one) names the one kept
+        for item_id in ids[1:]:
+            self.resolver.drop(self.kind, item_id)
+        if self.listed is not None:
+            self.listed = [item for item in self.listed if ref_id(item) not in ids[1:]]
         if ids[0] == ref_id(created):
             return None
         discarded = self.delete(created)  # as state absent removes it (deleted, or retired where it cannot be)
-        self.resolver.drop(self.kind, ref_id(created))
         self.warn("another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept and this "
                   "run's copy (id %s) was %s" % (self.what, self.shown(self.identity_text(), '%s'), ', '.join(ids), ids[0],
                                                  ref_id(created), discarded))

@@ -151,9 +151,10 @@ class Resolver:
         self._items[kind] = items
 
     def forget(self, kind):
-        """Drop a cached list so that the next use reads it again."""
+        """Drop a cached list (or a singleton, by its path) so that the next use reads it again."""
         self._items.pop(kind, None)
         self._named_values.pop(kind, None)
+        self._settings.pop(kind, None)
 
     def replace(self, kind, obj):
         """Put a created or updated object into a cached list (a no-op for lists not read yet)."""

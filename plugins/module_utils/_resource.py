@@ -15,7 +15,7 @@ import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE, CreateOnce
+from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE, CreateOnce, exists_answer
 from ansible_collections.nms.overlay.plugins.module_utils._diff import name_references
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, keeps_unique, masked_write_only, placeholder_id, without_held_secrets
@@ -71,6 +71,8 @@ class ResourceModule(CreateOnce):
         "ambiguous, give the id"). ``fresh``: read the list again (it may predate a create); while a replacement is
         being created under the name of the object it replaces, that object is not the one sought."""
         if self.singleton:
+            if fresh:
+                self.resolver.forget(self.path)
             return self.resolver.settings(self.path, self.read_answer)
         if self.without_parent and self.without_parent():
             return None
@@ -182,10 +184,12 @@ class ResourceModule(CreateOnce):
         result[self.result_key] = self.to_result(created)
         return result
 
-    def update(self, obj, desired):
+    def update(self, obj, desired, again=False):
         """Compare the server object with the desired values; PUT what differs (keeping every field the task does not
-        manage, see kept_fields), then the follow-ups."""
-        original, current = obj, self.from_server(obj)
+        manage, see kept_fields), then the follow-ups. A follow-up that meets another run's write made since this task
+        read the object (its ``exists`` answer: a singleton bootstrapped meanwhile) reads it again and reconciles
+        with it (``again``), once."""
+        original, current, wanted = obj, self.from_server(obj), desired
         desired = self.prepare_update(obj, dict(desired)) if self.prepare_update else dict(desired)
         if self.params.get('update_secret') != 'always':
             for name in self.write_only:  # cannot be compared: sent on create, on an update only when asked
@@ -215,7 +219,9 @@ class ResourceModule(CreateOnce):
             else:
                 answer = self.client.put(self.object_path(obj), body)
                 obj = answer if isinstance(answer, dict) and answer else dict(obj, **body)
-        updated = self.follow(original, state, obj, result) if self.follow_ups else obj
+        updated = self.follow(original, state, obj, result, again) if self.follow_ups else obj
+        if updated is None:
+            return self.update(self.find(fresh=True), wanted, again=True)
         if result['changed']:
             self.remember(updated)
         if not any(result['diff'].values()):
@@ -223,8 +229,9 @@ class ResourceModule(CreateOnce):
         result[self.result_key] = self.to_result(updated)
         return result
 
-    def follow(self, before, state, obj, result):
-        """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it."""
+    def follow(self, before, state, obj, result, again=False):
+        """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it,
+        or None when a step's answer is one of its ``exists`` answers (another run wrote it first; not ``again``)."""
         for step in self.follow_ups(before, state, obj):
             if self.module.check_mode:
                 answer = None
@@ -233,7 +240,12 @@ class ResourceModule(CreateOnce):
             elif step['method'] == 'GET':
                 answer = self.client.get_object(step['path'])
             else:
-                answer = getattr(self.client, step['method'].lower())(step['path'], step.get('body'))
+                try:
+                    answer = getattr(self.client, step['method'].lower())(step['path'], step.get('body'))
+                except ApiError as exc:
+                    if again or not exists_answer(step.get('exists'), exc):
+                        raise
+                    return None
             obj = answer if isinstance(answer, dict) and answer and step.get('use_answer', True) else step.get('expect', obj)
             result['changed'] = True
             for side in ('before', 'after'):

@@ -15,6 +15,9 @@ description:
   - Servers answer default settings with an empty endpoint until the settings are bootstrapped. The first task that
     sets O(proxy_address) or O(endpoint) bootstraps them (C(POST)); later tasks update them (C(PUT), every field sent,
     the ones the task does not set as the server holds them).
+  - When tasks on many hosts bootstrap the settings at once (a task without C(run_once)), one bootstrap wins; the
+    others are answered C(409 already bootstrapped), read the settings again and reconcile with them (an update where
+    their options differ). Only the host whose bootstrap won reports C(changed) when all set the same options.
   - The endpoint and the proxy address are fixed once assigned. A different value is a warning and changes nothing;
     delete the settings (O(state=absent)) and bootstrap them again to change them, which allocates a new endpoint.
 options:

@@ -14,6 +14,7 @@ import pytest
 
 from tests.integration.test_real_servers import connection, started
 from tests.support.emulator import writes_of
+from tests.support.forks import LOADS, RACE_SETTINGS, all_ok, assert_one_bootstrap, busy_machine, changed_count, run_forks
 
 pytestmark = pytest.mark.real
 
@@ -152,3 +153,22 @@ def test_reports_of_a_server_without_agent_traffic(server, run):
     assert result['access_logs']['total_records'] == 0 and result['access_logs']['page_size'] == 100
     assert result['bad']['status'] == 422 and 'invalid start_date' in result['bad']['msg']
     assert server.writes() == []
+
+
+@pytest.mark.parametrize('load', LOADS)
+def test_ten_forks_bootstrap_the_settings_on_the_real_server(server, tmp_path, load):
+    """Issue 44, defect 7, on the real server: ten forks bootstrapping the settings at once (every answer held 1 s by
+    the recording proxy, so that all read them before any bootstraps): the real v0.77.1 answers all POSTs but one 409
+    'already bootstrapped', and each of those forks reads the settings again and converges on them; a re-run
+    changes nothing. Quiet and on a loaded machine."""
+    assert server.ok('GET', BASE + '/settings')['endpoint'] == ''
+    server.clear_log()
+    try:
+        with busy_machine(load):
+            output, returncode, recap, dummy = run_forks(server, tmp_path, RACE_SETTINGS, slow=1.0)
+        posts, refused = assert_one_bootstrap(server, output, returncode, recap)
+        assert 'already bootstrapped' in refused[0]['answer']['message']  # the real server's words, as the emulator's
+        output, returncode, recap, dummy = run_forks(server, tmp_path, RACE_SETTINGS, slow=0.0)
+        assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, output[-4000:]
+    finally:
+        server.api('DELETE', BASE + '/settings')  # as the other tests of this server expect: not bootstrapped

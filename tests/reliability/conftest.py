@@ -4,6 +4,7 @@
 
 ``emulator``: one emulator process per session (netbird dialect: what deployed servers send),
 reset before every test. ``any_emulator``: the netbird and the current dialect (v0.27.6 and v0.77.1), one test each.
+``current_emulator``: the current dialect alone, reset (kinds of today's servers).
 ``seed_emulator_session``: the seed dialect, for the spec's conformance (test_seed_conformance.py). ``connection``: the
 connection options of a module pointed at ``emulator`` (short timeout, no retries).
 A test of a module of today's servers only (parametrised by ``name``, the module's engine ``requires`` a feature)
@@ -55,6 +56,13 @@ def _of_todays_servers(request):
     """Whether the test is parametrised with a module of today's servers only."""
     name = getattr(getattr(request.node, "callspec", None), "params", {}).get("name")
     return bool(name) and bool(engine_of(name).requires)
+
+
+@pytest.fixture
+def current_emulator(current_emulator_session):
+    """The emulator in the current dialect (a v0.77.1 server), reset: for kinds of today's servers only."""
+    current_emulator_session.reset()
+    return current_emulator_session
 
 
 @pytest.fixture

@@ -13,14 +13,14 @@
 * ``test_create_answered_409_is_reconciled``: in-process and deterministic: the module's list is
   answered before someone else creates the group; its POST gets 409; the module reads back and
   reconciles (an update when its options differ), and does not fail.
+* Issue 44, quiet and on a loaded machine (every core busy, tests/support/forks.py ``busy_machine``):
+  ``test_ten_forks_one_network_in_network_state`` (ten network_state runs describing one network with a
+  resource end with one network holding it, every fork ok) and ``test_ten_forks_bootstrap_the_agent_network_settings``
+  (the 409s of all bootstraps but one reconciled; ``test_bootstrap_answered_409_is_reconciled`` in process).
 """
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import threading
 import time
 
@@ -28,9 +28,11 @@ import pytest
 
 from tests.reliability.conftest import connection_of
 from tests.reliability.harness import FIGURES, STRESS, seed_world
+from tests.support.forks import (
+    FORKS, LOADS, RACE_SETTINGS, all_ok, assert_one_bootstrap, busy_machine, changed_count, run_forks,
+)
 from tests.support.inprocess import assert_clean_end, describe, run_module
 
-FORKS = 10
 ROUNDS = 5 if STRESS else 1
 
 
@@ -38,34 +40,6 @@ def _groups_named(emu, name):
     status, groups = emu.api("GET", "/groups")
     assert status == 200, groups
     return [g for g in groups if g["name"] == name]
-
-
-def run_forks(emu, tmp_path, task, seed=0, slow=0.3):
-    """ansible-playbook -f 10 over ten local hosts racer0..racer9 running ``task`` (YAML lines of one task,
-    indented for a task list; {{ inventory_hostname }} tells the forks apart), every request slowed by
-    ``slow`` seconds after its answer is computed, so that the forks' reads all come before their writes.
-    In the current dialect the modules run as processes, in netbird in the controller's worker.
-    Returns (output, rc, per-host recap [(ok, changed, unreachable, failed)], seconds)."""
-    inventory = tmp_path / "hosts.ini"
-    in_process = "false" if emu.dialect == "current" else "true"
-    inventory.write_text("[racers]\n" + "".join(
-        "racer%d ansible_connection=local ansible_python_interpreter=%s nms_overlay_in_process=%s\n"
-        % (i, sys.executable, in_process) for i in range(FORKS)))
-    playbook = tmp_path / "race.yml"
-    playbook.write_text("- hosts: racers\n  gather_facts: false\n  tasks:\n" + task)
-    emu.set_faults({"rate": 1.0, "kinds": ["slow"], "slow": slow, "seed": seed})
-    env = dict(os.environ, NMS_API_URL=emu.url, NMS_API_TOKEN=emu.token, ANSIBLE_FORKS=str(FORKS),
-               ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_NOCOLOR="1", ANSIBLE_RETRY_FILES_ENABLED="False",
-               ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_STDOUT_CALLBACK="default")
-    started = time.monotonic()
-    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", str(inventory),
-                           "-f", str(FORKS), str(playbook)], cwd=str(tmp_path), env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
-    elapsed = time.monotonic() - started
-    emu.set_faults({})
-    output = done.stdout + done.stderr
-    recap = re.findall(r"^racer\d+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", output, re.M)
-    return output, done.returncode, recap, elapsed
 
 
 @pytest.mark.stress
@@ -225,3 +199,94 @@ def test_create_answered_409_is_reconciled(emulator, peers):
         assert not result["changed"] and not puts, "an identical group needs no update: " + context
     FIGURES.setdefault("concurrency", {})["409 reconcile peers=%r" % peers] = "changed=%s, requests %s" % (
         result["changed"], ", ".join("%s %s %s" % (r["method"], r["path"], r["status"]) for r in log))
+
+
+RACE_NETWORK = ("    - name: Ensure the race network\n      nms.overlay.network_state:\n        networks:\n"
+                "          - name: race-net\n            resources: [{name: race-wiki, address: 10.9.0.1, groups: [All]}]\n")
+
+
+@pytest.mark.parametrize("load", LOADS)
+def test_ten_forks_one_network_in_network_state(current_emulator, tmp_path, load):
+    """Issue 44, defect 6: servers let networks share a name, so ten forks running network_state with one network
+    each create one, and all converge on the lowest id. What is nested in the network's entry (its resource) names
+    the network: each fork failed on 'the name race-net matches 9 networks', the copies the others were discarding
+    still in its list. Quiet and on a loaded machine: every fork ends ok, one network holds the one resource, each
+    discarded copy was deleted once (by the fork that made it), and a re-run changes nothing."""
+    emu = current_emulator
+    with busy_machine(load):
+        output, returncode, recap, elapsed = run_forks(emu, tmp_path, RACE_NETWORK, slow=1.0)
+    status, networks = emu.api("GET", "/networks")
+    made = [item for item in networks if item["name"] == "race-net"]
+    log = emu.requests()
+    posts = [r for r in log if r["method"] == "POST" and r["path"] == "/api/networks"]
+    deleted = [r["path"].rsplit("/", 1)[1] for r in log if r["method"] == "DELETE"]
+    context = "%d networks (ids %s) after %d POSTs, deleted %s\n%s" % (
+        len(made), [item["id"] for item in made], len(posts), deleted, output[-4000:])
+    assert len(posts) > 1, "the race did not happen: " + context
+    assert len(made) == 1, context
+    assert returncode == 0 and all_ok(recap), context
+    kept = made[0]["id"]
+    assert kept not in deleted and sorted(deleted) == sorted(set(deleted)) and len(deleted) == len(posts) - 1, context
+    status, resources = emu.api("GET", "/networks/%s/resources" % kept)
+    assert [item["name"] for item in resources] == ["race-wiki"], resources
+    assert changed_count(recap) >= 1, context
+    output, returncode, recap, dummy = run_forks(emu, tmp_path, RACE_NETWORK, slow=0.0)
+    assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, "a re-run failed or changed: " + output[-4000:]
+    FIGURES.setdefault("concurrency", {})["one network in network_state, %s" % load] = (
+        "%d forks: %d POSTs, 1 kept, %d copies deleted, %.1fs" % (FORKS, len(posts), len(deleted), elapsed))
+
+
+@pytest.mark.parametrize("load", LOADS)
+def test_ten_forks_bootstrap_the_agent_network_settings(current_emulator, tmp_path, load):
+    """Issue 44, defect 7: ten forks bootstrapping the Agent Network settings: all but one POST meet the server's
+    409 'already bootstrapped' (as a real v0.77.1 answers), and each reads the settings again and converges on
+    them instead of failing. Quiet and on a loaded machine; a re-run changes nothing."""
+    emu = current_emulator
+    with busy_machine(load):
+        output, returncode, recap, elapsed = run_forks(emu, tmp_path, RACE_SETTINGS, slow=1.0)
+    posts, refused = assert_one_bootstrap(emu, output, returncode, recap)
+    output, returncode, recap, dummy = run_forks(emu, tmp_path, RACE_SETTINGS, slow=0.0)
+    assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, "a re-run failed or changed: " + output[-4000:]
+    FIGURES.setdefault("concurrency", {})["Agent Network bootstrap, %s" % load] = (
+        "%d forks: %d POSTs (%d answered 409, reconciled), 1 changed, %.1fs" % (FORKS, len(posts), len(refused), elapsed))
+
+
+@pytest.mark.parametrize("days", [7, 14])
+def test_bootstrap_answered_409_is_reconciled(current_emulator, days):
+    """In process and deterministic: the module reads the settings before another client bootstraps them; its
+    bootstrap meets the 409; it reads them again and reconciles: an update when its options differ (the retention),
+    none when they are the same. The addresses were set by the other bootstrap and stay."""
+    emu = current_emulator
+    # the version probe passes; the settings are answered at once and delivered 0.6 s later
+    emu.set_faults({"queue": [{"delay": 0.0, "method": "GET"}, {"delay": 0.6, "method": "GET"}]})
+    other = {}
+
+    def bootstrap_elsewhere():
+        deadline = time.monotonic() + 30
+        while not any(r["method"] == "GET" and r["path"] == "/api/agent-network/settings" for r in emu.requests()) and (
+                time.monotonic() < deadline):
+            time.sleep(0.02)
+        body = {"proxy_address": "eu.proxy.example.com", "access_log_retention_days": 7}
+        other["answer"] = emu.api("POST", "/agent-network/settings", body)
+
+    thread = threading.Thread(target=bootstrap_elsewhere)
+    thread.start()
+    args = dict(connection_of(emu), proxy_address="eu.proxy.example.com", access_log_retention_days=days)
+    result = run_module("agent_network_settings", args, diff=True)
+    thread.join()
+    assert other["answer"][0] == 200, other
+    log = emu.requests()
+    context = "%s\nrequests: %s" % (describe(result), ["%s %s %s" % (r["method"], r["path"], r["status"]) for r in log])
+    mine = [r["status"] for r in log if r["method"] == "POST"]
+    assert sorted(mine) == [200, 409], "the module's bootstrap did not meet the 409: " + context
+    assert not result.get("failed"), "a bootstrap answered 409 failed instead of being reconciled: " + context
+    assert_clean_end("agent_network_settings", args, result)
+    puts = [r for r in log if r["method"] == "PUT"]
+    settings = emu.api("GET", "/agent-network/settings")[1]
+    assert settings["endpoint"] == other["answer"][1]["endpoint"] and settings["access_log_retention_days"] == days
+    assert result["agent_network_settings"]["access_log_retention_days"] == days, context
+    if days != 7:
+        assert result["changed"] and len(puts) == 1, "the differing retention is reconciled by one update: " + context
+        assert result["diff"] == {"before": {"access_log_retention_days": 7}, "after": {"access_log_retention_days": days}}
+    else:
+        assert not result["changed"] and not puts, "identical settings need no update: " + context

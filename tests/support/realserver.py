@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import urllib.parse
 
 from tests.support.emulator import READ_METHODS, REPO_ROOT, OwnerApi
@@ -68,11 +69,13 @@ def real_mode():
 
 
 class RecordingProxy:
-    """Forwards HTTP calls from 127.0.0.1:``port`` to ``target`` and logs each exchange."""
+    """Forwards HTTP calls from 127.0.0.1:``port`` to ``target`` and logs each exchange; ``slow``: seconds each answer
+    is held after the server gave it (as the emulator's slow fault, so that concurrent clients all read first)."""
 
     def __init__(self, target):
         parsed = urllib.parse.urlsplit(target)
         self.host, self.target_port = parsed.hostname, parsed.port
+        self.slow = 0.0
         self.log = []
         self.lock = threading.Lock()
         proxy = self
@@ -96,6 +99,8 @@ class RecordingProxy:
                 finally:
                     connection.close()
                 proxy.record(self.command, self.path, body, status, raw)
+                if proxy.slow:
+                    time.sleep(proxy.slow)
                 self.send_response(status)
                 for name, value in answer_headers:
                     if name.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
