@@ -160,3 +160,28 @@ def test_a_text_option_that_is_no_string_is_refused_before_any_request(emulator,
     assert result['no email']['msg'] == "option email: 'owner@' is not an email address"
     assert all(result[name]['failed'] and not result[name]['changed'] for name in ('a list', 'a number', 'a dictionary'))
     assert emulator.requests() == [] and emulator.ok('GET', '/instance') == {'setup_required': True}
+
+
+@pytest.mark.dialects('current')
+def test_bootstrap_server_rerun_with_a_relative_token_file_reads_it_from_the_directory_it_runs_in(emulator, run, tmp_path):
+    """Issue 44, item 11: ``-e bootstrap_token_file=owner-token.json``, as the page documents it. The first run writes
+    the file where ansible-playbook runs; the re-run (here from the next run's directory, naming the same file
+    relative to it) reads the token from there, where ``lookup('file')`` alone looks in the playbook's directories.
+    $PWD names another directory all along (a process started by another program may carry its parent's)."""
+    decoy = tmp_path / 'decoy-pwd'
+    decoy.mkdir()
+    env = {'NMS_API_TOKEN': None, 'PWD': str(decoy)}
+    variables = {'bootstrap_owner_email': OWNER['email'], 'bootstrap_owner_name': OWNER['name'],
+                 'bootstrap_owner_password': PASSWORD, 'bootstrap_token_file': 'owner-token.json'}
+    first = run([], playbook='nms.overlay.bootstrap_server', env=env, extra_vars=variables)
+    assert first.rc == 0, first
+    here = os.path.dirname(first.command[first.command.index('-e') + 1][1:])
+    token = json.loads(open(os.path.join(here, 'owner-token.json'), encoding='utf-8').read())
+    assert token['tokens']['owner@example.com/setup-token']['key'].startswith('nbp_')
+
+    emulator.clear_log()
+    again = run([], playbook='nms.overlay.bootstrap_server', env=env, extra_vars=dict(
+        variables, bootstrap_token_file='../%s/owner-token.json' % os.path.basename(here)))
+    assert again.rc == 0, again
+    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again
+    assert emulator.writes() == [] and os.listdir(decoy) == []
