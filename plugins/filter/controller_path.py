@@ -43,7 +43,7 @@ _value:
   type: str
 '''
 
-from ansible.errors import AnsibleFilterError
+from ansible.errors import AnsibleError
 
 from ansible_collections.nms.overlay.plugins.plugin_utils._paths import controller_path as _controller_path
 
@@ -52,7 +52,7 @@ def controller_path(path):
     if path is None:
         return ''
     if not isinstance(path, str):
-        raise AnsibleFilterError('nms.overlay.controller_path: a path must be a string, not %s' % type(path).__name__)
+        raise AnsibleError('nms.overlay.controller_path: a path must be a string, not %s' % type(path).__name__)
     return _controller_path(path)
 
 

@@ -24,8 +24,8 @@ description:
   - Types are checked before content, before any request. Every text option (O(email), O(name), O(password),
     O(api_url), O(created_secrets_file), ...) must be given a string. A list, a dictionary, a number or a boolean
     is refused, naming the option and the type given (never the value). Ansible would otherwise turn it into its
-    Python text, so that C(email: [a@example.com]) would be sent as C(['a@example.com']). Quote a password
-    that YAML reads as a number.
+    Python text, so that the list C([a@example.com]) given as O(email) would be sent as C(['a@example.com']).
+    Quote a password that YAML reads as a number.
   - The token is returned only by the task that sets the server up, as RV(personal_access_token), and that result is
     hidden from Ansible's output (screen, log, AWX job events) while C(register) gets it whole (see
     O(return_created_secrets)). No later run can get it again. Register the result to use the value, or write it to
@@ -69,9 +69,9 @@ notes:
     a success status but was cut off (the connection closed mid-body, or JSON cut short) means that the server is
     set up. A request that got no answer, or a server failure, is told apart by reading C(GET /api/instance)
     again. When the server is set up, the task fails with V(changed=true). Its message says that the server is
-    set up and the owner exists, that the owner's token was not received, and how to recover: sign in to the
-    dashboard as the owner with the password and create a personal access token there. A re-run changes nothing.
-    With O(create_pat=false) nothing secret is lost: the task then reports V(changed=true) with a warning, and
+    set up and the owner exists, that the owner's token was not received, and how to recover (sign in to the
+    dashboard as the owner with the password and create a personal access token there). A re-run changes nothing.
+    With O(create_pat=false) nothing secret is lost; the task then reports V(changed=true) with a warning, and
     RV(owner) holds the email only.
 seealso:
   - module: nms.overlay.token

@@ -111,7 +111,8 @@ class InProcessAction(ActionBase):
         names = (SECRETS_FILE, 'ca_path') if self.creates_secrets else ('ca_path',)
         given = {name: args[name] for name in names if isinstance(args.get(name), str) and args[name]}
         if self._connection.transport == 'local':
-            return dict(args, **{name: controller_path(path) for name, path in given.items()}) if given else args
+            relative = {name: controller_path(path) for name, path in given.items() if not os.path.isabs(expanded(path))}
+            return dict(args, **relative) if relative else args
         if SECRETS_FILE in given and not os.path.isabs(expanded(given[SECRETS_FILE])):
             raise AnsibleActionFail('option %s: a relative path (%s) is taken in the directory ansible-playbook runs in, '
                                     'on the controller, but this task runs the module on another host (connection %s): '
