@@ -41,6 +41,9 @@ options:
       - Use it for servers with a private CA instead of turning O(validate_certs) off.
       - If not set, the value of the E(NMS_API_CA_PATH) environment variable is used (an empty value counts as not
         set). The AWX credential type of the collection sets it when its CA certificate field is filled in.
+      - A relative path is taken in the directory C(ansible-playbook) (or C(ansible)) runs in when the module runs on
+        the controller, whether in the controller's process or as a module process there (which ansible-core starts in
+        the playbook's directory); on another host, in that host's working directory.
     type: path
   timeout:
     description:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, LIST, NUMBER, OBJECT, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._kind import load_model
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.instance import InstanceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
@@ -76,6 +77,9 @@ RESOURCES = (
     AgentNetworkPolicyModule,
     AgentNetworkBudgetRuleModule,
 )
+
+# every kind whose options have a model (MODEL_OPTIONS): the resources, and the instance's setup, which is none
+MODELLED = RESOURCES + (InstanceModule,)
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the
 # account-wide one, which servers that have them answer (a group's resources name them)
@@ -167,7 +171,7 @@ def model_options():
     options the model holds to non-empty text and nothing more (Options.option_rules) whose argument spec makes them what
     the model makes them, a string or a list of strings; every other option of the model is in the second."""
     table = {}
-    for cls in RESOURCES:
+    for cls in MODELLED:
         if cls.model is None:
             continue
         spec = cls.full_argument_spec()

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Options models for users, tokens, setup keys and the account settings."""
+"""Options models for users, tokens, setup keys, the account settings and the instance's setup."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ LOGIN_EXPIRATION_MAX = 15552000
 DOMAIN_NAME = re.compile(r'^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$')
 TOKEN_DAYS_MIN = 1
 TOKEN_DAYS_MAX = 365
+PASSWORD_LENGTH = (8, 72)  # what v0.77 accepts for the owner's password at setup (422 otherwise)
 
 
 def _bounded_duration(value, low, high, what):
@@ -56,6 +57,33 @@ class TokenOptions(Options):
         if value is not None and not TOKEN_DAYS_MIN <= value <= TOKEN_DAYS_MAX:
             raise ValueError('must be between %d and %d days; %d was given' % (TOKEN_DAYS_MIN, TOKEN_DAYS_MAX, value))
         return value
+
+
+class InstanceOptions(Options):
+    """The instance's setup: the owner's email (a user's rule), a name, a password of 8 to 72 characters and the owner's
+    first token's lifetime (a token's rule). A value that is no string is refused before, by its type (strict_texts)."""
+
+    email: Optional[NonEmptyStr] = None
+    name: Optional[NonEmptyStr] = None
+    password: Optional[str] = None
+    pat_expire_in: Optional[int] = None
+
+    @field_validator('email')
+    @classmethod
+    def _email(cls, value):
+        return UserOptions._email(value)  # pylint: disable=protected-access  # the user's rule, the same owner
+
+    @field_validator('password')
+    @classmethod
+    def _password(cls, value):  # its value is never in the message
+        if value is not None and not PASSWORD_LENGTH[0] <= len(value) <= PASSWORD_LENGTH[1]:
+            raise ValueError('must be %d to %d characters long' % PASSWORD_LENGTH)
+        return value
+
+    @field_validator('pat_expire_in')
+    @classmethod
+    def _days(cls, value):
+        return TokenOptions._days(value)  # pylint: disable=protected-access  # a personal access token's lifetime
 
 
 class SetupKeyOptions(Options):

@@ -49,6 +49,8 @@ class OneTimeSetup(Kind):
     secret_section = None
     value_wanted_by = None
     value_hint = ''
+    lost_value = ''   # what is lost with an answer that never came or could not be read (%s: the natural key's value)
+    lost_hint = ''    # how to recover from it (%s: the natural key's value)
 
     @classmethod
     def full_argument_spec(cls):
@@ -108,8 +110,10 @@ class OneTimeSetup(Kind):
 
     def act(self, body):
         """The action, sent once: its answer (an object), or None when the server says it was taken already. An answer
-        that never came (or a server failure) is told apart by the status: still pending, nothing happened (the
-        error stands, a re-run is safe); no longer pending, the action was taken and its value is lost."""
+        that came cut off or unreadable (a success status) means the action was taken and its value lost; one that never
+        came (or a server failure) is told apart by the status: still pending, nothing happened (the error stands, a
+        re-run is safe); no longer pending, the action was taken and its value is lost. The action is never sent again:
+        a second one would only be answered that it was taken already."""
         try:
             answer = self.client.post(self.action_path, body)
         except ApiError as exc:
@@ -118,12 +122,24 @@ class OneTimeSetup(Kind):
                 self.warn('%s: the server answered that it was done already (another run was first since this task '
                           'read GET %s); nothing was changed' % (exc, self.client.url_for(self.path)))
                 return None
-            if exc.status is not None and exc.status < 500:
+            taken = exc.status is not None and 200 <= exc.status < 300  # answered with success, then cut off
+            if not taken and (exc.status is not None and exc.status < 500 or self.pending()):
                 raise
-            if self.pending():
-                raise
-            raise TaskError('%s; yet the server is set up now: the action was taken, but its answer, which alone carries '
-                            'the %s, was lost. %s' % (exc, self.secret_member, self.value_hint), changed=True) from None
+            return self.lost_answer(exc, body)
         if not isinstance(answer, dict):
             raise self.client.answer_error('POST', self.action_path, 'the answer is not an object')
         return answer
+
+    def lost_answer(self, exc, body):
+        """The action was taken but its answer is lost: a failure that reports the change when the task asked for the
+        value (the answer alone carried it), else a warning (the result then lacks what only the answer held)."""
+        # what the client says of the answer, never its text (a cut-off answer may hold part of the value)
+        how = exc.message if exc.status is None or 'not valid JSON' not in exc.message else 'the answer is not valid JSON'
+        what = 'POST %s %s (%s)' % (self.client.url_for(self.action_path), 'was answered, but the answer could not be read'
+                                    if exc.status else 'got no answer', how)
+        natural = body.get(self.natural_key)
+        if self.value_wanted_by and body.get(self.value_wanted_by):
+            raise TaskError('%s; yet the action was taken: %s. %s' % (what, self.lost_value % natural, self.lost_hint % natural),
+                            changed=True, status=exc.status, method='POST', path=self.action_path) from None
+        self.warn('%s; the action was taken all the same (the result lacks what only the answer held)' % what)
+        return {self.natural_key: natural}

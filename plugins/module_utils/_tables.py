@@ -258,6 +258,7 @@ MODEL_OPTIONS = {
     'dns_zones.DnsRecordOptions': ((), ('name', 'type', 'content', 'ttl')),
     'dns_zones.DnsZoneOptions': ((), ('name', 'domain', 'distribution_groups')),
     'identity.AccountSettingsOptions': (('jwt_allow_groups',), ('peer_login_expiration', 'peer_inactivity_expiration', 'dns_domain')),
+    'identity.InstanceOptions': (('name',), ('email', 'password', 'pat_expire_in')),
     'identity.SetupKeyOptions': (('name', 'auto_groups'), ('expires_in', 'usage_limit')),
     'identity.TokenOptions': (('name',), ('expires_in',)),
     'identity.UserOptions': (('name', 'auto_groups'), ('email',)),

@@ -8,6 +8,7 @@ base of every module's engine class (client, resolver, warnings, progress, the t
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 from ansible.module_utils.common.validation import check_type_dict
@@ -78,6 +79,28 @@ def shape_problem(spec, params, prefix=''):
                     return problem
             elif not (isinstance(item, str) and _readable_as_dict(item)):
                 return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
+    return None
+
+
+def strict_text_problem(spec, params):
+    """For a module whose ``strict_texts`` is true (NmsModule), checked with shape_problem: the first text option (type
+    str or path) given anything but a string, which ansible-core would turn into its Python text (``[a@example.com]``
+    into ``"['a@example.com']"``, ``12345678`` into ``"12345678"``), as a message naming it (or None): types are
+    checked before content. The value is never shown (it may be a password)."""
+    for name, option in spec.items() if isinstance(params, dict) else ():
+        given = _not_text(params.get(name))
+        if given and option.get('type', 'str') in ('str', 'path'):
+            return 'option %s: must be a string, not %s (quote a value YAML reads as another type)' % (name, given)
+    return None
+
+
+def _not_text(value):
+    """What ``value`` is in words when it is a list, a dictionary, a number or a boolean; else None (a string, or what
+    ansible-core hands over as one: an inline vault value)."""
+    for types, words in (((list, tuple, set), 'a list'), (Mapping, 'a dictionary'), (bool, 'true or false'),
+                         ((int, float), 'a number')):
+        if isinstance(value, types):
+            return words
     return None
 
 
@@ -246,6 +269,9 @@ class NmsModule:
     # None, or a classmethod of a module whose options hold secrets no option marks no_log (network_state's sections are
     # lists of dictionaries without suboptions): (params) -> those values, masked in the result and the invocation
     secret_values = None
+    # whether a text option given anything but a string is refused before its content is checked (strict_text_problem)
+    # rather than turned into the value's Python text by ansible-core
+    strict_texts = False
 
     def fail(self, message, **extra):
         raise TaskError(message, **extra)

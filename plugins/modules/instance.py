@@ -21,6 +21,11 @@ description:
     task's read and its setup request, the server answers C(412 setup already completed), which counts as done too
     (V(changed=false), with a warning).
   - Without O(email), O(name) and O(password) the task only reports whether setup is required (RV(instance)).
+  - Types are checked before content, before any request. Every text option (O(email), O(name), O(password),
+    O(api_url), O(created_secrets_file), ...) must be given a string. A list, a dictionary, a number or a boolean
+    is refused, naming the option and the type given (never the value). Ansible would otherwise turn it into its
+    Python text, so that the list C([a@example.com]) given as O(email) would be sent as C(['a@example.com']).
+    Quote a password that YAML reads as a number.
   - The token is returned only by the task that sets the server up, as RV(personal_access_token), and that result is
     hidden from Ansible's output (screen, log, AWX job events) while C(register) gets it whole (see
     O(return_created_secrets)). No later run can get it again. Register the result to use the value, or write it to
@@ -31,6 +36,7 @@ options:
   email:
     description:
       - Email of the owner to create. It is also the owner's login on the server's embedded identity provider.
+      - It must look like an email address (an C(@) with text on both sides), as the email of M(nms.overlay.user).
       - Required together with O(name) and O(password) to set the server up.
     type: str
   name:
@@ -58,9 +64,15 @@ notes:
     a server with the embedded identity provider and no account yet."
   - A v0.27 server has neither call; the task fails after its one request, C(GET /api/instance) (the version probe
     other modules make needs a token).
-  - If the connection is lost after the setup request was sent, the task reads C(GET /api/instance) again. When the
-    server is set up by then, the token (which only the lost answer carried) is lost. The task then fails with
-    V(changed=true), and the owner creates a token in the dashboard.
+  - If the setup request's answer is lost, the token (which only that answer carried) is lost with it, and the setup
+    request is never sent again (the server would answer C(412 setup already completed)). An answer that came with
+    a success status but was cut off (the connection closed mid-body, or JSON cut short) means that the server is
+    set up. A request that got no answer, or a server failure, is told apart by reading C(GET /api/instance)
+    again. When the server is set up, the task fails with V(changed=true). Its message says that the server is
+    set up and the owner exists, that the owner's token was not received, and how to recover (sign in to the
+    dashboard as the owner with the password and create a personal access token there). A re-run changes nothing.
+    With O(create_pat=false) nothing secret is lost; the task then reports V(changed=true) with a warning, and
+    RV(owner) holds the email only.
 seealso:
   - module: nms.overlay.token
   - module: nms.overlay.user
@@ -113,6 +125,7 @@ owner:
       description:
         - Id of the owner.
         - In check mode, the placeholder C((new user <email>)).
+        - Missing when the setup's answer was lost (with O(create_pat=false); otherwise the task fails).
       type: str
       sample: CiQ5ZjQ3YjM1Ni0wMjVmLTQ0ZDMtYjA0Zi1mNWY2ZDM3YjU1YmMSBWxvY2Fs
     email:

@@ -42,7 +42,8 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values
-from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
+from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem, strict_text_problem
+from ansible_collections.nms.overlay.plugins.plugin_utils._paths import controller_path, expanded
 
 try:  # ansible-core 2.19 and later never render what a plugin returns unless it is marked trusted
     from ansible.template import trust_as_template  # noqa: F401  pylint: disable=unused-import
@@ -82,7 +83,8 @@ class InProcessAction(ActionBase):
         task_vars = task_vars if task_vars is not None else {}
         result = super().run(tmp, task_vars)
         del tmp  # no effect since ansible-core 2.7
-        problem = shape_problem(options_validator(self.engine)[0], self._task.args)
+        spec = options_validator(self.engine)[0]
+        problem = shape_problem(spec, self._task.args) or (self.engine.strict_texts and strict_text_problem(spec, self._task.args))
         if problem:
             # ansible-core's own check of such a value raises a TypeError or shows the token: name the option
             raise AnsibleActionFail(problem)
@@ -102,19 +104,20 @@ class InProcessAction(ActionBase):
         return shared_unsafe(result) if RESULTS_WRAPPED_BY_CORE else result
 
     def controller_paths(self, args):
-        """The task's options with a relative created_secrets_file made absolute: relative to the directory
-        ansible-playbook runs in, whether the module runs in this process or as a module process on this machine (which
-        ansible-core starts in the playbook's directory). A module that runs on another host needs an absolute path."""
-        path = args.get(SECRETS_FILE)
-        # expanded as AnsibleModule expands a path option: variables, then ~
-        expanded = os.path.expanduser(os.path.expandvars(path)) if isinstance(path, str) else path
-        if not self.creates_secrets or not expanded or os.path.isabs(expanded):
-            return args
-        if self._connection.transport != 'local':
+        """The task's options with a relative created_secrets_file and ca_path made absolute (_paths.controller_path):
+        relative to the directory ansible-playbook runs in, whether the module runs in this process or as a module
+        process on this machine (which ansible-core starts in the playbook's directory). A module that runs on another
+        host needs an absolute created_secrets_file (the file is the controller's), and takes ca_path on that host."""
+        names = (SECRETS_FILE, 'ca_path') if self.creates_secrets else ('ca_path',)
+        given = {name: args[name] for name in names if isinstance(args.get(name), str) and args[name]}
+        if self._connection.transport == 'local':
+            relative = {name: controller_path(path) for name, path in given.items() if not os.path.isabs(expanded(path))}
+            return dict(args, **relative) if relative else args
+        if SECRETS_FILE in given and not os.path.isabs(expanded(given[SECRETS_FILE])):
             raise AnsibleActionFail('option %s: a relative path (%s) is taken in the directory ansible-playbook runs in, '
                                     'on the controller, but this task runs the module on another host (connection %s): '
-                                    'give an absolute path' % (SECRETS_FILE, path, self._connection.transport))
-        return dict(args, **{SECRETS_FILE: os.path.join(os.getcwd(), expanded)})
+                                    'give an absolute path' % (SECRETS_FILE, given[SECRETS_FILE], self._connection.transport))
+        return args
 
     def refuse_async_secrets(self):
         """A module that may create a secret refuses async (unless it only removes): ansible-core hands an async job's

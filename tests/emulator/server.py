@@ -47,6 +47,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     drop: bool = False
     truncate: bool = False
+    framed: bool = False  # a truncated body sent with its own length: the transfer completes, the JSON is cut
 
 
 def json_reply(status: int, payload: Any) -> Reply:
@@ -192,6 +193,7 @@ class App:
             reply = _duplicated(reply, fault["index"])
         if fault is not None and fault.get("truncated"):
             reply.truncate = True
+            reply.framed = bool(fault.get("framed"))
         if fault is not None and fault.get("drop"):
             reply.drop = True  # "after": the request was applied, the answer is lost
         entry["status"] = None if reply.drop else reply.status
@@ -454,18 +456,20 @@ class RequestHandler(BaseHTTPRequestHandler):
                 pass
             return
         body = reply.body
+        if reply.truncate and reply.framed:
+            body = body[:len(body) // 2]
         length = len(body)
         lines = [f"{self.protocol_version} {reply.status} {self.responses.get(reply.status, ('',))[0]}",
                  f"Server: {self.version_string()}", f"Date: {self.date_time_string(time.time() + CLOCK.offset)}",
                  f"Content-Type: {reply.content_type}", f"Content-Length: {length}"]
         lines.extend(f"{name}: {value}" for name, value in reply.headers.items())
-        if reply.truncate:
+        if reply.truncate and not reply.framed:
             lines.append("Connection: close")
             self.close_connection = True
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") if self.request_version != "HTTP/0.9" else b""
         if self.command == "HEAD":
             body = b""
-        elif reply.truncate:
+        elif reply.truncate and not reply.framed:
             body = body[:length // 2]
         if len(body) < LONG:
             self.connection.sendall(head + body)

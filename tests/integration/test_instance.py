@@ -108,3 +108,80 @@ def test_bootstrap_server_builds_the_example_network_and_again_changes_nothing(e
     assert again.rc == 0, again
     assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again
     assert emulator.writes() == []
+
+
+@pytest.mark.dialects('current')
+@pytest.mark.parametrize('fault, requests', [
+    ({'truncated': True}, ['GET /api/instance', 'POST /api/setup']),                   # the connection closed mid-body
+    ({'truncated': True, 'framed': True}, ['GET /api/instance', 'POST /api/setup']),   # the JSON cut, its length complete
+    ({'drop': True, 'after': True}, ['GET /api/instance', 'POST /api/setup', 'GET /api/instance']),  # no answer at all
+], ids=['cut-transfer', 'cut-json', 'no-answer'])
+def test_a_setup_whose_answer_is_lost_fails_changed_saying_the_token_is_lost(emulator, run, tmp_path, fault, requests):
+    """Issue 44, item 10: the server is set up by the POST, whose answer (the only one with the token) is lost. The
+    task fails with changed=true, says that the server is set up, that the token was not received and how to get one;
+    the POST is sent once (a second one would be answered 412), and a re-run changes nothing."""
+    kept = tmp_path / 'owner-token.json'
+    emulator.clear_log()
+    emulator.set_faults({'queue': [dict(fault, method='POST')]})
+    task = {'name': 'setup', 'nms.overlay.instance': dict(OWNER, created_secrets_file=str(kept)), 'ignore_errors': True}
+    result = run([task])['setup']
+    message = result['msg']
+    assert result['failed'] and result['changed'] is True, result
+    assert 'the server is set up and its owner owner@example.com exists' in message, message
+    assert "the owner's personal access token, which only that answer carried, was not received" in message, message
+    assert 'sign in to the dashboard as owner@example.com with the password and create a personal access token' in message
+    assert 'nbp_' not in message and PASSWORD not in message
+    assert requests_of(emulator) == requests
+    assert not kept.exists()
+    assert emulator.ok('GET', '/instance') == {'setup_required': False}
+
+    emulator.clear_log()
+    again = run([dict(task, name='again')])['again']
+    assert again['changed'] is False and not again.get('failed') and again['instance'] == {'setup_required': False}
+    assert requests_of(emulator) == ['GET /api/instance']
+
+
+@pytest.mark.dialects('current')
+@pytest.mark.parametrize('ansible', [False, True], ids=['in-process', 'ansible-playbook'])
+def test_a_text_option_that_is_no_string_is_refused_before_any_request(emulator, run, ansible):
+    """Issue 44, item 9: ``email: [owner@example.com]`` set the server up with the email "['owner@example.com']"
+    (ansible-core turns a list into its Python text, and that holds an @). Types are checked before content."""
+    emulator.clear_log()
+    result = run([
+        {'name': 'a list', 'nms.overlay.instance': dict(OWNER, email=[OWNER['email']]), 'ignore_errors': True},
+        {'name': 'a number', 'nms.overlay.instance': dict(OWNER, password=123456789), 'ignore_errors': True},
+        {'name': 'a dictionary', 'nms.overlay.instance': dict(OWNER, name={'first': 'Owner'}), 'ignore_errors': True},
+        {'name': 'no email', 'nms.overlay.instance': dict(OWNER, email='owner@'), 'ignore_errors': True},
+    ], ansible=ansible)
+    assert result['a list']['msg'] == 'option email: must be a string, not a list (quote a value YAML reads as another type)'
+    assert result['a number']['msg'].startswith('option password: must be a string, not a number')
+    assert '123456789' not in result['a number']['msg']
+    assert result['a dictionary']['msg'].startswith('option name: must be a string, not a dictionary')
+    assert result['no email']['msg'] == "option email: 'owner@' is not an email address"
+    assert all(result[name]['failed'] and not result[name]['changed'] for name in ('a list', 'a number', 'a dictionary'))
+    assert emulator.requests() == [] and emulator.ok('GET', '/instance') == {'setup_required': True}
+
+
+@pytest.mark.dialects('current')
+def test_bootstrap_server_rerun_with_a_relative_token_file_reads_it_from_the_directory_it_runs_in(emulator, run, tmp_path):
+    """Issue 44, item 11: ``-e bootstrap_token_file=owner-token.json``, as the page documents it. The first run writes
+    the file where ansible-playbook runs; the re-run (here from the next run's directory, naming the same file
+    relative to it) reads the token from there, where ``lookup('file')`` alone looks in the playbook's directories.
+    $PWD names another directory all along (a process started by another program may carry its parent's)."""
+    decoy = tmp_path / 'decoy-pwd'
+    decoy.mkdir()
+    env = {'NMS_API_TOKEN': None, 'PWD': str(decoy)}
+    variables = {'bootstrap_owner_email': OWNER['email'], 'bootstrap_owner_name': OWNER['name'],
+                 'bootstrap_owner_password': PASSWORD, 'bootstrap_token_file': 'owner-token.json'}
+    first = run([], playbook='nms.overlay.bootstrap_server', env=env, extra_vars=variables)
+    assert first.rc == 0, first
+    here = os.path.dirname(first.command[first.command.index('-e') + 1][1:])
+    token = json.loads(open(os.path.join(here, 'owner-token.json'), encoding='utf-8').read())
+    assert token['tokens']['owner@example.com/setup-token']['key'].startswith('nbp_')
+
+    emulator.clear_log()
+    again = run([], playbook='nms.overlay.bootstrap_server', env=env, extra_vars=dict(
+        variables, bootstrap_token_file='../%s/owner-token.json' % os.path.basename(here)))
+    assert again.rc == 0, again
+    assert 'changed=0' in again.stdout.split('PLAY RECAP')[-1], again
+    assert emulator.writes() == [] and os.listdir(decoy) == []

@@ -76,6 +76,22 @@ def test_bootstrap_server_builds_the_example_network_and_again_changes_nothing(f
     assert fresh_server.writes() == [], fresh_server.writes()
 
 
+def test_an_email_that_is_no_string_is_refused_before_any_request(fresh_server, run):
+    """Issue 44, item 9: v0.77.1 takes the text "['owner@example.com']" as the owner's email (it holds an @); the task
+    refuses the list by its type, before any request, and the server stays fresh for the right setup."""
+    env = connection(fresh_server)
+    fresh_server.clear_log()
+    refused = run([{'name': 'setup', 'nms.overlay.instance': dict(OWNER, email=[OWNER['email']]), 'ignore_errors': True}],
+                  env=env)['setup']
+    assert refused['failed'] and not refused['changed'], refused
+    assert refused['msg'] == 'option email: must be a string, not a list (quote a value YAML reads as another type)'
+    assert requests_of(fresh_server) == []
+    done = run([{'name': 'setup', 'nms.overlay.instance': OWNER, 'register': 'setup'}], env=env)['setup']
+    assert done['changed'] is True and done['owner']['email'] == OWNER['email'], done
+    users = fresh_server.ok('GET', '/users', token=done['personal_access_token'])
+    assert [user['email'] for user in users] == [OWNER['email']]
+
+
 @pytest.fixture
 def old_server():
     yield from started('v0.27.6')

@@ -10,12 +10,9 @@ Not in _kinds.RESOURCES: nothing refers to it, network_state does not describe i
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, TEXT
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._strategy_setup import OneTimeSetup
 
-PASSWORD_LENGTH = (8, 72)   # what v0.77 accepts (422 otherwise)
-PAT_DAYS = (1, 365)
 SETUP_TOKEN = 'setup-token'  # the name servers give the owner's token
 
 
@@ -36,6 +33,12 @@ class InstanceModule(OneTimeSetup):
     value_wanted_by = 'create_pat'
     value_hint = ('the server returned no personal access token: it gives one only when it runs with '
                   'NB_SETUP_PAT_ENABLED=true; log in to the dashboard as the owner (with the password) and create one there')
+    lost_value = ('the server is set up and its owner %s exists, but the owner\'s personal access token, which only that '
+                  'answer carried, was not received, and no run can get it again')
+    lost_hint = ('To recover, sign in to the dashboard as %s with the password and create a personal access token there '
+                 '(a re-run of this task changes nothing: the server is set up)')
+    model = 'identity.InstanceOptions'  # email, name, password and pat_expire_in, after their types (strict_texts)
+    strict_texts = True
     answers = dict(setup_required=FLAG, user_id=TEXT, email=TEXT, personal_access_token=TEXT)
     fields = dict(
         email=Field(),
@@ -45,23 +48,6 @@ class InstanceModule(OneTimeSetup):
         pat_expire_in=Field('int'),
     )
     required_together = (('email', 'name', 'password'),)
-
-    def check_options(self):
-        """The server's own rules, before any request (none of them shows the password)."""
-        super().check_options()
-        params, problems = self.params, []
-        if params.get('name') is not None and not params['name'].strip():
-            problems.append('option name: must not be empty')
-        if params.get('email') is not None and '@' not in params['email']:
-            problems.append('option email: must be an email address (name@domain)')
-        password = params.get('password')
-        if password is not None and not PASSWORD_LENGTH[0] <= len(password) <= PASSWORD_LENGTH[1]:
-            problems.append('option password: must be %d to %d characters long' % PASSWORD_LENGTH)
-        days = params.get('pat_expire_in')
-        if days is not None and not PAT_DAYS[0] <= days <= PAT_DAYS[1]:
-            problems.append('option pat_expire_in: must be from %d to %d (days)' % PAT_DAYS)
-        if problems:
-            raise OptionsError('; '.join(problems))
 
     def secret_name(self, obj):
         """Kept as tokens.<owner email>/setup-token in created_secrets_file, as the token module keeps <user>/<name>."""

@@ -18,7 +18,11 @@ from ..tokens import make_token
 from ..util import ApiError
 from .base import CURRENT, Ctx, route
 
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# an address as v0.77.1's Go net/mail.ParseAddress takes one (so far as a setup needs): dot-atoms around the @, alone or
+# in angle brackets after a display name; "['owner@example.com']" (a list as Ansible would write it out) is refused
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_ADDRESS = r"%s(?:\.%s)*@%s(?:\.%s)*" % (_ATOM, _ATOM, _ATOM, _ATOM)
+EMAIL = re.compile(r"^\s*(?:%s|[^<>@]*<%s>)\s*$" % (_ADDRESS, _ADDRESS))
 PASSWORD_LENGTH = (8, 72)
 PAT_DAYS = (1, 365)
 SETUP_TOKEN = "setup-token"

@@ -21,6 +21,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import Options
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.instance import InstanceModule
 from ansible_collections.nms.overlay.plugins.module_utils._tables import ANSWER_TYPES
+from ansible_collections.nms.overlay.plugins.module_utils._task import strict_text_problem
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import hide_created_secret, run_engine
 from tests.support.fakes import FakeClient, engine
 
@@ -107,9 +108,41 @@ def test_a_lost_answer_with_the_server_set_up_fails_saying_the_token_is_lost():
                          ('POST', '/setup'): ApiError('POST', '/setup', None, 'the connection was aborted')})
     with pytest.raises(TaskError) as caught:
         engine(InstanceModule, client, **OWNER).run()
-    assert caught.value.details == {'changed': True}
-    assert 'was lost' in str(caught.value) and 'dashboard' in str(caught.value)
+    assert caught.value.details == {'changed': True, 'status': None, 'method': 'POST', 'path': '/setup'}
+    message = str(caught.value)
+    assert 'got no answer (the connection was aborted)' in message and 'yet the action was taken' in message, message
+    assert 'token, which only that answer carried, was not received' in message and 'sign in to the dashboard' in message
     assert [call[:2] for call in client.calls] == [('GET', '/instance'), ('POST', '/setup'), ('GET', '/instance')]
+
+
+@pytest.mark.parametrize('cut, shown', [
+    ('the answer was cut off after 40 of 120 bytes', 'the answer was cut off after 40 of 120 bytes'),
+    ('the answer is not valid JSON: {"email": "owner@example.com", "personal_access_token": "nbp_AAAA',
+     'the answer is not valid JSON)'),
+])
+def test_a_setup_answered_but_cut_off_fails_reporting_the_change_and_the_lost_token(cut, shown):
+    """Issue 44, item 10: a success status means the server is set up; the token the answer carried is lost, and the
+    task says so, changed, without another request (a second POST would only be answered 412)."""
+    client = server(setup=ApiError('POST', '/setup', 200, cut))
+    with pytest.raises(TaskError) as caught:
+        engine(InstanceModule, client, **OWNER).run()
+    message = str(caught.value)
+    assert caught.value.details['changed'] is True and caught.value.details['status'] == 200
+    assert [call[:2] for call in client.calls] == [('GET', '/instance'), ('POST', '/setup')]
+    assert 'was answered, but the answer could not be read (%s' % shown in message, message
+    assert 'the server is set up and its owner owner@example.com exists' in message, message
+    assert "the owner's personal access token, which only that answer carried, was not received" in message
+    assert 'sign in to the dashboard as owner@example.com with the password and create a personal access token' in message
+    assert 'nbp_' not in message and PASSWORD not in message
+
+
+def test_a_setup_cut_off_without_a_token_asked_is_a_change_with_a_warning():
+    client = server(setup=ApiError('POST', '/setup', 200, 'the answer was cut off after 40 of 120 bytes'))
+    task = engine(InstanceModule, client, create_pat=False, **OWNER)
+    result = task.run()
+    assert result['changed'] is True and result['owner'] == {'email': 'owner@example.com'}
+    assert 'personal_access_token' not in result and len(client.calls) == 2
+    assert any('the action was taken all the same' in warning for warning in task.module.warnings), task.module.warnings
 
 
 def test_a_lost_answer_with_the_server_still_fresh_fails_as_it_came():
@@ -136,9 +169,10 @@ def test_no_token_asked_no_warning():
 @pytest.mark.parametrize('options, problem', [
     (dict(OWNER, password='short'), 'option password: must be 8 to 72 characters long'),
     (dict(OWNER, password='x' * 73), 'option password: must be 8 to 72 characters long'),
-    (dict(OWNER, email='owner'), 'option email: must be an email address'),
+    (dict(OWNER, email='owner'), "option email: 'owner' is not an email address"),
+    (dict(OWNER, email='owner@'), "option email: 'owner@' is not an email address"),
     (dict(OWNER, name='  '), 'option name: must not be empty'),
-    (dict(OWNER, pat_expire_in=366), 'option pat_expire_in: must be from 1 to 365'),
+    (dict(OWNER, pat_expire_in=366), 'option pat_expire_in: must be between 1 and 365 days'),
 ])
 def test_options_are_checked_before_any_request(options, problem):
     client = server()
@@ -146,6 +180,19 @@ def test_options_are_checked_before_any_request(options, problem):
         engine(InstanceModule, client, **options).run()
     assert problem in str(caught.value) and client.calls == []
     assert options['password'] not in str(caught.value)
+
+
+@pytest.mark.parametrize('option, value, given', [
+    ('email', ['owner@example.com'], 'a list'), ('name', {'first': 'Owner'}, 'a dictionary'),
+    ('password', 12345678, 'a number'), ('name', True, 'true or false'), ('api_url', ['http://x'], 'a list'),
+])
+def test_a_text_option_that_is_no_string_is_refused_by_its_type(option, value, given):
+    """Issue 44, item 9: ansible-core would send ``"['owner@example.com']"``; the shape check refuses it first."""
+    args = dict(OWNER, **{option: value})
+    problem = strict_text_problem(InstanceModule.validation()['argument_spec'], args)
+    assert problem == 'option %s: must be a string, not %s (quote a value YAML reads as another type)' % (option, given)
+    assert InstanceModule.strict_texts and not GroupModule.strict_texts
+    assert strict_text_problem(InstanceModule.validation()['argument_spec'], dict(OWNER, pat_expire_in=7)) is None
 
 
 def test_the_token_goes_to_the_secrets_file_and_out_of_the_result(tmp_path):

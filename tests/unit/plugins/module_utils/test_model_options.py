@@ -14,7 +14,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils import _kind, _kinds
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import check_with_model, load_model
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import MODELLED
 from ansible_collections.nms.overlay.plugins.module_utils._models import (ConfigDict, Field, NonEmptyStr, Options,
                                                                           field_validator, model_validator)
 from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
@@ -85,7 +85,7 @@ def model_problem(model, params):
 
 
 def test_every_kind_with_a_model_is_in_the_table_and_its_options_are_the_models():
-    kinds = {cls.model: cls for cls in RESOURCES if cls.model}
+    kinds = {cls.model: cls for cls in MODELLED if cls.model}
     assert sorted(MODEL_OPTIONS) == sorted(kinds)
     for model, (texts, ruled) in MODEL_OPTIONS.items():
         assert sorted(texts + ruled) == sorted(load_model(model)[0].model_fields), model
@@ -96,6 +96,7 @@ def test_every_kind_with_a_model_is_in_the_table_and_its_options_are_the_models(
     assert 'groups' in MODEL_OPTIONS['routing.RouteOptions'][1]  # at least one item
     assert 'peer' in MODEL_OPTIONS['routing.RouteOptions'][0]
     assert 'name' in MODEL_OPTIONS['routing.NameserverGroupOptions'][1]  # at most 40 characters
+    assert MODEL_OPTIONS['identity.InstanceOptions'] == (('name',), ('email', 'password', 'pat_expire_in'))
 
 
 @pytest.mark.parametrize('model, name', TEXT_OPTIONS)

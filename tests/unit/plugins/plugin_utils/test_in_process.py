@@ -312,6 +312,18 @@ def test_a_relative_secrets_file_is_taken_in_the_directory_ansible_playbook_runs
     assert make_action().controller_paths({'created_secrets_file': 'keys.json'}) == {'created_secrets_file': 'keys.json'}
 
 
+def test_a_relative_ca_path_is_taken_in_the_directory_ansible_playbook_runs_in(monkeypatch, tmp_path):
+    """Issue 44, item 11: the same rule for ca_path on the controller (a module process there starts in the playbook's
+    directory); on another host, the path is that host's, as given."""
+    monkeypatch.chdir(tmp_path)
+    assert make_action().controller_paths({'ca_path': 'ca.pem'}) == {'ca_path': str(tmp_path / 'ca.pem')}
+    assert make_action(engine=SecretsEngine).controller_paths({'ca_path': 'ca.pem', 'created_secrets_file': 'k.json'}) == {
+        'ca_path': str(tmp_path / 'ca.pem'), 'created_secrets_file': str(tmp_path / 'k.json')}
+    assert make_action().controller_paths({'ca_path': '/etc/ca.pem'}) == {'ca_path': '/etc/ca.pem'}
+    assert make_action().controller_paths({'ca_path': ''}) == {'ca_path': ''}  # AWX's empty value: unset
+    assert make_action(transport='ssh').controller_paths({'ca_path': 'ca.pem'}) == {'ca_path': 'ca.pem'}
+
+
 def test_async_is_refused_only_where_a_value_may_be_created():
     with pytest.raises(AnsibleActionFail, match='async: nms.overlay.fake may create'):
         make_action({'state': 'present'}, engine=SecretsEngine, async_val=10).refuse_async_secrets()
