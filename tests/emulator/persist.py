@@ -107,7 +107,7 @@ def _read(path: str) -> dict[str, Any]:
     except ValueError as exc:
         raise StateFileError(f"state file {path}: cannot be read: not JSON ({exc})") from None
     version = data.get("format") if isinstance(data, dict) else None
-    if type(version) is not int or version != FORMAT or not isinstance(data.get("state"), dict):  # noqa: E721  (not True)
+    if isinstance(version, bool) or version != FORMAT or not isinstance(data.get("state"), dict):  # true equals 1
         raise StateFileError(f"state file {path}: not a state file of this emulator (format {FORMAT})")
     return data
 

@@ -244,7 +244,10 @@ def token_writes_after_a_revoke(server, run, tmp_path, env=None):
     use = {'name': 'use', 'no_log': True, 'ansible.builtin.copy': {
         'dest': str(tmp_path / 'token'), 'mode': '0600', 'content': '{{ tok.plain_token }}'}}
     path = '/api/reverse-proxies/proxy-tokens'
-    listed = lambda: [item for item in server.ok('GET', path) if item['name'] == 'site-b']  # noqa: E731
+
+    def listed():
+        return [item for item in server.ok('GET', path) if item['name'] == 'site-b']
+
     assert run([task('reverse_proxy_token', name='site-b')], env=env)['t']['changed'] is True
     first = listed()[0]
     assert run([task('reverse_proxy_token', name='site-b', state='absent')], env=env)['t']['changed'] is True
