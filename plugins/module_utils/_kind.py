@@ -336,6 +336,9 @@ class Kind(NmsModule):
     task_state = {}          # what a kind's hooks keep during one task ({attribute: initial value})
     cache_list = False       # a kind without a shared list (under a parent): read its list once per task
     live = None              # None, or a function of a listed object: whether it counts when finding (not a revoked key)
+    # None, or what the server's delete leaves listed, not ``live`` (a proxy token: 'revoked'): gone as far as a task
+    # goes (state=absent leaves it, state=present naming its id is refused)
+    deleted_stays = None
     read_answer = None       # None, or a function of a singleton's GET answer giving the object (default: an object)
     confirm_delete = None    # None (a singleton cannot be deleted), or a check that raises TaskError unless confirmed
     # hooks that default to nothing (the engine skips them): a kind defines them as methods, never calling super()
@@ -470,8 +473,9 @@ class Kind(NmsModule):
         return planned
 
     def may_replace(self, item):
-        """Whether a listed object can be the replacement being created (not a revoked setup key)."""
-        return True
+        """Whether a listed object can be the replacement being created, or a concurrent run's copy of a create: one
+        ``live`` keeps (not a revoked setup key or proxy token)."""
+        return self.live is None or bool(self.live(item))
 
     def replacement_wanted(self, obj):
         return False

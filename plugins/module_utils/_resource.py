@@ -57,6 +57,11 @@ class ResourceModule(CreateOnce):
                 self.check_server()
                 self.resolver.will_resolve({field.ref for name, field in self.fields.items() if field.ref and self.params.get(name)})
             obj = self.find()
+            if obj is not None and self.deleted_stays and not self.live(obj):  # found by id: deleted already
+                if not absent:
+                    raise TaskError('the %s with id %s is %s, and a %s %s cannot be used again; create a new one by %s instead'
+                                    % (self.what, ref_id(obj), self.deleted_stays, self.deleted_stays, self.what, self.natural_key))
+                obj = None
             result = self.absent(obj) if absent else self.present(obj)
             result = self.finish(obj, result) if self.finish else result
             if 'diff' not in result:

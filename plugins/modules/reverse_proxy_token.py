@@ -13,7 +13,9 @@ description:
   - Creates, rotates and revokes a proxy token of the account (C(/api/reverse-proxies/proxy-tokens)), which a
     self-hosted NetBird proxy uses to register with the server. Servers cannot change a token.
   - A token is found by O(id) when given, otherwise by O(name) among the tokens not revoked. A name shared by several
-    such tokens fails and lists their ids.
+    such tokens fails and lists their ids. Servers keep a revoked token in their list; it counts as gone. A name
+    whose tokens are all revoked gets a new token, and O(state=absent) does nothing to a revoked token. O(id) of a
+    revoked token with O(state=present) fails before any request.
   - The plain token is shown once, in the answer to the create; the module returns it only in the result of the task
     that created the token (see O(return_created_secrets)). No later task, diff or warning shows it.
 options:
@@ -37,7 +39,7 @@ options:
     default: false
   state:
     description:
-      - V(present) creates the token when there is none of that name; V(absent) revokes it.
+      - V(present) creates the token when there is none of that name that is not revoked; V(absent) revokes it.
     type: str
     choices: [present, absent]
     default: present

@@ -19,7 +19,7 @@ from typing import Any
 
 from .dialect import DIALECTS
 from .state import State
-from .tokens import hash_token
+from .tokens import hash_token, is_well_formed
 
 FORMAT = 1
 # State attributes that make up the account (the lock and the RNG are handled apart)
@@ -98,9 +98,16 @@ def _read(path: str) -> dict[str, Any]:
     try:
         with open(path, encoding="utf-8") as stream:
             data = json.load(stream)
-    except (OSError, ValueError) as exc:
-        raise StateFileError(f"state file {path}: cannot be read: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("state"), dict):
+    except OSError as exc:  # unreadable: its permissions, a directory
+        raise StateFileError(f"state file {path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise StateFileError(f"state file {path}: cannot be read: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except RecursionError:
+        raise StateFileError(f"state file {path}: cannot be read: its JSON is nested too deeply") from None
+    except ValueError as exc:
+        raise StateFileError(f"state file {path}: cannot be read: not JSON ({exc})") from None
+    version = data.get("format") if isinstance(data, dict) else None
+    if isinstance(version, bool) or version != FORMAT or not isinstance(data.get("state"), dict):  # true equals 1
         raise StateFileError(f"state file {path}: not a state file of this emulator (format {FORMAT})")
     return data
 
@@ -146,6 +153,9 @@ def stored_token(path: str) -> str:
     token = _read(path).get("owner_token")
     if not isinstance(token, str):
         raise StateFileError(f"state file {path}: holds no owner token")
+    if not is_well_formed(token):  # the token itself is never shown
+        raise StateFileError(f"state file {path}: damaged: its owner token is not a well-formed personal access token "
+                             f"(nbp_ and 36 characters whose last 6 are the checksum)")
     return token
 
 
@@ -163,12 +173,11 @@ def load(path: str, token: str) -> State:
         for name in FIELDS + tuple(name for name in OPTIONAL_FIELDS if name in saved):
             setattr(state, name, _decode(saved[name]))
         state.rng.setstate(_decode(data["rng"]))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        added = {name: _decode(value) for name, value in saved.items() if name not in FIELDS + OPTIONAL_FIELDS}
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
         what = f"lacks {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
         raise StateFileError(f"state file {path}: damaged: {what}") from None
-    added = [name for name in saved if name not in FIELDS + OPTIONAL_FIELDS]
-    for name in added:
-        value = _decode(saved[name])
+    for name, value in added.items():
         if name in NOT_KEPT or not name.isidentifier() or name.startswith("_") or callable(getattr(state, name, None)):
             raise StateFileError(f"state file {path}: damaged: {name!r} is no collection of the account")
         expected = getattr(state, name, None)

@@ -104,6 +104,17 @@ class App:
         # --state-file: the account is loaded from it when it exists, and written to it after every change
         self.state_file = state_file
         if state_file and os.path.exists(state_file):
+            self.state = self._load(state_file, token)
+        else:
+            self.state = self._fresh_state()
+            try:
+                self.save()
+            except OSError as exc:  # its directory is missing or not writable
+                raise persist.StateFileError(f"state file {state_file}: cannot be written: {exc.strerror or exc}") from None
+
+    def _load(self, state_file: str, token: str) -> State:
+        """The account kept in the state file, refused with a StateFileError naming the file and what is wrong."""
+        try:
             kept = persist.stored_dialect(state_file)
             if kept is not None and kept != self.dialect.name:
                 raise persist.StateFileError(
@@ -111,10 +122,12 @@ class App:
                     f"(leave --dialect out, or give --dialect {kept})")
             self.state = persist.load(state_file, token)
             self._check_loaded(state_file)
-            self.state = persist.load(state_file, token)  # as kept: the check's reads touched last_used and the like
-        else:
-            self.state = self._fresh_state()
-            self.save()
+            return persist.load(state_file, token)  # as kept: the check's reads touched last_used and the like
+        except persist.StateFileError:
+            raise
+        except Exception as exc:  # pylint: disable=broad-exception-caught  # damage no check above foresaw
+            raise persist.StateFileError(f"state file {state_file}: damaged: {type(exc).__name__}: {exc}; the file is "
+                                         f"left as it is") from None
 
     def _fresh_state(self) -> State:
         state = State(seed=self.seed, idp=self.idp, geo=self.geo, xid_keys=self.dialect.current)

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.integration.test_real_servers import connection, started
+from tests.integration.test_reverse_proxy import token_writes_after_a_revoke
 from tests.support.emulator import writes_of
 
 pytestmark = pytest.mark.real
@@ -92,3 +93,8 @@ def test_proxy_token_lifecycle_on_the_real_server(server, run, tmp_path):
     again = run([task('reverse_proxy_token', name='office', state='absent')], env=env)
     assert again['t']['changed'] is False and server.writes() == []
     assert all(item['revoked'] for item in server.ok('GET', '/api/reverse-proxies/proxy-tokens') if item['name'] == 'office')
+
+
+def test_a_name_whose_token_was_revoked_gets_one_new_token_on_the_real_server(server, run, tmp_path):
+    # the real server's delete revokes a token, which stays listed with revoked: true (a second delete answers 200)
+    token_writes_after_a_revoke(server, run, tmp_path, env=connection(server))

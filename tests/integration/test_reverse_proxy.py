@@ -237,6 +237,63 @@ def test_token_lifecycle_never_shows_the_token(emulator, run, tmp_path):
     assert again['t']['changed'] is False and emulator.writes() == []
 
 
+def token_writes_after_a_revoke(server, run, tmp_path, env=None):
+    """A name whose only token was revoked gets one new token (kept, its value shown once), then no write; a second
+    rotate replaces the live token only; the revoked ones are already gone for state=absent. Shared with the real
+    server's test (tests/integration/test_real_reverse_proxy.py)."""
+    use = {'name': 'use', 'no_log': True, 'ansible.builtin.copy': {
+        'dest': str(tmp_path / 'token'), 'mode': '0600', 'content': '{{ tok.plain_token }}'}}
+    path = '/api/reverse-proxies/proxy-tokens'
+
+    def listed():
+        return [item for item in server.ok('GET', path) if item['name'] == 'site-b']
+
+    assert run([task('reverse_proxy_token', name='site-b')], env=env)['t']['changed'] is True
+    first = listed()[0]
+    assert run([task('reverse_proxy_token', name='site-b', state='absent')], env=env)['t']['changed'] is True
+    assert [item['revoked'] for item in listed()] == [True]
+
+    server.clear_log()
+    check = run([task('reverse_proxy_token', name='site-b')], env=env, check=True, diff=True)
+    assert check['t']['changed'] is True and check['t']['diff']['after']['name'] == 'site-b' and server.writes() == []
+    server.clear_log()
+    again = run([dict(task('reverse_proxy_token', name='site-b'), register='tok'), use], env=env, ansible=True)
+    assert again.rc == 0, again
+    value = (tmp_path / 'token').read_text()
+    assert value.startswith('nbx_') and len(value) == 40 and value not in again.stdout
+    assert writes_of(server) == ['POST %s' % path]  # one create, kept: no delete
+    assert 'another run' not in again.stdout and '[WARNING]' not in again.stdout
+    tokens = listed()
+    assert sorted(item['revoked'] for item in tokens) == [False, True]
+    live = [item for item in tokens if not item['revoked']][0]
+    server.clear_log()
+    rerun = run([task('reverse_proxy_token', name='site-b')], env=env)
+    assert rerun['t']['changed'] is False and server.writes() == [] and not rerun['t'].get('warnings')
+    assert rerun['t']['reverse_proxy_token']['id'] == live['id'] and 'plain_token' not in rerun['t']
+
+    for turn in range(2):  # each rotate: a new token, the live one revoked (never the new one, for an older revoked id)
+        server.clear_log()
+        rotated = run([task('reverse_proxy_token', name='site-b', rotate=True)], env=env)
+        assert rotated['t']['changed'] is True and rotated['t']['replaced_id'] == live['id'] and not rotated['t'].get('warnings')
+        assert writes_of(server) == ['POST %s' % path, 'DELETE %s/%s' % (path, live['id'])]
+        tokens = listed()
+        assert len(tokens) == 3 + turn and [item['id'] for item in tokens if not item['revoked']] == [rotated['t']['reverse_proxy_token']['id']]
+        live = rotated['t']['reverse_proxy_token']
+
+    server.clear_log()  # a revoked token named by id: already gone for state=absent; state=present refuses it
+    gone = run([task('reverse_proxy_token', id=first['id'], state='absent')], env=env)
+    assert gone['t']['changed'] is False and server.writes() == []
+    refused = run([dict(task('reverse_proxy_token', id=first['id']), ignore_errors=True)], env=env)
+    assert refused['t']['failed'] is True and server.writes() == []
+    assert refused['t']['msg'] == ('the reverse proxy token with id %s is revoked, and a revoked reverse proxy token cannot be '
+                                   'used again; create a new one by name instead' % first['id'])
+
+
+def test_a_name_whose_token_was_revoked_gets_one_new_token(emulator, run, tmp_path):
+    needs(emulator, 'current')
+    token_writes_after_a_revoke(emulator, run, tmp_path)
+
+
 def test_without_a_connected_proxy_services_and_domains_are_refused_as_the_real_server_does(emulator, run):
     needs(emulator, 'current')
     peer = {'name': 'monitoring-01'}

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
 
+from tests.emulator import persist
 from tests.emulator.server import App
 from tests.emulator.tokens import make_token
 from tests.integration.conftest import REPO_ROOT
@@ -219,26 +223,145 @@ def _damage(data, how):
         del data["rng"]
     elif how == "an unknown dialect":
         data["dialect"] = "v9"
+    elif how == "a dialect not text":
+        data["dialect"] = ["current"]
+    elif how == "a malformed owner token":
+        data["owner_token"] = MALFORMED_TOKEN
+    elif how == "an owner token not text":
+        data["owner_token"] = 5
+    elif how == "format true":
+        data["format"] = True  # equal to 1 in Python, yet no format number
+    elif how == "state a list":
+        data["state"] = [state]
+    elif how == "a bad timestamp in an added collection":
+        state["proxy_tokens"] = {"t1": {"id": "t1", "created_at": {"$datetime": "tomorrow"}}}
+    elif how == "a bad set in an added collection":
+        state["proxy_tokens"] = {"t1": {"id": "t1", "ids": {"$set": 5}}}
+    elif how == "a record nested too deeply":  # JSON reads it; decoding it goes deeper than Python may
+        state["proxy_tokens"] = {"t1": {"id": "t1", "nested": _too_deep()}}
+    elif how == "an id generator not one":
+        data["rng"] = "x"
     return data
 
 
-@pytest.mark.parametrize("how", ["groups not an object", "a group not an object", "a group without its name",
-                                 "a bad timestamp", "no id generator", "an unknown dialect"])
-def test_a_damaged_state_file_is_refused_in_one_line_and_left_as_it_is(installed, tmp_path, how):
-    """Refused before the server starts, with one line naming the file and the damage: no traceback, no server that
-    answers 500 and then writes the damaged account back."""
-    state_file = tmp_path / "damaged.json"
-    App(make_token(), dialect="current", example=True, state_file=str(state_file))
-    state_file.write_text(json.dumps(_damage(json.loads(state_file.read_text(encoding="utf-8")), how)),
-                          encoding="utf-8")
-    before = state_file.read_bytes(), os.stat(state_file).st_mtime_ns
+def _too_deep():
+    """Lists nested as deep as this Python's JSON reads and writes, but deeper than the state file's decoding goes."""
+    for depth in range(500, 20000, 50):
+        try:
+            value = json.loads(json.dumps(json.loads("[" * depth + "]" * depth)))
+        except RecursionError:
+            break
+        try:
+            persist._decode(value)  # pylint: disable=protected-access
+        except RecursionError:
+            return value
+    pytest.skip("this Python's JSON cannot hold lists nested deeper than the decoding goes")
+    return None
+
+
+MALFORMED_TOKEN = "nbp_" + "A" * 36  # the right length, a wrong checksum
+DAMAGE = {  # how -> what the line says after the file's name
+    "groups not an object": "damaged: groups is str, not dict",
+    "a group not an object": "damaged: groups[",
+    "a group without its name": "damaged: GET /api/peers cannot be answered from it (KeyError: 'name')",
+    "a bad timestamp": "damaged: ValueError: Invalid isoformat string: 'tomorrow'",
+    "no id generator": "damaged: lacks 'rng'",
+    "an unknown dialect": "damaged: its dialect 'v9' is none of seed, netbird, current",
+    "a dialect not text": "damaged: its dialect ['current'] is none of seed, netbird, current",
+    "a malformed owner token": "damaged: its owner token is not a well-formed personal access token (nbp_ and 36 characters "
+                               "whose last 6 are the checksum)",
+    "an owner token not text": "holds no owner token",
+    "format true": "not a state file of this emulator (format 1)",
+    "state a list": "not a state file of this emulator (format 1)",
+    "a bad timestamp in an added collection": "damaged: ValueError: Invalid isoformat string: 'tomorrow'",
+    "a bad set in an added collection": "damaged: TypeError: 'int' object is not iterable",
+    "a record nested too deeply": "damaged: RecursionError: maximum recursion depth exceeded",
+    "an id generator not one": "damaged: ValueError: state with version x passed to Random.setstate() of version 3",
+}
+
+
+def refused(installed, tmp_path, state_file, how, **kwargs):
+    """The sandbox's answer to a state file it must refuse: exit 2, one line naming the file, nothing started, the file
+    left as it is."""
+    before = (state_file.read_bytes(), os.stat(state_file).st_mtime_ns) if state_file.is_file() else None
     try:
-        result = subprocess.run([sys.executable, _script(installed), "--state-file", str(state_file)],
-                                capture_output=True, text=True, timeout=30, check=False, cwd=str(tmp_path))
+        result = subprocess.run([kwargs.pop("python", sys.executable), kwargs.pop("script", _script(installed)),
+                                 "--state-file", str(state_file)], capture_output=True, text=True, timeout=30,
+                                check=False, cwd=str(tmp_path), **kwargs)
     except subprocess.TimeoutExpired as exc:
         pytest.fail("the sandbox started on a damaged state file (%s) instead of refusing it:\n%s" % (how, exc.stdout))
     assert result.returncode == 2, result
     assert result.stderr.startswith("sandbox: state file %s: " % state_file), result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
     assert result.stdout == ""
-    assert (state_file.read_bytes(), os.stat(state_file).st_mtime_ns) == before
+    if before is not None:
+        assert (state_file.read_bytes(), os.stat(state_file).st_mtime_ns) == before
+    return result.stderr[len("sandbox: state file %s: " % state_file):-1]
+
+
+@pytest.mark.parametrize("how", sorted(DAMAGE))
+def test_a_damaged_state_file_is_refused_in_one_line_and_left_as_it_is(installed, tmp_path, how):
+    """Refused before the server starts, with one line naming the file and the damage: no traceback, no server that
+    answers 500 and then writes the damaged account back. A malformed owner token is named as such, never shown."""
+    state_file = tmp_path / "damaged.json"
+    App(make_token(), dialect="current", example=True, state_file=str(state_file))
+    state_file.write_text(json.dumps(_damage(json.loads(state_file.read_text(encoding="utf-8")), how)),
+                          encoding="utf-8")
+    said = refused(installed, tmp_path, state_file, how)
+    assert said.startswith(DAMAGE[how]) and MALFORMED_TOKEN not in said, said
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"", "cannot be read: not JSON (Expecting value: line 1 column 1 (char 0))"),
+    (b'{"format": 1, "state": {}', "cannot be read: not JSON (Expecting ',' delimiter: line 1 column 26 (char 25))"),
+    (b"\xff\xfe{}", "cannot be read: not UTF-8 text (invalid start byte at byte 0)"),
+    (b"[" * 100000 + b"]" * 100000, "cannot be read: its JSON is nested too deeply"),
+], ids=["empty", "cut off", "not UTF-8", "nested too deeply"])
+def test_a_state_file_that_is_no_json_is_refused_in_one_line(installed, tmp_path, content, said):
+    state_file = tmp_path / "state.json"
+    state_file.write_bytes(content)
+    assert refused(installed, tmp_path, state_file, said).startswith(said)
+
+
+def test_an_unreadable_state_file_is_refused_in_one_line(installed, tmp_path):
+    """A directory, and a file the sandbox's user may not read (as root, the sandbox runs as nobody for that: the
+    repository's sandbox.py with a Python nobody can run, since the installed copy is in a directory of root's)."""
+    directory = tmp_path / "dir.json"
+    directory.mkdir()
+    assert refused(installed, tmp_path, directory, "a directory") == "cannot be read: Is a directory"
+
+    shared = tempfile.mkdtemp(prefix="nms-sandbox-")
+    try:
+        os.chmod(shared, 0o755)
+        state_file = pathlib.Path(shared) / "state.json"
+        App(make_token(), state_file=str(state_file))
+        os.chmod(state_file, 0o000 if os.geteuid() else 0o600)
+        kwargs = {}
+        if os.geteuid() == 0:
+            python = next((path for path in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3")
+                           if _runs_as_nobody(path)), None)
+            if python is None:
+                pytest.skip("no Python the user nobody can run")
+            kwargs = dict(python=python, script=os.path.join(REPO_ROOT, "tests", "emulator", "sandbox.py"),
+                          preexec_fn=_nobody)
+        assert refused(installed, pathlib.Path(shared), state_file, "unreadable", **kwargs) == "cannot be read: Permission denied"
+    finally:
+        shutil.rmtree(shared)
+
+
+def _nobody():
+    os.setgid(65534)
+    os.setuid(65534)
+
+
+def _runs_as_nobody(python):
+    try:
+        return subprocess.run([python, "-c", "import json"], preexec_fn=_nobody, capture_output=True, timeout=30,
+                              check=False).returncode == 0
+    except OSError:
+        return False
+
+
+def test_a_state_file_that_cannot_be_written_is_refused_in_one_line(installed, tmp_path):
+    state_file = tmp_path / "missing" / "state.json"
+    assert refused(installed, tmp_path, state_file, "no directory") == "cannot be written: No such file or directory"

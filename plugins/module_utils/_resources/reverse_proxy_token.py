@@ -52,6 +52,7 @@ class ReverseProxyTokenModule(SecretOnCreate):
     list_only = True
     cache_list = True
     live = staticmethod(lambda item: not item.get('revoked'))  # a revoked token is kept in the list: it is gone
+    deleted_stays = 'revoked'  # the server's delete revokes it (a second one answers 200 and changes nothing)
     secret_at = ('result', VALUE)
     secret_section = 'reverse_proxy_tokens'
     secret_value = staticmethod(created_token_value)

@@ -180,9 +180,6 @@ class SetupKeyModule(SecretOnCreate):
         """Revoked keys of the name are set aside when finding by name: they are dead (replaced keys, concurrent copies)."""
         return not item.get('revoked')
 
-    def may_replace(self, item):
-        return self.live(item)
-
     def choose(self, found):
         """The key of the name among the live ones (``found``); with none, a revoked one only where the task says
         which (state=absent, replace_invalid, or revoked set), else none: a new, usable key is created."""
