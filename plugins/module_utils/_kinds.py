@@ -45,6 +45,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_netwo
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_temporary_access import PeerTemporaryAccessModule
 
 RESOURCES = (
     GroupModule,
@@ -76,6 +77,10 @@ RESOURCES = (
     AgentNetworkPolicyModule,
     AgentNetworkBudgetRuleModule,
 )
+
+# the engines of modules that are no kind of RESOURCES (no network_state section) and validate with a model: the table of
+# models (MODEL_OPTIONS) holds theirs too
+MODELLED_ENGINES = (PeerTemporaryAccessModule,)
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the
 # account-wide one, which servers that have them answer (a group's resources name them)
@@ -167,7 +172,7 @@ def model_options():
     options the model holds to non-empty text and nothing more (Options.option_rules) whose argument spec makes them what
     the model makes them, a string or a list of strings; every other option of the model is in the second."""
     table = {}
-    for cls in RESOURCES:
+    for cls in RESOURCES + MODELLED_ENGINES:
         if cls.model is None:
             continue
         spec = cls.full_argument_spec()
