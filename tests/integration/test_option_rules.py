@@ -12,7 +12,7 @@ import pytest
 
 KEY = 'n0r3pL4c3h0ld3rK3yAAAAAAAAAAAAAAAAAAAAAAAAA='
 TARGET = {'target_id': 'web-1', 'target_type': 'peer', 'protocol': 'http', 'port': 8080}
-SERVICE = {'name': 'app', 'domain': 'app.example.com', 'targets': [TARGET]}
+SERVICE = {'name': 'app', 'domain': 'app.proxy.emulator.test', 'targets': [TARGET]}
 PROVIDER = {'name': 'p', 'provider_id': 'custom', 'upstream_url': 'https://llm.example.com', 'api_key': 'k-1'}
 SECRET = 'sk-not-shown-7d1f'
 
@@ -29,7 +29,7 @@ RULES = [
      {'peer': 'web-1', 'name': 'laptop', 'wg_pub_key': '!' * 43 + '=', 'rules': ['tcp/22']}, 'option wg_pub_key: must be a WireGuard'),
     ('key too short', 'peer_temporary_access', {'peer': 'web-1', 'name': 'laptop', 'wg_pub_key': KEY[4:], 'rules': ['tcp/22']},
      'option wg_pub_key: must be a WireGuard'),
-    ('listen port', 'reverse_proxy_service', dict(SERVICE, listen_port=70000), 'option listen_port: must be at most 65535'),
+    ('listen port', 'reverse_proxy_service', dict(SERVICE, mode='tcp', targets=[dict(TARGET, protocol='tcp')], listen_port=70000), 'option listen_port: must be at most 65535'),
     ('target port', 'reverse_proxy_service', dict(SERVICE, targets=[dict(TARGET, port=0)]), 'option targets[0].port: must be at least 1'),
     ('service domain', 'reverse_proxy_service', dict(SERVICE, domain='my app.example.com'),
      "option domain: must be a DNS name such as app.example.com (dot-separated labels of letters, digits, hyphens and "
@@ -59,6 +59,15 @@ RULES = [
 ]
 
 
+def ready(emulator):
+    """On a v0.77 server, what the tasks name exists (the peer web-1, the proxy cluster): without the rules, their
+    objects would be made."""
+    if emulator.dialect == 'current':
+        emulator.add_peers(peers=[{'hostname': 'web-1'}])
+        emulator.control('POST', '/_emulator/config', {'proxy_clusters': ['proxy.emulator.test']})
+    emulator.clear_log()
+
+
 def task(label, module, options):
     return {'name': label, 'ignore_errors': True, 'nms.overlay.%s' % module: options}
 
@@ -71,7 +80,7 @@ def check(result, label, expected):
 
 @pytest.mark.parametrize('label,module,options,expected', RULES, ids=[rule[0] for rule in RULES])
 def test_refused_before_any_request_in_process(label, module, options, expected, emulator, run):
-    emulator.clear_log()
+    ready(emulator)
     result = run([task(label, module, options)])
     assert result.in_process
     check(result, label, expected)
@@ -84,7 +93,7 @@ def test_refused_before_any_request_by_ansible_playbook(in_process, emulator, ru
     a template is refused as a list given as such."""
     templated = {'name': 'templated', 'ignore_errors': True, 'nms.overlay.user_invite': {
         'email': "{{ ['a@example.com'] }}", 'name': 'N', 'role': 'user'}}
-    emulator.clear_log()
+    ready(emulator)
     # the task with the secret last: ansible-core 2.21 shows the playbook's lines before a failed task
     result = run([templated] + [task(*rule[:3]) for rule in RULES], ansible=True,
                  extra_vars={'nms_overlay_in_process': in_process})
