@@ -14,7 +14,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils import _kind, _kinds
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import check_with_model, load_model
-from ansible_collections.nms.overlay.plugins.module_utils._kinds import RESOURCES
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import MODELLED_ENGINES, RESOURCES
 from ansible_collections.nms.overlay.plugins.module_utils._models import (ConfigDict, Field, NonEmptyStr, Options,
                                                                           field_validator, model_validator)
 from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
@@ -69,7 +69,7 @@ def engine(model, params):
     """The little of a task check_with_model reads: fields that are no reference and no natural key, so that only the
     model's text options are checked as such."""
     return types.SimpleNamespace(model=model, fields={name: types.SimpleNamespace(ref=None) for name in params},
-                                 natural_key=None, params=params)
+                                 natural_key=None, params=params, options={})
 
 
 def is_list(model, name):
@@ -85,7 +85,7 @@ def model_problem(model, params):
 
 
 def test_every_kind_with_a_model_is_in_the_table_and_its_options_are_the_models():
-    kinds = {cls.model: cls for cls in RESOURCES if cls.model}
+    kinds = {cls.model: cls for cls in RESOURCES + MODELLED_ENGINES if cls.model}
     assert sorted(MODEL_OPTIONS) == sorted(kinds)
     for model, (texts, ruled) in MODEL_OPTIONS.items():
         assert sorted(texts + ruled) == sorted(load_model(model)[0].model_fields), model
@@ -126,7 +126,7 @@ def test_a_ruled_option_set_validates_every_option_the_task_sets_with_the_model(
 
 def test_a_name_or_reference_is_checked_whatever_the_model():
     fields = {'name': types.SimpleNamespace(ref=None), 'groups': types.SimpleNamespace(ref='groups')}
-    engine_without_model = types.SimpleNamespace(model=None, fields=fields,
+    engine_without_model = types.SimpleNamespace(model=None, fields=fields, options={},
                                                  natural_key='name', params={'name': ' ', 'groups': ['a', '']})
     with pytest.raises(OptionsError) as exc:
         check_with_model(engine_without_model)
