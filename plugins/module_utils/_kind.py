@@ -198,7 +198,8 @@ def check_with_model(engine, names=None):
     (Options.option_rules)."""
     table = MODEL_OPTIONS.get(engine.model)
     if names is None:  # the kind's fields, and its other options its model checks (an invite's expires_in)
-        names = tuple(engine.fields) + tuple(name for name in sum(table or (), ()) if name in engine.options and name not in engine.fields)
+        names = tuple(engine.fields) + tuple(name for name in sum(table or (), ())
+                                             if name in engine.options and name not in engine.fields)
     # a model the table does not hold (make tables not run since it was added) has every option ruled: no rule skipped
     texts, ruled = table or ((), names if engine.model else ())
     with_rules = any(engine.params.get(name) is not None for name in ruled if name in names)

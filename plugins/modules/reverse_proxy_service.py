@@ -42,7 +42,7 @@ options:
   listen_port:
     description:
       - The port the proxy listens on, for V(tcp), V(udp) and V(tls) services (V(0) lets the server choose).
-      - From V(0) to V(65535), checked before any request (servers keep 16 bits of it: V(70000) would be V(4464)).
+      - From V(0) to V(65535), checked before any request (servers keep 16 bits of it, so V(70000) would be V(4464)).
     type: int
   targets:
     description:

@@ -29,7 +29,8 @@ RULES = [
      {'peer': 'web-1', 'name': 'laptop', 'wg_pub_key': '!' * 43 + '=', 'rules': ['tcp/22']}, 'option wg_pub_key: must be a WireGuard'),
     ('key too short', 'peer_temporary_access', {'peer': 'web-1', 'name': 'laptop', 'wg_pub_key': KEY[4:], 'rules': ['tcp/22']},
      'option wg_pub_key: must be a WireGuard'),
-    ('listen port', 'reverse_proxy_service', dict(SERVICE, mode='tcp', targets=[dict(TARGET, protocol='tcp')], listen_port=70000), 'option listen_port: must be at most 65535'),
+    ('listen port', 'reverse_proxy_service',
+     dict(SERVICE, mode='tcp', targets=[dict(TARGET, protocol='tcp')], listen_port=70000), 'option listen_port: must be at most 65535'),
     ('target port', 'reverse_proxy_service', dict(SERVICE, targets=[dict(TARGET, port=0)]), 'option targets[0].port: must be at least 1'),
     ('service domain', 'reverse_proxy_service', dict(SERVICE, domain='my app.example.com'),
      "option domain: must be a DNS name such as app.example.com (dot-separated labels of letters, digits, hyphens and "

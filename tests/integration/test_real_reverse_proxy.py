@@ -100,11 +100,13 @@ def test_bad_ports_domains_and_lifetimes_are_refused_before_any_request(server, 
     env = connection(server)
     target = {'target_id': 'real-h1', 'target_type': 'peer', 'protocol': 'tcp', 'port': 5432}
     service = {'name': 'db', 'domain': 'db.example.com', 'mode': 'tcp', 'targets': [target]}
+    port_zero, spaced = dict(service), dict(service)
+    port_zero['targets'], spaced['domain'] = [dict(target, port=0)], 'db example.com'
     server.clear_log()
     result = run([
         dict(task('reverse_proxy_service', label='listen', **dict(service, listen_port=70000)), ignore_errors=True),
-        dict(task('reverse_proxy_service', label='port', **dict(service, targets=[dict(target, port=0)])), ignore_errors=True),
-        dict(task('reverse_proxy_service', label='domain', **dict(service, domain='db example.com')), ignore_errors=True),
+        dict(task('reverse_proxy_service', label='port', **port_zero), ignore_errors=True),
+        dict(task('reverse_proxy_service', label='domain', **spaced), ignore_errors=True),
         dict(task('reverse_proxy_domain', label='custom', domain='apps example.com', target_cluster='eu.proxy.netbird.io'),
              ignore_errors=True),
         dict(task('reverse_proxy_token', label='token', name='t', expires_in=-1), ignore_errors=True),
