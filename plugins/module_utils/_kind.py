@@ -193,9 +193,9 @@ def check_with_model(engine, names=None):
     has): its natural key and its references must not be blank; then, when the task sets an option its kind's model
     has a rule for beyond non-empty text, every option of ``names`` it sets with the model, which reports all their
     problems at once; else the options the model holds to non-empty text only must not be blank either, as the model
-    would say (MODEL_OPTIONS says which are which, in the model's order). pydantic costs a module process 40 ms or more to import, so a task that sets no option with a
-    rule never loads it; the answer is the same, as no rule of the model reads a text option alone
-    (Options.option_rules)."""
+    would say (MODEL_OPTIONS says which are which, in the model's order). pydantic costs a module process 40 ms or
+    more to import, so a task that sets no option with a rule never loads it; the answer is the same, as no rule of the
+    model reads a text option alone (Options.option_rules)."""
     table = MODEL_OPTIONS.get(engine.model)
     if names is None:  # the kind's fields, and its other options its model checks (an invite's expires_in)
         names = tuple(engine.fields) + tuple(name for name in sum(table or (), ())
