@@ -178,6 +178,8 @@ def load_model(name):
         from ansible_collections.nms.overlay.plugins.module_utils import _models_networks as models
     elif area == 'peers':
         from ansible_collections.nms.overlay.plugins.module_utils import _models_peers as models
+    elif area == 'proxies':
+        from ansible_collections.nms.overlay.plugins.module_utils import _models_proxies as models
     elif area == 'routing':
         from ansible_collections.nms.overlay.plugins.module_utils import _models_routing as models
     else:
@@ -187,16 +189,19 @@ def load_model(name):
 
 
 def check_with_model(engine, names=None):
-    """Check the options ``names`` of a task (all its kind's fields by default): its natural key and its references
-    must not be blank; then, when the task sets an option its kind's model has a rule for beyond non-empty text, every
-    option of ``names`` it sets with the model, which reports all their problems at once; else the options the model
-    holds to non-empty text only must not be blank either, as the model would say (MODEL_OPTIONS says which are which,
-    in the model's order). pydantic costs a module process 40 ms or more to import, so a task that sets no option with a
-    rule never loads it; the answer is the same, as no rule of the model reads a text option alone
-    (Options.option_rules)."""
-    names = engine.fields if names is None else names
+    """Check the options ``names`` of a task (by default its kind's fields, and those of its other options its model
+    has): its natural key and its references must not be blank; then, when the task sets an option its kind's model
+    has a rule for beyond non-empty text, every option of ``names`` it sets with the model, which reports all their
+    problems at once; else the options the model holds to non-empty text only must not be blank either, as the model
+    would say (MODEL_OPTIONS says which are which, in the model's order). pydantic costs a module process 40 ms or
+    more to import, so a task that sets no option with a rule never loads it; the answer is the same, as no rule of the
+    model reads a text option alone (Options.option_rules)."""
+    table = MODEL_OPTIONS.get(engine.model)
+    if names is None:  # the kind's fields, and its other options its model checks (an invite's expires_in)
+        names = tuple(engine.fields) + tuple(name for name in sum(table or (), ())
+                                             if name in engine.options and name not in engine.fields)
     # a model the table does not hold (make tables not run since it was added) has every option ruled: no rule skipped
-    texts, ruled = MODEL_OPTIONS.get(engine.model) or ((), names if engine.model else ())
+    texts, ruled = table or ((), names if engine.model else ())
     with_rules = any(engine.params.get(name) is not None for name in ruled if name in names)
     checked = [name for name in names if name == engine.natural_key or getattr(engine.fields.get(name), 'ref', None)]
     if not with_rules:

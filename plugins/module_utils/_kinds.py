@@ -46,6 +46,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_netwo
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_temporary_access import PeerTemporaryAccessModule
 
 RESOURCES = (
     GroupModule,
@@ -78,8 +79,9 @@ RESOURCES = (
     AgentNetworkBudgetRuleModule,
 )
 
-# every kind whose options have a model (MODEL_OPTIONS): the resources, and the instance's setup, which is none
-MODELLED = RESOURCES + (InstanceModule,)
+# every kind whose options have a model (MODEL_OPTIONS): the resources, and the engines of modules that are no kind of
+# RESOURCES (no network_state section) but validate with a model: the instance's setup, a peer's temporary access
+MODELLED = RESOURCES + (InstanceModule, PeerTemporaryAccessModule)
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the
 # account-wide one, which servers that have them answer (a group's resources name them)

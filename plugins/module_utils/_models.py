@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import traceback
 from typing import List, Optional
+from urllib.parse import urlsplit
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 
@@ -56,11 +57,35 @@ except ImportError:  # pragma: no cover - reported through missing_required_lib
 NonEmptyStr = constr(strip_whitespace=True, min_length=1)
 
 
+def url_problem(value):
+    """Why ``value`` is no full http(s) URL (a scheme and a host, no blank in it), as a rule; None when it is one."""
+    text = str(value)
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError:
+        parts = host = None
+    if parts is None or parts.scheme not in ('http', 'https') or not host or any(char.isspace() for char in text):
+        return "must be a full http(s) URL such as https://sso.example.com (a scheme and a host), not '%s'" % text
+    return None
+
+
+def check_url(value):
+    return passing(value, url_problem(value))
+
+
 def passing(value, problem):
     """A validator's answer: the value when its rule found no problem (None), else the problem as pydantic's error."""
     if problem:
         raise ValueError(problem)
     return value
+
+
+try:
+    from typing import Annotated
+    UrlStr = Annotated[str, AfterValidator(check_url)]
+except ImportError:  # pragma: no cover - Python before 3.9
+    UrlStr = str
 
 
 class Options(BaseModel):

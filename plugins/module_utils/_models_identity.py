@@ -9,7 +9,7 @@ import re
 from typing import List, Optional, Union
 
 from ansible_collections.nms.overlay.plugins.module_utils._time import parse_duration
-from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, field_validator
+from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, UrlStr, field_validator
 
 KEY_EXPIRES_MIN = 86400
 KEY_EXPIRES_MAX = 31536000
@@ -19,6 +19,7 @@ DOMAIN_NAME = re.compile(r'^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0
 TOKEN_DAYS_MIN = 1
 TOKEN_DAYS_MAX = 365
 PASSWORD_LENGTH = (8, 72)  # what v0.77 accepts for the owner's password at setup (422 otherwise)
+INVITE_EXPIRES_MIN = 3600
 
 
 def _bounded_duration(value, low, high, what):
@@ -43,6 +44,29 @@ class UserOptions(Options):
         if value is not None and ('@' not in value or value.startswith('@') or value.endswith('@')):
             raise ValueError("'%s' is not an email address" % value)
         return value
+
+
+class UserInviteOptions(UserOptions):
+    """An invite link: the user's rules (an email that looks like one, a name, group references) and a lifetime of
+    at least an hour (servers: "invite expiration must be at least 1 hour")."""
+
+    expires_in: Optional[int] = None
+
+    @field_validator('expires_in')
+    @classmethod
+    def _at_least_an_hour(cls, value):
+        if value is not None and value < INVITE_EXPIRES_MIN:
+            raise ValueError('must be at least %d (one hour, in seconds); %d was given' % (INVITE_EXPIRES_MIN, value))
+        return value
+
+
+class IdentityProviderOptions(Options):
+    """An identity provider: non-empty name and client id, the issuer a full http(s) URL (the server reads its
+    /.well-known/openid-configuration)."""
+
+    name: Optional[NonEmptyStr] = None
+    issuer: Optional[UrlStr] = None
+    client_id: Optional[NonEmptyStr] = None
 
 
 class TokenOptions(Options):

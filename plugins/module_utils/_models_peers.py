@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
 from typing import List, Optional
 
-from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, OptionsError, field_validator
+from ansible_collections.nms.overlay.plugins.module_utils._models import NonEmptyStr, Options, OptionsError, field_validator, passing
 
 
 class PeerOptions(Options):
@@ -30,6 +32,37 @@ class PeerOptions(Options):
         except ValueError:
             raise ValueError("'%s' is not an IP address (give the peer's overlay address, e.g. 100.64.0.5)" % value) from None
         return value
+
+
+WG_KEY_BYTES = 32
+WG_KEY_LENGTH = 44  # 32 bytes in standard base64: 43 characters and one '='
+
+
+def wireguard_key_problem(value):
+    """Why ``value`` is no WireGuard public key (32 bytes in standard base64, as ``wg pubkey`` prints it), as a rule;
+    None when it is one."""
+    text = str(value).strip()
+    try:
+        decoded = base64.b64decode(text, validate=True) if len(text) == WG_KEY_LENGTH and text.endswith('=') else b''
+    except (binascii.Error, ValueError):
+        decoded = b''
+    if len(decoded) != WG_KEY_BYTES:
+        return ("must be a WireGuard public key (32 bytes in standard base64: 44 characters ending in '=', as wg pubkey "
+                "prints it), not '%s'" % value)
+    return None
+
+
+class TemporaryAccessOptions(Options):
+    """Temporary access to a peer: a non-empty name, a WireGuard public key (servers make the peer of any text, real
+    v0.77.1 too, and no agent can use it)."""
+
+    name: Optional[NonEmptyStr] = None
+    wg_pub_key: Optional[str] = None
+
+    @field_validator('wg_pub_key')
+    @classmethod
+    def _wireguard_key(cls, value):
+        return passing(value, None if value is None else wireguard_key_problem(value))
 
 
 def check_new_address(value):

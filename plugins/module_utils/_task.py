@@ -42,14 +42,48 @@ def _readable_as_dict(value):
     return True
 
 
+TEXT_TYPES = ('str', 'path')
+
+
+def given(params, name, option):
+    """The value a task gives an option, under its name or one of its aliases (None: none)."""
+    if not isinstance(params, dict):
+        return None
+    for key in (name,) + tuple(option.get('aliases') or ()):
+        if params.get(key) is not None:
+            return params[key]
+    return None
+
+
+def text_shape_problem(option, value, where):
+    """Why ``value`` is no value of a text option, or of a list of texts (a list or a dictionary in a text's place),
+    else None; the value is quoted unless the option is no_log. A number or a boolean stays a text's value, as
+    ansible-core converts it (``name: 2024``)."""
+    kind = option.get('type', 'str')
+    if kind in TEXT_TYPES:
+        items = [(where, value)]
+    elif kind == 'list' and option.get('elements') in TEXT_TYPES and isinstance(value, (list, tuple)):
+        items = [('%s[%d]' % (where, index), item) for index, item in enumerate(value)]
+    else:
+        return None
+    for path, item in items:
+        if isinstance(item, (list, tuple, dict)):
+            shown = '' if option.get('no_log') else ' (%r)' % (item,)  # a secret's value is never shown
+            return 'option %s: must be a string, not a %s%s' % (path, 'dictionary' if isinstance(item, dict) else 'list', shown)
+    return None
+
+
 def shape_problem(spec, params, prefix=''):
-    """The first option ansible-core's own checks would trip over, as a message naming it (or None).
+    """The first option ansible-core's own checks would trip over or let through in a shape it is not, as a message
+    naming it (or None).
 
     Such options are: one with suboptions given something that is not a dictionary (ansible-core's
     check either raises TypeError, ``checks: [1, 2]``, or fails with the connection token unmasked in
-    the invocation, ``rules: [a, list]``), and a string holding a NUL character (a module process
-    fails to log its arguments to syslog, naming nothing). The action plugin looks first, whichever
-    way the module then runs.
+    the invocation, ``rules: [a, list]``), a string holding a NUL character (a module process
+    fails to log its arguments to syslog, naming nothing), and a text option (``str`` or ``path``, or an element of a
+    list of them) given a list or a dictionary, which ansible-core 2.16 to 2.21 turns into its Python text silently
+    (``email: [a@example.com]`` would be the text ``['a@example.com']``, and a rule would check that text). The action
+    plugin looks first, whichever way the module then runs.
     """
     # the first string, at any depth, that holds a NUL (depth first, in the options' order)
     pending = [(prefix + str(name), value) for name, value in reversed(list(params.items()))] if isinstance(params, dict) else []
@@ -63,11 +97,14 @@ def shape_problem(spec, params, prefix=''):
         elif isinstance(value, (list, tuple)):
             pending.extend(('%s[%d]' % (where, index), item) for index, item in reversed(list(enumerate(value))))
     for name, option in spec.items():
-        value = params.get(name) if isinstance(params, dict) else None
+        value = given(params, name, option)
+        where = prefix + name
+        problem = text_shape_problem(option, value, where)
+        if problem:
+            return problem
         sub_spec = option.get('options')
         if value is None or not sub_spec:
             continue
-        where = prefix + name
         if isinstance(value, (list, tuple)) and option.get('type') == 'list':
             items = [('%s[%d]' % (where, index), item) for index, item in enumerate(value)]
         else:

@@ -31,7 +31,7 @@ options:
         V(litellm_proxy) or V(custom). Required to create one. Servers refuse an id their catalog does not have.
     type: str
   upstream_url:
-    description: The full upstream URL (with C(http://) or C(https://)) the gateway forwards to. Required to create one.
+    description: The full upstream URL (with C(http://) or C(https://) and a host) the gateway forwards to. Required to create one.
     type: str
   api_key:
     description:

@@ -45,6 +45,7 @@ options:
   issuer:
     description:
       - The OpenID Connect issuer URL, such as V(https://accounts.google.com). Required to create one.
+      - A full http(s) URL (a scheme and a host, no blank), checked before any request.
       - Compared as written. The server refuses an issuer that differs from the one the provider's discovery document
         names, even by a trailing C(/).
     type: str

@@ -37,6 +37,8 @@ options:
   wg_pub_key:
     description:
       - WireGuard public key of the machine that is to connect (base64, as C(wg pubkey) prints it).
+      - 32 bytes in standard base64 (44 characters ending in V(=)), checked before any request (servers make the peer of
+        any text, which no agent can then use).
       - Required with O(state=present). A key the server knows already (of any peer) is refused with
         C(412 peer has been already registered).
     type: str

@@ -27,12 +27,14 @@ options:
   domain:
     description:
       - The domain name, such as V(apps.example.com). Required to create one.
+      - A DNS name (dot-separated labels of letters, digits, hyphens and underscores), checked before any request
+        (servers take any text).
       - Fixed once created (a different value for the domain found by O(id) is a warning).
     type: str
   target_cluster:
     description:
       - The address of the proxy cluster the domain is validated against (see M(nms.overlay.reverse_proxy_cluster_info)).
-        Required to create one.
+        Required to create one. A DNS name, as O(domain).
       - Fixed once created (a different value is a warning); delete the domain and create it again to change it.
     type: str
   validate:

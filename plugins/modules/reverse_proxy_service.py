@@ -32,6 +32,7 @@ options:
     description:
       - The domain the service is published under, such as V(grafana.apps.example.com) (under a custom domain, see
         M(nms.overlay.reverse_proxy_domain), or a cluster's free domain). Required to create one.
+      - A DNS name (dot-separated labels of letters, digits, hyphens and underscores), checked before any request.
     type: str
   mode:
     description:
@@ -41,6 +42,7 @@ options:
   listen_port:
     description:
       - The port the proxy listens on, for V(tcp), V(udp) and V(tls) services (V(0) lets the server choose).
+      - From V(0) to V(65535), checked before any request (servers keep 16 bits of it, so V(70000) would be V(4464)).
     type: int
   targets:
     description:
@@ -69,7 +71,7 @@ options:
         choices: [http, https, tcp, udp]
       port:
         description:
-          - The backend's port.
+          - The backend's port, from V(1) to V(65535) (checked before any request).
         type: int
         required: true
       host:

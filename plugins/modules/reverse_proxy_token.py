@@ -29,7 +29,7 @@ options:
     type: str
   expires_in:
     description:
-      - Lifetime of a token to create, in seconds; V(0) or unset, it never expires.
+      - Lifetime of a token to create, in seconds; V(0) or unset, it never expires. Not negative.
       - "A token cannot change: a different value for an existing token is a warning. Use O(rotate) to replace it."
     type: int
   rotate:

@@ -37,7 +37,8 @@ options:
     type: str
   email:
     description:
-      - Email of the person invited. Required to create an invite.
+      - Email of the person invited. Required to create an invite. Refused before any request unless it looks like an
+        email (a V(@) with text on both sides; servers invite any text).
       - An email that already belongs to a user of the account is not invited again (see the description).
     type: str
   name:

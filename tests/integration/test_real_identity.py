@@ -171,3 +171,20 @@ def test_a_regular_user_s_generated_password_is_never_shown(idp_server, run):
     generated = created[-1]['answer'].get('password') if created and isinstance(created[-1]['answer'], dict) else None
     assert generated, 'the server answered the create without a password: %r' % created
     assert generated not in result.stdout
+
+
+@pytest.mark.parametrize('in_process', [True, False], ids=['controller', 'module process'])
+def test_an_invite_of_a_bad_email_is_refused_before_any_request(idp_server, run, in_process):
+    """Issue 44, point 8: real v0.77.1 invites 'nobody' (an invite for an email without @) and the text of a list; the
+    module refuses both, and a lifetime under an hour, before any request, naming the option and the rule."""
+    env = connection(idp_server)
+    idp_server.clear_log()
+    tasks = [dict(invite(**{**INVITE, 'email': 'nobody'}), name='no_at', ignore_errors=True),
+             dict(invite(**{**INVITE, 'email': ['a@example.com']}), name='a_list', ignore_errors=True),
+             dict(invite(**{**INVITE, 'expires_in': 60}), name='short', ignore_errors=True)]
+    result = run(tasks, env=env, ansible=not in_process, extra_vars=None if in_process else {'nms_overlay_in_process': False})
+    assert result['no_at']['msg'] == "option email: 'nobody' is not an email address"
+    assert result['a_list']['msg'] == "option email: must be a string, not a list (['a@example.com'])"
+    assert result['short']['msg'] == 'option expires_in: must be at least 3600 (one hour, in seconds); 60 was given'
+    assert idp_server.requests() == []
+    assert idp_server.ok('GET', '/api/users/invites') == []  # nothing was made

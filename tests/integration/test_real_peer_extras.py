@@ -113,3 +113,16 @@ def test_user_password_of_a_user_the_identity_provider_does_not_know(idp_server,
                  env=connection(idp_server))
     assert result['password']['status'] == 422
     assert result['password']['msg'].endswith('failed to update password: failed to get user: not found')
+
+
+@pytest.mark.parametrize('key', ['not-a-key', '!' * 43 + '=', KEY[4:]], ids=['not base64', '44 characters not base64', 'too short'])
+def test_a_key_that_is_no_wireguard_key_is_refused_before_any_request(idp_server, run, key):
+    """Issue 44, point 8: real v0.77.1 makes the temporary peer of any text as its WireGuard key (a peer no agent can
+    use); the module refuses it before any request, naming the option and the rule."""
+    env = connection(idp_server)
+    idp_server.clear_log()
+    bad = run([dict(access(peer='real-h1', name='bad-key', wg_pub_key=key, rules=['tcp/22']), ignore_errors=True)], env=env)
+    assert bad['access']['msg'].startswith("option wg_pub_key: must be a WireGuard public key (32 bytes in standard base64: 44 "
+                                           "characters ending in '=', as wg pubkey prints it), not '%s'" % key)
+    assert idp_server.requests() == []
+    assert [peer['name'] for peer in idp_server.ok('GET', '/peers') if peer['name'] == 'bad-key'] == []  # nothing was made

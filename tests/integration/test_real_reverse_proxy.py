@@ -98,3 +98,28 @@ def test_proxy_token_lifecycle_on_the_real_server(server, run, tmp_path):
 def test_a_name_whose_token_was_revoked_gets_one_new_token_on_the_real_server(server, run, tmp_path):
     # the real server's delete revokes a token, which stays listed with revoked: true (a second delete answers 200)
     token_writes_after_a_revoke(server, run, tmp_path, env=connection(server))
+
+
+def test_bad_ports_domains_and_lifetimes_are_refused_before_any_request(server, run):
+    """Issue 44, point 8: real v0.77.1 keeps a port as 16 bits (70000 would be 4464) and takes a domain of any text;
+    the modules refuse those, and a negative token lifetime (the server's 400), before any request."""
+    env = connection(server)
+    target = {'target_id': 'real-h1', 'target_type': 'peer', 'protocol': 'tcp', 'port': 5432}
+    service = {'name': 'db', 'domain': 'db.example.com', 'mode': 'tcp', 'targets': [target]}
+    port_zero, spaced = dict(service), dict(service)
+    port_zero['targets'], spaced['domain'] = [dict(target, port=0)], 'db example.com'
+    server.clear_log()
+    result = run([
+        dict(task('reverse_proxy_service', label='listen', **dict(service, listen_port=70000)), ignore_errors=True),
+        dict(task('reverse_proxy_service', label='port', **port_zero), ignore_errors=True),
+        dict(task('reverse_proxy_service', label='domain', **spaced), ignore_errors=True),
+        dict(task('reverse_proxy_domain', label='custom', domain='apps example.com', target_cluster='eu.proxy.netbird.io'),
+             ignore_errors=True),
+        dict(task('reverse_proxy_token', label='token', name='t', expires_in=-1), ignore_errors=True),
+    ], env=env)
+    assert result['listen']['msg'] == 'option listen_port: must be at most 65535'
+    assert result['port']['msg'] == 'option targets[0].port: must be at least 1'
+    assert result['domain']['msg'].startswith("option domain: must be a DNS name such as app.example.com")
+    assert result['custom']['msg'].startswith("option domain: must be a DNS name such as app.example.com")
+    assert result['token']['msg'] == 'option expires_in: must be at least 0'
+    assert server.requests() == []

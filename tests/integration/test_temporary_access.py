@@ -10,6 +10,7 @@ import pytest
 from tests.support.emulator import writes_of
 
 KEY = 'n0r3pL4c3h0ld3rK3yAAAAAAAAAAAAAAAAAAAAAAAAA='
+OTHER_KEY = 'Lj3eEeyqkORmtn0wLnO1gxB6bJ3lU7MsHlNHvVA8iGk='  # a second WireGuard key (32 bytes, base64)
 
 
 def needs(emulator, dialect):
@@ -41,7 +42,7 @@ def test_create_rerun_check_delete(emulator, run):
     other = run([access(**{**task, 'rules': ['tcp/443']})], check=True)
     assert other['access']['changed'] is False and emulator.writes() == []
     assert 'keeps its rules tcp/22, udp/53-60, not tcp/443' in other['access']['warnings'][0]
-    fresh = run([access(**{**task, 'name': 'laptop-2', 'wg_pub_key': KEY[::-1]})], check=True)
+    fresh = run([access(**{**task, 'name': 'laptop-2', 'wg_pub_key': OTHER_KEY})], check=True)
     assert fresh['access']['changed'] is True and emulator.writes() == []
 
     gone = run([access(peer='web-1', name='laptop', state='absent')])

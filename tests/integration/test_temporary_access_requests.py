@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-KEY = 'r3qu3stC0untK3yAAAAAAAAAAAAAAAAAAAAAAAAAAA='
+KEY = 'r3qu3stC0untK3yAAAAAAAAAAAAAAAAAAAAAAAAAAAA='  # 32 bytes in base64, as a WireGuard key is
 
 
 def reads(emulator):

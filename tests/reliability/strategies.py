@@ -10,6 +10,8 @@ pointed at the emulator, so that whatever is sent is logged there.
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import strategies as st
 
 CONNECTION = ("api_url", "api_token", "validate_certs", "ca_path", "timeout", "retries")
@@ -41,6 +43,47 @@ TEXT = st.one_of(
 )
 
 
+# Options whose values have a rule beyond their type (by the option's name, in every module and at any depth), with
+# values each rule refuses (issue 44, point 8): an email, a port, a DNS name, a URL, a WireGuard key, a lifetime.
+RULE_BAD_VALUES = (
+    ("an email address", re.compile(r"^email$"), ["nobody", "@example.com", "a@"]),
+    ("a port", re.compile(r"^(.+_)?port$"), [70000, -1]),
+    ("a DNS name", re.compile(r"^(domain|dns_domain|target_cluster)$"), ["my domain.com", "a..example.com"]),
+    ("DNS names", re.compile(r"^domains$"), [["my domain.com"]]),
+    ("a URL", re.compile(r"^(issuer|upstream_url)$"), ["https://", "example.com", "https://a b.example.com"]),
+    ("a WireGuard key", re.compile(r"^wg_pub_key$"), ["not-a-key", "!" * 43 + "=", "n0r3pL4c3h0ld3rK3yAAAAAAAAAAAAAAAAAAAAAAAA"]),
+    ("a lifetime", re.compile(r"^expires_in$"), [-1]),
+)
+# what ansible-core would turn into a text silently: refused for every text option (issue 44, point 9)
+NOT_TEXTS = [["a@example.com"], {"a": 1}]
+
+
+def rule_of(name):
+    """(the rule's name, bad values) of an option name with a rule (RULE_BAD_VALUES), else None."""
+    for rule, pattern, values in RULE_BAD_VALUES:
+        if pattern.match(name):
+            return rule, values
+    return None
+
+
+def option_paths(argument_spec, prefix=()):
+    """(path, spec) of every option and suboption: a path's steps are names, and 0 for a list's first element."""
+    for name, spec in sorted(argument_spec.items()):
+        path = prefix + (name,)
+        yield path, spec
+        if spec.get("options"):
+            inner = path + (0,) if spec.get("type") == "list" else path
+            yield from option_paths(spec["options"], inner)
+
+
+def path_text(path):
+    """('targets', 0, 'port') -> targets[0].port, as a failure names it."""
+    text = ""
+    for step in path:
+        text += "[%d]" % step if isinstance(step, int) else ("." if text else "") + step
+    return text
+
+
 def _str_value(spec):
     return TEXT
 
@@ -62,14 +105,17 @@ def _scalar(type_name, spec):
     return TEXT
 
 
-def value_for(spec, depth=0):
-    """A plausible value for one option spec (four times in five) or a hostile one."""
+def value_for(spec, depth=0, name=None):
+    """A plausible value for one option spec (four times in five) or a hostile one: a wrong type, and for an option
+    with a rule by its ``name`` (RULE_BAD_VALUES) a value the rule refuses."""
     type_name = spec.get("type", "str")
     if callable(type_name):
         type_name = "raw"
     choices = spec.get("choices")
     plausible = []
     hostile = [st.sampled_from(BAD_TYPES)]
+    if name is not None and rule_of(name):
+        hostile.append(st.sampled_from(rule_of(name)[1]))
     if choices:
         plausible.append(st.sampled_from(list(choices)))
         hostile.append(st.sampled_from(["bogus", "", "PRESENT", " %s" % choices[0]] + WEIRD_STRINGS[:5]))
@@ -110,7 +156,7 @@ def suboptions_for(options, depth):
             if sub.get("required") or draw(st.integers(0, 2)) == 0:
                 if sub.get("required") and draw(st.integers(0, 9)) == 0:
                     continue  # now and then a required suboption is missing
-                value[name] = draw(value_for(sub, depth))
+                value[name] = draw(value_for(sub, depth, name))
         if draw(st.integers(0, 9)) == 0:
             value["unknown_suboption"] = draw(TEXT)
         return value
@@ -144,7 +190,7 @@ def module_args(draw, captured, connection):
             continue
         weight = 3 if spec.get("required") else 2
         if draw(st.integers(0, 4)) < weight:
-            args[name] = draw(value_for(spec))
+            args[name] = draw(value_for(spec, name=name))
     if draw(st.integers(0, 9)) > 0:  # keep the rules, mostly
         for group in captured.get("mutually_exclusive") or ():
             present = [option for option in group if option in args]

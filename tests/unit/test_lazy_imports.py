@@ -42,7 +42,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.user import
 seen = {}
 for case, params in (('names', {'name': 'bot', 'auto_groups': ['ops']}), ('email', {'email': 'bot@example.com'})):
     engine = types.SimpleNamespace(model=UserModule.model, fields=UserModule.fields, natural_key=UserModule.natural_key,
-                                   params=params)
+                                   options=UserModule.options, params=params)
     check_with_model(engine)
     seen[case] = 'pydantic' in sys.modules
 print(json.dumps(seen))

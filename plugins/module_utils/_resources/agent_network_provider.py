@@ -52,6 +52,7 @@ class AgentNetworkProviderModule(ResourceModule):
                       'DELETE /api/agent-network/providers/{providerId}')
     answers = with_timestamps({})
     required_on_create = ('name', 'provider_id', 'upstream_url', SECRET)
+    model = 'proxies.AgentNetworkProviderOptions'  # the upstream a full http(s) URL (servers: 422)
     fields = dict(
         name=Field(),
         provider_id=Field(),
@@ -72,9 +73,6 @@ class AgentNetworkProviderModule(ResourceModule):
 
     def check_options(self):
         super().check_options()
-        url = self.params.get('upstream_url')
-        if url is not None and not url.startswith(('https://', 'http://')):
-            raise OptionsError('option upstream_url: must be a full http(s) URL, such as https://api.openai.com')
         for index, model in enumerate(self.params.get('models') or []):
             if not isinstance(model.get('id'), str) or not model['id'].strip():
                 raise OptionsError('option models[%d].id: is required' % index)

@@ -6,7 +6,6 @@ providers users sign in with, beside the server's embedded one."""
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
@@ -37,13 +36,8 @@ class IdentityProviderModule(ResourceModule):
         client_secret=Field(dict(type='str', no_log=True), write_only=True),
     )
     required_one_of = (('id', 'name'),)
-
-    def check_options(self):
-        super().check_options()
-        issuer = self.params.get('issuer')
-        if issuer is not None and not issuer.startswith(('https://', 'http://')):
-            raise OptionsError('option issuer: must be the URL of the OpenID Connect issuer (https://...), whose '
-                               '/.well-known/openid-configuration the server reads')
+    # the issuer a full http(s) URL (the server reads its /.well-known/openid-configuration)
+    model = 'identity.IdentityProviderOptions'
 
     def request_body(self, state, current_obj):
         # a secret left out of a PUT keeps the one the server holds (real v0.77.1), as does an empty one

@@ -30,6 +30,7 @@ class ReverseProxyDomainModule(ResourceModule):
     unique_names = True
     list_only = True
     cache_list = True
+    model = 'proxies.ReverseProxyDomainOptions'  # DNS names (servers take any text)
     required_on_create = ('domain', 'target_cluster')
     answers = dict(id=None, validated=FLAG, type=TEXT, supports_custom_ports=FLAG, require_subdomain=FLAG, supports_crowdsec=FLAG,
                    supports_private=FLAG)

@@ -85,6 +85,7 @@ class ReverseProxyServiceModule(ResourceModule):
                       'GET /api/reverse-proxies/services/{serviceId}', 'PUT /api/reverse-proxies/services/{serviceId}',
                       'DELETE /api/reverse-proxies/services/{serviceId}')
     cache_list = True
+    model = 'proxies.ReverseProxyServiceOptions'  # ports in 0..65535 (targets 1..65535), a DNS name (servers take any)
     required_on_create = ('name', 'domain', 'targets')
     answers = dict(id=None, proxy_cluster=TEXT, port_auto_assigned=FLAG, terminated=FLAG, meta=FREE_FORM)
     fields = dict(

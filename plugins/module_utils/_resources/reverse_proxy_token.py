@@ -51,6 +51,7 @@ class ReverseProxyTokenModule(SecretOnCreate):
                       'DELETE /api/reverse-proxies/proxy-tokens/{tokenId}')
     list_only = True
     cache_list = True
+    model = 'proxies.ReverseProxyTokenOptions'  # a lifetime that is not negative (servers: 400)
     live = staticmethod(lambda item: not item.get('revoked'))  # a revoked token is kept in the list: it is gone
     deleted_stays = 'revoked'  # the server's delete revokes it (a second one answers 200 and changes nothing)
     secret_at = ('result', VALUE)

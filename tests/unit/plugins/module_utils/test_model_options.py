@@ -69,7 +69,7 @@ def engine(model, params):
     """The little of a task check_with_model reads: fields that are no reference and no natural key, so that only the
     model's text options are checked as such."""
     return types.SimpleNamespace(model=model, fields={name: types.SimpleNamespace(ref=None) for name in params},
-                                 natural_key=None, params=params)
+                                 natural_key=None, params=params, options={})
 
 
 def is_list(model, name):
@@ -127,7 +127,7 @@ def test_a_ruled_option_set_validates_every_option_the_task_sets_with_the_model(
 
 def test_a_name_or_reference_is_checked_whatever_the_model():
     fields = {'name': types.SimpleNamespace(ref=None), 'groups': types.SimpleNamespace(ref='groups')}
-    engine_without_model = types.SimpleNamespace(model=None, fields=fields,
+    engine_without_model = types.SimpleNamespace(model=None, fields=fields, options={},
                                                  natural_key='name', params={'name': ' ', 'groups': ['a', '']})
     with pytest.raises(OptionsError) as exc:
         check_with_model(engine_without_model)
