@@ -58,10 +58,7 @@ class ResourceModule(CreateOnce):
                 self.resolver.will_resolve({field.ref for name, field in self.fields.items() if field.ref and self.params.get(name)})
             obj = self.find()
             if obj is not None and self.deleted_stays and not self.live(obj):  # found by id: deleted already
-                if not absent:
-                    raise TaskError('the %s with id %s is %s, and a %s %s cannot be used again; create a new one by %s instead'
-                                    % (self.what, ref_id(obj), self.deleted_stays, self.deleted_stays, self.what, self.natural_key))
-                obj = None
+                obj = None if absent else refuse_deleted(self, obj)
             result = self.absent(obj) if absent else self.present(obj)
             result = self.finish(obj, result) if self.finish else result
             if 'diff' not in result:
@@ -156,8 +153,7 @@ class ResourceModule(CreateOnce):
             return result
         kept = self.kept_from_delete(obj) if self.kept_from_delete else None
         if kept:  # the task's condition on the object, judged on the read just made (also in check mode)
-            result.update({'kept_because': kept, 'msg': kept, self.result_key: self.to_result(obj)})
-            return result
+            return dict(result, kept_because=kept, msg=kept, **{self.result_key: self.to_result(obj)})
         self.before_write(obj, None)
         if self.usage_checked and not self.usage_known:
             refuse_used(self, obj)  # also in check mode
@@ -191,9 +187,7 @@ class ResourceModule(CreateOnce):
 
     def update(self, obj, desired, again=False):
         """Compare the server object with the desired values; PUT what differs (keeping every field the task does not
-        manage, see kept_fields), then the follow-ups. A follow-up that meets another run's write made since this task
-        read the object (its ``exists`` answer: a singleton bootstrapped meanwhile) reads it again and reconciles
-        with it (``again``), once."""
+        manage, see kept_fields), then the follow-ups; when one meets another run's write (follow), read and go again."""
         original, current, wanted = obj, self.from_server(obj), desired
         desired = self.prepare_update(obj, dict(desired)) if self.prepare_update else dict(desired)
         if self.params.get('update_secret') != 'always':
@@ -235,8 +229,8 @@ class ResourceModule(CreateOnce):
         return result
 
     def follow(self, before, state, obj, result, again=False):
-        """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it,
-        or None when a step's answer is one of its ``exists`` answers (another run wrote it first; not ``again``)."""
+        """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it, or
+        None when a step's answer is one of its ``exists`` answers (a singleton another run bootstrapped; once: ``again``)."""
         for step in self.follow_ups(before, state, obj):
             if self.module.check_mode:
                 answer = None
@@ -315,3 +309,10 @@ class Settings(ResourceModule):
         if not self.module.check_mode:
             self.client.delete(self.object_path(obj))
         return result
+
+
+def refuse_deleted(task, obj):
+    """A kind whose deleted objects stay listed (``deleted_stays``: a revoked token) cannot bring one back: refuse
+    ``state: present`` on such an id, naming how to make a new one."""
+    raise TaskError('the %s with id %s is %s, and a %s %s cannot be used again; create a new one by %s instead'
+                    % (task.what, ref_id(obj), task.deleted_stays, task.deleted_stays, task.what, task.natural_key))
