@@ -16,10 +16,10 @@ Nothing here writes.
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._kind import MISSING
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
-    Entry, connection, entry_label, entry_resource, item_spec_defaults, protected,
+    Entry, TaskModule, connection, entry_label, entry_resource, item_spec_defaults, protected,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
@@ -88,18 +88,51 @@ def described_value(field, value, namer, where):
     return value
 
 
+REFUSED = {}  # {(kind, option, value): whether the kind's check of options refuses the value}, see refused
+
+
+def refused(resource, name, value):
+    """Whether the kind's own check of options refuses ``value`` for option ``name`` (an empty text or list an option
+    cannot take, as a user's email: the server's empty value is then not described), judged once per kind and value."""
+    key = (type(resource), name, repr(value))
+    if key not in REFUSED:
+        def fails(params):
+            probe = type(resource)(TaskModule(params, True, lambda message: None), client=resource.client,
+                                   resolver=resource.resolver, found_in_list=True)
+            try:
+                probe.check_options()
+            except TaskError:
+                return True
+            return False
+        REFUSED[key] = not fails(resource.params) and fails(dict(resource.params, **{name: value}))
+    return REFUSED[key]
+
+
 def describe(resource, obj, namer, where):
-    """The options of one server object (``resource``: a task of its kind, for its hooks); None when its kind's
-    ``described`` hook says there is nothing to describe (Agent Network settings not bootstrapped yet)."""
+    """The options of one server object (``resource``: a task of its kind, for its hooks), every field it can manage
+    (defaults and empty values too, so that applying the description pins them); None when its kind's ``described``
+    hook says there is nothing to describe (Agent Network settings not bootstrapped yet)."""
     state = resource.from_server(obj)
+    older = None
     options = {}
     for name, field in resource.fields.items():
         value = state.get(name)
-        if (not field.described or value is None or value == field.server_default
-                or (field.initial is not MISSING and value == field.initial)
-                or (field.initial is MISSING and value in ('', [], {}) and not resource.singleton)):
+        if not field.described or value is None:
             continue
+        if field.requires:
+            older = (not resource.resolver.server.current) if older is None else older
+            if older:
+                continue  # what an older server lacks: its empty value (from the field's norm) is no option there
+        if value in ('', [], {}) and (name == resource.natural_key or field.ref and not field.many
+                                      or refused(resource, name, value)):
+            continue  # a reference to nothing (a router without its peer), or an empty value the option refuses
         options[name] = described_value(field, value, namer, '%s (%s)' % (where, name))
+    for exclusive in resource.mutually_exclusive:
+        given = [name for name in exclusive if name in options]
+        if len(given) > 1:  # an empty one beside the one in use (a route's peer_groups beside its peer): not given
+            for name in given:
+                if options[name] in ('', [], {}) and len([other for other in exclusive if other in options]) > 1:
+                    del options[name]
     if resource.described is not None:
         options = resource.described(options, obj, lambda kind, item_id: namer.name(kind, item_id, where))
     return options

@@ -11,6 +11,7 @@ import copy
 
 import yaml
 
+from tests.integration.export_pins import sweep
 from tests.support.emulator import writes_of as writes
 
 CLUSTER = 'proxy.emulator.test'  # a connected NetBird proxy (tests/integration/test_reverse_proxy.py)
@@ -112,7 +113,7 @@ def without_peers(exported):
     """What an empty server can hold of an export: no peer exists there to be a member or a routing peer."""
     fresh = copy.deepcopy(exported)
     for group in fresh['groups']:
-        group.pop('peers', None)
+        group['peers'] = []
     fresh['routes'] = [route for route in fresh['routes'] if 'peer' not in route]
     if 'reverse_proxy_services' in fresh:
         fresh['reverse_proxy_services'] = [service for service in fresh['reverse_proxy_services']
@@ -136,25 +137,29 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
     network_description = description(emulator.dialect == 'current')
     # only reads: one list per kind (and per network or zone), the version probe on today's servers
     assert writes(emulator) == []
-    # names instead of ids, answer-only fields and defaults left out, no secret
+    # names instead of ids, answer-only fields left out, no secret; defaults and empty values written (pinned)
+    current = emulator.dialect == 'current'
     servers = next(group for group in exported['groups'] if group['name'] == 'servers')
     assert servers == {'name': 'servers', 'peers': ['db-1', 'web-1']}
+    assert {'name': 'office', 'peers': []} in exported['groups']
     assert 'All' not in [group['name'] for group in exported['groups']]
     key = next(key for key in exported['setup_keys'] if key['name'] == 'servers')
-    assert key == {'name': 'servers', 'type': 'reusable', 'usage_limit': 5, 'auto_groups': ['servers']}
+    assert key == dict({'name': 'servers', 'type': 'reusable', 'expires_in': '30d', 'usage_limit': 5, 'ephemeral': False,
+                        'auto_groups': ['servers'], 'revoked': False}, **({'allow_extra_dns_labels': False} if current else {}))
     assert not [k for k in exported['setup_keys'] if k['name'].startswith('enroll-')]  # used up: they admit no peer
     policy = next(p for p in exported['policies'] if p['name'] == 'developers to servers')
-    assert policy['rules'] == [{'name': 'ssh', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22', '5432'],
-                                'sources': ['developers'], 'destinations': ['servers']}]
+    assert policy['enabled'] is True and policy['rules'] == [{
+        'name': 'ssh', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp',
+        'ports': ['22', '5432'], 'sources': ['developers'], 'destinations': ['servers']}]
     assert policy['source_posture_checks'] == ['minimum client version']
     assert exported['dns_settings'] == {'disabled_management_groups': ['office-gateways']}
     assert [u for u in exported['users'] if u.get('name') == 'automation'] == [
-        {'name': 'automation', 'is_service_user': True, 'role': 'admin', 'auto_groups': ['servers']}]
+        {'name': 'automation', 'is_service_user': True, 'role': 'admin', 'auto_groups': ['servers'], 'is_blocked': False}]
     if emulator.dialect == 'current':
         printer = next(p for p in exported['policies'] if p['name'] == 'developers to the printer')
-        assert printer['rules'] == [{'name': 'print', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['631'],
-                                     'sources': ['developers'], 'destination_resource': 'printer'}]
-        assert exported['networks'][0]['routers'] == [{'peer_groups': ['office-gateways'], 'metric': 100}]
+        assert printer['rules'] == [{'name': 'print', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': False,
+                                     'protocol': 'tcp', 'ports': ['631'], 'sources': ['developers'], 'destination_resource': 'printer'}]
+        assert exported['networks'][0]['routers'] == [{'peer_groups': ['office-gateways'], 'metric': 100, 'masquerade': True, 'enabled': True}]
         # the reverse proxy and the Agent Network by names, without a write-only value, the cluster's free domain left out
         assert exported['reverse_proxy_domains'] == [{'domain': 'apps.example.com', 'target_cluster': CLUSTER}]
         services = {service['name']: service for service in exported['reverse_proxy_services']}
@@ -163,13 +168,21 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
         assert services['printer-ui']['targets'][0]['target_id'] == 'printer' and services['printer-ui']['access_groups'] == ['office']
         assert exported['agent_network_settings'] == {'proxy_address': 'eu.proxy.example.com', 'enable_log_collection': True,
                                                       'enable_prompt_collection': False, 'redact_pii': False, 'access_log_retention_days': 7}
-        assert exported['agent_network_providers'] == [{'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
-                                                        'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}]
-        # limits and checks never set (all off and zero, as servers answer them) are left out
-        assert exported['agent_network_guardrails'] == network_description['agent_network_guardrails']
-        assert exported['agent_network_policies'] == network_description['agent_network_policies']
-        assert exported['agent_network_budget_rules'] == [{'name': 'Monthly', 'target_groups': ['developers'], 'target_users': ['automation'], 'limits': {
-            'budget_limit': {'enabled': True, 'window_seconds': 2592000, 'group_cap_usd': 0, 'user_cap_usd': 50.0}}}]
+        assert exported['agent_network_providers'] == [{
+            'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+            'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}], 'extra_values': {},
+            'identity_header_user_id': '', 'identity_header_groups': '', 'enabled': True, 'skip_tls_verification': False,
+            'metadata_disabled': False}]
+        # limits and checks as servers answer them (those never set too: off and zero)
+        guardrail = network_description['agent_network_guardrails'][0]
+        assert exported['agent_network_guardrails'] == [dict(guardrail, description='', checks=exported['agent_network_guardrails'][0]['checks'])]
+        assert exported['agent_network_guardrails'][0]['checks']['model_allowlist'] == guardrail['checks']['model_allowlist']
+        assert exported['agent_network_policies'] == [dict(network_description['agent_network_policies'][0], description='', enabled=True,
+                                                           **{key: value for key, value in exported['agent_network_policies'][0].items()
+                                                              if key == 'limits'})]
+        budget = exported['agent_network_budget_rules'][0]
+        assert budget['limits']['budget_limit'] == {'enabled': True, 'window_seconds': 2592000, 'group_cap_usd': 0, 'user_cap_usd': 50.0}
+        assert budget['enabled'] is True and budget['target_users'] == ['automation']
         assert API_KEY not in str(exported) and PASSWORD not in str(exported)
     else:
         assert not set(exported) & {'networks', 'dns_zones', 'reverse_proxy_domains', 'reverse_proxy_services', 'agent_network_settings',
@@ -266,3 +279,13 @@ def test_export_network_playbook_writes_the_description_once_the_same(emulator, 
     drift = run([], playbook='nms.overlay.drift_report', extra_vars=target)
     assert drift.rc == 0, drift.text
     assert writes(emulator) == []
+
+
+def test_an_export_pins_every_field_it_writes(emulator, run):
+    """Issue 44: a change made on the server to any field an export writes (a default such as a policy's enabled: true
+    or a rule's action: accept, an empty list such as a group without peers, down into rules, nameservers, checks and
+    targets) is drift, and applying the export undoes it (tests/integration/export_pins.py)."""
+    build(emulator, run)
+    exported = gather(run)['gathered']
+    made, dummy_untouched = sweep(run, exported, lambda: gather(run)['gathered'])
+    assert made >= (90 if emulator.dialect == 'current' else 40), made
