@@ -11,6 +11,8 @@ import copy
 
 import yaml
 
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import lifetime_floor
+
 from tests.integration.export_pins import sweep
 from tests.support.emulator import writes_of as writes
 
@@ -289,3 +291,70 @@ def test_an_export_pins_every_field_it_writes(emulator, run):
     exported = gather(run)['gathered']
     made, dummy_untouched = sweep(run, exported, lambda: gather(run)['gathered'])
     assert made >= (90 if emulator.dialect == 'current' else 40), made
+
+
+# Names servers take, with what YAML, Ansible or a shell treat apart: YAML's other line breaks (NEL, the line and
+# paragraph separators), carriage returns and tabs, spaces at either end, comment and mapping marks, quotes, texts
+# YAML reads as other types, template marks, characters beyond the BMP and control characters (not NUL, which no task
+# option may hold: a module process could not take it).
+HOSTILE_NAMES = [
+    'nel\x85here', 'nel at the end\x85', 'line\u2028separator', 'paragraph\u2029separator', 'carriage\rreturn',
+    'crlf\r\nname', 'new\nline', 'tab\there', '\tleading tab', ' leading space', 'trailing space ', '# comment',
+    'hash # inside', 'colon: inside', ':colon', '"double"', "'single'", 'back\\slash', 'yes', 'null', '~', '0x1F', '1e3',
+    '- dash', '? question', '& anchor', '* alias', '! tag', '%percent', '@at', '`tick`', '|pipe', '>fold', '{{ templated }}',
+    '{% block %}', 'emoji \U0001F680', 'math \U0001D49C', 'bell\x07', 'escape\x1b[0m', 'delete\x7f', 'c1\x9f', 'bom\ufeff',
+    'nbsp\u00a0', 'zero\u200bwidth', 'wide \uff21', 'rtl \u202e', 'd\u00e9j\u00e0',
+]
+
+
+def test_every_name_survives_the_export(emulator, run, tmp_path):
+    """Issue 44: an export applied back changes nothing whatever the characters of its names (a NEL in a group's name
+    made a second group): groups, a policy (its rule and description too) and a setup key named so, through the
+    export_network playbook's file and `-e @file`, as a user applies it."""
+    groups = []
+    for name in HOSTILE_NAMES:
+        status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': []})
+        assert status == 200, (name, group)
+        groups.append(group['id'])
+    status, policy = emulator.api('POST', '/api/policies', {
+        'name': 'policy\x85' + HOSTILE_NAMES[-3], 'description': '\u2028'.join(HOSTILE_NAMES[:8]), 'enabled': True,
+        'source_posture_checks': [], 'rules': [{
+            'name': 'rule\x85\u2029', 'description': 'd\r', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+            'protocol': 'all', 'sources': groups[:2], 'destinations': groups[2:4]}]})
+    assert status == 200, policy
+    status, key = emulator.api('POST', '/api/setup-keys', {'name': 'key\x85 ', 'type': 'reusable', 'expires_in': 86400,
+                                                           'auto_groups': groups[:1], 'usage_limit': 0, 'revoked': False})
+    assert status == 200, key
+    target = tmp_path / 'network.yml'
+    exported = run([], playbook='nms.overlay.export_network', extra_vars={'nms_export_file': str(target)})
+    assert exported.rc == 0, exported.text
+    data = yaml.load(target.read_text(encoding='utf-8'), Loader=DescriptionLoader)  # nosec: the test's own file
+    assert sorted(group['name'] for group in data['network_description']['groups']) == sorted(HOSTILE_NAMES)
+    emulator.clear_log()
+    applied = run([], playbook='nms.overlay.build_network', extra_vars=target)
+    assert applied.rc == 0, applied.text
+    assert 'changed=0' in applied.stdout.split('PLAY RECAP')[-1], applied.text
+    assert writes(emulator) == []
+    assert sorted(group['name'] for group in emulator.ok('GET', '/api/groups')) == sorted(HOSTILE_NAMES + ['All'])
+
+
+def test_a_setup_key_keeps_its_lifetime(emulator, run):
+    """Issue 44: a 7-day key is exported with its 7 days (servers answer its expiry date only), not as a key of the
+    30 days a create gives by default, so the export applied elsewhere makes a key that lives as long."""
+    built = run([state_task('build', groups=[{'name': 'servers'}], setup_keys=[
+        {'name': 'week', 'type': 'reusable', 'expires_in': '7d', 'auto_groups': ['servers']},
+        {'name': 'odd', 'type': 'one-off', 'expires_in': 90000}])])
+    assert built.rc == 0, built.text
+    exported = gather(run)['gathered']
+    keys = {key['name']: key for key in exported['setup_keys']}
+    assert keys['week']['expires_in'] == '7d' and keys['odd']['expires_in'] == 90000, keys
+    emulator.clear_log()
+    applied = run([state_task('apply', **exported)])
+    assert applied.rc == 0 and applied['apply']['changed'] is False and writes(emulator) == [], applied.text
+    assert not applied['apply'].get('warnings'), applied['apply'].get('warnings')
+    emulator.reset()
+    moved = run([state_task('move', **exported)])
+    assert moved.rc == 0, moved.text
+    lifetimes = {key['name']: lifetime_floor(key) for key in emulator.ok('GET', '/api/setup-keys')}
+    assert abs(lifetimes['week'] - 7 * 86400) < 60 and abs(lifetimes['odd'] - 90000) < 60, lifetimes
+    assert gather(run)['gathered']['setup_keys'] == exported['setup_keys']
