@@ -14,6 +14,7 @@ and requires the server to be as exported again.
 from __future__ import annotations
 
 import copy
+import json
 
 from ansible_collections.nms.overlay.plugins.filter.drift_report import drift_report
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS, nested_sections
@@ -189,3 +190,59 @@ def sweep(run, exported, gather, env=None):
     assert drift(run, exported, env)['drift'] is False
     assert gather() == exported
     return made, untouched
+
+
+def _ids(values):
+    return [value['id'] if isinstance(value, dict) else value for value in values or []]
+
+
+def _policy_body(policy):
+    """A policy as answered, made a PUT body (references as ids)."""
+    body = dict(policy, source_posture_checks=_ids(policy.get('source_posture_checks')))
+    body['rules'] = [dict(rule, **{side: _ids(rule[side]) for side in ('sources', 'destinations') if rule.get(side) is not None})
+                     for rule in policy['rules']]
+    return body
+
+
+def change_by_hand(server):
+    """The changes of issue 44, made with the API as in the dashboard, to the network test_export.description builds:
+    a policy disabled, a rule switched to drop, a peer added to the group that had none. Returns {(kind, name):
+    the differing field the drift report must name}."""
+    policies = {policy['name']: policy for policy in server.ok('GET', '/policies')}
+    disabled = _policy_body(policies['developers to servers'])
+    disabled['enabled'] = False
+    server.ok('PUT', '/policies/%s' % disabled['id'], disabled)
+    dropping = _policy_body(policies['office to servers'])
+    dropping['rules'][0]['action'] = 'drop'
+    server.ok('PUT', '/policies/%s' % dropping['id'], dropping)
+    office = next(group for group in server.ok('GET', '/groups') if group['name'] == 'office')
+    assert not office.get('peers'), office
+    peer = sorted(server.ok('GET', '/peers'), key=lambda item: item['name'])[0]
+    server.ok('PUT', '/groups/%s' % office['id'], {'name': 'office', 'peers': [peer['id']]})
+    return {('policies', 'developers to servers'): 'enabled', ('policies', 'office to servers'): 'rules[web].action',
+            ('groups', 'office'): 'peers'}
+
+
+def drift_of_changes_by_hand(run, server, exported_file, tmp_path, env=None):
+    """The drift report (the playbook, with the exported file) names each change by hand; the file applied with
+    build_network undoes them, and the report then finds no drift."""
+    report = tmp_path / 'drift.json'
+    extra_vars = {'nms_drift_description_file': str(exported_file), 'nms_drift_report_json': str(report),
+                  'nms_drift_report_markdown': ''}
+    clean = run([], playbook='nms.overlay.drift_report', env=env, extra_vars=extra_vars)
+    assert clean.rc == 0, clean.text
+    expected = change_by_hand(server)
+    drifted = run([], playbook='nms.overlay.drift_report', env=env, extra_vars=extra_vars)
+    assert drifted.rc == 2, drifted.text
+    data = json.loads(report.read_text(encoding='utf-8'))
+    assert data['drift'] is True, data
+    found = {(change['kind'], change['name']): [d['field'] for d in change['differences']] for change in data['changes']}
+    assert set(found) == set(expected), found
+    for key, field in expected.items():
+        assert field in found[key], (key, found)
+    server.clear_log()
+    undone = run([], playbook='nms.overlay.build_network', env=env, extra_vars=exported_file)
+    assert undone.rc == 0, undone.text
+    assert len(server.writes()) >= 3, server.writes()
+    again = run([], playbook='nms.overlay.drift_report', env=env, extra_vars=extra_vars)
+    assert again.rc == 0, again.text

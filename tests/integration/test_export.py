@@ -13,7 +13,7 @@ import yaml
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import lifetime_floor
 
-from tests.integration.export_pins import sweep
+from tests.integration.export_pins import drift_of_changes_by_hand, sweep
 from tests.support.emulator import writes_of as writes
 
 CLUSTER = 'proxy.emulator.test'  # a connected NetBird proxy (tests/integration/test_reverse_proxy.py)
@@ -358,3 +358,14 @@ def test_a_setup_key_keeps_its_lifetime(emulator, run):
     lifetimes = {key['name']: lifetime_floor(key) for key in emulator.ok('GET', '/api/setup-keys')}
     assert abs(lifetimes['week'] - 7 * 86400) < 60 and abs(lifetimes['odd'] - 90000) < 60, lifetimes
     assert gather(run)['gathered']['setup_keys'] == exported['setup_keys']
+
+
+def test_changes_by_hand_to_an_export_are_drift_and_undone(emulator, run, tmp_path):
+    """Issue 44: after a policy is disabled by hand, a rule switched to drop and a peer added to a group that had none,
+    the drift report of the exported file names each change, and applying the file undoes them (they were no drift
+    when an export left defaults and empty lists out)."""
+    build(emulator, run)
+    target = tmp_path / 'network.yml'
+    result = run([], playbook='nms.overlay.export_network', extra_vars={'nms_export_file': str(target)})
+    assert result.rc == 0, result.text
+    drift_of_changes_by_hand(run, emulator, target, tmp_path)
