@@ -123,9 +123,10 @@ def describe(resource, obj, namer, where):
             older = (not resource.resolver.server.current) if older is None else older
             if older:
                 continue  # what an older server lacks: its empty value (from the field's norm) is no option there
-        if value in ('', [], {}) and (name == resource.natural_key or field.ref and not field.many
-                                      or refused(resource, name, value)):
-            continue  # a reference to nothing (a router without its peer), or an empty value the option refuses
+        if value in ('', [], {}) and (name == resource.natural_key or field.ref and not field.many):
+            continue  # a reference to nothing (a router without its peer)
+        if (value in ('', [], {}) or value == field.server_default or value == field.initial) and refused(resource, name, value):
+            continue  # an empty or default value the option refuses (a user's empty email, an inactivity expiration of 0)
         options[name] = described_value(field, value, namer, '%s (%s)' % (where, name))
     for exclusive in resource.mutually_exclusive:
         given = [name for name in exclusive if name in options]
