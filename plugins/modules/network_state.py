@@ -201,7 +201,7 @@ options:
       - The export gives references by name, leaves out what servers answer but a description does not give (ids, counts,
         dates, setup key values and tokens; a setup key is described by its options, never its value, and by the lifetime
         it was created with as C(expires_in)). It writes every other field, defaults and empty values too (a policy's
-        C(enabled=true), a rule's C(action=accept), a group's C(peers=[])), so that the export pins the whole state: a
+        C(enabled=true), a rule's C(action=accept), a group's C(peers=[])), so that the export pins the whole state; a
         change made by hand to any of them is drift, and applying the export undoes it. Left out are only an empty or
         default value the option refuses (a service user's empty email) and fields the server does not have. Entries and
         lists are in a stable order (by name), so an unchanged network exports to the same text.
