@@ -4,10 +4,11 @@
 """network_state with ``state: gathered``: the live network read into exactly the description network_state takes.
 
 Each kind's objects go through the kind's own ``from_server`` (the values a task compares), then its references are
-named, and what a description would not give is left out: answer-only fields (not fields of the kind), values equal
-to what a create sends when the option is unset (``Field.initial``) or servers give then (``server_default``), empty values of options without such a default,
-and the fields a kind marks ``described=False``; write-only fields (an API key, a client secret) are never answered, so
-never described. What prune keeps (the All group, groups an identity provider issues, owners and the calling user, the
+named. Every field the kind manages is written, defaults and empty values too, so that the export pins the whole
+state (a field a description leaves out is not managed: a change made by hand to it would be no drift); left out are
+answer-only fields (not fields of the kind), the fields a kind marks ``described=False``, fields an older server does
+not have, a reference to nothing, and an empty or default value the kind's own check of options refuses (a service
+user's empty email); write-only fields (an API key, a client secret) are never answered, so never described. What prune keeps (the All group, groups an identity provider issues, owners and the calling user, the
 free domains of proxy clusters) and setup keys that admit no peer any more are not described. An object whose natural key does not
 name it alone, and a reference whose name does not, are given by id, with a warning.
 Nothing here writes.
@@ -129,11 +130,10 @@ def describe(resource, obj, namer, where):
             continue  # an empty or default value the option refuses (a user's empty email, an inactivity expiration of 0)
         options[name] = described_value(field, value, namer, '%s (%s)' % (where, name))
     for exclusive in resource.mutually_exclusive:
-        given = [name for name in exclusive if name in options]
-        if len(given) > 1:  # an empty one beside the one in use (a route's peer_groups beside its peer): not given
-            for name in given:
-                if options[name] in ('', [], {}) and len([other for other in exclusive if other in options]) > 1:
-                    del options[name]
+        if sum(name in options for name in exclusive) > 1:
+            # options that exclude each other: the empty one beside the one in use (a route's peer_groups beside its peer)
+            for name in [name for name in exclusive if options.get(name, 0) in ('', [], {})]:
+                del options[name]
     if resource.described is not None:
         options = resource.described(options, obj, lambda kind, item_id: namer.name(kind, item_id, where))
     return options
