@@ -8,9 +8,10 @@ named. Every field the kind manages is written, defaults and empty values too, s
 state (a field a description leaves out is not managed: a change made by hand to it would be no drift); left out are
 answer-only fields (not fields of the kind), the fields a kind marks ``described=False``, fields an older server does
 not have, a reference to nothing, and an empty or default value the kind's own check of options refuses (a service
-user's empty email); write-only fields (an API key, a client secret) are never answered, so never described. What prune keeps (the All group, groups an identity provider issues, owners and the calling user, the
-free domains of proxy clusters) and setup keys that admit no peer any more are not described. An object whose natural key does not
-name it alone, and a reference whose name does not, are given by id, with a warning.
+user's empty email); write-only fields (an API key, a client secret) are never answered, so never described. What
+prune keeps (the All group, groups an identity provider issues, owners and the calling user, the free domains of proxy
+clusters) and setup keys that admit no peer any more are not described. An object whose natural key does not name it
+alone, and a reference whose name does not, are given by id, with a warning.
 Nothing here writes.
 """
 
