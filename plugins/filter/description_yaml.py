@@ -61,6 +61,9 @@ import yaml
 from ansible.errors import AnsibleError
 
 TEMPLATE_MARKS = ('{{', '{%', '{#')
+# characters YAML 1.1 reads as line breaks besides \n and \r: PyYAML writes them as they are in a plain or single-quoted
+# text, where loading folds them into a space (NEL) or could; in double quotes they are escaped (\N, \L, \P)
+LINE_BREAKS = ('\x85', '\u2028', '\u2029')
 
 
 class DescriptionDumper(yaml.SafeDumper):
@@ -71,8 +74,11 @@ class DescriptionDumper(yaml.SafeDumper):
 
 
 def _text(dumper, value):
+    breaks = any(mark in value for mark in LINE_BREAKS)
     if any(mark in value for mark in TEMPLATE_MARKS):
-        return dumper.represent_scalar('!unsafe', value, style="'")
+        return dumper.represent_scalar('!unsafe', value, style='"' if breaks else "'")
+    if breaks:
+        return dumper.represent_scalar('tag:yaml.org,2002:str', value, style='"')
     return dumper.represent_str(value)
 
 

@@ -4,22 +4,24 @@
 """network_state with ``state: gathered``: the live network read into exactly the description network_state takes.
 
 Each kind's objects go through the kind's own ``from_server`` (the values a task compares), then its references are
-named, and what a description would not give is left out: answer-only fields (not fields of the kind), values equal
-to what a create sends when the option is unset (``Field.initial``) or servers give then (``server_default``), empty values of options without such a default,
-and the fields a kind marks ``described=False``; write-only fields (an API key, a client secret) are never answered, so
-never described. What prune keeps (the All group, groups an identity provider issues, owners and the calling user, the
-free domains of proxy clusters) and setup keys that admit no peer any more are not described. An object whose natural key does not
-name it alone, and a reference whose name does not, are given by id, with a warning.
+named. Every field the kind manages is written, defaults and empty values too, so that the export pins the whole
+state (a field a description leaves out is not managed: a change made by hand to it would be no drift); left out are
+answer-only fields (not fields of the kind), the fields a kind marks ``described=False``, fields an older server does
+not have, a reference to nothing, and an empty or default value the kind's own check of options refuses (a service
+user's empty email); write-only fields (an API key, a client secret) are never answered, so never described. What
+prune keeps (the All group, groups an identity provider issues, owners and the calling user, the free domains of proxy
+clusters) and setup keys that admit no peer any more are not described. An object whose natural key does not name it
+alone, and a reference whose name does not, are given by id, with a warning.
 Nothing here writes.
 """
 
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._kind import MISSING
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
-    Entry, connection, entry_label, entry_resource, item_spec_defaults, protected,
+    Entry, TaskModule, connection, entry_label, entry_resource, item_spec_defaults, protected,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
@@ -88,18 +90,51 @@ def described_value(field, value, namer, where):
     return value
 
 
+REFUSED = {}  # {(kind, option, value): whether the kind's check of options refuses the value}, see refused
+
+
+def refused(resource, name, value):
+    """Whether the kind's own check of options refuses ``value`` for option ``name`` (an empty text or list an option
+    cannot take, as a user's email: the server's empty value is then not described), judged once per kind and value."""
+    key = (type(resource), name, repr(value))
+    if key not in REFUSED:
+        def fails(params):
+            probe = type(resource)(TaskModule(params, True, lambda message: None), client=resource.client,
+                                   resolver=resource.resolver, found_in_list=True)
+            try:
+                probe.check_options()
+            except TaskError:
+                return True
+            return False
+        REFUSED[key] = not fails(resource.params) and fails(dict(resource.params, **{name: value}))
+    return REFUSED[key]
+
+
 def describe(resource, obj, namer, where):
-    """The options of one server object (``resource``: a task of its kind, for its hooks); None when its kind's
-    ``described`` hook says there is nothing to describe (Agent Network settings not bootstrapped yet)."""
+    """The options of one server object (``resource``: a task of its kind, for its hooks), every field it can manage
+    (defaults and empty values too, so that applying the description pins them); None when its kind's ``described``
+    hook says there is nothing to describe (Agent Network settings not bootstrapped yet)."""
     state = resource.from_server(obj)
+    older = None
     options = {}
     for name, field in resource.fields.items():
         value = state.get(name)
-        if (not field.described or value is None or value == field.server_default
-                or (field.initial is not MISSING and value == field.initial)
-                or (field.initial is MISSING and value in ('', [], {}) and not resource.singleton)):
+        if not field.described or value is None:
             continue
+        if field.requires:
+            older = (not resource.resolver.server.current) if older is None else older
+            if older:
+                continue  # what an older server lacks: its empty value (from the field's norm) is no option there
+        if value in ('', [], {}) and (name == resource.natural_key or field.ref and not field.many):
+            continue  # a reference to nothing (a router without its peer)
+        if (value in ('', [], {}) or value == field.server_default or value == field.initial) and refused(resource, name, value):
+            continue  # an empty or default value the option refuses (a user's empty email, an inactivity expiration of 0)
         options[name] = described_value(field, value, namer, '%s (%s)' % (where, name))
+    for exclusive in resource.mutually_exclusive:
+        if sum(name in options for name in exclusive) > 1:
+            # options that exclude each other: the empty one beside the one in use (a route's peer_groups beside its peer)
+            for name in [name for name in exclusive if options.get(name, 0) in ('', [], {})]:
+                del options[name]
     if resource.described is not None:
         options = resource.described(options, obj, lambda kind, item_id: namer.name(kind, item_id, where))
     return options

@@ -201,9 +201,12 @@ options:
         in a file (the C(nms.overlay.export_network) playbook does), review, and apply again. Nothing is written,
         and no description is taken (giving one, O(prune) or O(default_policy) is refused).
       - The export gives references by name, leaves out what servers answer but a description does not give (ids, counts,
-        dates, setup key values and tokens; a setup key is described by its options, never its value), values equal to
-        what a create sends when the option is unset (a policy's C(enabled=true), a rule's C(action=accept)), and empty
-        values. Entries and lists are in a stable order (by name), so an unchanged network exports to the same text.
+        dates, setup key values and tokens; a setup key is described by its options, never its value, and by the lifetime
+        it was created with as C(expires_in)). It writes every other field, defaults and empty values too (a policy's
+        C(enabled=true), a rule's C(action=accept), a group's C(peers=[])), so that the export pins the whole state; a
+        change made by hand to any of them is drift, and applying the export undoes it. Left out are only an empty or
+        default value the option refuses (a service user's empty email) and fields the server does not have. Entries and
+        lists are in a stable order (by name), so an unchanged network exports to the same text.
       - Left out as prune leaves them alone, the C(All) group, groups an identity provider or an integration issued,
         owners and the calling user; and setup keys that admit no peer any more (revoked, expired or used up), which
         applied to another server would create keys that do. O(prune) removes such keys when the export is applied.

@@ -11,6 +11,9 @@ import copy
 
 import yaml
 
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import lifetime_floor
+
+from tests.integration.export_pins import drift_of_changes_by_hand, sweep
 from tests.support.emulator import writes_of as writes
 
 CLUSTER = 'proxy.emulator.test'  # a connected NetBird proxy (tests/integration/test_reverse_proxy.py)
@@ -112,7 +115,7 @@ def without_peers(exported):
     """What an empty server can hold of an export: no peer exists there to be a member or a routing peer."""
     fresh = copy.deepcopy(exported)
     for group in fresh['groups']:
-        group.pop('peers', None)
+        group['peers'] = []
     fresh['routes'] = [route for route in fresh['routes'] if 'peer' not in route]
     if 'reverse_proxy_services' in fresh:
         fresh['reverse_proxy_services'] = [service for service in fresh['reverse_proxy_services']
@@ -136,25 +139,29 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
     network_description = description(emulator.dialect == 'current')
     # only reads: one list per kind (and per network or zone), the version probe on today's servers
     assert writes(emulator) == []
-    # names instead of ids, answer-only fields and defaults left out, no secret
+    # names instead of ids, answer-only fields left out, no secret; defaults and empty values written (pinned)
+    current = emulator.dialect == 'current'
     servers = next(group for group in exported['groups'] if group['name'] == 'servers')
     assert servers == {'name': 'servers', 'peers': ['db-1', 'web-1']}
+    assert {'name': 'office', 'peers': []} in exported['groups']
     assert 'All' not in [group['name'] for group in exported['groups']]
     key = next(key for key in exported['setup_keys'] if key['name'] == 'servers')
-    assert key == {'name': 'servers', 'type': 'reusable', 'usage_limit': 5, 'auto_groups': ['servers']}
+    assert key == dict({'name': 'servers', 'type': 'reusable', 'expires_in': '30d', 'usage_limit': 5, 'ephemeral': False,
+                        'auto_groups': ['servers'], 'revoked': False}, **({'allow_extra_dns_labels': False} if current else {}))
     assert not [k for k in exported['setup_keys'] if k['name'].startswith('enroll-')]  # used up: they admit no peer
     policy = next(p for p in exported['policies'] if p['name'] == 'developers to servers')
-    assert policy['rules'] == [{'name': 'ssh', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22', '5432'],
-                                'sources': ['developers'], 'destinations': ['servers']}]
+    assert policy['enabled'] is True and policy['rules'] == [{
+        'name': 'ssh', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp',
+        'ports': ['22', '5432'], 'sources': ['developers'], 'destinations': ['servers']}]
     assert policy['source_posture_checks'] == ['minimum client version']
     assert exported['dns_settings'] == {'disabled_management_groups': ['office-gateways']}
     assert [u for u in exported['users'] if u.get('name') == 'automation'] == [
-        {'name': 'automation', 'is_service_user': True, 'role': 'admin', 'auto_groups': ['servers']}]
+        {'name': 'automation', 'is_service_user': True, 'role': 'admin', 'auto_groups': ['servers'], 'is_blocked': False}]
     if emulator.dialect == 'current':
         printer = next(p for p in exported['policies'] if p['name'] == 'developers to the printer')
-        assert printer['rules'] == [{'name': 'print', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['631'],
-                                     'sources': ['developers'], 'destination_resource': 'printer'}]
-        assert exported['networks'][0]['routers'] == [{'peer_groups': ['office-gateways'], 'metric': 100}]
+        assert printer['rules'] == [{'name': 'print', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': False,
+                                     'protocol': 'tcp', 'ports': ['631'], 'sources': ['developers'], 'destination_resource': 'printer'}]
+        assert exported['networks'][0]['routers'] == [{'peer_groups': ['office-gateways'], 'metric': 100, 'masquerade': True, 'enabled': True}]
         # the reverse proxy and the Agent Network by names, without a write-only value, the cluster's free domain left out
         assert exported['reverse_proxy_domains'] == [{'domain': 'apps.example.com', 'target_cluster': CLUSTER}]
         services = {service['name']: service for service in exported['reverse_proxy_services']}
@@ -163,13 +170,21 @@ def test_round_trip_same_server_unchanged_and_empty_server_the_same(emulator, ru
         assert services['printer-ui']['targets'][0]['target_id'] == 'printer' and services['printer-ui']['access_groups'] == ['office']
         assert exported['agent_network_settings'] == {'proxy_address': 'eu.proxy.example.com', 'enable_log_collection': True,
                                                       'enable_prompt_collection': False, 'redact_pii': False, 'access_log_retention_days': 7}
-        assert exported['agent_network_providers'] == [{'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
-                                                        'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}]
-        # limits and checks never set (all off and zero, as servers answer them) are left out
-        assert exported['agent_network_guardrails'] == network_description['agent_network_guardrails']
-        assert exported['agent_network_policies'] == network_description['agent_network_policies']
-        assert exported['agent_network_budget_rules'] == [{'name': 'Monthly', 'target_groups': ['developers'], 'target_users': ['automation'], 'limits': {
-            'budget_limit': {'enabled': True, 'window_seconds': 2592000, 'group_cap_usd': 0, 'user_cap_usd': 50.0}}}]
+        assert exported['agent_network_providers'] == [{
+            'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+            'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}], 'extra_values': {},
+            'identity_header_user_id': '', 'identity_header_groups': '', 'enabled': True, 'skip_tls_verification': False,
+            'metadata_disabled': False}]
+        # limits and checks as servers answer them (those never set too: off and zero)
+        guardrail = network_description['agent_network_guardrails'][0]
+        assert exported['agent_network_guardrails'] == [dict(guardrail, description='', checks=exported['agent_network_guardrails'][0]['checks'])]
+        assert exported['agent_network_guardrails'][0]['checks']['model_allowlist'] == guardrail['checks']['model_allowlist']
+        assert exported['agent_network_policies'] == [dict(network_description['agent_network_policies'][0], description='', enabled=True,
+                                                           **{key: value for key, value in exported['agent_network_policies'][0].items()
+                                                              if key == 'limits'})]
+        budget = exported['agent_network_budget_rules'][0]
+        assert budget['limits']['budget_limit'] == {'enabled': True, 'window_seconds': 2592000, 'group_cap_usd': 0, 'user_cap_usd': 50.0}
+        assert budget['enabled'] is True and budget['target_users'] == ['automation']
         assert API_KEY not in str(exported) and PASSWORD not in str(exported)
     else:
         assert not set(exported) & {'networks', 'dns_zones', 'reverse_proxy_domains', 'reverse_proxy_services', 'agent_network_settings',
@@ -266,3 +281,91 @@ def test_export_network_playbook_writes_the_description_once_the_same(emulator, 
     drift = run([], playbook='nms.overlay.drift_report', extra_vars=target)
     assert drift.rc == 0, drift.text
     assert writes(emulator) == []
+
+
+def test_an_export_pins_every_field_it_writes(emulator, run):
+    """Issue 44: a change made on the server to any field an export writes (a default such as a policy's enabled: true
+    or a rule's action: accept, an empty list such as a group without peers, down into rules, nameservers, checks and
+    targets) is drift, and applying the export undoes it (tests/integration/export_pins.py)."""
+    build(emulator, run)
+    exported = gather(run)['gathered']
+    made, dummy_untouched = sweep(run, exported, lambda: gather(run)['gathered'])
+    assert made >= (90 if emulator.dialect == 'current' else 40), made
+
+
+# Names servers take, with what YAML, Ansible or a shell treat apart: YAML's other line breaks (NEL, the line and
+# paragraph separators), carriage returns and tabs, spaces at either end, comment and mapping marks, quotes, texts
+# YAML reads as other types, template marks, characters beyond the BMP and control characters (not NUL, which no task
+# option may hold: a module process could not take it).
+HOSTILE_NAMES = [
+    'nel\x85here', 'nel at the end\x85', 'line\u2028separator', 'paragraph\u2029separator', 'carriage\rreturn',
+    'crlf\r\nname', 'new\nline', 'tab\there', '\tleading tab', ' leading space', 'trailing space ', '# comment',
+    'hash # inside', 'colon: inside', ':colon', '"double"', "'single'", 'back\\slash', 'yes', 'null', '~', '0x1F', '1e3',
+    '- dash', '? question', '& anchor', '* alias', '! tag', '%percent', '@at', '`tick`', '|pipe', '>fold', '{{ templated }}',
+    '{% block %}', 'emoji \U0001F680', 'math \U0001D49C', 'bell\x07', 'escape\x1b[0m', 'delete\x7f', 'c1\x9f', 'bom\ufeff',
+    'nbsp\u00a0', 'zero\u200bwidth', 'wide \uff21', 'rtl \u202e', 'd\u00e9j\u00e0',
+]
+
+
+def test_every_name_survives_the_export(emulator, run, tmp_path):
+    """Issue 44: an export applied back changes nothing whatever the characters of its names (a NEL in a group's name
+    made a second group): groups, a policy (its rule and description too) and a setup key named so, through the
+    export_network playbook's file and `-e @file`, as a user applies it."""
+    groups = []
+    for name in HOSTILE_NAMES:
+        status, group = emulator.api('POST', '/api/groups', {'name': name, 'peers': []})
+        assert status == 200, (name, group)
+        groups.append(group['id'])
+    status, policy = emulator.api('POST', '/api/policies', {
+        'name': 'policy\x85' + HOSTILE_NAMES[-3], 'description': '\u2028'.join(HOSTILE_NAMES[:8]), 'enabled': True,
+        'source_posture_checks': [], 'rules': [{
+            'name': 'rule\x85\u2029', 'description': 'd\r', 'enabled': True, 'action': 'accept', 'bidirectional': True,
+            'protocol': 'all', 'sources': groups[:2], 'destinations': groups[2:4]}]})
+    assert status == 200, policy
+    status, key = emulator.api('POST', '/api/setup-keys', {'name': 'key\x85 ', 'type': 'reusable', 'expires_in': 86400,
+                                                           'auto_groups': groups[:1], 'usage_limit': 0, 'revoked': False})
+    assert status == 200, key
+    target = tmp_path / 'network.yml'
+    exported = run([], playbook='nms.overlay.export_network', extra_vars={'nms_export_file': str(target)})
+    assert exported.rc == 0, exported.text
+    data = yaml.load(target.read_text(encoding='utf-8'), Loader=DescriptionLoader)  # nosec: the test's own file
+    assert sorted(group['name'] for group in data['network_description']['groups']) == sorted(HOSTILE_NAMES)
+    emulator.clear_log()
+    applied = run([], playbook='nms.overlay.build_network', extra_vars=target)
+    assert applied.rc == 0, applied.text
+    assert 'changed=0' in applied.stdout.split('PLAY RECAP')[-1], applied.text
+    assert writes(emulator) == []
+    assert sorted(group['name'] for group in emulator.ok('GET', '/api/groups')) == sorted(HOSTILE_NAMES + ['All'])
+
+
+def test_a_setup_key_keeps_its_lifetime(emulator, run):
+    """Issue 44: a 7-day key is exported with its 7 days (servers answer its expiry date only), not as a key of the
+    30 days a create gives by default, so the export applied elsewhere makes a key that lives as long."""
+    built = run([state_task('build', groups=[{'name': 'servers'}], setup_keys=[
+        {'name': 'week', 'type': 'reusable', 'expires_in': '7d', 'auto_groups': ['servers']},
+        {'name': 'odd', 'type': 'one-off', 'expires_in': 90000}])])
+    assert built.rc == 0, built.text
+    exported = gather(run)['gathered']
+    keys = {key['name']: key for key in exported['setup_keys']}
+    assert keys['week']['expires_in'] == '7d' and keys['odd']['expires_in'] == 90000, keys
+    emulator.clear_log()
+    applied = run([state_task('apply', **exported)])
+    assert applied.rc == 0 and applied['apply']['changed'] is False and writes(emulator) == [], applied.text
+    assert not applied['apply'].get('warnings'), applied['apply'].get('warnings')
+    emulator.reset()
+    moved = run([state_task('move', **exported)])
+    assert moved.rc == 0, moved.text
+    lifetimes = {key['name']: lifetime_floor(key) for key in emulator.ok('GET', '/api/setup-keys')}
+    assert abs(lifetimes['week'] - 7 * 86400) < 60 and abs(lifetimes['odd'] - 90000) < 60, lifetimes
+    assert gather(run)['gathered']['setup_keys'] == exported['setup_keys']
+
+
+def test_changes_by_hand_to_an_export_are_drift_and_undone(emulator, run, tmp_path):
+    """Issue 44: after a policy is disabled by hand, a rule switched to drop and a peer added to a group that had none,
+    the drift report of the exported file names each change, and applying the file undoes them (they were no drift
+    when an export left defaults and empty lists out)."""
+    build(emulator, run)
+    target = tmp_path / 'network.yml'
+    result = run([], playbook='nms.overlay.export_network', extra_vars={'nms_export_file': str(target)})
+    assert result.rc == 0, result.text
+    drift_of_changes_by_hand(run, emulator, target, tmp_path)

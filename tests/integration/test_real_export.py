@@ -14,7 +14,10 @@ import copy
 import pytest
 import yaml
 
-from tests.integration.test_export import description, with_secrets
+from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import lifetime_floor
+
+from tests.integration.export_pins import drift_of_changes_by_hand, sweep
+from tests.integration.test_export import description, with_secrets, without_peers
 from tests.integration.test_real_servers import connection, started
 from tests.support.realserver import RELEASES
 
@@ -84,3 +87,45 @@ def test_export_applies_unchanged_and_moves_to_a_fresh_server(release, run, tmp_
         assert there == exported
     finally:
         next(target, None)
+
+
+@pytest.mark.parametrize('release', RELEASES)
+def test_an_export_pins_what_it_writes_and_keeps_key_lifetimes(release, run, tmp_path):
+    """Issue 44 on the real servers: every field an export writes is pinned (a change made by hand to any of them,
+    one per object at a time, is drift and applying the export undoes it; a policy disabled, a rule switched to drop
+    and a peer added to a group that had none, through the API, are named by the drift report and undone by
+    build_network), and a 7-day setup key is exported as one and made so on a fresh server."""
+    source = started(release)
+    server = next(source)
+    try:
+        env = connection(server)
+        peers = sorted(peer['name'] for peer in server.ok('GET', '/peers'))
+        network = with_real_peers(description(release != 'v0.27.6'), peers)
+        network['setup_keys'].append({'name': 'week', 'type': 'reusable', 'expires_in': '7d'})
+        built = run([{'name': 'build', 'nms.overlay.network_state': network}], env=env)
+        assert built.rc == 0, built
+        target = tmp_path / 'network.yml'
+        exported = yaml.safe_load(export(run, server, target))['network_description']
+        assert {key['name']: key['expires_in'] for key in exported['setup_keys']} == {'servers': '30d', 'week': '7d'}
+
+        def gather():
+            result = run([{'name': 'gather', 'nms.overlay.network_state': {'state': 'gathered'}}], env=env)
+            assert result.rc == 0, result
+            return result['gather']['gathered']
+
+        made, dummy_untouched = sweep(run, exported, gather, env=env)
+        assert made >= (60 if release != 'v0.27.6' else 40), made
+        drift_of_changes_by_hand(run, server, target, tmp_path, env=env)
+    finally:
+        next(source, None)
+
+    target_server = started(release)
+    fresh = next(target_server)
+    try:
+        moving = without_peers(with_secrets(exported))
+        moved = run([{'name': 'move', 'nms.overlay.network_state': moving}], env=connection(fresh))
+        assert moved.rc == 0, moved
+        week = next(key for key in fresh.ok('GET', '/setup-keys') if key['name'] == 'week')
+        assert abs(lifetime_floor(week) - 7 * 86400) < 120, week
+    finally:
+        next(target_server, None)

@@ -56,15 +56,6 @@ def merge_nested(fields, current, desired):
     return desired
 
 
-def without_unset(value, names):
-    """The members ``names`` of a nested option left out where they hold nothing but false, zero and empty values: what
-    servers answer for a limit or check never set, which network_state's export then does not describe."""
-    if not isinstance(value, dict):
-        return value
-    return {key: item for key, item in value.items()
-            if key not in names or not isinstance(item, dict) or any(member for member in item.values())}
-
-
 def check_limits(limits):
     """The rules servers apply to an enabled limit, before any request (a problem, or None)."""
     for kind in ('token_limit', 'budget_limit'):
@@ -87,13 +78,6 @@ class WithLimits:
 
     def merge_desired(self, current, desired):
         return merge_nested(('limits',), current, desired)
-
-    def described(self, options, obj, name_of):
-        limits = without_unset(options.get('limits'), ('token_limit', 'budget_limit'))
-        options.pop('limits', None)
-        if limits:
-            options['limits'] = limits
-        return options
 
 
 def with_timestamps(answers):

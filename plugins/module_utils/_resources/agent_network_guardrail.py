@@ -15,7 +15,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import (
-    AGENT_NETWORK, BASE, merge_nested, nested, with_timestamps, without_unset,
+    AGENT_NETWORK, BASE, merge_nested, nested, with_timestamps,
 )
 
 POLICIES = BASE + '/policies'
@@ -58,13 +58,6 @@ class AgentNetworkGuardrailModule(ResourceModule):
         if 'checks' in merged:
             merged['checks'] = checks_norm(merged['checks'])
         return merged
-
-    def described(self, options, obj, name_of):
-        checks = without_unset(options.get('checks'), tuple(CHECKS_SPEC['options']))
-        options.pop('checks', None)
-        if checks:
-            options['checks'] = checks
-        return options
 
     def before_write(self, current_obj, state):
         if state is not None:

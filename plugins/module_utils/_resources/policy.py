@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    RESOURCE_KEYS, RESOURCE_SIDES, RULE_CREATE_DEFAULTS, RULE_FIELDS, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
+    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
     port_text, predicted_rules, rule_body, rule_ranges, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
@@ -227,7 +227,7 @@ class PolicyModule(ResourceModule):
                     rule[option] = name_of('peers' if resource.get('type') == 'peer' else 'network_resources', resource['id'])
                     if not rule.get(side):
                         rule.pop(side, None)
-            rules.append({name: value for name, value in rule.items() if name not in RULE_CREATE_DEFAULTS or value != RULE_CREATE_DEFAULTS[name]})
+            rules.append(rule)
         if 'rules' in options:
             options = dict(options, rules=rules)
         return options

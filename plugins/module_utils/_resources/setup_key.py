@@ -279,6 +279,17 @@ class SetupKeyModule(SecretOnCreate):
             return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body)]
         return []
 
+    def described(self, options, obj, name_of):
+        """The lifetime the key was created with (its answers give only the expiry date; see created_lifetime), as
+        whole days where it is some, so that the key applied elsewhere lives as long; not described when the answer
+        has no creation date to count from."""
+        if parse_time(obj.get('updated_at'), strict=True) is None:
+            return options
+        seconds = created_lifetime(obj)
+        lifetime = '%dd' % (seconds // 86400) if seconds % 86400 == 0 else seconds
+        return {name: lifetime if name == 'expires_in' else options[name] for name in self.fields
+                if name in options or name == 'expires_in'}
+
     def can_delete(self, obj):
         """Whether the server deletes setup keys: today's servers do."""
         return held_by_current_server(self, obj)

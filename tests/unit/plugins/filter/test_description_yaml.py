@@ -48,3 +48,18 @@ def test_ansible_s_own_kinds_of_values_are_written_plain():
 def test_a_value_yaml_cannot_hold_is_a_clear_error():
     with pytest.raises(AnsibleError, match='description_yaml: object cannot be written as YAML'):
         description_yaml({'a': object()})
+
+
+@pytest.mark.parametrize('name', ['nel\x85inside', 'nel at the end\x85', '\x85', 'line\u2028separator', 'paragraph\u2029end',
+                                  '{{ templated }} and nel\x85', 'crlf\r\n', 'tab\t', ' spaced ', '# hash', 'a: b', '"\'',
+                                  '\U0001F680', 'bell\x07', 'c1\x9f', 'bom\ufeff', 'yes', '~'])
+def test_every_text_loads_back_as_it_is(name):
+    """Issue 44: PyYAML writes a NEL (and the other YAML line breaks) as it is in a plain or single-quoted text, which
+    loading folds into a space; such a text is written double-quoted, escaped, and loads back whole, with Ansible's
+    loader too."""
+    from ansible.parsing.utils.yaml import from_yaml  # pylint: disable=import-outside-toplevel
+    text = description_yaml({'groups': [{'name': name}]})
+    assert yaml.load(text, Loader=UnsafeLoader)['groups'][0]['name'] == name  # nosec: the test's own text
+    assert from_yaml(text)['groups'][0]['name'] == name
+    if '\x85' in name and '{{' not in name:
+        assert text == 'groups:\n  - name: "%s"\n' % name.replace('\x85', '\\N').replace('\t', '\\t')

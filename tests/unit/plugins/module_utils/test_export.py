@@ -27,16 +27,17 @@ def built():
     return server
 
 
-def test_an_export_names_references_leaves_out_defaults_and_never_writes():
+def test_an_export_names_references_writes_defaults_and_never_writes():
     server = built()
     result, warnings = gather(server)
     assert result['changed'] is False and server.writes() == []
     exported = result['gathered']
     # the All group and a group an identity provider issued are not described; the rest sorted by name
-    assert exported['groups'] == [{'name': 'dev'}, {'name': 'servers', 'peers': ['db-1', 'web-1']}]
-    # a rule's create defaults (action accept, enabled, empty description) are left out
-    assert exported['policies'] == [{'name': 'ssh', 'rules': [
-        {'name': 'ssh', 'bidirectional': False, 'protocol': 'tcp', 'ports': ['22'], 'sources': ['dev'], 'destinations': ['servers']}]}]
+    assert exported['groups'] == [{'name': 'dev', 'peers': []}, {'name': 'servers', 'peers': ['db-1', 'web-1']}]
+    # defaults and empty values written too (a rule's action accept, enabled, empty description), so that they are pinned
+    assert exported['policies'] == [{'name': 'ssh', 'description': '', 'enabled': True, 'source_posture_checks': [], 'rules': [
+        {'name': 'ssh', 'description': '', 'enabled': True, 'action': 'accept', 'bidirectional': False, 'protocol': 'tcp',
+         'ports': ['22'], 'sources': ['dev'], 'destinations': ['servers']}]}]
     # the owner is the account itself, not its description
     assert exported['users'] == []
     # the singletons as objects, every setting (no create default applies to them), none a v0.27 server lacks
@@ -57,7 +58,11 @@ def test_keys_that_admit_no_peer_are_left_out_and_no_key_value_is_described():
     server.items['/setup-keys'] = [live, dict(live, id='k2', name='old', revoked=True, valid=False, state='revoked'),
                                    dict(live, id='k3', name='spent', valid=False, state='overused')]
     result, dummy_warnings = gather(server)
-    assert result['gathered']['setup_keys'] == [{'name': 'servers', 'type': 'reusable'}]
+    # every option but the lifetime, which an answer without its updated_at (the creation date) does not tell
+    assert result['gathered']['setup_keys'] == [{'name': 'servers', 'type': 'reusable', 'usage_limit': 0, 'ephemeral': False,
+                                                 'auto_groups': [], 'revoked': False}]
+    server.items['/setup-keys'][0]['updated_at'] = '2098-12-25T00:00:00Z'
+    assert gather(server)[0]['gathered']['setup_keys'][0]['expires_in'] == '7d'
     assert 'A616097E' not in repr(result)
 
 
@@ -80,8 +85,10 @@ def test_an_object_its_name_does_not_identify_alone_is_described_with_its_id():
     server.items['/users'] += [{'id': 'u-bot1', 'name': 'bot', 'email': '', 'is_service_user': True, 'role': 'user', 'auto_groups': []},
                                {'id': 'u-bot2', 'name': 'bot', 'email': '', 'is_service_user': True, 'role': 'user', 'auto_groups': []}]
     result, warnings = gather(server)
-    assert result['gathered']['users'] == [{'id': 'u-bot1', 'name': 'bot', 'is_service_user': True, 'role': 'user'},
-                                           {'id': 'u-bot2', 'name': 'bot', 'is_service_user': True, 'role': 'user'}]
+    # an empty email is no option value (a service user has none): left out
+    assert result['gathered']['users'] == [
+        {'id': 'u-bot1', 'name': 'bot', 'is_service_user': True, 'role': 'user', 'auto_groups': [], 'is_blocked': False},
+        {'id': 'u-bot2', 'name': 'bot', 'is_service_user': True, 'role': 'user', 'auto_groups': [], 'is_blocked': False}]
     assert warnings == ['user bot: described by id (u-bot1): its name does not identify it alone',
                         'user bot: described by id (u-bot2): its name does not identify it alone']
 

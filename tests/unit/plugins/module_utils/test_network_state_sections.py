@@ -10,7 +10,6 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import protected
-from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import without_unset
 from tests.support.fakes import engine
 from tests.unit.plugins.module_utils.test_network import CurrentServer, Server, options, reconcile
 
@@ -107,13 +106,6 @@ def test_a_service_target_the_description_creates_is_found_before_the_first_writ
     assert server.writes() == []
 
 
-def test_unset_members_of_limits_and_checks_are_left_out():
-    assert without_unset(UNSET_LIMITS, ('token_limit', 'budget_limit')) == {}
-    kept = dict(UNSET_LIMITS, budget_limit=dict(UNSET_LIMITS['budget_limit'], user_cap_usd=5))
-    assert without_unset(kept, ('token_limit', 'budget_limit')) == {'budget_limit': kept['budget_limit']}
-    assert without_unset(None, ('token_limit',)) is None
-
-
 def test_an_export_of_the_agent_network_and_the_reverse_proxy():
     server = ProxyServer()
     # not bootstrapped yet: no settings to describe (applying defaults could not bootstrap them)
@@ -139,12 +131,18 @@ def test_an_export_of_the_agent_network_and_the_reverse_proxy():
     assert exported['agent_network_settings'] == {'proxy_address': 'eu.proxy.example.com', 'enable_log_collection': True,
                                                   'enable_prompt_collection': False, 'redact_pii': False, 'access_log_retention_days': 30}
     assert exported['reverse_proxy_domains'] == [{'domain': 'apps.example.com', 'target_cluster': CLUSTER}]  # not the free one
-    # no API key (never answered), nor values servers give an option left unset
-    assert exported['agent_network_providers'] == [{'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
-                                                    'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}]
-    assert exported['agent_network_guardrails'] == [{'name': 'Production', 'checks': {'model_allowlist': {'enabled': True, 'models': ['a', 'b']}}}]
-    assert exported['agent_network_policies'] == [{'name': 'engineering to OpenAI', 'source_groups': ['engineering'],
-                                                   'destination_provider_ids': ['OpenAI'], 'guardrail_ids': ['Production']}]
+    # no API key (never answered); every other field, what servers give an option left unset too (pinned)
+    assert exported['agent_network_providers'] == [{
+        'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+        'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}], 'extra_values': {},
+        'identity_header_user_id': '', 'identity_header_groups': '', 'enabled': True, 'skip_tls_verification': False,
+        'metadata_disabled': False}]
+    # checks and limits never set too, as servers answer them
+    assert exported['agent_network_guardrails'] == [{'name': 'Production', 'description': '', 'checks': {
+        'model_allowlist': {'enabled': True, 'models': ['a', 'b']}, 'prompt_capture': {'enabled': False, 'redact_pii': False}}}]
+    assert exported['agent_network_policies'] == [{'name': 'engineering to OpenAI', 'description': '', 'enabled': True,
+                                                   'source_groups': ['engineering'], 'destination_provider_ids': ['OpenAI'],
+                                                   'guardrail_ids': ['Production'], 'limits': UNSET_LIMITS}]
 
     # a dedicated endpoint is described as the endpoint (the proxy address is the endpoint then)
     server.settings.update(endpoint='ai.example.com', proxy_address='ai.example.com', dedicated=True)
