@@ -196,7 +196,8 @@ class NmsModule:
                 self.module.warn('validate_certs is false: the server certificate is not verified')
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
                                   ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
-                                  notify=self.notify, authenticated=self.authenticated, secrets=self.secrets,
+                                  notify=self.notify, authenticated=self.authenticated,
+                                  secrets=getattr(self.module, 'no_log_values', None),  # (see mask)
                                   answer_types=dict(ANSWER_TYPES, **self.answers) if self.answers else ANSWER_TYPES)
         return self._client
 
@@ -206,14 +207,14 @@ class NmsModule:
             self._resolver = Resolver(self.client, few_names=self.few_names)
         return self._resolver
 
-    @property
-    def secrets(self):
-        """The values the task sends that never show (see TaskContext): masked in every message, warning, retry and
-        progress line, both ways a module runs (_secrets.mask_secrets)."""
-        return getattr(self.module, 'no_log_values', None) or ()
+    def mask(self, message):
+        """``message`` with the values the task sends that never show (the running task's ``no_log_values``, see
+        TaskContext) masked in every form (_secrets.mask_secrets): what the client says (errors, retry lines), the
+        warnings, the progress lines and the failure message all are, both ways a module runs."""
+        return mask_secrets(message, getattr(self.module, 'no_log_values', None))
 
     def warn(self, message):
-        self.module.warn(mask_secrets(message, self.secrets))
+        self.module.warn(self.mask(message))
 
     def check_generation(self):
         """Refuse a module whose resources the server does not have (a v0.27 server, or one older than the release
@@ -230,7 +231,7 @@ class NmsModule:
         """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,
         whose TaskContext has a progress hook; kept in ``steps`` too, so that a module can return them (a module
         process can show nothing while it runs)."""
-        message = mask_secrets(message, self.secrets)
+        message = self.mask(message)
         self.steps.append(message)
         hook = getattr(self.module, 'progress', None)
         if callable(hook):
