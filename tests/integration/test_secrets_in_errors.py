@@ -48,8 +48,9 @@ def assert_hidden(text, *secrets):
     assert not find_secrets(text, secrets)
 
 
-def echoed(emulator, method, secret, echoes=ECHOES):
+def echoed(emulator, method, secret, echoes=None):
     """The requests the echo faults answered, each of which carried ``secret`` (what the answers quoted)."""
+    echoes = ECHOES if echoes is None else echoes
     hits = [entry for entry in emulator.requests() if entry['fault'] == 'echo']
     assert len(hits) == len(echoes) and all(entry['method'] == method for entry in hits), hits
     sent = json.dumps(secret, ensure_ascii=False)[1:-1]

@@ -95,8 +95,8 @@ def test_every_write_only_value_of_every_kind_is_an_option_marked_no_log():
 
 
 def test_network_states_described_write_only_values_are_its_secrets():
+    services = [{'name': 'svc', 'auth': {'password_auth': {'enabled': True, 'password': 'pw-3'},
+                                         'pin_auth': {'enabled': True, 'pin': '424242'}}}]
     params = {'identity_providers': [{'name': 'sso', 'client_secret': 'idp-secret-1'}],
-              'agent_network_providers': [{'name': 'ai', 'api_key': 'ai-key-2'}],
-              'reverse_proxy_services': [{'name': 'svc', 'auth': {'password_auth': {'enabled': True, 'password': 'pw-3'},
-                                                                   'pin_auth': {'enabled': True, 'pin': '424242'}}}]}
+              'agent_network_providers': [{'name': 'ai', 'api_key': 'ai-key-2'}], 'reverse_proxy_services': services}
     assert described_secrets(params) >= {'idp-secret-1', 'ai-key-2', 'pw-3', '424242'}
