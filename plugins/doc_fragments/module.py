@@ -66,6 +66,9 @@ options:
         read shows that it was not made (if it was, that object is used), so an object is never created twice.
       - Every retry and every wait shows as a warning naming the failure and the wait, so that a long
         C(Retry-After) wait is not mistaken for a hang. When the last try fails too, the error counts the tries.
+      - A failure, retry line or warning that quotes the server's answer never shows a value the task sends that
+        is not shown (O(api_token), any option marked as not logged, such as a client secret or an API key). It is
+        masked as C(********), also where the answer quotes the request body JSON-escaped.
     type: int
     default: 3
 notes:

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets
 from ansible_collections.nms.overlay.plugins.module_utils._time import http_time, sleep as clock_sleep, wall_time
 
 try:
@@ -523,10 +524,12 @@ class Client(ShapedReads):
 
     ``timeout`` bounds each try of a request as a whole (connect, send, answer and body); a request makes
     at most ``retries`` + 1 tries, with a pause between them. ``notify`` (a function taking a message) is
-    told of every retry and wait, which would otherwise look like a hang."""
+    told of every retry and wait, which would otherwise look like a hang. ``secrets``: the values the task sends that
+    must never show (its no_log options', its write-only ones): masked, with the token, in every message."""
 
     def __init__(self, api_url, api_token, validate_certs=True, ca_path=None, timeout=30.0,
-                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None, answer_types=None, authenticated=True):
+                 retries=3, backoff=0.5, sleep=clock_sleep, session=None, notify=None, answer_types=None, authenticated=True,
+                 secrets=()):
         """Raises ConfigError naming the option when a connection option cannot work. ``answer_types``: the JSON type of each field
         answers may carry ({name: TEXT, ...}; see field_problem). ``authenticated`` false: no token checked or sent (the setup)."""
         if not HAS_REQUESTS:
@@ -566,6 +569,7 @@ class Client(ShapedReads):
         self.root, self.shown_root = api_roots(api_url)
         self.scheme = urlsplit(self.root).scheme
         self._token = api_token
+        self._secrets = frozenset(secrets or ()) | ({api_token} if isinstance(api_token, str) and api_token else set())
         self.timeout = timeout
         try:
             self.retries = max(int(retries), 0)
@@ -662,7 +666,7 @@ class Client(ShapedReads):
                     except RecursionError:
                         unreadable = 'the answer is JSON nested too deeply to read'
                     except ValueError:
-                        unreadable = 'the answer is not valid JSON: %s' % self.scrub(_snippet(text))
+                        unreadable = 'the answer is not valid JSON: %s' % _snippet(self.scrub(text))
                     finally:
                         if collecting:
                             gc.enable()
@@ -727,10 +731,9 @@ class Client(ShapedReads):
         return 'the answer was cut off before its end (%s)' % self.scrub(_transport_reason(exc.cause))
 
     def scrub(self, text):
-        """The text with the token masked."""
-        if self._token:
-            text = text.replace(self._token, '********')
-        return text
+        """The text with the token and the task's secrets masked, in every form an answer may quote them
+        (_secrets.mask_secrets)."""
+        return mask_secrets(text, self._secrets)
 
     def _http_error(self, method, path, shown, response, text, data):
         return ApiError(method, path, response.status_code, self._error_message(response, text, data),
@@ -743,7 +746,7 @@ class Client(ShapedReads):
         if from_api:
             message = str(data['message'])
         elif text.strip():
-            message = _snippet(text)
+            message = _snippet(self.scrub(text))  # masked before it is cut: a secret cut in two is masked too
         else:
             message = response.reason or 'no message'
         status = response.status_code

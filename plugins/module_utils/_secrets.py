@@ -18,8 +18,10 @@ the whole result, value included. Ansible's own include_vars action marks its re
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import tempfile
 
 try:
@@ -30,6 +32,9 @@ except ImportError:  # pragma: no cover - not a POSIX system: no lock (one write
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 
 OPTION = 'created_secrets_file'
+MASK = '********'  # what ansible-core shows in place of a no_log value
+# the characters JSON (and Python's repr) may write as a backslash and a letter
+_SHORT_ESCAPES = {'"': '"', '\\': '\\', '/': '/', "'": "'", '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
 
 
 def secrets_file_options():
@@ -169,3 +174,47 @@ def no_log_values(spec, value):
                 elif option.get('options'):
                     pending.append((option['options'], sub))
     return found
+
+
+def _hex(code, digits):
+    """A pattern of ``code`` in hexadecimal, of either case."""
+    return ''.join('[%s%s]' % (digit, digit.upper()) if digit.isalpha() else digit for digit in '%0*x' % (digits, code))
+
+
+def _char_pattern(char):
+    """A pattern of one character of a secret as it is, or escaped as JSON escapes it (\\u00e9, \\", Go's \\u003c for
+    <, a surrogate pair beyond U+FFFF) or Python's repr (\\xe9), any number of times (one or more backslashes: a JSON
+    text quoted in another's string)."""
+    code = ord(char)
+    forms = [re.escape(char)]
+    if code > 0xFFFF:
+        high, low = 0xD800 + ((code - 0x10000) >> 10), 0xDC00 + ((code - 0x10000) & 0x3FF)
+        forms.append(r'\\+u%s\\+u%s' % (_hex(high, 4), _hex(low, 4)))
+        forms.append(r'\\+U%s' % _hex(code, 8))
+    else:
+        forms.append(r'\\+u%s' % _hex(code, 4))
+    if code < 0x100:
+        forms.append(r'\\+x%s' % _hex(code, 2))
+    if char in _SHORT_ESCAPES:
+        forms.append(r'\\+' + re.escape(_SHORT_ESCAPES[char]))
+    return forms[0] if len(forms) == 1 else '(?:%s)' % '|'.join(forms)
+
+
+@functools.lru_cache(maxsize=64)
+def _secrets_pattern(secrets):
+    """One pattern of every secret of ``secrets`` (a frozenset of texts), the longest first, in each form."""
+    return re.compile('|'.join(''.join(_char_pattern(char) for char in secret)
+                               for secret in sorted(secrets, key=len, reverse=True)))
+
+
+def mask_secrets(text, secrets):
+    """``text`` with every secret of ``secrets`` (texts: a task's no_log values and its write-only ones, the token)
+    replaced by ********, as it is and in every escaped form an answer may quote it (a server's error that quotes the
+    request body: JSON-escaped, once or twice). The one masking of what the collection says (errors, retry lines,
+    warnings, progress); ansible-core masks the result besides, the plain values only."""
+    secrets = frozenset(str(secret) for secret in secrets or () if secret not in (None, ''))
+    if not secrets or not isinstance(text, str) or not text:
+        return text
+    if '\\' not in text and not any(secret in text for secret in secrets):  # the common case: nothing to do
+        return text
+    return _secrets_pattern(secrets).sub(MASK, text)

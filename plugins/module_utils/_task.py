@@ -16,6 +16,7 @@ from ansible.module_utils.common.validation import check_type_dict
 from ansible_collections.nms.overlay.plugins.module_utils._client import HAS_REQUESTS, REQUESTS_IMPORT_ERROR, ApiError, Client
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import Resolver
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets
 from ansible_collections.nms.overlay.plugins.module_utils._server import option_release, refused_release
 from ansible_collections.nms.overlay.plugins.module_utils._tables import ANSWER_TYPES
 
@@ -145,16 +146,18 @@ class TaskContext:
     """What the engine needs of the running task when it runs in the controller's worker (the action plugin
     makes one per task): the validated options, check mode, diff, no_log, and the warnings it gives.
 
-    In a module process, AnsibleModule plays this part; both have ``params``, ``check_mode``, ``no_log``
-    and ``warn``. Only a TaskContext has ``progress``: ``on_progress`` (a function taking a message, the
+    In a module process, AnsibleModule plays this part; both have ``params``, ``check_mode``, ``no_log``,
+    ``no_log_values`` (the values never to show: the no_log options', network_state's described secrets) and
+    ``warn``. Only a TaskContext has ``progress``: ``on_progress`` (a function taking a message, the
     action plugin's live display) is told what the engine is doing while the task runs.
     """
 
-    def __init__(self, params, check_mode=False, diff=False, no_log=False, on_progress=None):
+    def __init__(self, params, check_mode=False, diff=False, no_log=False, on_progress=None, no_log_values=()):
         self.params = params
         self.check_mode = check_mode
         self.diff = diff
         self.no_log = no_log
+        self.no_log_values = set(no_log_values)
         self.warnings = []
         self._on_progress = on_progress
 
@@ -254,6 +257,7 @@ class NmsModule:
             self._client = Client(params['api_url'], params['api_token'], validate_certs=params['validate_certs'],
                                   ca_path=params['ca_path'], timeout=params['timeout'], retries=params['retries'],
                                   notify=self.notify, authenticated=self.authenticated,
+                                  secrets=getattr(self.module, 'no_log_values', None),  # (see mask)
                                   answer_types=dict(ANSWER_TYPES, **self.answers) if self.answers else ANSWER_TYPES)
         return self._client
 
@@ -263,8 +267,14 @@ class NmsModule:
             self._resolver = Resolver(self.client, few_names=self.few_names)
         return self._resolver
 
+    def mask(self, message):
+        """``message`` with the values the task sends that never show (the running task's ``no_log_values``, see
+        TaskContext) masked in every form (_secrets.mask_secrets): what the client says (errors, retry lines), the
+        warnings, the progress lines and the failure message all are, both ways a module runs."""
+        return mask_secrets(message, getattr(self.module, 'no_log_values', None))
+
     def warn(self, message):
-        self.module.warn(message)
+        self.module.warn(self.mask(message))
 
     def check_generation(self):
         """Refuse a module whose resources the server does not have (a v0.27 server, or one older than the release
@@ -281,6 +291,7 @@ class NmsModule:
         """Tell what the task is doing now: shown at once (at -v) when the engine runs in the controller's worker,
         whose TaskContext has a progress hook; kept in ``steps`` too, so that a module can return them (a module
         process can show nothing while it runs)."""
+        message = self.mask(message)
         self.steps.append(message)
         hook = getattr(self.module, 'progress', None)
         if callable(hook):
@@ -326,9 +337,11 @@ class NmsModule:
         try:
             return cls(module).run()
         except ApiError as exc:
-            return dict(failed=True, msg=str(exc), status=exc.status, method=exc.method, path=exc.path)
+            message = str(exc)
+            extra = dict(status=exc.status, method=exc.method, path=exc.path)
         except TaskError as exc:
-            return dict(exc.details, failed=True, msg=str(exc))
+            message, extra = str(exc), exc.details
+        return dict(extra, failed=True, msg=mask_secrets(message, getattr(module, 'no_log_values', None)))
 
     @classmethod
     def main(cls):

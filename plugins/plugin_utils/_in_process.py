@@ -41,7 +41,7 @@ from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
-from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets, no_log_values
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem, strict_text_problem
 from ansible_collections.nms.overlay.plugins.plugin_utils._paths import controller_path, expanded
 
@@ -213,12 +213,12 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
         if isinstance(checked.errors[0], UnsupportedError):
             message = 'Unsupported parameters for (%s) module: %s' % (action, message)
         return {'failed': True, 'msg': remove_values(message, secrets)}
-    task = TaskContext(params, check_mode=check_mode, diff=diff, no_log=no_log, on_progress=on_progress)
+    task = TaskContext(params, check_mode=check_mode, diff=diff, no_log=no_log, on_progress=on_progress, no_log_values=secrets)
     try:
         result = engine.outcome(task)
     except Exception as exc:  # pylint: disable=broad-exception-caught
         # what a crashing module process reports: the exception and its traceback (secrets masked below)
-        result = {'failed': True, 'msg': 'MODULE FAILURE: %s: %s' % (type(exc).__name__, exc),
+        result = {'failed': True, 'msg': mask_secrets('MODULE FAILURE: %s: %s' % (type(exc).__name__, exc), secrets),
                   'exception': traceback.format_exc()}
     if task.warnings:
         result['warnings'] = list(task.warnings)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-KINDS = ("503", "429", "500", "drop", "slow", "truncated")
+KINDS = ("503", "429", "500", "drop", "slow", "truncated", "echo")
+RANDOM_KINDS = KINDS[:-1]  # drawn at random unless "kinds" says otherwise (an echo is asked for by name)
 HTML_ERROR = "<html><head><title>500 Internal Server Error</title></head><body>upstream failed</body></html>"
+# how an "echo" fault quotes the request body: in the JSON answer's message, in a JSON answer without one (a client
+# shows its text, the request escaped twice), or in a plain-text page
+ECHO_FORMS = ("message", "object", "text")
 
 
 class Faults:
@@ -15,14 +19,14 @@ class Faults:
     def __init__(self) -> None:
         self.queue: list[dict[str, Any]] = []
         self.rate = 0.0
-        self.kinds: list[str] = list(KINDS)
+        self.kinds: list[str] = list(RANDOM_KINDS)
         self.retry_after = 1
         self.slow = 3.0
         self.rng = random.Random(0)
 
     def configure(self, spec: dict[str, Any]) -> None:
         """Replace the configuration (POST /_emulator/faults or --faults)."""
-        kinds = [str(kind) for kind in spec.get("kinds", KINDS)]
+        kinds = [str(kind) for kind in spec.get("kinds", RANDOM_KINDS)]
         unknown = [kind for kind in kinds if kind not in KINDS]
         if unknown:
             raise ValueError(f"unknown fault kinds: {', '.join(unknown)}")
@@ -66,14 +70,26 @@ class Faults:
             return {"kind": kind, "status": 503}
         if kind == "slow":
             return {"kind": kind, "delay": self.slow}
+        if kind == "echo":
+            return {"kind": kind, "status": 500, "echo": "message"}
         return {"kind": kind, kind: True}
 
 
 def normalise(item: dict[str, Any]) -> dict[str, Any]:
-    """Queue entries: {"status"...}, {"drop": true}, {"delay": s}, {"truncated": true}, {"duplicate": true}."""
+    """Queue entries: {"status"...}, {"drop": true}, {"delay": s}, {"truncated": true}, {"duplicate": true};
+    {"status", "echo": form} quotes the request body (see ECHO_FORMS; true: "message")."""
     if not isinstance(item, dict):
         raise ValueError("a queued fault must be an object")
     fault = dict(item)
+    if fault.get("echo") is True:
+        fault["echo"] = "message"
+    if fault.get("echo") not in (None, False) + ECHO_FORMS:
+        raise ValueError(f"echo must be one of {', '.join(ECHO_FORMS)}, not {fault['echo']!r}")
+    if fault.get("echo") and fault.get("kind") in (None, "echo"):
+        fault.setdefault("status", 500)
+        fault["status"] = int(fault["status"])
+        fault["kind"] = "echo"
+        return fault
     if fault.get("kind") in KINDS:
         base = Faults().of_kind(fault["kind"])
         base.update(fault)

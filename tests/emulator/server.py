@@ -72,6 +72,24 @@ def _duplicated(reply: Reply, index: int) -> Reply:
                  headers=dict(reply.headers))
 
 
+def go_json(payload: Any) -> bytes:
+    """JSON as Go's encoding/json writes it: UTF-8 as it is, <, > and & escaped (\\u003c...), as in HTML."""
+    text = json.dumps(payload, ensure_ascii=False)
+    for char in "<>&\u2028\u2029":
+        text = text.replace(char, "\\u%04x" % ord(char))
+    return (text + "\n").encode()
+
+
+def echo_reply(status: int, form: str, raw_body: bytes) -> Reply:
+    """An error answer that quotes the request body as it came (a proxy's or a server's error page may): in the JSON
+    answer's message (``message``), in a JSON answer without a message (``object``), or in a plain-text page."""
+    quoted = "could not handle the request: " + raw_body.decode(errors="replace")
+    if form == "text":
+        return Reply(status=status, body=quoted.encode(), content_type="text/plain; charset=utf-8")
+    payload = {"message": quoted, "code": status} if form == "message" else {"error": quoted, "code": status}
+    return Reply(status=status, body=go_json(payload))
+
+
 def error_reply(error: ApiError) -> Reply:
     return json_reply(error.status, {"message": error.message, "code": error.status})
 
@@ -195,7 +213,7 @@ class App:
         if fault is not None:
             entry["fault"] = fault["kind"]
             delay = float(fault.get("delay", 0.0))
-            early = self._fault_reply(fault)
+            early = self._fault_reply(fault, raw_body)
             if early is not None:
                 entry["status"] = early.status if not early.drop else None
                 return early, delay
@@ -213,14 +231,16 @@ class App:
         return reply, delay
 
     @staticmethod
-    def _fault_reply(fault: dict[str, Any]) -> Reply | None:
+    def _fault_reply(fault: dict[str, Any], raw_body: bytes = b"") -> Reply | None:
         if fault.get("drop") and not fault.get("after"):
             return Reply(drop=True)
         status = fault.get("status")
         if status is None:
             return None
         body = fault.get("body")
-        if body is None:
+        if fault.get("echo"):
+            reply = echo_reply(status, fault["echo"], raw_body)
+        elif body is None:
             reply = json_reply(status, {"message": f"injected fault {status}", "code": status})
         else:
             reply = Reply(status=status, body=str(body).encode(), content_type=fault.get("content_type", "text/html"))

@@ -583,6 +583,7 @@ def _scan_secrets(request, label, stdout, results, emulators, never, known):
     for emu in emulators:
         created.update(emu.known_secrets())
         logs.extend(emu.requests())
+    created.update(secrets_scan.write_only_in(logs))
     secrets = secrets_scan.classify(never, known, created, results)
     leaks = secrets_scan.output_leaks(stdout, secrets) + secrets_scan.url_leaks(logs, secrets)
     for emu in emulators:  # what this run created exists before the next one

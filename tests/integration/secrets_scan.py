@@ -17,6 +17,9 @@ Secrets and where they may show:
   whose result is ``changed`` and holds the value: a setup key's ``key``, a token's ``plain_token``, a
   network_state change) is hidden by the action plugin, and only ``register`` gets it; the failure
   names that task;
+* a write-only value a request sent (an identity provider's ``client_secret``, an Agent Network provider's
+  ``api_key``, a password, a PIN: ``WRITE_ONLY_MEMBERS`` of any body in the emulator's request log): nowhere, in
+  no form, whatever the server answered (a server's error that quotes the request body too);
 * no secret at all in the path or query of a request the emulator logged.
 """
 
@@ -32,6 +35,9 @@ API_TOKEN = "API token"
 SETUP_KEY = "setup key value"
 PAT = "personal access token value"
 INVITE = "invite link token"
+WRITE_ONLY = "write-only value a request sent"
+# the members of request bodies that hold write-only secrets (the kinds' write-only fields and no_log options)
+WRITE_ONLY_MEMBERS = frozenset(("client_secret", "api_key", "password", "old_password", "new_password", "pin"))
 
 PAT_RE = re.compile(r"nbp_[0-9A-Za-z]{36}")
 SETUP_KEY_RE = re.compile(r"\A[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\Z")
@@ -90,6 +96,23 @@ def secrets_in(data):
                 found[pat] = PAT
 
     walk(data)
+    return found
+
+
+def write_only_in(requests):
+    """``{value: WRITE_ONLY}`` of the write-only values the bodies of logged requests sent (see WRITE_ONLY_MEMBERS)."""
+    found = {}
+    pending = [entry.get("body") for entry in requests]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in WRITE_ONLY_MEMBERS and isinstance(item, str) and len(item) >= MIN_LENGTH:
+                    found[item] = WRITE_ONLY
+                else:
+                    pending.append(item)
+        elif isinstance(value, list):
+            pending.extend(value)
     return found
 
 

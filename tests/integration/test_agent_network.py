@@ -12,8 +12,8 @@ import pytest
 
 from tests.support.emulator import writes_of
 
-API_KEY = 'sk-agent-network-test-5e1f2a'
-ROTATED = 'sk-agent-network-rotated-9b3c'
+API_KEY = 'sk-test-5e1f2a0d7c94'  # (no 12 characters of it in any URL: the secrets scan searches its fragments)
+ROTATED = 'sk-rotated-9b3c61e0f2'
 PROVIDER = {'name': 'OpenAI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com', 'api_key': API_KEY,
             'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075, 'output_per_1k': 0.0045}]}
 BASE = '/api/agent-network'

@@ -200,3 +200,47 @@ def test_report_paths_default_to_the_working_directory_and_empty_skips(emulator,
     assert stamped.rc == 0, stamped
     assert re.match(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$', data['generated_at']), data
     assert '- Generated: %s' % data['generated_at'] in markdown
+
+
+# write-only secrets a description may hold (issue 44, item 3): a quote, a backslash and non-ASCII between runs of
+# letters and digits, which any form of a secret shown (escaped, cut) holds
+IDP_SECRET = 'driftQ7zXwe"K9vPqT\\M3tRyé<B8nLkU'
+AI_KEY = 'skDriftE3rT"I8oPaS\\D2fGhñ<J7kLzX'
+SECRET_KINDS = {
+    'identity_providers': [{'name': 'Drift SSO', 'type': 'oidc', 'issuer': 'http://127.0.0.1:8080/oauth2', 'client_id': 'cid',
+                            'client_secret': IDP_SECRET}],
+    'agent_network_providers': [{'name': 'Drift AI', 'provider_id': 'openai_api', 'upstream_url': 'https://api.openai.com',
+                                 'api_key': AI_KEY, 'models': [{'id': 'gpt-5.4-mini', 'input_per_1k': 0.00075,
+                                                                'output_per_1k': 0.0045}]}],
+}
+
+
+@pytest.mark.dialects('current')  # identity providers and Agent Network providers: v0.77 servers
+@pytest.mark.parametrize('verbosity', [1, 4])
+def test_the_descriptions_write_only_secrets_never_show(emulator, run, tmp_path, verbosity):
+    """At -v and -vvvv, the description given as a variable and from a file: the report shows the drift (the two
+    providers would be created), and nothing of either secret shows anywhere in the output."""
+    description = dict(copy.deepcopy(SECRET_KINDS), groups=[{'name': 'drifting'}])
+    described = tmp_path / 'secret-network.yml'
+    described.write_text(yaml.safe_dump({'network_description': description}, allow_unicode=True), encoding='utf-8')
+    for index, extra_vars in enumerate(({'network_description': description}, {'nms_drift_description_file': str(described)})):
+        markdown, data = tmp_path / ('s%d.md' % index), tmp_path / ('s%d.json' % index)
+        result = run([], playbook=PLAYBOOK, verbosity=verbosity, extra_vars=dict(
+            {'nms_drift_report_markdown': str(markdown), 'nms_drift_report_json': str(data)}, **extra_vars))
+        assert result.rc == 2 and DRIFT_TASK in result, result
+        report = json.loads(data.read_text(encoding='utf-8'))
+        assert report['summary']['identity_providers']['would_create'] == 1, report['summary']
+        assert report['summary']['agent_network_providers']['would_create'] == 1, report['summary']
+        shown = result.stdout + markdown.read_text(encoding='utf-8') + json.dumps(report, ensure_ascii=False)
+        leaks = [chunk for secret in (IDP_SECRET, AI_KEY) for chunk in re.findall(r'[A-Za-z0-9]{4,}', secret)
+                 if chunk in shown]
+        assert not leaks, 'parts of a secret show: %s' % leaks
+    # a file that is not YAML fails with Ansible's reason, without the line it quotes (the secret's own here)
+    broken = tmp_path / 'broken.yml'
+    broken.write_text('network_description:\n  identity_providers:\n  - {name: x, client_secret: %s\n' % json.dumps(IDP_SECRET),
+                      encoding='utf-8')
+    result, dummy, data = drift(run, tmp_path, 'broken', {'nms_drift_description_file': str(broken)})
+    assert result.rc == 2 and data['drift'] is None and 'Read the description file: ' in data['error'], data
+    leaks = [chunk for chunk in re.findall(r'[A-Za-z0-9]{4,}', IDP_SECRET) if chunk in result.stdout + data['error']]
+    assert not leaks, 'parts of a secret show: %s' % leaks
+    only_reads(emulator)

@@ -163,7 +163,7 @@ TODAYS_MODULES = '''
     name: OpenAI
     provider_id: openai_api
     upstream_url: https://api.openai.com
-    api_key: sk-agent-network-today-3c7d
+    api_key: sk-today-3c7d81a4e6f0
     models: [{id: gpt-5.4-mini, input_per_1k: 0.00075, output_per_1k: 0.0045}]
 - name: agent_network_guardrail
   nms.overlay.agent_network_guardrail: {name: today-guardrail, checks: {model_allowlist: {enabled: true, models: [gpt-5.4-mini]}}}
