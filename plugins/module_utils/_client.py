@@ -139,6 +139,17 @@ def _snippet(text):
     return text
 
 
+def _unreadable(status, text, exc, scrub):
+    """What to say of a body that is not JSON. An error page is quoted (its words explain it); a success answer that
+    starts as JSON is not: cut off, it may hold a secret the server made for the task (a setup key, a token), which
+    no mask knows, so only where it breaks is told."""
+    if status < 400 and text.lstrip()[:1] in ('{', '['):
+        return ('the answer is not valid JSON (%s: character %d of %d); its text is not shown, as a successful '
+                'answer may hold a secret' % (getattr(exc, 'msg', 'unreadable').lower(), getattr(exc, 'pos', 0) or 0,
+                                              len(text)))
+    return 'the answer is not valid JSON: %s' % _snippet(scrub(text))
+
+
 def quote_path(path):
     """Percent-encode each segment of an API path, so that a value never adds a query, a fragment or a '..'."""
     segments = []
@@ -665,8 +676,8 @@ class Client(ShapedReads):
                         data = json.loads(text)
                     except RecursionError:
                         unreadable = 'the answer is JSON nested too deeply to read'
-                    except ValueError:
-                        unreadable = 'the answer is not valid JSON: %s' % _snippet(self.scrub(text))
+                    except ValueError as exc:
+                        unreadable = _unreadable(status, text, exc, self.scrub)
                     finally:
                         if collecting:
                             gc.enable()

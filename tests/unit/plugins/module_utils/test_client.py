@@ -204,6 +204,19 @@ def test_html_error_page_is_summarised():
     assert str(err.value) == 'GET https://nms.test:443/api/groups failed with HTTP 500: Bad Gateway 502 Bad Gateway'
 
 
+def test_a_cut_off_success_answer_is_never_quoted():
+    """A success answer cut inside its JSON may hold what the server made for the task (a setup key's value): the
+    message says where it breaks, never what it holds."""
+    text = '{"id": "k1", "key": "A6160D6A-1BAC-4A39-ABCD-0123456789AB", "na'
+    client, dummy, dummy2 = make_client([FakeResponse(status=200, text=text)])
+    with pytest.raises(ApiError) as err:
+        client.post('/setup-keys', {'name': 'k'})
+    message = str(err.value)
+    assert 'A6160D6A' not in message and '"key"' not in message, message
+    assert message.endswith('the answer is not valid JSON (unterminated string starting at: character 60 of %d); its text '
+                            'is not shown, as a successful answer may hold a secret' % len(text)), message
+
+
 @pytest.mark.parametrize('text', ['not json', '{"id": "g1", "na'])
 def test_invalid_json_on_success_is_a_clear_error(text):
     client, dummy, dummy2 = make_client([FakeResponse(status=200, text=text)])
