@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import gc
+import html
 import json
 import math
 import os
@@ -131,8 +132,9 @@ def api_roots(api_url):
 
 
 def _snippet(text):
-    """A short, tag-free, single-line excerpt of a non-JSON body for an error message."""
-    text = re.sub(r'<[^>]*>', ' ', text or '')
+    """A short, tag-free, single-line excerpt of a non-JSON body for an error message, its HTML entities read (the
+    caller masks the secrets first, in every form: _secrets.mask_secrets)."""
+    text = html.unescape(re.sub(r'<[^>]*>', ' ', text or ''))
     text = ' '.join(text.split())
     if len(text) > SNIPPET_LENGTH:
         text = text[:SNIPPET_LENGTH] + '...'

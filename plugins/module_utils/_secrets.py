@@ -176,6 +176,11 @@ def no_log_values(spec, value):
     return found
 
 
+_HTML_NAMES = {'&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos'}
+# a backslash as an answer may quote it: as it is, percent-encoded, or as an HTML entity
+_BACKSLASH = r'(?:\\|%5[cC]|&#0*92;|&#[xX]0*5[cC];)'
+
+
 def _hex(code, digits):
     """A pattern of ``code`` in hexadecimal, of either case."""
     return ''.join('[%s%s]' % (digit, digit.upper()) if digit.isalpha() else digit for digit in '%0*x' % (digits, code))
@@ -183,21 +188,30 @@ def _hex(code, digits):
 
 def _char_pattern(char):
     """A pattern of one character of a secret as it is, or escaped as JSON escapes it (\\u00e9, \\", Go's \\u003c for
-    <, a surrogate pair beyond U+FFFF) or Python's repr (\\xe9), any number of times (one or more backslashes: a JSON
-    text quoted in another's string)."""
+    <, a surrogate pair beyond U+FFFF), as Python's repr does (\\xe9), as an HTML page (&quot;, &#34;, &#x22;) or a URL
+    (%22) quotes it; an escape's backslashes any number of times, each written any of those ways (a JSON text quoted
+    in another's string, or in a page)."""
     code = ord(char)
-    forms = [re.escape(char)]
+    escapes = []  # what follows the backslashes of an escape
     if code > 0xFFFF:
         high, low = 0xD800 + ((code - 0x10000) >> 10), 0xDC00 + ((code - 0x10000) & 0x3FF)
-        forms.append(r'\\+u%s\\+u%s' % (_hex(high, 4), _hex(low, 4)))
-        forms.append(r'\\+U%s' % _hex(code, 8))
+        escapes += ['u%s%s+u%s' % (_hex(high, 4), _BACKSLASH, _hex(low, 4)), 'U%s' % _hex(code, 8)]
     else:
-        forms.append(r'\\+u%s' % _hex(code, 4))
+        escapes.append('u%s' % _hex(code, 4))
     if code < 0x100:
-        forms.append(r'\\+x%s' % _hex(code, 2))
+        escapes.append('x%s' % _hex(code, 2))
     if char in _SHORT_ESCAPES:
-        forms.append(r'\\+' + re.escape(_SHORT_ESCAPES[char]))
-    return forms[0] if len(forms) == 1 else '(?:%s)' % '|'.join(forms)
+        escapes.append(re.escape(_SHORT_ESCAPES[char]))
+    forms = [re.escape(char), '%s+(?:%s)' % (_BACKSLASH, '|'.join(escapes))]
+    if not (char.isascii() and char.isalnum()):
+        quoted = ['&#0*%d;' % code, '&#[xX]0*%s;' % _hex(code, 1),
+                  ''.join('%%%s' % _hex(byte, 2) for byte in char.encode('utf-8'))]
+        if char in _HTML_NAMES:
+            quoted.append('&%s;' % _HTML_NAMES[char])
+        if char == ' ':
+            quoted.append(r'\+')
+        forms.append('%s*(?:%s)' % (_BACKSLASH, '|'.join(quoted)))
+    return '(?:%s)' % '|'.join(forms)
 
 
 @functools.lru_cache(maxsize=64)
@@ -215,6 +229,6 @@ def mask_secrets(text, secrets):
     secrets = frozenset(str(secret) for secret in secrets or () if secret not in (None, ''))
     if not secrets or not isinstance(text, str) or not text:
         return text
-    if '\\' not in text and not any(secret in text for secret in secrets):  # the common case: nothing to do
+    if not any(mark in text for mark in '\\&%+') and not any(secret in text for secret in secrets):  # nothing to do
         return text
     return _secrets_pattern(secrets).sub(MASK, text)

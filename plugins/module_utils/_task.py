@@ -56,10 +56,12 @@ def given(params, name, option):
     return None
 
 
-def text_shape_problem(option, value, where):
-    """Why ``value`` is no value of a text option, or of a list of texts (a list or a dictionary in a text's place),
-    else None; the value is quoted unless the option is no_log. A number or a boolean stays a text's value, as
-    ansible-core converts it (``name: 2024``)."""
+def text_shape_problem(option, value, where, strict=False):
+    """Why ``value`` is no value of a text option, or of a list of texts, else None: types are checked before content.
+    A list or a dictionary in a text's place is refused, quoted unless the option is no_log. A number or a boolean
+    stays a text's value, as ansible-core converts it (``name: 2024``), except for a no_log option and where ``strict``
+    (the module's ``strict_texts``): a secret YAML reads as a number would be sent changed (``pin: 0123`` is 83, and
+    ``password: 1e10`` the text ``10000000000.0``); such a value is never shown."""
     kind = option.get('type', 'str')
     if kind in TEXT_TYPES:
         items = [(where, value)]
@@ -68,13 +70,16 @@ def text_shape_problem(option, value, where):
     else:
         return None
     for path, item in items:
-        if isinstance(item, (list, tuple, dict)):
+        words = _not_text(item)
+        if words in ('a list', 'a dictionary'):
             shown = '' if option.get('no_log') else ' (%r)' % (item,)  # a secret's value is never shown
-            return 'option %s: must be a string, not a %s%s' % (path, 'dictionary' if isinstance(item, dict) else 'list', shown)
+            return 'option %s: must be a string, not %s%s' % (path, words, shown)
+        if words and (strict or option.get('no_log')):
+            return 'option %s: must be a string, not %s (quote a value YAML reads as another type)' % (path, words)
     return None
 
 
-def shape_problem(spec, params, prefix=''):
+def shape_problem(spec, params, prefix='', strict=False):
     """The first option ansible-core's own checks would trip over or let through in a shape it is not, as a message
     naming it (or None).
 
@@ -100,7 +105,7 @@ def shape_problem(spec, params, prefix=''):
     for name, option in spec.items():
         value = given(params, name, option)
         where = prefix + name
-        problem = text_shape_problem(option, value, where)
+        problem = text_shape_problem(option, value, where, strict)
         if problem:
             return problem
         sub_spec = option.get('options')
@@ -112,23 +117,11 @@ def shape_problem(spec, params, prefix=''):
             items = [(where, value)]
         for path, item in items:
             if isinstance(item, dict):
-                problem = shape_problem(sub_spec, item, path + '.')
+                problem = shape_problem(sub_spec, item, path + '.', strict)
                 if problem:
                     return problem
             elif not (isinstance(item, str) and _readable_as_dict(item)):
                 return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
-    return None
-
-
-def strict_text_problem(spec, params):
-    """For a module whose ``strict_texts`` is true (NmsModule), checked with shape_problem: the first text option (type
-    str or path) given anything but a string, which ansible-core would turn into its Python text (``[a@example.com]``
-    into ``"['a@example.com']"``, ``12345678`` into ``"12345678"``), as a message naming it (or None): types are
-    checked before content. The value is never shown (it may be a password)."""
-    for name, option in spec.items() if isinstance(params, dict) else ():
-        given = _not_text(params.get(name))
-        if given and option.get('type', 'str') in ('str', 'path'):
-            return 'option %s: must be a string, not %s (quote a value YAML reads as another type)' % (name, given)
     return None
 
 
@@ -317,7 +310,7 @@ class NmsModule:
     # None, or a classmethod of a module whose options hold secrets no option marks no_log (network_state's sections are
     # lists of dictionaries without suboptions): (params) -> those values, masked in the result and the invocation
     secret_values = None
-    # whether a text option given anything but a string is refused before its content is checked (strict_text_problem)
+    # whether a text option given a number or a boolean is refused before its content is checked (text_shape_problem)
     # rather than turned into the value's Python text by ansible-core
     strict_texts = False
 

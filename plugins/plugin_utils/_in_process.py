@@ -42,7 +42,7 @@ from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets, no_log_values
-from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem, strict_text_problem
+from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
 from ansible_collections.nms.overlay.plugins.plugin_utils._paths import controller_path, expanded
 
 try:  # ansible-core 2.19 and later never render what a plugin returns unless it is marked trusted
@@ -84,7 +84,7 @@ class InProcessAction(ActionBase):
         result = super().run(tmp, task_vars)
         del tmp  # no effect since ansible-core 2.7
         spec = options_validator(self.engine)[0]
-        problem = shape_problem(spec, self._task.args) or (self.engine.strict_texts and strict_text_problem(spec, self._task.args))
+        problem = shape_problem(spec, self._task.args, strict=self.engine.strict_texts)
         if problem:
             # ansible-core's own check of such a value raises a TypeError or shows the token: name the option
             raise AnsibleActionFail(problem)

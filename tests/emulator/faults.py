@@ -10,7 +10,7 @@ RANDOM_KINDS = KINDS[:-1]  # drawn at random unless "kinds" says otherwise (an e
 HTML_ERROR = "<html><head><title>500 Internal Server Error</title></head><body>upstream failed</body></html>"
 # how an "echo" fault quotes the request body: in the JSON answer's message, in a JSON answer without one (a client
 # shows its text, the request escaped twice), or in a plain-text page
-ECHO_FORMS = ("message", "object", "text")
+ECHO_FORMS = ("message", "object", "text", "html")
 
 
 class Faults:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -82,10 +83,14 @@ def go_json(payload: Any) -> bytes:
 
 def echo_reply(status: int, form: str, raw_body: bytes) -> Reply:
     """An error answer that quotes the request body as it came (a proxy's or a server's error page may): in the JSON
-    answer's message (``message``), in a JSON answer without a message (``object``), or in a plain-text page."""
+    answer's message (``message``), in a JSON answer without a message (``object``), in a plain-text page, or
+    HTML-escaped in an HTML page (``html``: a proxy's)."""
     quoted = "could not handle the request: " + raw_body.decode(errors="replace")
     if form == "text":
         return Reply(status=status, body=quoted.encode(), content_type="text/plain; charset=utf-8")
+    if form == "html":
+        page = "<html><body><h1>%d Bad Gateway</h1><p>%s</p></body></html>" % (status, html.escape(quoted))
+        return Reply(status=status, body=page.encode(), content_type="text/html; charset=utf-8")
     payload = {"message": quoted, "code": status} if form == "message" else {"error": quoted, "code": status}
     return Reply(status=status, body=go_json(payload))
 

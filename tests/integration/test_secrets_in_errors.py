@@ -134,3 +134,19 @@ def test_a_create_that_fails_quoting_the_body_masks_the_secret(emulator, run, wa
     quoted = [warning for warning in record['warnings'] if 'HTTP 500' in warning]
     assert quoted and all('********' in warning for warning in quoted), record['warnings']
     assert_hidden(result.stdout, CLIENT_SECRET)
+
+
+@pytest.mark.parametrize('way', list(WAYS))
+def test_a_proxy_page_quoting_the_body_html_escaped_is_masked(emulator, run, way):
+    """A proxy's HTML error page quotes the body HTML-escaped (&quot;, &lt;, &amp;): masked in that form too."""
+    status, created = emulator.api('POST', '/identity-providers', dict(PROVIDER, client_secret=CLIENT_SECRET))
+    assert status == 200, created
+    emulator.clear_log()
+    emulator.set_faults({'queue': [{'status': 502, 'echo': 'html', 'method': 'PUT'}]})
+    result = play(run, {'name': 'rotate', 'nms.overlay.identity_provider': dict(
+        PROVIDER, client_secret=ROTATED_SECRET, update_secret='always', retries=0)}, way, 4)
+    echoed(emulator, 'PUT', ROTATED_SECRET, [{'echo': 'html'}])
+    record = result['rotate']
+    assert record['failed'] is True and 'HTTP 502' in record['msg'] and '********' in record['msg'], record['msg']
+    assert 'could not handle the request' in record['msg'], record['msg']
+    assert_hidden(result.stdout, CLIENT_SECRET, ROTATED_SECRET)

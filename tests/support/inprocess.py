@@ -44,7 +44,7 @@ def run_module(name, args, check_mode=False, diff=False, no_log=False, environme
     would run in), by default a scratch directory.
     """
     # pylint: disable=import-outside-toplevel
-    from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem, strict_text_problem
+    from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
     from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
         hide_created_secret, run_engine, task_environment,
     )
@@ -55,7 +55,7 @@ def run_module(name, args, check_mode=False, diff=False, no_log=False, environme
         where = _chdir(scratch_directory() if cwd is None else cwd)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), task_environment(environment or {}), where:
             spec = engine.validation()['argument_spec']
-            problem = shape_problem(spec, args) or (engine.strict_texts and strict_text_problem(spec, args))
+            problem = shape_problem(spec, args, strict=engine.strict_texts)
             if problem:
                 result = {"failed": True, "msg": problem}
             else:

@@ -6,7 +6,9 @@ option marked no_log). The integration side, real HTTP both ways a module runs: 
 
 from __future__ import annotations
 
+import html
 import json
+import urllib.parse
 
 import pytest
 
@@ -35,7 +37,19 @@ FORMS = {
     'JSON with an escaped slash': json.dumps(SECRET)[1:-1].replace('/', '\\/'),
     'Python repr': repr(SECRET)[1:-1],
     'Python repr, ASCII only': ascii(SECRET)[1:-1],
+    'HTML page': html.escape(SECRET),
+    'HTML page quoting JSON': html.escape(json.dumps(SECRET)[1:-1]),
+    'HTML numeric entities': ''.join(char if char.isascii() and char.isalnum() else '&#%d;' % ord(char) for char in SECRET),
+    'HTML hexadecimal entities': ''.join(char if char.isalnum() else '&#x%X;' % ord(char) for char in SECRET),
+    'percent-encoded': urllib.parse.quote(SECRET, safe=''),
+    'percent-encoded JSON': urllib.parse.quote(json.dumps(SECRET)[1:-1], safe=''),
+    'HTML page quoting JSON of JSON': html.escape(json.dumps(json.dumps(SECRET)[1:-1])[1:-1]),
 }
+
+
+def test_a_secret_with_a_space_is_masked_in_a_form_body():
+    secret = 'two words&more'
+    assert mask_secrets('sent: pin=%s;' % urllib.parse.quote_plus(secret), {secret}) == 'sent: pin=%s;' % MASK
 
 
 @pytest.mark.parametrize('form', list(FORMS))

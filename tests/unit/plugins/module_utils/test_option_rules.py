@@ -119,3 +119,25 @@ def test_a_list_or_a_dictionary_for_a_text_option_is_refused_naming_it(params, p
                                     {'groups': ['a', 5]}, {'count': 3}, {'free': ['anything']}, {'email': None}])
 def test_texts_numbers_and_other_types_pass(params):
     assert shape_problem(SPEC, params) is None
+
+
+@pytest.mark.parametrize('params,problem', [
+    ({'token': 83}, 'option token: must be a string, not a number (quote a value YAML reads as another type)'),
+    ({'token': 1e10}, 'option token: must be a string, not a number (quote a value YAML reads as another type)'),
+    ({'token': True}, 'option token: must be a string, not true or false (quote a value YAML reads as another type)'),
+])
+def test_a_secret_yaml_reads_as_a_number_or_a_boolean_is_refused_unshown(params, problem):
+    """A no_log text YAML reads as another type would be sent changed (``pin: 0123`` is 83 in YAML 1.1, ``1e10`` the text
+    ``10000000000.0``): refused, the value never shown; a plain text keeps ansible-core's conversion (``name: 2024``)."""
+    assert shape_problem(SPEC, params) == problem
+    assert shape_problem(SPEC, {'email': 2024}) is None
+
+
+@pytest.mark.parametrize('params,problem', [
+    ({'email': 2024}, 'option email: must be a string, not a number (quote a value YAML reads as another type)'),
+    ({'other': False}, 'option alias: must be a string, not true or false (quote a value YAML reads as another type)'),
+    ({'rules': [{'name': 5}]}, 'option rules[0].name: must be a string, not a number (quote a value YAML reads as another type)'),
+])
+def test_a_strict_module_refuses_a_number_or_a_boolean_for_any_text(params, problem):
+    """``strict_texts`` (the instance): every text option, under its aliases too and at any depth."""
+    assert shape_problem(SPEC, params, strict=True) == problem
