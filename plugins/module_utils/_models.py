@@ -66,7 +66,9 @@ def url_problem(value):
     except ValueError:
         parts = host = None
     if parts is None or parts.scheme not in ('http', 'https') or not host or any(char.isspace() for char in text):
-        return "must be a full http(s) URL such as https://sso.example.com (a scheme and a host), not '%s'" % text
+        # a user and password in the URL are never quoted (https://user:KEY@host)
+        shown = text if parts is None or '@' not in parts.netloc else text.replace(parts.netloc.rpartition('@')[0] + '@', '***@', 1)
+        return "must be a full http(s) URL such as https://sso.example.com (a scheme and a host), not '%s'" % shown
     return None
 
 

@@ -15,7 +15,7 @@ description:
   - A token is found by O(id) when given, otherwise by O(name) among the tokens not revoked. A name shared by several
     such tokens fails and lists their ids. Servers keep a revoked token in their list; it counts as gone. A name
     whose tokens are all revoked gets a new token, and O(state=absent) does nothing to a revoked token. O(id) of a
-    revoked token with O(state=present) fails before any request.
+    revoked token with O(state=present) fails before any write.
   - The plain token is shown once, in the answer to the create; the module returns it only in the result of the task
     that created the token (see O(return_created_secrets)). No later task, diff or warning shows it.
 options:

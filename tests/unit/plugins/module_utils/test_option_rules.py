@@ -141,3 +141,8 @@ def test_a_secret_yaml_reads_as_a_number_or_a_boolean_is_refused_unshown(params,
 def test_a_strict_module_refuses_a_number_or_a_boolean_for_any_text(params, problem):
     """``strict_texts`` (the instance): every text option, under its aliases too and at any depth."""
     assert shape_problem(SPEC, params, strict=True) == problem
+
+
+def test_a_refused_url_never_shows_its_user_and_password():
+    problem = url_problem('ftp://svc:sk-Secret99@api.example.com/v1')
+    assert 'sk-Secret99' not in problem and 'svc' not in problem and "not 'ftp://***@api.example.com/v1'" in problem
