@@ -67,7 +67,8 @@ options:
       - V(now) (the default) delivers none of what the first poll lists. An ISO 8601 time stamp such as
         V(2026-01-10T08:00:00Z) delivers those stamped from then on, a time before now such as V(-30m), V(-1h),
         V(-7d) (units s, m, h, d, w) those stamped within that time before the server's clock (its C(Date) header)
-        at the first poll; the controller's clock plays no part.
+        at the first poll; the controller's clock plays no part (only for an answer without a C(Date) header, which
+        no NetBird server sends, is the controller's clock taken instead).
       - Used only when O(state_file) does not exist yet; otherwise the source resumes where the file says.
     type: str
     default: now
