@@ -151,7 +151,8 @@ REAL_TESTS := tests/scenarios tests/integration/test_real_servers.py tests/integ
               tests/integration/test_real_drift.py tests/integration/test_real_instance.py tests/integration/test_real_identity.py \
               tests/integration/test_real_reads.py tests/integration/test_real_reverse_proxy.py \
               tests/integration/test_real_agent_network.py tests/integration/test_real_peer_extras.py \
-              tests/integration/test_real_network_state_sections.py tests/integration/test_real_stale_peers.py
+              tests/integration/test_real_network_state_sections.py tests/integration/test_real_stale_peers.py \
+              tests/integration/test_real_secrets_in_errors.py
 _real: venv
 	$(call pytest,$(REAL_TESTS),--dist load -p no:cacheprovider)
 

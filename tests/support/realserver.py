@@ -12,6 +12,7 @@ A :class:`RealServer` has the interface the tests use of an emulator (tests/supp
 request log comes from :class:`RecordingProxy`, a small HTTP proxy on 127.0.0.1 in the test process that
 forwards every call to the server and keeps method, path, query, status and both bodies: the tests count
 requests with it, and the scenario tests compare the shapes of the answers with the emulator's (shapes.py).
+The proxy can also stand in for a reverse proxy whose error page quotes the request body (``echo_failures``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import threading
 import time
 import urllib.parse
 
+from tests.emulator.server import echo_reply
 from tests.support.emulator import READ_METHODS, REPO_ROOT, OwnerApi
 
 KIT_VARIABLE = "NMS_REAL_SERVERS"
@@ -70,12 +72,19 @@ def real_mode():
 
 class RecordingProxy:
     """Forwards HTTP calls from 127.0.0.1:``port`` to ``target`` and logs each exchange; ``slow``: seconds each answer
-    is held after the server gave it (as the emulator's slow fault, so that concurrent clients all read first)."""
+    is held after the server gave it (as the emulator's slow fault, so that concurrent clients all read first).
+
+    ``echo_failures``: ``[(method, status, form), ...]``, consumed in order, the first each time a request of its
+    method comes: that request is still relayed (the server applies it, the log keeps its real answer, and
+    ``echoed``: the status sent instead), then answered ``status`` with an error page quoting the request body as a
+    reverse proxy's may (``form``: the emulator's echo forms, ``message`` a JSON message as Go writes it, ``object``,
+    ``text``, ``html`` the body HTML-escaped; tests/emulator/server.py echo_reply)."""
 
     def __init__(self, target):
         parsed = urllib.parse.urlsplit(target)
         self.host, self.target_port = parsed.hostname, parsed.port
         self.slow = 0.0
+        self.echo_failures = []
         self.log = []
         self.lock = threading.Lock()
         proxy = self
@@ -98,7 +107,12 @@ class RecordingProxy:
                     status, answer_headers = answer.status, answer.getheaders()
                 finally:
                     connection.close()
-                proxy.record(self.command, self.path, body, status, raw)
+                echo = proxy.echo_failure(self.command)
+                proxy.record(self.command, self.path, body, status, raw, echoed=echo and echo[0])
+                if echo:
+                    reply = echo_reply(echo[0], echo[1], body or b"")
+                    status, raw = reply.status, reply.body
+                    answer_headers = [("Content-Type", reply.content_type)]
                 if proxy.slow:
                     time.sleep(proxy.slow)
                 self.send_response(status)
@@ -117,11 +131,21 @@ class RecordingProxy:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def record(self, method, target, body, status, raw):
-        parts = urllib.parse.urlsplit(target)
+    def echo_failure(self, method):
+        """``(status, form)`` of the next echo failure if it is for ``method`` (consumed), else None."""
         with self.lock:
-            self.log.append({"method": method, "path": parts.path, "query": parts.query, "status": status,
-                             "request": _json_or_text(body), "answer": _json_or_text(raw)})
+            if self.echo_failures and self.echo_failures[0][0] == method:
+                return self.echo_failures.pop(0)[1:]
+        return None
+
+    def record(self, method, target, body, status, raw, echoed=None):
+        parts = urllib.parse.urlsplit(target)
+        entry = {"method": method, "path": parts.path, "query": parts.query, "status": status,
+                 "request": _json_or_text(body), "answer": _json_or_text(raw)}
+        if echoed:
+            entry["echoed"] = echoed
+        with self.lock:
+            self.log.append(entry)
 
     def stop(self):
         self.server.shutdown()
