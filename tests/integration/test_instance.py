@@ -153,7 +153,7 @@ def test_a_text_option_that_is_no_string_is_refused_before_any_request(emulator,
         {'name': 'a dictionary', 'nms.overlay.instance': dict(OWNER, name={'first': 'Owner'}), 'ignore_errors': True},
         {'name': 'no email', 'nms.overlay.instance': dict(OWNER, email='owner@'), 'ignore_errors': True},
     ], ansible=ansible)
-    assert result['a list']['msg'] == 'option email: must be a string, not a list (quote a value YAML reads as another type)'
+    assert result['a list']['msg'] == "option email: must be a string, not a list (['owner@example.com'])"
     assert result['a number']['msg'].startswith('option password: must be a string, not a number')
     assert '123456789' not in result['a number']['msg']
     assert result['a dictionary']['msg'].startswith('option name: must be a string, not a dictionary')
