@@ -84,7 +84,7 @@ def test_an_email_that_is_no_string_is_refused_before_any_request(fresh_server, 
     refused = run([{'name': 'setup', 'nms.overlay.instance': dict(OWNER, email=[OWNER['email']]), 'ignore_errors': True}],
                   env=env)['setup']
     assert refused['failed'] and not refused['changed'], refused
-    assert refused['msg'] == 'option email: must be a string, not a list (quote a value YAML reads as another type)'
+    assert refused['msg'] == "option email: must be a string, not a list (['owner@example.com'])"
     assert requests_of(fresh_server) == []
     done = run([{'name': 'setup', 'nms.overlay.instance': OWNER, 'register': 'setup'}], env=env)['setup']
     assert done['changed'] is True and done['owner']['email'] == OWNER['email'], done
