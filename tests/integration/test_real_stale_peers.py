@@ -7,35 +7,23 @@ deletes it only once it is stale by then."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 
 import pytest
 
 from tests.integration.test_real_servers import connection, started
-from tests.support.realserver import RELEASES, kit
+from tests.support.realagents import Agents
+from tests.support.realserver import RELEASES
 
 pytestmark = pytest.mark.real
 
 HOST = 'stale-h1'
-AGENT_TIMEOUT = 300  # a v0.77.1 agent retries its login for about 2 minutes before it fails
 
 
 @pytest.fixture(params=RELEASES)
 def agent_server(request):
     """A real server of its own: the test joins, deletes and leaves behind an agent's peer."""
     yield from started(request.param)
-
-
-def agent(server, *args):
-    """realagent.py's command (up, down) for the agent HOST of ``server``; fails with its output."""
-    script = os.path.join(kit()[0], 'realagent.py')
-    done = subprocess.run([sys.executable, script] + list(args), capture_output=True, text=True, timeout=AGENT_TIMEOUT,
-                          check=False)
-    assert done.returncode == 0, 'realagent.py %s failed:\n%s\n%s' % (args[0], done.stdout[-2000:], done.stderr[-4000:])
-    return done.stdout
 
 
 def delete_task(peer_id, duration):
@@ -48,9 +36,10 @@ def test_a_peer_whose_agent_connects_again_after_the_list_is_not_deleted(agent_s
         'name': 'stale', 'type': 'reusable', 'expires_in': 86400, 'auto_groups': [], 'usage_limit': 0})['key']
     key_file = tmp_path / 'key'
     key_file.write_text(key)
-    handle = os.path.join(server.directory, 'agents', HOST)
-    agent(server, 'up', server.directory, '--hostname', HOST, '--setup-key-file', str(key_file))
-    agent(server, 'down', handle)
+    agents = Agents(server)
+    agents.up(HOST, key_file=key_file)
+    agents.down(HOST)
+    agents.peer(HOST, connected=False)
     time.sleep(3)
 
     # the list: the agent left more than 2 s ago, its peer is stale
@@ -61,7 +50,8 @@ def test_a_peer_whose_agent_connects_again_after_the_list_is_not_deleted(agent_s
     peer_id = peers[0]['id']
 
     # the agent connects again before the deletion: the read right before the DELETE finds it connected
-    agent(server, 'up', server.directory, '--hostname', HOST, '--setup-key-file', str(key_file))
+    agents.up(HOST, key_file=key_file)
+    agents.peer(HOST)
     server.clear_log()
     kept = run(delete_task(peer_id, '2s'), env=env)['delete']
     assert kept['changed'] is False, kept
@@ -69,7 +59,8 @@ def test_a_peer_whose_agent_connects_again_after_the_list_is_not_deleted(agent_s
     assert [(r['method'], r['path']) for r in server.requests()] == [('GET', '/api/peers/%s' % peer_id)]
 
     # it leaves again: just seen by the server (its last_seen), on the server's clock or ours, whichever is earlier
-    agent(server, 'down', handle)
+    agents.down(HOST)
+    agents.peer(HOST, connected=False)
     seen = run(delete_task(peer_id, '1h'), env=env)['delete']
     assert seen['changed'] is False, seen
     assert "was last seen at %s, " % seen['peer']['last_seen'] in seen['kept_because'], seen

@@ -209,6 +209,9 @@ class RealServer(Recorded):
 
     def stop(self):
         super().stop()
+        if os.path.isdir(os.path.join(self.directory, "agents")):  # its agents first: realagent.py's clean way
+            subprocess.run([sys.executable, os.path.join(os.path.dirname(self.script), "realagent.py"), "stop-all",
+                            self.directory], capture_output=True, check=False, timeout=120)
         subprocess.run([sys.executable, self.script, "stop", self.directory], capture_output=True, check=False,
                        timeout=60)
 
