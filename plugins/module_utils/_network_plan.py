@@ -27,7 +27,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_pro
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import no_log_values, secrets_file_options
 from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
-from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec, shape_problem
+from ansible_collections.nms.overlay.plugins.module_utils._task import connection_argument_spec, shape_problem, unknown_option
 from ansible_collections.nms.overlay.plugins.module_utils._usage import current_sources, referring_kinds, users_of
 
 
@@ -281,7 +281,7 @@ def checked_entries(task, kind, cls, items, problems, parent=None, place=None):
             problems.append('%s: option %s: not given here, the %s is the entry this one is nested in'
                             % (where, cls.nested_in[2], parent.resource.what))
             continue
-        shape = shape_problem(spec, item, where + '.')  # as the single modules check first
+        shape = unknown_option(spec, item, where) or shape_problem(spec, item, where + '.')  # as single modules check
         if shape:
             problems.append(shape)
             continue

@@ -8,6 +8,7 @@ base of every module's engine class (client, resolver, warnings, progress, the t
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Mapping
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
@@ -117,11 +118,27 @@ def shape_problem(spec, params, prefix='', strict=False):
             items = [(where, value)]
         for path, item in items:
             if isinstance(item, dict):
-                problem = shape_problem(sub_spec, item, path + '.', strict)
+                problem = unknown_option(sub_spec, item, path) or shape_problem(sub_spec, item, path + '.', strict)
                 if problem:
                     return problem
             elif not (isinstance(item, str) and _readable_as_dict(item)):
                 return 'option %s: must be a dictionary of its suboptions (%s), not %r' % (path, ', '.join(sorted(sub_spec)), item)
+    return None
+
+
+def unknown_option(spec, params, where):
+    """The first key of the dictionary ``params`` that ``spec`` knows neither as an option nor as an alias, as
+    ``WHERE: unknown option KEY (did you mean CLOSEST?)`` (or the options it takes), else None. ansible-core's own
+    message names the whole path and lists every option, which for a nested entry is hard to read."""
+    known = set(spec)
+    for option in spec.values():
+        known.update(option.get('aliases') or ())
+    for key in params:
+        if key in known:
+            continue
+        closest = difflib.get_close_matches(str(key), sorted(known), n=1)
+        hint = 'did you mean %s?' % closest[0] if closest else 'the options are %s' % ', '.join(sorted(spec))
+        return '%s: unknown option %s (%s)' % (where, key, hint)
     return None
 
 

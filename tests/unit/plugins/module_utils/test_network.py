@@ -716,7 +716,7 @@ def test_an_empty_networks_list_on_a_v027_server_is_nothing_to_do_even_with_prun
 
 @pytest.mark.parametrize('network, message', [
     (dict(OFFICE_NETWORK, resources=[{'name': 'x', 'address': '10.0.0.1', 'colour': 'red'}]),
-     'networks[0].resources[0]: colour. Supported parameters include: address,'),
+     'networks[0].resources[0]: unknown option colour (the options are address, '),
     (dict(OFFICE_NETWORK, resources=[{'name': 'x', 'network': 'other'}]),
      "networks[0].resources[0]: option network: not given here, the network is the entry this one is nested in"),
     # (ansible-core words the type 'str' or "<class 'str'>", by release)
