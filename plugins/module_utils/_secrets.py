@@ -179,6 +179,9 @@ def no_log_values(spec, value):
 _HTML_NAMES = {'&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos'}
 # a backslash as an answer may quote it: as it is, percent-encoded, or as an HTML entity
 _BACKSLASH = r'(?:\\|%5[cC]|&#0*92;|&#[xX]0*5[cC];)'
+# an escape's backslashes when JSON is quoted in JSON four times over (1, 3, 7, 15): bounded, so that a long run of
+# backslashes in an answer is scanned in linear time (unbounded, 10,000 of them took seconds)
+MAX_BACKSLASHES = 16
 
 
 def _hex(code, digits):
@@ -202,7 +205,7 @@ def _char_pattern(char):
         escapes.append('x%s' % _hex(code, 2))
     if char in _SHORT_ESCAPES:
         escapes.append(re.escape(_SHORT_ESCAPES[char]))
-    forms = [re.escape(char), '%s+(?:%s)' % (_BACKSLASH, '|'.join(escapes))]
+    forms = [re.escape(char), '%s{1,%d}(?:%s)' % (_BACKSLASH, MAX_BACKSLASHES, '|'.join(escapes))]
     if not (char.isascii() and char.isalnum()):
         quoted = ['&#0*%d;' % code, '&#[xX]0*%s;' % _hex(code, 1),
                   ''.join('%%%s' % _hex(byte, 2) for byte in char.encode('utf-8'))]
@@ -210,7 +213,7 @@ def _char_pattern(char):
             quoted.append('&%s;' % _HTML_NAMES[char])
         if char == ' ':
             quoted.append(r'\+')
-        forms.append('%s*(?:%s)' % (_BACKSLASH, '|'.join(quoted)))
+        forms.append('%s{0,%d}(?:%s)' % (_BACKSLASH, MAX_BACKSLASHES, '|'.join(quoted)))
     return '(?:%s)' % '|'.join(forms)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import time
 import urllib.parse
 
 import pytest
@@ -114,3 +115,15 @@ def test_network_states_described_write_only_values_are_its_secrets():
     params = {'identity_providers': [{'name': 'sso', 'client_secret': 'idp-secret-1'}],
               'agent_network_providers': [{'name': 'ai', 'api_key': 'ai-key-2'}], 'reverse_proxy_services': services}
     assert described_secrets(params) >= {'idp-secret-1', 'ai-key-2', 'pw-3', '424242'}
+
+
+def test_a_long_run_of_backslashes_is_scanned_in_linear_time_and_a_four_times_quoted_secret_is_still_masked():
+    # unbounded runs of an escape's backslashes made this quadratic: 10,000 backslashes took over 5 s, 30,000 minutes
+    quoted = SECRET
+    for dummy in range(4):
+        quoted = json.dumps(quoted)[1:-1]
+    assert SECRET not in mask_secrets(quoted, [SECRET]) and MASK in mask_secrets(quoted, [SECRET])
+    started = time.monotonic()
+    masked = mask_secrets('\\' * 30000 + 'tail ' + json.dumps(SECRET)[1:-1], [SECRET])
+    assert masked == '\\' * 30000 + 'tail ' + MASK
+    assert time.monotonic() - started < 3.0  # 0.05 s on the 2-core machine; unbounded: far beyond a minute
