@@ -188,7 +188,7 @@ options:
       - The file is checked before the task's first request, in check mode too. A missing directory, a symbolic
         link, something other than a regular file, or content that is not such a JSON object fail the task before
         anything is created, and the file is left as it is.
-      - Each value is added under an exclusive lock (a C(.<file name>.lock) file beside it), so tasks on many
+      - Each value is added under an exclusive lock of the file's directory (no lock file is left), so tasks on many
         hosts (forks) and parallel runs writing into one file keep every value. The new content is written to a
         new file that replaces the old one, so a reader never sees half a file. Nothing is written in check mode.
     type: path

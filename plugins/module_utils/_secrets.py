@@ -6,7 +6,7 @@ of what Ansible shows.
 
 The file (the ``created_secrets_file`` option of setup_key, token and network_state) is a JSON object
 ``{kind: {name: {"id": ..., "key": ...}}}`` readable by its owner only. It is checked before the task's first
-request, check mode too; each value is added under an exclusive lock (``.<name>.lock`` beside it), so that forks
+request, check mode too; each value is added under an exclusive lock (of the file's directory), so that forks
 and parallel runs writing into one file keep every value; the new content goes to a new file of mode 0600 that
 replaces the old one, so a reader never sees half a file.
 
@@ -108,8 +108,9 @@ def store_secret(path, kind, name, item_id, value):
     process adds at the same moment: the read and the write happen under the file's lock)."""
     entry = {'id': item_id, 'key': value}
     directory = os.path.dirname(os.path.abspath(path))
-    lock_path = os.path.join(directory, '.%s.lock' % os.path.basename(path))
-    lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    # the lock is the directory's: a lock file beside the secrets file would stay there, and removing it would let
+    # a writer that waits on it and a new one in at once (the file itself is replaced on each write)
+    lock = os.open(directory, os.O_RDONLY)
     try:
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX)

@@ -153,6 +153,8 @@ def test_ten_forks_writing_one_secrets_file_keep_every_value(emulator, collectio
     assert sorted(kept) == sorted('h%d' % n for n in range(10))
     assert sorted(entry['key'] for entry in kept.values()) == sorted(created_values(emulator))
     assert_not_shown(output, created_values(emulator))
+    # issue 46, 5: no lock file (nor a half-written copy) is left beside it; the lock is the directory's
+    assert [p.name for p in dirs['home'].iterdir() if p.name.endswith('.lock') or p.name.startswith('.nms-')] == []
 
 
 @pytest.mark.parametrize('callback', ['minimal', 'oneline'])
