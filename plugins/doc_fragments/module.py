@@ -179,8 +179,10 @@ options:
     description:
       - A JSON file into which each value this task creates is written as soon as it is created, readable by
         its owner only (mode C(0600)). Setup keys go under C(setup_keys.<name>), tokens under
-        C(tokens.<user>/<name>), invite links under C(user_invites.<email>), as an object with C(id) and C(key).
-        Entries already in the file are kept.
+        C(tokens.<user>/<name>), invite links under C(user_invites.<email>), as an object with C(id), C(key) and
+        C(server) (the API URL that created it, without C(/api)). Entries already in the file are kept. A file
+        that holds values of another server is refused before the first request, since one of the same name would
+        replace that value, which no server shows again. Use one file per server.
       - A relative path is taken in the directory C(ansible-playbook) (or C(ansible)) runs in, whether the module
         runs in the controller or as a module process there; never next to the playbook, which may be an installed
         collection or a checkout that gets committed. A module that runs on another host needs an absolute path

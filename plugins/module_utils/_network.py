@@ -98,7 +98,7 @@ class NetworkStateModule(NmsModule):
             return self.gather()
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
-        check_secrets_file(self.params.get('created_secrets_file'))  # before anything is made, check mode too
+        check_secrets_file(self.params)  # before anything is made, check mode too
         check_description(self)
         described = dict(described_kinds(self))
         self.progress('network_state: description checked: %d %s in %d %s, every reference found' % (

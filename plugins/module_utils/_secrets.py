@@ -92,21 +92,38 @@ def shape_problem(data):
     return None
 
 
-def check_secrets_file(path, option=OPTION):
-    """Refuse a secrets file the task could not write to, before the task makes anything (check mode too)."""
+def server_root(api_url):
+    """``api_url`` without a trailing ``/`` or ``/api``: the server a created value belongs to (the client's root)."""
+    url = (api_url or '').strip().rstrip('/')
+    return url[:-4] if url.endswith('/api') else url
+
+
+def check_secrets_file(params):
+    """Refuse the task's secrets file (``params[created_secrets_file]``) before the task makes anything (check mode
+    too) when the task could not write to it, or when it holds values another server created (``server`` of an
+    entry): one of the same name would overwrite that server's value, which is shown only once."""
+    path = params.get(OPTION)
     if not path:
         return
     try:
-        read_secrets(path)
+        data = read_secrets(path)
     except SecretsFileError as exc:
         raise TaskError('option %s: %s cannot hold the created values: %s; nothing was changed'
-                        % (option, path, exc)) from None
+                        % (OPTION, path, exc)) from None
+    server = server_root(params.get('api_url'))
+    others = sorted({entry.get('server') for entries in data.values() for entry in entries.values()
+                     if entry.get('server') and entry.get('server') != server})
+    if others:
+        raise TaskError('option %s: %s holds values created on another server (%s), and this task\'s server is %s: '
+                        'a value of the same name would overwrite one of them; use one file per server; nothing was '
+                        'changed' % (OPTION, path, ', '.join(others), server))
 
 
-def store_secret(path, kind, name, item_id, value):
-    """Add one created value to the file under ``kind`` and ``name``, keeping every other entry (also those another
-    process adds at the same moment: the read and the write happen under the file's lock)."""
-    entry = {'id': item_id, 'key': value}
+def store_secret(path, kind, name, item_id, value, server=''):
+    """Add one created value to the file under ``kind`` and ``name``, with the ``server`` that created it, keeping
+    every other entry (also those another process adds at the same moment: the read and the write happen under the
+    lock). An entry of that name from another server is never replaced (SecretsFileError)."""
+    entry = dict({'id': item_id, 'key': value}, **({'server': server} if server else {}))
     directory = os.path.dirname(os.path.abspath(path))
     # the lock is the directory's: a lock file beside the secrets file would stay there, and removing it would let
     # a writer that waits on it and a new one in at once (the file itself is replaced on each write)
@@ -115,6 +132,9 @@ def store_secret(path, kind, name, item_id, value):
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX)
         data = read_secrets(path)
+        held = data.get(kind, {}).get(name) or {}
+        if held.get('server') and held['server'] != server:
+            raise SecretsFileError('it holds the value of %s %s that %s created' % (kind, json.dumps(name), held['server']))
         data.setdefault(kind, {})[name] = entry
         handle, temporary = tempfile.mkstemp(prefix='.nms-secrets-', dir=directory)  # mode 0600
         try:
@@ -144,7 +164,7 @@ def keep_created_secret(task, holder, member, what, section, name, item_id, keep
     path = task.params.get(OPTION)
     if path:
         try:
-            store_secret(path, section, name, item_id, value)
+            store_secret(path, section, name, item_id, value, server_root(task.params.get('api_url')))
         except (OSError, SecretsFileError) as exc:
             holder.pop(member, None)
             raise TaskError('the %s %s was created (id %s), but its value could not be written to %s %s (%s), and '

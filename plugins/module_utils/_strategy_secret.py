@@ -80,7 +80,7 @@ class SecretOnCreate(ResourceModule):
     def check_options(self):
         super().check_options()
         if self.own_task():
-            check_secrets_file(self.params.get(SECRETS_FILE))  # before anything is made, check mode too
+            check_secrets_file(self.params)  # before anything is made, check mode too
 
     def run(self):
         result = self.with_created_secret(super().run())

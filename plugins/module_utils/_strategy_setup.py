@@ -65,7 +65,7 @@ class OneTimeSetup(Kind):
     def run(self):
         """status -> (done | report | plan | the action) -> the value kept; every check before the first request."""
         self.check_options()
-        check_secrets_file(self.params.get(SECRETS_FILE))
+        check_secrets_file(self.params)
         acting = all(self.params.get(name) is not None for group in self.required_together for name in group)
         state = self.new_state(self.desired()) if acting else None
         if not self.pending():

@@ -110,7 +110,7 @@ def test_created_values_reach_register_and_the_file_but_never_the_output(emulato
         name: used[name] for name in ('one', 'loop-a', 'loop-b')} | {'quiet': kept['setup_keys']['quiet']['key']}
     assert kept['setup_keys']['quiet']['key'] in created_values(emulator)
     assert kept['tokens'] == {'owner@example.com/pipeline': {'id': kept['tokens']['owner@example.com/pipeline']['id'],
-                                                             'key': used['pat']}}
+                                                             'key': used['pat'], 'server': emulator.url}}
 
 
 @pytest.mark.parametrize('way', sorted(WAYS))

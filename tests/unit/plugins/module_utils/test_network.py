@@ -299,7 +299,8 @@ def test_created_key_values_go_to_a_private_file_and_stay_out_of_the_result(tmp_
     assert 'key' not in change and 'A616097E' not in repr(result)
     assert stat.S_IMODE(os.stat(secrets).st_mode) == 0o600
     assert json.loads(secrets.read_text()) == {'setup_keys': {'servers': {'id': change['id'],
-                                                                          'key': 'A616097E-FCF0-48FA-9354-CA4A61142761'}}}
+                                                                          'key': 'A616097E-FCF0-48FA-9354-CA4A61142761',
+                                                                          'server': 'http://127.0.0.1:9'}}}
     # a later run adds to the file, keeping what it holds
     reconcile(KeyServer(), setup_keys=[dict(KEY, name='office')], created_secrets_file=str(secrets))
     assert sorted(json.loads(secrets.read_text())['setup_keys']) == ['office', 'servers']

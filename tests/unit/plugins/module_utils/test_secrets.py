@@ -20,7 +20,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.token import TokenModule
-from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, store_secret
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import SecretsFileError, check_secrets_file, store_secret
 from tests.support.fakes import engine
 from tests.unit.plugins.module_utils.test_network import KEY, KeyServer, options
 
@@ -92,7 +92,7 @@ def test_a_value_is_added_to_what_the_file_holds_readable_by_its_owner_only(tmp_
     assert json.loads(path.read_text()) == {'tokens': {'ci/old': {'id': '1', 'key': 'nbp_old'}},
                                             'setup_keys': {'servers': {'id': 'k1', 'key': 'VALUE-1'}}}
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    check_secrets_file(str(path))  # what it writes, it takes again
+    check_secrets_file({'created_secrets_file': str(path)})  # what it writes, it takes again
 
 
 def _writer(path, worker, count):
@@ -141,3 +141,36 @@ def test_a_setup_key_created_with_a_file_goes_there_and_leaves_the_result_when_a
     again = engine(SetupKeyModule, KeyServer(), False, None, name='other', type='reusable',
                    created_secrets_file=str(path)).run()
     assert again['setup_key']['key'] == json.loads(path.read_text())['setup_keys']['other']['key']
+
+
+def test_each_value_records_its_server_and_a_file_of_another_server_is_refused_before_any_request(tmp_path):
+    """Issue 46, 3: one file used against two servers would replace one server's values with the other's."""
+    path = tmp_path / 'keys.json'
+    server = KeyServer()
+    engine(SetupKeyModule, server, False, None, name='servers', type='reusable', created_secrets_file=str(path),
+           api_url='https://one.example.com/api/').run()
+    held = json.loads(path.read_text())['setup_keys']['servers']
+    assert held['server'] == 'https://one.example.com' and held['key'], held
+    calls = len(server.calls)
+    for check_mode in (False, True):
+        other = engine(SetupKeyModule, server, check_mode, None, name='servers', type='reusable',
+                       created_secrets_file=str(path), api_url='https://two.example.com')
+        with pytest.raises(TaskError) as failure:
+            other.run()
+        assert str(failure.value) == (
+            "option created_secrets_file: %s holds values created on another server (https://one.example.com), and "
+            "this task's server is https://two.example.com: a value of the same name would overwrite one of them; use "
+            "one file per server; nothing was changed" % path)
+    assert len(server.calls) == calls  # not even a read
+    assert json.loads(path.read_text())['setup_keys']['servers'] == held
+    # the same server, written either way: taken
+    check_secrets_file({'created_secrets_file': str(path), 'api_url': 'https://one.example.com'})
+
+
+def test_a_value_of_another_server_is_never_replaced_even_when_a_racing_run_wrote_it_after_the_check(tmp_path):
+    path = tmp_path / 'keys.json'
+    store_secret(str(path), 'setup_keys', 'servers', 'k1', 'VALUE-1', 'https://one.example.com')
+    with pytest.raises(SecretsFileError) as failure:
+        store_secret(str(path), 'setup_keys', 'servers', 'k2', 'VALUE-2', 'https://two.example.com')
+    assert str(failure.value) == 'it holds the value of setup_keys "servers" that https://one.example.com created'
+    assert json.loads(path.read_text())['setup_keys']['servers']['key'] == 'VALUE-1'
