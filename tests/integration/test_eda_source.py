@@ -106,9 +106,14 @@ def event_polls(emulator):
     return len([r for r in emulator.requests() if r["path"].startswith("/api/events") and r["status"] != 404])
 
 
-def drive(emulator, args, steps, polls=3):
+ARRIVAL_TIMEOUT = 30
+
+
+def drive(emulator, args, steps, polls=3, arrivals=()):
     """Start the source, then for each step: run it (a function of the emulator, in a thread) and wait for ``polls``
-    polls. Returns the events put on the queue."""
+    polls. ``arrivals``: for each step, how many events must be on the queue before those polls start (a real server
+    stores its events a little later; waited for up to ARRIVAL_TIMEOUT seconds, poll by poll). Returns the events put
+    on the queue."""
     def counter():
         return event_polls(emulator)
 
@@ -117,8 +122,11 @@ def drive(emulator, args, steps, polls=3):
         await running.start()
         try:
             await running.polls(counter, 1)
-            for step in steps:
+            for step, count in zip(steps, list(arrivals) + [0] * len(steps)):
                 await asyncio.to_thread(step, emulator)
+                deadline = time.monotonic() + ARRIVAL_TIMEOUT
+                while len(running.events) < count and time.monotonic() < deadline:
+                    await running.polls(counter, 1)
                 await running.polls(counter, polls)
         finally:
             await running.stop()
@@ -525,7 +533,7 @@ def test_example_rulebooks_are_valid_for_ansible_rulebook(collections_dir):
     collection), with the ansible-rulebook of make eda-venv."""
     bin_dir = eda_bin()
     names = sorted(name for name in os.listdir(RULEBOOKS) if name.endswith(".yml"))
-    assert len(names) == 4, names
+    assert len(names) == 5, names
     script = """
 import json, os, sys, yaml, jsonschema, ansible_rulebook
 from ansible_rulebook.conf import settings
@@ -543,7 +551,7 @@ for path in sys.argv[1:]:
                           env=dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_dir), capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert len(done.stdout.splitlines()) == 4, done.stdout
+    assert len(done.stdout.splitlines()) == 5, done.stdout
 
 
 def test_name_new_peers_renames_a_peer_that_joined(emulator, rulebook):
@@ -560,6 +568,27 @@ def test_name_new_peers_renames_a_peer_that_joined(emulator, rulebook):
     time.sleep(3)  # three more polls: the event is acted on once
     puts = [r for r in emulator.writes() if r["path"].startswith("/api/peers/")]
     assert [r["method"] for r in puts] == ["PUT"], emulator.writes()
+
+
+def group_members(server):
+    """{group name: sorted names of its peers} of a server (an emulator or a real one)."""
+    return {g["name"]: sorted(p["name"] for p in g.get("peers") or []) for g in server.ok("GET", "/api/groups")}
+
+
+@pytest.mark.dialects("netbird")  # both dialects record a join alike; the real servers' codes: test_real_eda.py
+def test_group_new_peers_puts_each_peer_that_joined_into_its_hostname_s_group(emulator, rulebook):
+    book = rulebook("group_new_peers", emulator, nms_eda_group_prefix="hosts-")
+    fleet = emulator.ok("POST", "/api/groups", {"name": "fleet", "peers": []})
+    key = emulator.ok("POST", "/api/setup-keys", {"name": "fleet", "type": "reusable", "expires_in": 86400,
+                                                  "auto_groups": [fleet["id"]], "usage_limit": 0, "revoked": False,
+                                                  "ephemeral": False})
+    for host in ("web-1", "web-02"):
+        emulator.enroll(key["key"], host)
+    emulator.clear_log()
+    book.wait_for("both peers in hosts-web", lambda: group_members(emulator).get("hosts-web") == ["web-02", "web-1"])
+    time.sleep(3)  # three more polls: each event is acted on once
+    assert group_members(emulator)["fleet"] == ["web-02", "web-1"]  # the key's auto group kept
+    assert [r["path"] for r in emulator.writes() if r["method"] == "POST"] == ["/api/groups"]  # made once
 
 
 @pytest.mark.dialects("current")

@@ -1,9 +1,14 @@
 # -*- coding: utf-8 -*-
-"""ansible-rulebook with the example rulebooks against the real NetBird v0.77.1 (tests/support/realserver.py, ``make
-eda`` with the real servers' kit): a playbook makes changes, the rulebook reacts, observed within a timeout.
+"""The event source and the example rulebooks against the real NetBird v0.27.6 and v0.77.1 (tests/support/realserver.py,
+``make eda`` with the real servers' kit): a playbook makes changes or real agents join (tests/support/realagents.py),
+the source delivers each event once, the rulebook reacts, observed within a timeout.
 
-The rulebook harness (ansible-rulebook of ``make eda-venv``, a webhook) is test_eda_source.py's. Peers cannot join a
-real server through the REST API, so the reactions are to what a playbook does: a group, a renamed peer, a policy.
+The rulebook harness (ansible-rulebook of ``make eda-venv``, a webhook) is test_eda_source.py's.
+
+What a join makes, seen here on both releases: one event per peer, and nothing else (the setup key's auto groups
+record no event, an agent that leaves and comes back none): ``setupkey.peer.add`` on v0.27.6, ``peer.setupkey.add``
+on v0.77.1 (the codes changed in v0.39), with the meta ``name`` (the hostname), ``fqdn``, ``ip``, ``created_at``,
+``setup_key_name`` (v0.77.1 adds ``location_*``), the setup key's id as initiator and the peer's id as target.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import pytest
 
 from tests.integration.test_eda_source import codes_names, drive, group, rulebooks, source_args, webhooks
 from tests.integration.test_real_servers import RELEASES, started
+from tests.integration.test_real_stale_peers import join_at_once
+from tests.support.realagents import Agents
 
 pytestmark = pytest.mark.real
 
@@ -92,3 +99,80 @@ def test_the_source_delivers_each_event_once_by_id_across_a_restart(real_server,
     assert saved["version"] == 2 and all(isinstance(item, list) for item in saved["seen"]), saved
     listed = [e["id"] for e in real_server.ok("GET", "/events")]
     assert {str(number) for first, last in saved["seen"] for number in range(first, last + 1)} >= set(listed)
+
+
+# what a peer that joins with a setup key records (activity/codes.go PeerAddedWithSetupKey; renamed in v0.39)
+JOIN_CODE = {"v0.27.6": "setupkey.peer.add", "v0.77.1": "peer.setupkey.add"}
+
+
+def setup_key(server, tmp_path, name, auto_groups=()):
+    """A reusable setup key in a file (the key never shows in a test's output)."""
+    key = server.ok("POST", "/api/setup-keys", {"name": name, "type": "reusable", "expires_in": 86400,
+                                                "auto_groups": list(auto_groups), "usage_limit": 0})["key"]
+    key_file = tmp_path / ("%s.key" % name)
+    key_file.write_text(key)
+    return key_file
+
+
+def test_each_join_of_real_agents_is_one_event_delivered_once_across_a_restart(real_server, tmp_path):
+    """Agents join three at once while the source polls (no filter: whatever a join records), two while it is down,
+    one after its restart from the state file: each join is delivered once, as one event with the release's code."""
+    code, agents = JOIN_CODE[real_server.release], Agents(real_server)
+    fleet = real_server.ok("POST", "/groups", {"name": "eda-fleet", "peers": []})
+    key_file = setup_key(real_server, tmp_path, "eda-fleet", [fleet["id"]])
+    state = tmp_path / "position.json"
+    args = source_args(real_server, state_file=str(state), interval=0.3)
+    peers = {}
+    real_server.clear_log()
+
+    def join(*hosts):
+        return lambda server: peers.update(join_at_once(agents, hosts, key_file))
+    first = drive(real_server, args, [join("eda-j1", "eda-j2", "eda-j3")], arrivals=[3])
+    join("eda-d1", "eda-d2")(real_server)  # while the source is down
+    second = drive(real_server, args, [join("eda-r1")], arrivals=[3])
+    third = drive(real_server, args, [], polls=2)
+
+    def joins(events):
+        return sorted((name, event["audit"]["target_id"]) for event, (dummy, name) in zip(events, codes_names(events)))
+    assert {c for c, dummy in codes_names(first + second)} == {code}, codes_names(first + second)
+    assert joins(first) == sorted((h, peers[h]["id"]) for h in ("eda-j1", "eda-j2", "eda-j3")), codes_names(first)
+    assert joins(second) == sorted((h, peers[h]["id"]) for h in ("eda-d1", "eda-d2", "eda-r1")), codes_names(second)
+    assert third == []
+    audit = first[0]["audit"]
+    assert audit["meta"]["setup_key_name"] == "eda-fleet" and audit["meta"]["name"] == audit["meta"]["fqdn"].split(".")[0]
+    # one request per poll, each answered (v0.27.6: each start's first poll finds /api/events/audit missing first)
+    polls = [r for r in real_server.requests() if r["path"].startswith("/api/events")]
+    missing = [r["path"] for r in polls if r["status"] != 200]
+    assert missing == (["/api/events/audit"] * 3 if real_server.release == "v0.27.6" else []), missing
+
+
+def group_ids(server):
+    """{group name: sorted ids of its peers}."""
+    return {g["name"]: sorted(p["id"] for p in g.get("peers") or []) for g in server.ok("GET", "/groups")}
+
+
+def test_rulebooks_group_and_name_real_agents_that_join(real_server, rulebook, tmp_path):
+    """group_new_peers on a real agent that joins: its peer goes into the group of its hostname, made for it, the event
+    acted on once, whatever the release's code. On v0.77.1, whose code name_new_peers missed before, name_new_peers runs
+    beside it and gives the peer its key's name (the v0.27.6 code's renaming, and two peers joining together into one
+    group made once: test_eda_source.py)."""
+    naming = real_server.release == "v0.77.1"
+    book = rulebook("group_new_peers", real_server)
+    if naming:
+        book = rulebook("name_new_peers", real_server)
+    key_file = setup_key(real_server, tmp_path, "Web Servers")
+    real_server.clear_log()
+    agents = Agents(real_server)
+    agents.up("web-1", key_file=key_file)
+    peer = agents.peer("web-1")
+    name = "web-servers-web-1" if naming else "web-1"
+
+    def done():
+        return group_ids(real_server).get("web") == [peer["id"]] and \
+            real_server.ok("GET", "/peers/%s" % peer["id"])["name"] == name
+    book.wait_for("the new peer in the group web%s" % (" and renamed" if naming else ""), done)
+    time.sleep(3)  # three more polls: the event is acted on once
+    writes = [(r["method"], r["path"]) for r in real_server.writes()]
+    web = [g["id"] for g in real_server.ok("GET", "/groups") if g["name"] == "web"]
+    assert sorted(writes) == sorted([("POST", "/api/groups"), ("PUT", "/api/groups/%s" % web[0])]
+                                    + [("PUT", "/api/peers/%s" % peer["id"])] * naming), writes

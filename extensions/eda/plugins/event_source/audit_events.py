@@ -107,12 +107,14 @@ EXAMPLES = r'''
         api_token: "{{ NMS_API_TOKEN }}"
         interval: 15
         state_file: /var/lib/eda/nms-audit.json
-        activity_code:
+        activity_code:  # a new peer, as servers before v0.39 and from v0.39 on name it
           - setupkey.peer.add
+          - peer.setupkey.add
           - user.peer.add
+          - peer.user.add
   rules:
     - name: Show every new peer
-      condition: event.audit.activity_code is search("peer.add")
+      condition: event.audit.activity_code is defined
       action:
         debug:
           msg: "New peer {{ event.audit.meta.name }} ({{ event.audit.meta.ip }})"
