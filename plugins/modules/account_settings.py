@@ -59,35 +59,35 @@ options:
     description:
       - Whether the session of a peer added by a user through an interactive login expires after
         O(peer_inactivity_expiration) without activity. Left unset, the server's value is kept.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.30.2 on; on an older server a task that sets it fails before any change.
     type: bool
   peer_inactivity_expiration:
     description:
       - Time without activity after which such a peer's session expires. Seconds, or a duration such as V(30m),
         V(12h) or V(7d); it must be positive.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.30.2 on; on an older server a task that sets it fails before any change.
     type: raw
   routing_peer_dns_resolution_enabled:
     description:
       - Whether routing peers resolve the DNS names of the routes and network resources they serve.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.35.0 on; on an older server a task that sets it fails before any change.
     type: bool
   dns_domain:
     description:
       - The account's own DNS domain for peer names (for example V(corp.example.com)); V('') returns to the
         server's domain. It must not be the domain of one of the account's DNS zones (the server refuses it).
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.42.0 on; on an older server a task that sets it fails before any change.
     type: str
   lazy_connection_enabled:
     description:
       - Whether peers connect to each other only when traffic needs it (experimental on the server).
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.45.2 on; on an older server a task that sets it fails before any change.
     type: bool
   user_approval_required:
     description:
       - Whether users who join the account by domain matching wait, blocked, until an administrator approves
         them (see O(nms.overlay.user#module:approval)). C(settings.extra) in the API.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.56.0 on; on an older server a task that sets it fails before any change.
     type: bool
   confirm_account_id:
     description:

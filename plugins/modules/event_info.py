@@ -17,7 +17,7 @@ description:
   - The log is read from C(/api/events/audit), its path on servers from v0.77 on (one request); an older server
     answers that path with 404 and the module reads C(/api/events) instead (two requests).
   - With O(log=proxy) it reads the access log of the server's reverse proxy instead (C(GET /api/events/proxy), servers
-    from v0.77 on), one entry per request the proxy served for a published service. The server sends it in pages of
+    from v0.65.0 on), one entry per request the proxy served for a published service. The server sends it in pages of
     100, newest first, and filters it by O(since) and O(until) itself; the module reads the pages it needs (every
     page, or until O(limit) entries). A server without a connected proxy has an empty access log.
 options:
@@ -25,7 +25,7 @@ options:
     description:
       - Which log to read. V(audit) is the audit log (changes made to the account); V(proxy) is the reverse proxy's
         access log (requests to published services).
-      - V(proxy) needs a server from v0.77 on; an older server refuses the task after one request (the version probe),
+      - V(proxy) needs a server from v0.65.0 on; an older server refuses the task after one request (the version probe),
         before any other.
       - The filters O(activity_code), O(initiator_id), O(initiator_email) and O(target_id) apply to the audit log
         only; with V(proxy) a task that sets one is refused before any request.

@@ -42,7 +42,7 @@ options:
       - A network resource's O(nms.overlay.network_resource#module:groups) and a group's resources are one
         thing on the server (the resource is in the groups whose resources list it). Manage it from one side only.
       - Every name must match exactly one network resource; an unknown name fails before any write.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.35.0 on; on an older server a task that sets it fails before any change.
     type: list
     elements: str
   state:
@@ -82,7 +82,7 @@ EXAMPLES = r'''
     id: ch8i4ug6lnn4g9hqv7l0
     name: backend
 
-- name: Ensure the office group holds the office network's resources (servers from v0.77 on)
+- name: Ensure the office group holds the office network's resources (servers from v0.35.0 on)
   nms.overlay.group:
     name: office-routers
     resources:

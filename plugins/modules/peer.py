@@ -10,7 +10,7 @@ module: peer
 short_description: Configure, regroup and delete peers of the overlay network
 version_added: 0.1.0
 description:
-  - Renames a peer, switches its SSH server and login (and, on servers from v0.77 on, inactivity)
+  - Renames a peer, switches its SSH server and login (and, on servers from v0.30.2 on, inactivity)
     expiration, moves it to another overlay address (v0.77), sets the groups it belongs to, or deletes it.
   - Peers cannot be created through the API. A machine joins the network with a setup key (see
     M(nms.overlay.setup_key)); this module then configures the peer. A peer that does not exist
@@ -64,7 +64,7 @@ options:
       - Like O(login_expiration_enabled), only peers added by a user through SSO login have one; for a
         peer that joined with a setup key the server refuses a change (its message is shown).
       - Leave it unset to keep the server's value.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.30.2 on; on an older server a task that sets it fails before any change.
     type: bool
   approval_required:
     description:

@@ -128,7 +128,7 @@ options:
           - The name must match exactly one peer or network resource; a name both a peer and a network resource
             have fails, asking for the id.
           - Left unset, the rule keeps the source resource it has (unless O(rules[].sources) is given).
-          - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+          - Servers have it from v0.35.0 on; on an older server a task that sets it fails before any change.
         type: str
       destination_resource:
         description:
@@ -136,7 +136,7 @@ options:
             destination in place of O(rules[].destinations); the two cannot both be given.
           - The name must match exactly one peer or network resource, as for O(rules[].source_resource).
           - Left unset, the rule keeps the destination resource it has (unless O(rules[].destinations) is given).
-          - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+          - Servers have it from v0.35.0 on; on an older server a task that sets it fails before any change.
         type: str
   state:
     description:
@@ -211,7 +211,7 @@ EXAMPLES = r'''
         destinations:
           - web-servers
 
-- name: Let developers reach one network resource (servers from v0.77 on)
+- name: Let developers reach one network resource (servers from v0.35.0 on)
   nms.overlay.policy:
     name: developers-to-office-lan
     rules:

@@ -144,7 +144,7 @@ options:
         description:
           - Processes that must be running on the peer. A peer passes when every listed process runs, at the path
             given for its operating system; a process without a path for the peer's operating system fails it.
-          - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+          - Servers have it from v0.28.0 on; on an older server a task that sets it fails before any change.
         type: dict
         suboptions:
           processes:
@@ -215,7 +215,7 @@ EXAMPLES = r'''
           - 192.168.0.0/16
           - 10.20.0.0/16
 
-- name: Require the NetBird agent to run on the peer (servers from v0.77 on)
+- name: Require the NetBird agent to run on the peer (servers from v0.28.0 on)
   nms.overlay.posture_check:
     name: agent-running
     checks:
@@ -253,7 +253,7 @@ posture_check:
     checks:
       description:
         - The configured members only. C(peer_network_range_check.ranges) is always a flat list.
-        - C(process_check) (servers from v0.77 on) lists C(processes), each with C(linux_path), C(mac_path) and
+        - C(process_check) (servers from v0.28.0 on) lists C(processes), each with C(linux_path), C(mac_path) and
           C(windows_path) as the server answers them (V("") where a process has no path).
       type: dict
       sample:

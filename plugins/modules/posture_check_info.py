@@ -55,7 +55,7 @@ posture_checks:
     checks:
       description:
         - The configured members only (C(nb_version_check), C(os_version_check), C(geo_location_check),
-          C(peer_network_range_check), and on servers from v0.77 on C(process_check), whose C(processes) have
+          C(peer_network_range_check), and on servers from v0.28.0 on C(process_check), whose C(processes) have
           C(linux_path), C(mac_path) and C(windows_path), V("") where a process has none).
           C(peer_network_range_check.ranges) is always a flat list.
       type: dict

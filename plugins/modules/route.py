@@ -54,7 +54,7 @@ options:
         for example V(example.com) or V(*.example.com); 1 to 32 domains. Compared as a set, without case.
       - Cannot be used together with O(network); setting it on a network route (with O(id)) makes it a
         domain route. The server shows a domain route's C(network) as the placeholder V(192.0.2.0/32).
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.28.0 on; on an older server a task that sets it fails before any change.
     type: list
     elements: str
   keep_route:
@@ -62,14 +62,14 @@ options:
       - Whether the route keeps an address after a domain no longer resolves to it. It matters for domain
         routes (O(domains)); the server stores it for network routes too.
       - Leave it unset to keep the server's value (V(false) for a new route).
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.28.0 on; on an older server a task that sets it fails before any change.
     type: bool
   access_control_groups:
     description:
       - Groups, as group names or ids, whose access policies control the traffic through the route. Order
         does not matter; V([]) removes them. Such a group cannot be deleted while the route uses it.
       - Leave it unset to keep the server's value (none for a new route).
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.30.0 on; on an older server a task that sets it fails before any change.
     type: list
     elements: str
   skip_auto_apply:
@@ -77,7 +77,7 @@ options:
       - Whether an exit node route (O(network=0.0.0.0/0)) is left for each client to choose instead of being
         applied automatically. The server stores it for other routes too.
       - Leave it unset to keep the server's value (V(false) for a new route).
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.55.0 on; on an older server a task that sets it fails before any change.
     type: bool
   peer:
     description:
@@ -162,7 +162,7 @@ EXAMPLES = r'''
       - servers
     masquerade: false
 
-- name: Route the addresses of the company's SaaS domains through a routing peer (servers from v0.77 on)
+- name: Route the addresses of the company's SaaS domains through a routing peer (servers from v0.28.0 on)
   nms.overlay.route:
     network_id: saas
     domains:

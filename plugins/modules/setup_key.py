@@ -82,7 +82,7 @@ options:
       - Whether peers enrolled with the key may add extra DNS labels to their name (the agent's
         C(--extra-dns-labels)), so that several peers answer one name.
       - Fixed when the key is created; the server's default (V(false)) for a new key when unset.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.37.0 on; on an older server a task that sets it fails before any change.
     type: bool
   revoked:
     description:

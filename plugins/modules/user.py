@@ -81,7 +81,7 @@ options:
       - V(rejected), with O(state=absent), turns the user away, and the server deletes it. It deletes only a user who
         waits for approval; for any other user the task fails before any change. A user who is gone already is no
         change.
-      - Servers have it from v0.77 on; on an older server a task that sets it fails before any change.
+      - Servers have it from v0.56.0 on; on an older server a task that sets it fails before any change.
     type: str
     choices: [approved, rejected]
   state:

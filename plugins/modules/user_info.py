@@ -19,7 +19,7 @@ options:
   current:
     description:
       - Return only the user the task acts as, read on its own (no list of users is read).
-      - Needs a server from v0.77 on; an older server refuses the task after one request (the version probe),
+      - Needs a server from v0.41.1 on; an older server refuses the task after one request (the version probe),
         before any other.
       - Cannot be combined with O(id), O(email), O(name) or O(service_user).
     type: bool
