@@ -470,6 +470,60 @@ def test_enroll_failed_join_revokes_the_key(emulator, run, tmp_path):
     assert not os.path.exists(key_file), key_file
 
 
+def test_enroll_checks_the_given_key_before_the_agent_starts(emulator, run, tmp_path):
+    """A used, revoked or unknown key in enroll_setup_key fails the host at once, naming the host and the key (by its
+    value where the server sends values, v0.27; by its first 5 characters where it masks them, v0.77); an expired one
+    too (the server's clock 2 days ahead). The fake agent waits as the real one would (scale 1): never reached."""
+    def key(name, kind):
+        status, made = emulator.api('POST', '/api/setup-keys', {'name': name, 'type': kind, 'expires_in': 86400,
+                                                                'auto_groups': [], 'usage_limit': 0})
+        assert status == 200, made
+        return made['id'], [k['key'] for k in emulator.state()['setup_keys'] if k['id'] == made['id']][0]
+
+    used_id, used = key('used', 'one-off')
+    emulator.enroll(used, 'spent-1')
+    revoked_id, revoked = key('revoked', 'reusable')
+    assert emulator.api('PUT', '/api/setup-keys/' + revoked_id, {'name': 'revoked', 'auto_groups': [], 'revoked': True,
+                                                                  'type': 'reusable', 'expires_in': 86400,
+                                                                  'usage_limit': 0})[0] == 200
+    values = {'web-1': used, 'web-2': revoked, 'web-3': '0BAD0000-0000-4000-8000-000000000000'}
+    inventory = enroll_inventory(tmp_path, sorted(values))
+    inventory['hosts.yml']['nms_enroll']['vars']['enroll_agent_environment']['NMS_FAKE_AGENT_TIME_SCALE'] = '1'
+    for host, value in values.items():
+        inventory['hosts.yml']['nms_enroll']['hosts'][host] = {'enroll_setup_key': value}
+    emulator.clear_log()
+    result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=4)
+    assert result.rc != 0
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/setup-keys'] * 3
+    assert ENROLL + 'Join the network' not in result
+    messages = {r['host']: ' '.join(r['msg'].split()) for r in result.failed}
+    if emulator.dialect == 'current':
+        assert messages['web-1'] == ("web-1 did not join: the setup key given in enroll_setup_key cannot enroll a "
+                                     "peer: every key that begins as it does is used up, revoked or expired ('used': "
+                                     "overused); the agent was not started"), messages
+        assert "('revoked': revoked)" in messages['web-2'], messages
+    else:
+        assert messages['web-1'] == ("web-1 did not join: the setup key given in enroll_setup_key, 'used' (id %s), "
+                                     "cannot enroll a peer, its state is overused; the agent was not started"
+                                     % used_id), messages
+        assert "'revoked' (id %s), cannot enroll a peer, its state is revoked" % revoked_id in messages['web-2']
+    assert messages['web-3'].startswith('web-3 did not join: the setup key given in enroll_setup_key is unknown to '
+                                        'the server'), messages
+    for value in values.values():
+        assert value not in result.stdout
+    assert emulator.writes() == [] and not (tmp_path / 'agents').exists()
+
+    # an expired key: the server's clock 2 days ahead
+    valid_id, valid = key('expiring', 'reusable')
+    emulator.control('POST', '/_emulator/config', {'clock_offset': 2 * 86400})
+    inventory['hosts.yml']['nms_enroll']['hosts'] = {'web-4': {'enroll_setup_key': valid}}
+    result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert result.rc != 0
+    message = ' '.join(result.failed[0]['msg'].split())
+    assert "('expiring': expired)" in message or "'expiring' (id %s), cannot enroll a peer, its state is expired" % (
+        valid_id) in message, message
+
+
 @pytest.mark.dialects('netbird')  # a join takes the same path on every server
 def test_enroll_adds_an_extra_group(emulator, run, tmp_path):
     for name in ('servers', 'web', 'office'):
