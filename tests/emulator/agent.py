@@ -249,6 +249,9 @@ def status_document(state: dict[str, Any] | None, release: str = "v0.77.1", daem
     if release == "v0.27.6":  # no daemon status in its JSON, routes instead of networks
         del document["daemonStatus"], document["networks"], document["forwardingRules"], document["events"]
         document["routes"] = None
+    else:
+        document.update(wireguardPort=51820 if shown else 0, lazyConnectionEnabled=False, profileName="default",
+                        sshServer={"enabled": False, "sessions": []})
     return document
 
 

@@ -9,14 +9,18 @@ the output at -vvvv, on the host (the key file) or in the agent's own files."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 import time
 import uuid
 
 import pytest
 
-from tests.integration.test_network import ENROLL, recap_changed
+from tests.emulator.agent import status_document as fake_status_document
+from tests.integration.test_network import ENROLL, REPO, recap_changed
 from tests.integration.test_real_servers import connection, started
 from tests.support.realagents import Agents
 from tests.support.realserver import RELEASES
@@ -191,3 +195,56 @@ def test_a_bad_given_key_fails_fast_naming_the_host_and_the_key(server, run):
     peers = [p['hostname'] for p in server.ok('GET', '/api/peers')]
     assert not set(given) & set(peers), peers
     assert_nowhere([used['key'], revoked['key'], unknown, lookalike, valid['key']], server, failed.stdout)
+
+
+def fake_agent(state_dir, release, *args):
+    """The emulator's fake agent (tests/emulator/agent.py) imitating ``release``: (rc, stdout, stderr, seconds)."""
+    started_at = time.monotonic()
+    done = subprocess.run([sys.executable, '-m', 'tests.emulator.agent', args[0], '--state-dir', str(state_dir),
+                           '--imitate', release] + list(args[1:]), cwd=REPO, capture_output=True, text=True,
+                          check=False)
+    return done.returncode, done.stdout, done.stderr, time.monotonic() - started_at
+
+
+def real_agent(server, host, *args):
+    started_at = time.monotonic()
+    done = subprocess.run(Agents(server).command(host) + list(args), capture_output=True, text=True, check=False,
+                          timeout=120)
+    return done.returncode, done.stdout, done.stderr, time.monotonic() - started_at
+
+
+def test_the_fake_agent_prints_what_the_real_one_does(server, tmp_path):
+    """Item 6 of issue 42: the fake agent the emulator tests use says what the real agent of each release says, in
+    about the time it takes: status before the login, a key that is no UUID, status once joined."""
+    release = server.release
+    # before the login: v0.27.6 prints a text (also with --json), v0.77.1 JSON without an address
+    real = real_agent(server, 'en-fresh', 'status', '--json')
+    fake = fake_agent(tmp_path / 'fresh', release, 'status', '--json')
+    assert real[0] == fake[0] == 0, (real, fake)
+    if release == 'v0.27.6':
+        assert real[1] == fake[1] and real[1].startswith('Daemon status: NeedsLogin\n'), (real, fake)
+    else:
+        real_doc, fake_doc = json.loads(real[1]), json.loads(fake[1])
+        assert sorted(real_doc) == sorted(fake_doc), (sorted(real_doc), sorted(fake_doc))
+        assert [(d['daemonStatus'], d['netbirdIp'], d['management']) for d in (real_doc, fake_doc)] == [
+            ('NeedsLogin', '', {'url': 'https://api.netbird.io:443', 'connected': False, 'error': ''})] * 2
+    # a key that is no UUID: the same line, soon (no server is needed for the fake to refuse it)
+    key_file = tmp_path / 'bad-key'
+    key_file.write_text('not-a-key')
+    up = ('up', '--management-url', server.upstream_url, '--setup-key-file', str(key_file), '--hostname', 'en-fresh')
+    real = real_agent(server, 'en-fresh', *up)
+    fake = fake_agent(tmp_path / 'fresh', release, *up)
+    assert real[0] == fake[0] == 1 and real[2].splitlines()[-1] == fake[2].splitlines()[-1], (real, fake)
+    assert 'invalid UUID length: 9' in fake[2] and abs(real[3] - fake[3]) < 5, (real[3], fake[3])
+    # joined: the same fields, the address with its prefix length
+    key = server.ok('POST', '/api/setup-keys', {'name': 'en-fresh', 'type': 'one-off', 'expires_in': 86400,
+                                                'auto_groups': [], 'usage_limit': 0})['key']
+    key_file.write_text(key)
+    assert real_agent(server, 'en-fresh', *up)[:2] == (0, 'Connected\n')
+    joined = json.loads(real_agent(server, 'en-fresh', 'status', '--json')[1])
+    imitated = fake_status_document({'ip': '100.64.0.5', 'hostname': 'en-fresh', 'login': 'ok'}, release, 'Connected')
+    assert sorted(joined) == sorted(imitated), (sorted(joined), sorted(imitated))
+    assert re.match(r'^100\.64\.\d+\.\d+/16$', joined['netbirdIp']) and imitated['netbirdIp'] == '100.64.0.5/16'
+    assert joined.get('daemonStatus') == imitated.get('daemonStatus')  # Connected, or none on v0.27.6
+    assert joined['fqdn'] == imitated['fqdn'] == 'en-fresh.netbird.selfhosted'
+    assert real_agent(server, 'en-fresh', *up)[:2] == (0, 'Already connected\n')
