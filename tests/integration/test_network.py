@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -254,26 +255,32 @@ def test_build_network_playbook(emulator, run):
 ENROLL = 'nms.overlay.enroll : '  # recorded task names carry the role's name
 
 
-def enroll_inventory(tmp_path, hosts, **extra_vars):
+def enroll_inventory(tmp_path, hosts, imitate='v0.77.1', **extra_vars):
+    """Hosts whose agent is the fake agent imitating the ``imitate`` release's (its waits 1/20 of the real ones)."""
     variables = {
         'ansible_connection': 'local',
         'ansible_become': False,
         'ansible_python_interpreter': sys.executable,
         'enroll_install_agent': False,
         'enroll_agent_command': [sys.executable, '-m', 'tests.emulator.agent'],
-        'enroll_agent_args': ['--state-dir', str(tmp_path / 'agents' / '{{ inventory_hostname }}')],
-        'enroll_agent_environment': {'PYTHONPATH': REPO},
+        'enroll_agent_args': ['--state-dir', str(tmp_path / 'agents' / '{{ inventory_hostname }}'), '--imitate', imitate],
+        'enroll_agent_environment': {'PYTHONPATH': REPO, 'NMS_FAKE_AGENT_TIME_SCALE': '0.05'},
     }
     variables.update(extra_vars)
     return {'hosts.yml': {'nms_enroll': {'hosts': {host: {} for host in hosts}, 'vars': variables}}}
 
 
-def agent_status(tmp_path, host):
-    """What the fake agent of ``host`` prints for ``status --json`` (JSON when joined, else text)."""
-    proc = subprocess.run([sys.executable, '-m', 'tests.emulator.agent', 'status', '--json',
-                           '--state-dir', str(tmp_path / 'agents' / host)], cwd=REPO, stdout=subprocess.PIPE,
+def agent(tmp_path, host, *args):
+    """What the fake agent of ``host`` prints for ``args`` (it must succeed)."""
+    proc = subprocess.run([sys.executable, '-m', 'tests.emulator.agent'] + list(args[:1]) + [
+        '--state-dir', str(tmp_path / 'agents' / host)] + list(args[1:]), cwd=REPO, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, check=True)
-    text = proc.stdout.decode()
+    return proc.stdout.decode()
+
+
+def agent_status(tmp_path, host, *args):
+    """What the fake agent of ``host`` prints for ``status --json`` (JSON, or a v0.27 agent's text before it logs in)."""
+    text = agent(tmp_path, host, 'status', '--json', *args)
     return json.loads(text) if text.startswith('{') else text
 
 
@@ -330,7 +337,10 @@ def test_enroll_hosts(emulator, run, tmp_path):
 def test_enroll_check_mode_writes_nothing(emulator, run, tmp_path):
     assert emulator.api('POST', '/api/groups', {'name': 'servers'})[0] == 200
     inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], enroll_groups=['servers'])
-    assert agent_status(tmp_path, 'web-1').startswith('Daemon status: NeedsLogin')
+    # a v0.77 agent that has not logged in prints JSON without an address, a v0.27 one a text
+    assert {k: v for k, v in agent_status(tmp_path, 'web-1').items() if k in ('daemonStatus', 'netbirdIp')} == {
+        'daemonStatus': 'NeedsLogin', 'netbirdIp': ''}
+    assert agent_status(tmp_path, 'web-1', '--imitate', 'v0.27.6').startswith('Daemon status: NeedsLogin\n')
     emulator.clear_log()
     preview = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, check=True)
     assert preview.rc == 0, preview
@@ -346,12 +356,16 @@ def test_enroll_check_mode_writes_nothing(emulator, run, tmp_path):
     assert recap_changed(preview) == {'web-3': 1}, preview
     assert writes(emulator) == []
 
-    # joined hosts: the preview shows the name and group change; a deleted peer would join again
+    # joined hosts: the preview shows the name and group change; a deleted peer would join again (a v0.27 agent
+    # that left before its peer was deleted still reports its address)
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], 'v0.27.6', enroll_groups=['servers'])
     assert run([], playbook='nms.overlay.enroll_hosts', inventory=inventory).rc == 0
     assert emulator.api('POST', '/api/groups', {'name': 'web'})[0] == 200
     gone = peers_by_name(emulator)['web-2']
+    agent(tmp_path, 'web-2', 'down', '--imitate', 'v0.27.6')
     assert emulator.api('DELETE', '/api/peers/' + gone['id'])[0] == 200
-    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], enroll_groups=['servers', 'web'])
+    assert agent_status(tmp_path, 'web-2', '--imitate', 'v0.27.6')['netbirdIp'] == gone['ip'] + '/16'
+    inventory = enroll_inventory(tmp_path, ['web-1', 'web-2'], 'v0.27.6', enroll_groups=['servers', 'web'])
     emulator.clear_log()
     preview = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, check=True, diff=True)
     assert preview.rc == 0, preview
@@ -422,16 +436,21 @@ def test_enroll_with_a_shared_reusable_key(emulator, run, tmp_path):
 
 
 def test_enroll_failed_join_revokes_the_key(emulator, run, tmp_path):
-    # nothing listens on port 1 of 127.0.0.1: the agent cannot reach the management server
-    inventory = enroll_inventory(tmp_path, ['web-1'], enroll_management_url='http://127.0.0.1:1')
+    # nothing listens on port 1 of 127.0.0.1: the agent retries for 31 s, as a v0.77.1 agent does, and the role ends
+    # its `up` after enroll_join_timeout, then stops the agent's attempts (`down`)
+    inventory = enroll_inventory(tmp_path, ['web-1'], enroll_management_url='http://127.0.0.1:1', enroll_join_timeout=2)
+    inventory['hosts.yml']['nms_enroll']['vars']['enroll_agent_environment']['NMS_FAKE_AGENT_TIME_SCALE'] = '1'
     result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=3)
     assert result.rc != 0
     failed = result[ENROLL + 'Report the failed join']
     assert failed['failed'] is True
     assert 'web-1 could not join the network at http://127.0.0.1:1' in failed['msg'], failed['msg']
-    # v0.77 deletes the key, v0.27 revokes it, and the message says which
-    fate = '(the one-off setup key was %s)' % ('deleted' if emulator.dialect == 'current' else 'revoked')
-    assert 'cannot reach management server' in failed['msg'] and fate in failed['msg'], failed['msg']
+    assert 'the agent did not join within 2 s (enroll_join_timeout)' in failed['msg'], failed['msg']
+    assert result[ENROLL + 'Join the network']['rc'] == 124
+    assert result[ENROLL + "Stop the agent's attempts to join"]['rc'] == 0
+    # v0.77 deletes the key, v0.27 revokes it, and the message names the key and says which
+    fate = r'\(the one-off setup key enroll-web-1-[0-9T]+ was %s\)' % ('deleted' if emulator.dialect == 'current' else 'revoked')
+    assert re.search(fate, failed['msg']), failed['msg']
     keys = emulator.api('GET', '/api/setup-keys')[1]
     if emulator.dialect == 'current':
         assert names(emulator, '/api/networks') == [] and names(emulator, '/api/dns/zones') == []
@@ -444,9 +463,65 @@ def test_enroll_failed_join_revokes_the_key(emulator, run, tmp_path):
         value = emulator.state()['setup_keys'][0]['key']
         assert value not in result.stdout and value not in failed['msg']
     assert emulator.api('GET', '/api/peers')[1] == []
-    assert not list((tmp_path / 'agents').rglob('state.json'))
+    # stopped (`down`), as the real agent then is: idle, no address
+    status = agent_status(tmp_path, 'web-1')
+    assert (status['daemonStatus'], status['netbirdIp']) == ('Idle', ''), status
     key_file = result[ENROLL + 'Make a file only the connecting user can read']['path']
     assert not os.path.exists(key_file), key_file
+
+
+def test_enroll_checks_the_given_key_before_the_agent_starts(emulator, run, tmp_path):
+    """A used, revoked or unknown key in enroll_setup_key fails the host at once, naming the host and the key (by its
+    value where the server sends values, v0.27; by its first 5 characters where it masks them, v0.77); an expired one
+    too (the server's clock 2 days ahead). The fake agent waits as the real one would (scale 1): never reached."""
+    def key(name, kind):
+        status, made = emulator.api('POST', '/api/setup-keys', {'name': name, 'type': kind, 'expires_in': 86400,
+                                                                'auto_groups': [], 'usage_limit': 0})
+        assert status == 200, made
+        return made['id'], [k['key'] for k in emulator.state()['setup_keys'] if k['id'] == made['id']][0]
+
+    used_id, used = key('used', 'one-off')
+    emulator.enroll(used, 'spent-1')
+    revoked_id, revoked = key('revoked', 'reusable')
+    assert emulator.api('PUT', '/api/setup-keys/' + revoked_id, {'name': 'revoked', 'auto_groups': [], 'revoked': True,
+                                                                  'type': 'reusable', 'expires_in': 86400,
+                                                                  'usage_limit': 0})[0] == 200
+    values = {'web-1': used, 'web-2': revoked, 'web-3': '0BAD0000-0000-4000-8000-000000000000'}
+    inventory = enroll_inventory(tmp_path, sorted(values))
+    inventory['hosts.yml']['nms_enroll']['vars']['enroll_agent_environment']['NMS_FAKE_AGENT_TIME_SCALE'] = '1'
+    for host, value in values.items():
+        inventory['hosts.yml']['nms_enroll']['hosts'][host] = {'enroll_setup_key': value}
+    emulator.clear_log()
+    result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory, verbosity=4)
+    assert result.rc != 0
+    assert [r['method'] + ' ' + r['path'] for r in emulator.requests()] == ['GET /api/setup-keys'] * 3
+    assert ENROLL + 'Join the network' not in result
+    messages = {r['host']: ' '.join(r['msg'].split()) for r in result.failed}
+    if emulator.dialect == 'current':
+        assert messages['web-1'] == ("web-1 did not join: the setup key given in enroll_setup_key cannot enroll a "
+                                     "peer: every key that begins as it does is used up, revoked or expired ('used': "
+                                     "overused); the agent was not started"), messages
+        assert "('revoked': revoked)" in messages['web-2'], messages
+    else:
+        assert messages['web-1'] == ("web-1 did not join: the setup key given in enroll_setup_key, 'used' (id %s), "
+                                     "cannot enroll a peer, its state is overused; the agent was not started"
+                                     % used_id), messages
+        assert "'revoked' (id %s), cannot enroll a peer, its state is revoked" % revoked_id in messages['web-2']
+    assert messages['web-3'].startswith('web-3 did not join: the setup key given in enroll_setup_key is unknown to '
+                                        'the server'), messages
+    for value in values.values():
+        assert value not in result.stdout
+    assert emulator.writes() == [] and not (tmp_path / 'agents').exists()
+
+    # an expired key: the server's clock 2 days ahead
+    valid_id, valid = key('expiring', 'reusable')
+    emulator.control('POST', '/_emulator/config', {'clock_offset': 2 * 86400})
+    inventory['hosts.yml']['nms_enroll']['hosts'] = {'web-4': {'enroll_setup_key': valid}}
+    result = run([], playbook='nms.overlay.enroll_hosts', inventory=inventory)
+    assert result.rc != 0
+    message = ' '.join(result.failed[0]['msg'].split())
+    assert "('expiring': expired)" in message or "'expiring' (id %s), cannot enroll a peer, its state is expired" % (
+        valid_id) in message, message
 
 
 @pytest.mark.dialects('netbird')  # a join takes the same path on every server
