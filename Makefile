@@ -147,12 +147,8 @@ real: venv
 	fi
 
 # every module's scenario, the playbooks' tests against the real servers (the event source's run in the eda stage)
-REAL_TESTS := tests/scenarios tests/integration/test_real_servers.py tests/integration/test_real_export.py \
-              tests/integration/test_real_drift.py tests/integration/test_real_instance.py tests/integration/test_real_identity.py \
-              tests/integration/test_real_reads.py tests/integration/test_real_reverse_proxy.py \
-              tests/integration/test_real_agent_network.py tests/integration/test_real_peer_extras.py \
-              tests/integration/test_real_network_state_sections.py tests/integration/test_real_stale_peers.py \
-              tests/integration/test_real_secrets_in_errors.py
+# every real-server test file but the event source's (make eda runs it with ansible-rulebook's venv)
+REAL_TESTS := tests/scenarios $(filter-out tests/integration/test_real_eda.py,$(sort $(wildcard tests/integration/test_real_*.py)))
 _real: venv
 	$(call pytest,$(REAL_TESTS),--dist load -p no:cacheprovider)
 
