@@ -37,8 +37,12 @@ description:
     C(destinationResource), a peer or a network resource of current servers) in place of groups; such a rule
     fills no cell of the matrix (it names no group on that side) and shows peer by peer.
   - Disabled policies and disabled rules are not in force; RV(_value.not_in_force) lists them.
-  - Posture checks are not evaluated; the access is the access of peers that pass them, and what holds only for
-    them is marked, with the checks' names.
+  - Posture checks are judged only where the API shows what they test. A peer whose agent release (C(version) of
+    O(peers)) is below a check's C(nb_version_check) minimum fails it, and servers then leave that peer out of the
+    rules of every policy with the check among its source posture checks, both ways (RV(_value.peers[].posture_failed)
+    names the checks it fails). The other checks (operating system, location, network range, process) depend on
+    what only the agent reports: the access is the access of peers that pass them, and what holds only for them is
+    marked, with the checks' names.
   - With O(peers) (and O(routes), O(networks)), RV(_value.peers) says for every peer what it reaches, worked out
     as the management server works out each peer's firewall rules. A peer reaches another peer on what the enabled
     rules with the one among their sources (groups, or C(sourceResource)) and the other among their destinations
@@ -50,6 +54,13 @@ description:
     route's routing peers (C(peer), or the peers of C(peer_groups)); on every protocol when the route has no
     C(access_control_groups) (always on v0.27 servers), otherwise on what the enabled rules of the enabled policies
     that have an access control group among a rule's destinations let through to their source peers.
+  - RV(_value.peers[].connects) lists the peers of each peer's network map, those that its agent lists in
+    C(netbird status): the peers an enabled rule of an enabled policy connects with it, either way (a one-way rule
+    gives both ends an entry), whatever the rule's action and ports (a drop rule too, so also peers it reaches on
+    nothing), without the sources that fail a posture check as above; on current servers also the routing peers of
+    the networks whose resources it reaches, and for a routing peer the peers that reach its network's resources.
+    Seen so with real v0.27.6 and v0.77.1 agents. A peer whose login expired is not listed (servers send it apart,
+    offline).
   - A cell of the matrix gives first what the rules grant the row's group as such (the rules that name both
     groups, C(All) spread), then, in RV(_value.rows[].cells[].members), what some of the row's peers reach among
     the column's peers and resources beyond that, through their other groups, with the names of those peers.
@@ -349,6 +360,39 @@ _value:
               description: The policies and rules (and route) it comes from.
               type: list
               elements: str
+        connects:
+          description:
+            - The peers of the peer's network map, by name, which its agent lists in C(netbird status --json)
+              (see the description above); the peers it reaches or that reach it, and those that a rule connects with
+              it on nothing (drop rules) or that route its traffic to a network resource.
+          type: list
+          elements: dict
+          contains:
+            id:
+              description: Id of the other peer.
+              type: str
+            name:
+              description: Name of the other peer.
+              type: str
+            ip:
+              description: Overlay address of the other peer.
+              type: str
+            traffic:
+              description:
+                - Whether something gets through, one way or the other (the other peer is in RV(_value.peers[].reaches)
+                  of this one, or this one in its). False for a link of drop rules only, or of a network's routing
+                  peer and a peer that reaches its resources.
+              type: bool
+            rules:
+              description: The policies and rules that connect them (C(routing peer of NETWORK (policy / rule)) for a network's router).
+              type: list
+              elements: str
+        posture_failed:
+          description:
+            - Names of the posture checks of O(posture_checks) that the peer fails on what the API shows of it (its agent
+              release below a C(nb_version_check) minimum); the rules of policies with such a check leave it out.
+          type: list
+          elements: str
     peers_omitted:
       description: Whether RV(_value.peers) was left empty because there are more peers than O(peer_limit).
       type: bool
