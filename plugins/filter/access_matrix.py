@@ -41,7 +41,7 @@ description:
     O(peers)) is below a check's C(nb_version_check) minimum fails it, and servers then leave that peer out of the
     rules of every policy with the check among its source posture checks, both ways (RV(_value.peers[].posture_failed)
     names the checks it fails). The other checks (operating system, location, network range, process) depend on
-    what only the agent reports: the access is the access of peers that pass them, and what holds only for them is
+    what only the agent reports; the access is the access of peers that pass them, and what holds only for them is
     marked, with the checks' names.
   - With O(peers) (and O(routes), O(networks)), RV(_value.peers) says for every peer what it reaches, worked out
     as the management server works out each peer's firewall rules. A peer reaches another peer on what the enabled
@@ -55,7 +55,7 @@ description:
     C(access_control_groups) (always on v0.27 servers), otherwise on what the enabled rules of the enabled policies
     that have an access control group among a rule's destinations let through to their source peers.
   - RV(_value.peers[].connects) lists the peers of each peer's network map, those that its agent lists in
-    C(netbird status): the peers an enabled rule of an enabled policy connects with it, either way (a one-way rule
+    C(netbird status), that is the peers an enabled rule of an enabled policy connects with it, either way (a one-way rule
     gives both ends an entry), whatever the rule's action and ports (a drop rule too, so also peers it reaches on
     nothing), without the sources that fail a posture check as above; on current servers also the routing peers of
     the networks whose resources it reaches, and for a routing peer the peers that reach its network's resources.
