@@ -52,8 +52,8 @@ def policies(g, check_id):
         ('web and ops (posture)', True, [check_id], rule('both', [g['web']], [g['ops']])),
         ('db and ops (disabled policy)', False, [], rule('off', [g['db']], [g['ops']])),
         ('gw and db (disabled rule)', True, [], rule('off', [g['gw']], [g['db']], enabled=False)),
-        ('no tcp 18022 from web to ops', True, [check_id], rule('drop', [g['web']], [g['ops']], 'tcp', [PORT_DROPPED],
-                                                        bidirectional=False, action='drop')),
+        ('no tcp 18022 from web to ops', True, [check_id],
+         rule('drop', [g['web']], [g['ops']], 'tcp', [PORT_DROPPED], bidirectional=False, action='drop')),
         ('no tcp 9 from db to ops', True, [], rule('drop', [g['db']], [g['ops']], 'tcp', [9], bidirectional=False, action='drop')),
         ('web to gw (ssh)', True, [], rule('ssh', [g['web']], [g['gw']], 'tcp', [22], bidirectional=False)),
     ]
@@ -64,7 +64,7 @@ def disable_default(server):
     rules = [dict(r, sources=[x['id'] for x in r['sources'] or []], destinations=[x['id'] for x in r['destinations'] or []])
              for r in policy['rules']]
     server.ok('PUT', '/api/policies/%s' % policy['id'], dict(policy, enabled=False, rules=rules,
-                                                              source_posture_checks=policy.get('source_posture_checks') or []))
+                                                             source_posture_checks=policy.get('source_posture_checks') or []))
 
 
 class Network:
@@ -85,15 +85,15 @@ class Network:
             body = {'name': name, 'peers': [seeded['real-h1']] if name == 'db' else []}
             self.groups[name] = server.ok('POST', '/api/groups', body)['id']
         check = server.ok('POST', '/api/posture-checks', {'name': CHECK, 'description': '',
-                                                           'checks': {'nb_version_check': {'min_version': '0.28.0'}}})
+                                                          'checks': {'nb_version_check': {'min_version': '0.28.0'}}})
         for name, enabled, checks, body in policies(self.groups, check['id']):
             server.ok('POST', '/api/policies', {'name': name, 'description': '', 'enabled': enabled,
-                                                 'source_posture_checks': checks, 'rules': [body]})
+                                                'source_posture_checks': checks, 'rules': [body]})
         disable_default(server)
         keys = {}
         for group in sorted({group for group, dummy in HOSTS.values()}):
             key = server.ok('POST', '/api/setup-keys', {'name': 'access-' + group, 'type': 'reusable', 'expires_in': 86400,
-                                                         'auto_groups': [self.groups[group]], 'usage_limit': 0})['key']
+                                                        'auto_groups': [self.groups[group]], 'usage_limit': 0})['key']
             keys[group] = self.directory / ('key-' + group)
             keys[group].write_text(key)
         with concurrent.futures.ThreadPoolExecutor(len(HOSTS)) as pool:
@@ -113,9 +113,9 @@ class Network:
                 'name': 'lab-db', 'description': '', 'address': RESOURCE, 'enabled': True, 'groups': [self.groups['lab-hosts']]})
             server.ok('POST', '/api/networks/%s/routers' % network['id'], {
                 'peer': self.peer_ids['gw1'], 'metric': 9999, 'masquerade': True, 'enabled': True})
+            https = rule('https', [self.groups['ops']], [self.groups['lab-hosts']], 'tcp', [443], bidirectional=False)
             server.ok('POST', '/api/policies', {'name': 'ops to lab', 'description': '', 'enabled': True, 'source_posture_checks': [],
-                                                 'rules': [rule('https', [self.groups['ops']], [self.groups['lab-hosts']], 'tcp', [443],
-                                                                bidirectional=False)]})
+                                                'rules': [https]})
         self.seconds['build'] = time.monotonic() - started
         return self
 
@@ -194,6 +194,9 @@ def test_every_agent_lists_exactly_the_peers_the_report_says_it_connects_with(ne
     assert connects['gw1'] == {'web1', 'web2'} | ({'ops1'} if network.release == NEW else set())
     assert rows['web2']['posture_failed'] == [CHECK] and rows['web1']['posture_failed'] == []
     assert rows['real-h1']['posture_failed'] == [CHECK]  # its agent was 0.27.6 too
+    # the other seeded peers are in All only, which no rule in force names: in no map, as no agent lists them
+    assert {name: rows[name]['connects'] for name in ('real-h2', 'real-h3', 'real-h4', 'real-win1')} == dict.fromkeys(
+        ('real-h2', 'real-h3', 'real-h4', 'real-win1'), [])
 
     # reaches either way: the same peers, less the links that carry nothing (drop only; a Network's router)
     quiet = {frozenset(pair) for pair in (('db1', 'ops1'), ('real-h1', 'ops1'))}

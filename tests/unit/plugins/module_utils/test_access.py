@@ -778,8 +778,8 @@ def test_version_below(version, minimum, below):
 
 def test_only_the_agent_release_check_is_judged_and_only_when_the_peer_says_its_release():
     recent = {'id': 'c1', 'name': 'recent', 'checks': {'nb_version_check': {'min_version': '0.28.0'}}}
-    both = {'id': 'c2', 'name': 'both', 'checks': {'nb_version_check': {'min_version': '0.28.0'},
-                                                     'geo_location_check': {'action': 'allow', 'locations': [{'country_code': 'DE'}]}}}
+    located = {'action': 'allow', 'locations': [{'country_code': 'DE'}]}
+    both = {'id': 'c2', 'name': 'both', 'checks': {'nb_version_check': {'min_version': '0.28.0'}, 'geo_location_check': located}}
     geo = {'id': 'c3', 'name': 'geo', 'checks': {'geo_location_check': {'action': 'deny', 'locations': [{'country_code': 'DE'}]}}}
     old, new, unknown = {'version': '0.27.6'}, {'version': '0.77.1'}, {'name': 'no version'}
     assert [c['name'] for c in failed_checks(old, [recent, both, geo, None])] == ['recent', 'both']
