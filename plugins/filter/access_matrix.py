@@ -37,8 +37,12 @@ description:
     C(destinationResource), a peer or a network resource of current servers) in place of groups; such a rule
     fills no cell of the matrix (it names no group on that side) and shows peer by peer.
   - Disabled policies and disabled rules are not in force; RV(_value.not_in_force) lists them.
-  - Posture checks are not evaluated; the access is the access of peers that pass them, and what holds only for
-    them is marked, with the checks' names.
+  - Posture checks are judged only where the API shows what they test. A peer whose agent release (C(version) of
+    O(peers)) is below a check's C(nb_version_check) minimum fails it, and servers then leave that peer out of the
+    rules of every policy with the check among its source posture checks, both ways (RV(_value.peers[].posture_failed)
+    names the checks it fails). The other checks (operating system, location, network range, process) depend on
+    what only the agent reports; the access is the access of peers that pass them, and what holds only for them is
+    marked, with the checks' names.
   - With O(peers) (and O(routes), O(networks)), RV(_value.peers) says for every peer what it reaches, worked out
     as the management server works out each peer's firewall rules. A peer reaches another peer on what the enabled
     rules with the one among their sources (groups, or C(sourceResource)) and the other among their destinations
@@ -50,6 +54,13 @@ description:
     route's routing peers (C(peer), or the peers of C(peer_groups)); on every protocol when the route has no
     C(access_control_groups) (always on v0.27 servers), otherwise on what the enabled rules of the enabled policies
     that have an access control group among a rule's destinations let through to their source peers.
+  - RV(_value.peers[].connects) lists the peers of each peer's network map, those that its agent lists in
+    C(netbird status), that is the peers an enabled rule of an enabled policy connects with it, either way (a one-way rule
+    gives both ends an entry), whatever the rule's action and ports (a drop rule too, so also peers it reaches on
+    nothing), without the sources that fail a posture check as above; on current servers also the routing peers of
+    the networks whose resources it reaches, and for a routing peer the peers that reach its network's resources.
+    Seen so with real v0.27.6 and v0.77.1 agents. A peer whose login expired is not listed (servers send it apart,
+    offline).
   - A cell of the matrix gives first what the rules grant the row's group as such (the rules that name both
     groups, C(All) spread), then, in RV(_value.rows[].cells[].members), what some of the row's peers reach among
     the column's peers and resources beyond that, through their other groups, with the names of those peers.
@@ -349,6 +360,39 @@ _value:
               description: The policies and rules (and route) it comes from.
               type: list
               elements: str
+        connects:
+          description:
+            - The peers of the peer's network map, by name, which its agent lists in C(netbird status --json)
+              (see the description above); the peers it reaches or that reach it, and those that a rule connects with
+              it on nothing (drop rules) or that route its traffic to a network resource.
+          type: list
+          elements: dict
+          contains:
+            id:
+              description: Id of the other peer.
+              type: str
+            name:
+              description: Name of the other peer.
+              type: str
+            ip:
+              description: Overlay address of the other peer.
+              type: str
+            traffic:
+              description:
+                - Whether something gets through, one way or the other (the other peer is in RV(_value.peers[].reaches)
+                  of this one, or this one in its). False for a link of drop rules only, or of a network's routing
+                  peer and a peer that reaches its resources.
+              type: bool
+            rules:
+              description: The policies and rules that connect them (C(routing peer of NETWORK (policy / rule)) for a network's router).
+              type: list
+              elements: str
+        posture_failed:
+          description:
+            - Names of the posture checks of O(posture_checks) that the peer fails on what the API shows of it (its agent
+              release below a C(nb_version_check) minimum); the rules of policies with such a check leave it out.
+          type: list
+          elements: str
     peers_omitted:
       description: Whether RV(_value.peers) was left empty because there are more peers than O(peer_limit).
       type: bool
@@ -464,7 +508,7 @@ _value:
 from ansible.errors import AnsibleError
 from ansible.utils.unsafe_proxy import wrap_var
 
-from ansible_collections.nms.overlay.plugins.module_utils._access import port_set, rule_ports
+from ansible_collections.nms.overlay.plugins.module_utils._access import failed_checks, port_set, rule_ports
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 
@@ -775,13 +819,15 @@ class _Grants:
 class _Reach:
     """Who reaches what, peer by peer, as the servers compute it for the peers' firewalls (see DOCUMENTATION)."""
 
-    def __init__(self, policies, groups, peers, routes, networks, posture_names):
+    def __init__(self, policies, groups, peers, routes, networks, posture_names, posture_checks=()):
         self.peers = {}
         for peer in peers:
             peer_id = _text(ref_id(peer))
             if peer_id:
+                failed = failed_checks(peer, posture_checks)
                 self.peers[peer_id] = dict(id=peer_id, name=_text(peer.get('name')) or peer_id, ip=_text(peer.get('ip')),
-                                           groups=set())
+                                           groups=set(), failed={_text(ref_id(check)) for check in failed},
+                                           failed_names=sorted((_text(check.get('name')) for check in failed), key=lambda n: (n.casefold(), n)))
         self.group_peers, self.group_resources, self.group_names = {}, {}, {}
         for group in groups:
             group_id = _text(ref_id(group))
@@ -820,7 +866,8 @@ class _Reach:
         self.policies = policies
         self.posture_names = posture_names
         self.grants = {}  # (source peer, kind, destination id) -> _Grants
-        self.connected = set()
+        self.connected = set()  # pairs of peers an enabled rule connects (either way, drop rules too)
+        self.links = {}  # pair of peers -> labels: what puts each into the other's network map
 
     def _router_peers(self, item):
         found = set()
@@ -830,7 +877,9 @@ class _Reach:
             found |= self.group_peers.get(_text(ref_id(group)), set())
         return found
 
-    def _peers_of(self, rule, groups_key, resource_key):
+    def _peers_of(self, rule, groups_key, resource_key, checks=()):
+        """The peers of one side of a rule; of its source groups (``checks``: the policy's posture check ids) without
+        the peers known to fail one of them, which servers leave out of the rule altogether (both ways)."""
         resource = _resource_ref(rule, resource_key)
         if resource is not None:
             if resource.get('type') == 'peer':
@@ -839,7 +888,16 @@ class _Reach:
         found = set()
         for group in rule.get(groups_key) or []:
             found |= self.group_peers.get(_text(ref_id(group)), set())
-        return found & set(self.peers)
+        return {peer for peer in found & set(self.peers) if not self.peers[peer]['failed'] & set(checks)}
+
+    @staticmethod
+    def _check_ids(policy):
+        return [_text(ref_id(check)) if isinstance(check, dict) else _text(check) for check in policy.get('source_posture_checks') or []]
+
+    def _link(self, first, second, label):
+        labels = self.links.setdefault(frozenset((first, second)), [])
+        if label not in labels:
+            labels.append(label)
 
     def _resources_of(self, rule):
         resource = _resource_ref(rule, 'destinationResource')
@@ -863,15 +921,16 @@ class _Reach:
             for rule in policy.get('rules') or []:
                 if isinstance(rule, dict) and rule.get('enabled'):
                     enabled.append((policy, rule, posture, '%s / %s' % (policy_name, _text(rule.get('name')))))
-        for dummy, rule, posture, label in enabled:
+        for policy, rule, posture, label in enabled:
             action, traffic = _text(rule.get('action')) or 'accept', rule_traffic(rule)
-            sources = self._peers_of(rule, 'sources', 'sourceResource')
+            sources = self._peers_of(rule, 'sources', 'sourceResource', self._check_ids(policy))
             destinations = self._peers_of(rule, 'destinations', 'destinationResource')
             for source in sources:
                 for destination in destinations:
                     if source == destination:
                         continue
                     self.connected.add(frozenset((source, destination)))
+                    self._link(source, destination, label)
                     self._grant(source, 'peer', destination, action, traffic, posture, label)
                     if rule.get('bidirectional'):
                         self._grant(destination, 'peer', source, action, traffic, posture, label)
@@ -880,8 +939,12 @@ class _Reach:
                 if not resource['enabled']:
                     continue
                 for source in sources:
-                    if self.network_routers.get(resource['network_id'], set()) - {source}:
+                    routers = self.network_routers.get(resource['network_id'], set()) - {source}
+                    if routers:
                         self._grant(source, 'resource', resource_id, action, traffic, posture, label)
+                    for router in routers & set(self.peers):
+                        # current servers give a source of a resource its network's routing peers, and them the source
+                        self._link(source, router, 'routing peer of %s (%s)' % (resource['network'], label))
         self._routes(enabled)
 
     def _routes(self, enabled):
@@ -910,7 +973,7 @@ class _Reach:
             for policy, rule, posture, rule_label in enabled:
                 if id(policy) not in chosen:
                     continue
-                sources = self._peers_of(rule, 'sources', 'sourceResource')
+                sources = self._peers_of(rule, 'sources', 'sourceResource', self._check_ids(policy))
                 for client in clients & sources:
                     self._grant(client, 'route', route_id, _text(rule.get('action')) or 'accept', rule_traffic(rule), posture,
                                 '%s (%s)' % (rule_label, label))
@@ -946,6 +1009,21 @@ class _Reach:
         for reaches in found.values():
             reaches.sort(key=lambda r: (KIND_ORDER.index(r['kind']), r['name'].casefold(), r['name'], r['id']))
         return found
+
+    def connects(self, found):
+        """{peer: [peer its network map lists]}: each with ``traffic`` (whether something gets through one way or the
+        other, after the drop rules) and the rules (or networks) that put it there."""
+        reached = {(source, item['id']) for source, items in found.items() for item in items if item['kind'] == 'peer'}
+        result = {}
+        for pair, labels in self.links.items():
+            first, second = sorted(pair)
+            for one, other in ((first, second), (second, first)):
+                result.setdefault(one, []).append(dict(
+                    id=other, name=self.peers[other]['name'], ip=self.peers[other]['ip'], rules=list(labels),
+                    traffic=(one, other) in reached or (other, one) in reached))
+        for items in result.values():
+            items.sort(key=lambda r: (r['name'].casefold(), r['name'], r['id']))
+        return result
 
 
 def _membership_extras(reach, groups, found, group_cells, rows_wanted):
@@ -997,7 +1075,8 @@ def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT, peers=None, 
     peer_list = _as_list(peers, 'peers', 'peers')
     route_list = _as_list(routes, 'routes', 'routes')
     network_list = _as_list(networks, 'networks', 'networks')
-    posture_by_id = {_text(ref_id(check)): _text(check.get('name')) for check in _as_list(posture_checks, 'posture_checks', 'posture_checks')}
+    check_list = _as_list(posture_checks, 'posture_checks', 'posture_checks')
+    posture_by_id = {_text(ref_id(check)): _text(check.get('name')) for check in check_list}
     known = _Groups(groups)
     cells = {}  # (source, destination) as the rules name them (All not spread) -> {key: entry}, in the rules' order
     allow_all, in_force, not_in_force = [], [], []
@@ -1069,14 +1148,16 @@ def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT, peers=None, 
     peer_rows, found, reach = [], {}, None
     if peer_list and not peers_omitted:
         reach = _Reach(policies, [group for group in groups or [] if isinstance(group, dict)], peer_list, route_list,
-                       network_list, lambda value: posture_by_id.get(_text(value)) or _text(value))
+                       network_list, lambda value: posture_by_id.get(_text(value)) or _text(value), check_list)
         reach.compute()
         found = reach.results()
+        linked = reach.connects(found)
         for peer_id in sorted(reach.peers, key=lambda p: (reach.peers[p]['name'].casefold(), reach.peers[p]['name'], p)):
             peer = reach.peers[peer_id]
             peer_rows.append(dict(id=peer_id, name=peer['name'], ip=peer['ip'],
                                   groups=sorted((reach.group_names.get(g, g) for g in peer['groups']), key=lambda n: (n.casefold(), n)),
-                                  reaches=[{key: value for key, value in item.items() if key != 'value'} for item in found.get(peer_id, [])]))
+                                  reaches=[{key: value for key, value in item.items() if key != 'value'} for item in found.get(peer_id, [])],
+                                  connects=linked.get(peer_id, []), posture_failed=peer['failed_names']))
 
     rows = []
     rows_omitted = len(ordered) > matrix_limit

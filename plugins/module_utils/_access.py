@@ -445,3 +445,40 @@ def posture_check_result(check):
 def policies_using(policies, check_id):
     """The policies whose source_posture_checks hold this posture check id."""
     return [policy for policy, dummy_what, dummy_key, dummy_where in referrers('posture_checks', check_id, {'policies': policies})]
+
+
+# -- posture checks as far as the API tells (peer by peer) -----------------------------------------------------
+
+def _version_parts(text):
+    """'0.27.6' or 'v0.27.6' as (0, 27, 6); None for what is no plain release number ('development', '0.28.0-rc1')."""
+    text = str(text or '').strip()
+    text = text[1:] if text[:1] in ('v', 'V') else text
+    parts = text.split('.')
+    if not text or len(parts) > 4 or not all(part.isdigit() for part in parts):
+        return None
+    return tuple(int(part) for part in parts) + (0,) * (4 - len(parts))
+
+
+def version_below(version, minimum):
+    """Whether an agent release is below a minimum (both as a server holds them); None when either is no plain
+    release number, which is then not judged."""
+    have, need = _version_parts(version), _version_parts(minimum)
+    if have is None or need is None:
+        return None
+    return have < need
+
+
+def fails_check(peer, check):
+    """Whether a peer (peer_info's result: its ``version``) fails a posture check (posture_check_info's result) on
+    what the API shows of it: the agent release of ``nb_version_check``, as servers compare it. The other checks
+    (operating system, location, network range, process) depend on what only the agent reports: never judged here,
+    so False."""
+    member = ((check or {}).get('checks') or {}).get('nb_version_check') or {}
+    if not isinstance(peer, dict) or member.get('min_version') in (None, ''):
+        return False
+    return version_below(peer.get('version'), member['min_version']) is True
+
+
+def failed_checks(peer, checks):
+    """The posture checks of ``checks`` that ``peer`` fails (fails_check), in their order."""
+    return [check for check in checks or [] if isinstance(check, dict) and fails_check(peer, check)]

@@ -364,3 +364,69 @@ def test_the_matrix_is_built_up_to_its_limit_and_the_limit_is_checked():
     for bad in (-1, 'many', None):
         with pytest.raises(AnsibleError, match=re.escape('access_matrix: option matrix_limit: must be a whole number, 0 or more')):
             access_matrix(policies, groups, matrix_limit=bad)
+
+
+# -- the network map of each peer (connects) and the posture checks the API lets judge ------------------------------
+
+WEB, DB, OPS, LAB = ({'id': 'g-' + n, 'name': n} for n in ('web', 'db', 'ops', 'lab'))
+RECENT = {'id': 'pc1', 'name': 'recent', 'checks': {'nb_version_check': {'min_version': '0.28.0'}}}
+OS_CHECK = {'id': 'pc2', 'name': 'kernel', 'checks': {'os_version_check': {'linux': {'min_kernel_version': '9.0'}}}}
+
+
+def a_peer(name, group, version='0.77.1'):
+    return {'id': 'id-' + name, 'name': name, 'ip': '100.64.0.%d' % (len(name) + ord(name[0])), 'version': version, 'groups': [group]}
+
+
+def network_map(matrix):
+    """{peer: {other peer: traffic}} of every peer's connects."""
+    return {row['name']: {item['name']: item['traffic'] for item in row['connects']} for row in matrix['peers']}
+
+
+def test_connects_is_the_network_map_one_way_rules_both_ends_drop_rules_too_posture_failures_left_out():
+    peers = [a_peer('old', WEB, '0.27.6'), a_peer('new', WEB), a_peer('db', DB), a_peer('ops', OPS), a_peer('dev', OPS, 'development')]
+    policies = [policy('web to db', rule([WEB], [DB], ports=['5432'])),
+                policy('web and ops', rule([WEB], [OPS], protocol='all', bidirectional=True), posture=[{'id': 'pc1', 'name': 'recent'}]),
+                policy('drop', rule([DB], [OPS], ports=['9'], action='drop')),
+                policy('off', rule([DB], [WEB], protocol='all', bidirectional=True), enabled=False)]
+    matrix = access_matrix(policies, [WEB, DB, OPS], peers=peers, posture_checks=[RECENT, OS_CHECK])
+    assert network_map(matrix) == {
+        'old': {'db': True},  # fails "recent": out of the policy "web and ops" both ways
+        'new': {'db': True, 'ops': True, 'dev': True},
+        'db': {'old': True, 'new': True, 'ops': False, 'dev': False},  # the one-way rule both ends; the drop rule alone
+        'ops': {'new': True, 'db': False},
+        'dev': {'new': True, 'db': False},  # a development build is not judged: taken as passing, marked
+    }
+    rows = {row['name']: row for row in matrix['peers']}
+    assert [row['posture_failed'] for row in matrix['peers']] == [[], [], [], ['recent'], []]  # db, dev, new, old, ops
+    assert rows['old']['posture_failed'] == ['recent'] and rows['dev']['posture_failed'] == []
+    assert [item['name'] for item in rows['old']['reaches']] == ['db']
+    assert [(item['name'], item['posture_checks']) for item in rows['ops']['reaches']] == [('new', ['recent'])]
+    assert [(item['name'], item['rules']) for item in rows['db']['connects']] == [
+        ('dev', ['drop / r']), ('new', ['web to db / r']), ('old', ['web to db / r']), ('ops', ['drop / r'])]
+    # without the checks' definitions nothing is judged
+    unjudged = access_matrix(policies, [WEB, DB, OPS], peers=peers)
+    assert network_map(unjudged)['old'] == {'db': True, 'ops': True, 'dev': True}
+
+
+def test_a_networks_routing_peer_and_the_peers_that_reach_its_resources_are_in_each_others_map():
+    peers = [a_peer('ops', OPS), a_peer('gw', OPS), a_peer('web', WEB)]
+    networks = [{'id': 'n1', 'name': 'lab', 'routers': [{'id': 'r1', 'peer': 'id-gw', 'enabled': True}],
+                 'resources': [{'id': 'res1', 'name': 'lab-db', 'address': '10.98.0.0/24', 'enabled': True, 'groups': [LAB]}]}]
+    lab = dict(LAB, peers=[], resources=[{'id': 'res1', 'type': 'subnet'}])
+    matrix = access_matrix([policy('ops to lab', rule([OPS], [LAB], ports=['443']))], [OPS, WEB, lab], peers=peers, networks=networks)
+    assert network_map(matrix) == {'ops': {'gw': False}, 'gw': {'ops': False}, 'web': {}}
+    rows = {row['name']: row for row in matrix['peers']}
+    assert rows['ops']['connects'][0]['rules'] == ['routing peer of lab (ops to lab / r)']
+    assert [(item['kind'], item['name']) for item in rows['ops']['reaches']] == [('resource', 'lab-db')]
+
+
+@pytest.mark.parametrize('name', ['access_report.md.j2', 'access_report.html.j2'])
+def test_the_reports_name_posture_failures_and_links_with_nothing_through(name):
+    peers = [a_peer('old', WEB, '0.27.6'), a_peer('db', DB), a_peer('ops', OPS)]
+    policies = [policy('web and ops', rule([WEB], [OPS], protocol='all', bidirectional=True), posture=[{'id': 'pc1', 'name': 'recent'}]),
+                policy('no tcp 9', rule([DB], [OPS], ports=['9'], action='drop'))]
+    text = render(name, access_matrix(policies, [WEB, DB, OPS], peers=peers, posture_checks=[RECENT]))
+    assert re.search(r'Failing posture checks .*\n?.*old.{0,20} \(recent\)', text), text
+    assert re.search(r'with nothing getting through:\s*\S*db\S* and \S*ops\S* \(no tcp 9 / r\)\.', text), text
+    bare = render(name, access_matrix(policies[1:], [WEB, DB, OPS], peers=peers[1:], posture_checks=[]))
+    assert 'Failing posture checks' not in bare and 'nothing getting through' in bare

@@ -8,7 +8,7 @@ import pytest
 from ansible_collections.nms.overlay.plugins.module_utils._task import shape_problem
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
     access_rows, check_rules, merge_checks, merge_rule, normalise_checks, policies_using, policy_result, port_set, port_text,
-    posture_check_result, rule_body, rule_from_server, rules_from_server,
+    failed_checks, fails_check, posture_check_result, rule_body, rule_from_server, rules_from_server, version_below,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule, policy_body
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
@@ -766,3 +766,23 @@ def test_a_group_holding_network_resources_is_not_deleted(check_mode):
     assert str(failure.value) == ("the group 'office' (id g1) holds the network resource res1, and servers refuse to delete "
                                   "a group that holds network resources; set its resources to [] first")
     assert server.writes() == []
+
+
+@pytest.mark.parametrize('version, minimum, below', [
+    ('0.27.6', '0.28.0', True), ('v0.27.6', '0.28', True), ('0.77.1', '0.28.0', False), ('0.28.0', 'v0.28.0', False),
+    ('0.28', '0.28.0', False), ('development', '0.28.0', None), ('0.28.0-rc1', '0.28.0', None), ('', '0.28.0', None),
+    (None, '0.28.0', None), ('0.27.6', 'latest', None)])
+def test_version_below(version, minimum, below):
+    assert version_below(version, minimum) is below
+
+
+def test_only_the_agent_release_check_is_judged_and_only_when_the_peer_says_its_release():
+    recent = {'id': 'c1', 'name': 'recent', 'checks': {'nb_version_check': {'min_version': '0.28.0'}}}
+    located = {'action': 'allow', 'locations': [{'country_code': 'DE'}]}
+    both = {'id': 'c2', 'name': 'both', 'checks': {'nb_version_check': {'min_version': '0.28.0'}, 'geo_location_check': located}}
+    geo = {'id': 'c3', 'name': 'geo', 'checks': {'geo_location_check': {'action': 'deny', 'locations': [{'country_code': 'DE'}]}}}
+    old, new, unknown = {'version': '0.27.6'}, {'version': '0.77.1'}, {'name': 'no version'}
+    assert [c['name'] for c in failed_checks(old, [recent, both, geo, None])] == ['recent', 'both']
+    assert failed_checks(new, [recent, both, geo]) == [] and failed_checks(unknown, [recent, both]) == []
+    assert fails_check(old, {'checks': {'nb_version_check': {'min_version': ''}}}) is False
+    assert fails_check(None, recent) is False
