@@ -152,7 +152,7 @@ REAL_TESTS := tests/scenarios tests/integration/test_real_servers.py tests/integ
               tests/integration/test_real_reads.py tests/integration/test_real_reverse_proxy.py \
               tests/integration/test_real_agent_network.py tests/integration/test_real_peer_extras.py \
               tests/integration/test_real_network_state_sections.py tests/integration/test_real_stale_peers.py \
-              tests/integration/test_real_secrets_in_errors.py
+              tests/integration/test_real_secrets_in_errors.py tests/integration/test_real_reach.py
 _real: venv
 	$(call pytest,$(REAL_TESTS),--dist load -p no:cacheprovider)
 
