@@ -5,6 +5,8 @@ the prediction), the requests it costs, and an unchanged run that costs nothing 
 
 from __future__ import annotations
 
+import json
+
 from ansible_collections.nms.overlay.plugins.module_utils._reach import reach_difference
 from tests.support.emulator import make_peers, writes_of as writes
 
@@ -114,3 +116,20 @@ def test_bad_reach_peer_limit_and_a_limit_exceeded(emulator, run):
     result = run([state_task(reach_peer_limit=2, **CHANGE)], check=True)['network']
     assert 'reach_changes' not in result
     assert any('reach: not worked out for 4 peers, more than reach_peer_limit (2)' in w for w in result['warnings'])
+
+
+def test_the_drift_report_says_who_would_gain_and_who_would_lose_reach(emulator, run, tmp_path):
+    setup(emulator, run)
+    markdown, data = tmp_path / 'drift.md', tmp_path / 'drift.json'
+    result = run([], playbook='nms.overlay.drift_report', verbosity=0, extra_vars={
+        'network_description': CHANGE, 'nms_drift_report_markdown': str(markdown), 'nms_drift_report_json': str(data)})
+    assert result.rc != 0  # drift
+    report = json.loads(data.read_text(encoding='utf-8'))
+    assert [item['line'] for item in report['reach'] or []] == EXPECTED, report['message']
+    assert len(report['diff']) == report['changes_count']  # the reach is not one of the changes' diffs
+    assert report['message'].endswith('; reach: %s, ... (3 peers, 4 in all)' % ', '.join(EXPECTED[:3]))
+    text = markdown.read_text(encoding='utf-8')
+    assert '## Who would gain and who would lose reach' in text
+    assert '| laptop-ana | lose | web-1 (peer) | tcp 443 | tcp 22, 443 | tcp 22 |' in text
+    assert '| ops-1 | gain | web-1 (peer) | all | nothing | all |' in text
+    assert writes(emulator) == []
