@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 """Issue 42, 7, on the real v0.27.6 and v0.77.1 with real agents (tests/support/realagents.py): network_state in
 check mode says who gains and who loses reach (reach_changes) before a change that adds one policy, removes one and
-narrows one; the run returns the same prediction; then the agents' network maps change by exactly what it predicted
+narrows one, and the drift report says the same; the run returns the same prediction; then the agents' network maps change by exactly what it predicted
 (each agent's peers, ``Agents.reached``, polled for a few seconds while the server sends the new maps)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from ansible_collections.nms.overlay.plugins.filter.drift_report import drift_report
 from tests.integration.test_real_servers import connection, started
 from tests.support.realagents import Agents
 from tests.support.realserver import RELEASES
@@ -105,6 +106,11 @@ def test_the_predicted_reach_is_what_the_agents_network_maps_then_show(agents_se
     # what the prediction costs: one request, the routes (the run reads the groups, peers and policies anyway)
     assert check_reads == sorted([r['path'].split('?')[0] for r in server.requests()] + ['/api/routes'])
 
+    # the drift report (its filter on this check-mode result: the playbook's own run is test_reach.py's, against the
+    # emulator, ~20 s an ansible-playbook run on a loaded machine) says the same
+    report = drift_report(preview)
+    assert report['reach'] == preview['reach_changes'] and report['message'].endswith('(3 peers, 4 in all)')
+
     expected = predicted_maps(before, preview['reach_changes'])
     assert expected == {ANA: [WEB], DB: [], WEB: [ANA, OPS], OPS: [WEB]}
     applied = run([{'name': 'apply', 'nms.overlay.network_state': CHANGE}], env=env)['apply']
@@ -112,6 +118,7 @@ def test_the_predicted_reach_is_what_the_agents_network_maps_then_show(agents_se
     assert applied['reach_changes'] == preview['reach_changes']
     after, waited = maps_once(agents, addresses, expected, time.monotonic())
     assert after == expected, 'after %.1f s, the agents show %s, not the predicted %s' % (waited, after, expected)
+    print('%s: the agents showed the predicted maps %.1f s after the run' % (server.dialect, waited))
 
     # the same description again: unchanged, no reach changes, and not one request more than without reach
     server.clear_log()
