@@ -116,7 +116,6 @@ def traffic_data(traffic):
     return dict(tcp=_ranges_list(traffic[0]), udp=_ranges_list(traffic[1]), icmp=traffic[2], other=traffic[3])
 
 
-
 def _names(values, lookup=None):
     names = []
     for value in values or []:
@@ -127,14 +126,12 @@ def _names(values, lookup=None):
     return names
 
 
-
 def _resource_ref(rule, key):
     """A rule's sourceResource or destinationResource ({id, type}), or None."""
     value = rule.get(key)
     if isinstance(value, dict) and _text(ref_id(value)):
         return value
     return None
-
 
 
 # -- peer by peer ----------------------------------------------------------------------------------------------

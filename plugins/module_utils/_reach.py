@@ -120,6 +120,7 @@ def reach_result(task, planned, changes):
     checks = task.resolver.cached('posture_checks') or []
     found = reach_difference(before, after, {ref_id(check): check.get('name') for check in checks if isinstance(check, dict)})
     if found:  # a task with no_log: counts only (progress lines show live)
-        task.progress('network_state: reach: %s' % ('%d changes for %d peers' % (len(found), len({i['peer_id'] for i in found}))
-                                                     if getattr(task.module, 'no_log', False) else '; '.join(i['line'] for i in found)))
+        hidden = getattr(task.module, 'no_log', False)
+        said = '%d changes for %d peers' % (len(found), len({i['peer_id'] for i in found})) if hidden else '; '.join(i['line'] for i in found)
+        task.progress('network_state: reach: ' + said)
     return dict(reach_changes=found)
