@@ -19,6 +19,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._access_peers import (
     KIND_ORDER, NOTHING, _Reach, traffic_data, traffic_empty, traffic_minus, traffic_words,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import PlanResolver, declared_names, final_objects
 
 # the kinds network_state changes that reach depends on (peers join with setup keys: never changed here); Networks'
@@ -91,6 +92,9 @@ def plan_reach(task):
     description changes none of them. No request but the lists of described kinds, which the run reads anyway."""
     if not task.params.get('reach'):
         return None
+    if task.params.get('reach_peer_limit') < 0:
+        raise TaskError('option reach_peer_limit: must be 0 or more (the most peers for which reach is worked out), got %d'
+                        % task.params['reach_peer_limit'])
     kinds = [kind for kind in REACH_KINDS if any(entry.kind == kind for entry in task.entries)]
     if not kinds:
         return None

@@ -261,8 +261,8 @@ options:
     default: true
   reach_peer_limit:
     description:
-      - The most peers for which O(reach) is worked out (the work grows with the square of the peers). With more, the
-        task warns and returns no RV(reach_changes).
+      - The most peers (0 or more) for which O(reach) is worked out (the work grows with the square of the peers).
+        With more, the task warns and returns no RV(reach_changes).
     type: int
     default: 250
 notes:

@@ -116,6 +116,11 @@ def test_bad_reach_peer_limit_and_a_limit_exceeded(emulator, run):
     result = run([state_task(reach_peer_limit=2, **CHANGE)], check=True)['network']
     assert 'reach_changes' not in result
     assert any('reach: not worked out for 4 peers, more than reach_peer_limit (2)' in w for w in result['warnings'])
+    emulator.clear_log()
+    bad = run([state_task(reach_peer_limit=-1, **CHANGE)])['network']
+    assert bad['failed'] is True and bad['msg'] == (
+        'option reach_peer_limit: must be 0 or more (the most peers for which reach is worked out), got -1')
+    assert writes(emulator) == []
 
 
 def test_the_drift_report_says_who_would_gain_and_who_would_lose_reach(emulator, run, tmp_path):
