@@ -22,6 +22,9 @@ description:
     network_state applies them, then by action, name and id, so the same drift gives the same report whatever order
     the server lists its objects in. Nothing in the report changes from one run to the next unless the network or
     the description does (no time, unless O(generated_at) is given).
+  - When network_state worked out who gains and who loses reach (its RV(nms.overlay.network_state#module:reach_changes)),
+    RV(_value.reach) lists it, peer by peer, and the message says how many peers gain or lose reach; its diff of the
+    peers' reach is left out of RV(_value.diff).
   - Values of fields that hold secrets (C(key), C(plain_token), C(password), C(invite_token)) are replaced by
     C((hidden)), should a diff ever carry one.
 options:
@@ -171,6 +174,16 @@ _value:
           C(before_header), C(after_header), C(before) and C(after).
       type: list
       elements: dict
+    reach:
+      description:
+        - Who would gain and who would lose reach once the description is applied, the items of
+          RV(nms.overlay.network_state#module:reach_changes) (C(line), C(peer), C(change), C(kind), C(target), C(address),
+          C(text), C(traffic), C(before), C(after), C(posture_checks); C(peer_id) and C(target_id) but for an object check
+          mode only plans), in its order.
+        - An empty list when no peer's reach would change; null when it was not worked out (network_state run with
+          C(reach=false), more peers than its C(reach_peer_limit), or O(error) given).
+      type: list
+      elements: dict
     message:
       description:
         - >-
@@ -312,6 +325,32 @@ def _plural(count, word):
     return '%d %s%s' % (count, word, '' if count == 1 else 's')
 
 
+def _reach_text(reach):
+    """'; reach: laptop-ana loses db-1 tcp 5432, ... (2 peers, 4 in all)', or '' when no reach changes."""
+    if not reach:
+        return ''
+    lines = [_text(item.get('line')) for item in reach]
+    shown = ', '.join(lines[:NAMES_IN_MESSAGE]) + (', ...' if len(lines) > NAMES_IN_MESSAGE else '')
+    return '; reach: %s (%s, %d in all)' % (shown, _plural(len({_text(item.get('peer')) for item in reach}), 'peer'), len(lines))
+
+
+def _reach(result, changes, diffs):
+    """(the reach changes, or None when not worked out; the diffs without the one of the peers' reach)."""
+    reach = result.get('reach_changes')
+    if not isinstance(reach, list):
+        return None, diffs
+    if reach and len(diffs) == len(changes) + 1:
+        diffs = list(diffs)[:-1]  # network_state's last diff is the reach of the peers (a plain list: slicing Ansible's lazy one fails)
+    items = []
+    for item in reach:
+        item = _hide_secrets(item) if isinstance(item, dict) else {}  # a plain copy at any depth, as wrap_var wants
+        for key in ('peer_id', 'target_id'):
+            if _text(item.get(key)).startswith('(new '):
+                del item[key]
+        items.append(item)
+    return items, diffs
+
+
 def _message(changes, kinds):
     if not changes:
         return 'No drift: the network is as described'
@@ -334,7 +373,7 @@ def drift_report(result, server='', prune=False, error=None, generated_at=None):
     if generated_at:
         base['generated_at'] = _text(generated_at)
     if error is not None and _text(error):
-        return wrap_var(dict(base, drift=None, error=_text(error), changes_count=0, kinds=[], summary={},
+        return wrap_var(dict(base, drift=None, error=_text(error), changes_count=0, kinds=[], summary={}, reach=None,
                              totals={'would_' + VERBS[action].split()[-1]: 0 for action in ACTIONS}, changes=[], diff=[],
                              message='The comparison could not be made, so whether the network drifted is not known: %s'
                              % _text(error).strip().rstrip('.')))
@@ -347,6 +386,7 @@ def drift_report(result, server='', prune=False, error=None, generated_at=None):
     diffs = result.get('diff') or []
     if not isinstance(changes, list) or not isinstance(diffs, list):
         raise AnsibleError('drift_report: changes and diff of the network_state result must be lists')
+    reach, diffs = _reach(result, changes, diffs)
     if diffs and len(diffs) != len(changes):
         raise AnsibleError('drift_report: network_state returned %d changes but %d diffs; run it with check_mode '
                            'and without no_log' % (len(changes), len(diffs)))
@@ -371,7 +411,8 @@ def drift_report(result, server='', prune=False, error=None, generated_at=None):
     for action in ACTIONS:
         totals['would_' + VERBS[action].split()[-1]] = sum(1 for entry in reported if entry['action'] == action)
     return wrap_var(dict(base, drift=bool(reported), error=None, changes_count=len(reported), kinds=kinds, summary=ordered_summary,
-                         totals=totals, changes=reported, diff=kept_diffs, message=_message(reported, kinds)))
+                         totals=totals, changes=reported, diff=kept_diffs, reach=reach,
+                         message=_message(reported, kinds) + _reach_text(reach)))
 
 
 class FilterModule:

@@ -21,6 +21,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
     DEFAULT_POLICY_CHOICES, KINDS, ORDER, SINGLETONS, Entry, check_description, connection, described_kinds, described_secrets,
     entry_label, entry_resource, is_absent, item_spec_defaults, protected,
 )
+from ansible_collections.nms.overlay.plugins.module_utils._reach import plan_reach, reach_diff, reach_result
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import (
     check_secrets_file, keep_created_secret, secrets_file_options,
 )
@@ -48,6 +49,8 @@ class NetworkStateModule(NmsModule):
     argument_spec.update(secrets_file_options())
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
     argument_spec['state'] = dict(type='str', default='present', choices=['present', 'gathered'])
+    # who gains and who loses reach (_reach.py)
+    argument_spec.update(reach=dict(type='bool', default=True), reach_peer_limit=dict(type='int', default=250))
     # the sections of kinds only today's servers have, with the generation that has them: for the compatibility page;
     # the described kinds themselves refuse a v0.27 server (check_references), so that empty sections pass
     options_requiring = {kind: 'v0.77' for kind, cls in KINDS if cls.requires}
@@ -104,6 +107,7 @@ class NetworkStateModule(NmsModule):
         self.progress('network_state: description checked: %d %s in %d %s, every reference found' % (
             len(self.entries), 'resource' if len(self.entries) == 1 else 'resources', len(described),
             'kind' if len(described) == 1 else 'kinds'))
+        planned = plan_reach(self)  # before the first write
         report = self.report
         kept = {'policies': set(self.kept_allow_all)}
         for kind, dummy_cls in self.applied_kinds():
@@ -131,7 +135,10 @@ class NetworkStateModule(NmsModule):
                 self.prune(kind, cls, kept.get(kind, set()), parent=parent)
             if absent or pruning:
                 self.progress('network_state: %s (deletions%s)' % (report.kind_line(kind), ', prune' if pruning else ''))
-        return dict(report.result(), progress=list(self.steps))
+        result = dict(report.result(), **reach_result(self, planned, report.changes))
+        if result.get('reach_changes'):
+            result['diff'].append(reach_diff(result['reach_changes']))
+        return dict(result, progress=list(self.steps))
 
     def gather(self):
         """state=gathered: the server's network as a description (see _export), nothing written."""

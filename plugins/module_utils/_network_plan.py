@@ -460,29 +460,39 @@ def final_sources(task, kind, plan):
     """What can refer to a resource of ``kind`` once the run is done: the described resources as the run leaves
     them, and the resources it does not touch (pruning deletes the undescribed ones of a described kind, except
     the protected ones and setup keys, which it revokes)."""
-    described = dict(described_kinds(task))
     sources = {}
     for source in referring_kinds(kind):
         entries = [entry for entry in task.entries if entry.kind == source]
         if source in SINGLETONS:
             sources[source] = plan_entry(task, entries[0], plan)[1] if entries else [task.resolver.settings(dict(KINDS)[source].path)]
             continue
-        objs, seen = [], set()
-        for entry in entries:
-            obj, after = plan_entry(task, entry, plan)
-            if obj is not None:
-                seen.add(ref_id(obj))
-            seen.update(ref_id(item) for item in after if isinstance(item, dict) and item.get('id') is not None)
-            objs.extend(after)
-        pruned = task.params['prune'] and source in described
-        for obj in task.resolver.items(source):
-            if ref_id(obj) in seen:
-                continue
-            if pruned and not protected(source, obj):
-                continue  # deleted, or (a setup key) revoked without auto groups
-            objs.append(obj)
-        sources[source] = objs
+        sources[source] = final_objects(task, source, plan)
     return sources
+
+
+def final_objects(task, kind, plan, placeholders=False):
+    """The objects of a listed kind once the run is done (before its first write): each entry's as it leaves it, and
+    the server's others, less what pruning deletes (or, a setup key, revokes without auto groups). ``placeholders``:
+    an object the run creates gets the placeholder id references to it resolve to (see PlanResolver)."""
+    objs, seen = [], set()
+    for entry in [entry for entry in task.entries if entry.kind == kind]:
+        obj, after = plan_entry(task, entry, plan)
+        if obj is not None:
+            seen.add(ref_id(obj))
+        seen.update(ref_id(item) for item in after if isinstance(item, dict) and item.get('id') is not None)
+        if placeholders and obj is None:
+            what, fields = RESOLVER_TABLE[kind][1:]
+            after = [dict(item, id=placeholder_id(what, item.get(fields[0]))) if item.get('id') is None else item for item in after]
+        objs.extend(after)
+    pruned = task.params['prune'] and kind in dict(described_kinds(task))
+    kept = task.kept_allow_all if kind == 'policies' else ()
+    for obj in task.resolver.items(kind):
+        if ref_id(obj) in seen:
+            continue
+        if pruned and not protected(kind, obj) and ref_id(obj) not in kept:
+            continue  # deleted, or (a setup key) revoked without auto groups
+        objs.append(obj)
+    return objs
 
 
 # -- the account-wide allow-all policy (default_policy) ----------------------------------------------

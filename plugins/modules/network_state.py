@@ -244,6 +244,27 @@ options:
       - A group or posture check described with O(nms.overlay.group#module:state=absent) is checked the same way.
     type: bool
     default: false
+  reach:
+    description:
+      - Say peer by peer which reach the run adds and removes (RV(reach_changes)), for example C(laptop-ana loses db-1
+        tcp 5432) and C(ops-1 gains web-1 all), what each peer reaches (other peers, routes) on which protocols and
+        ports, worked out as the access report does (the filter P(nms.overlay.access_matrix#filter), see the collection's
+        access report page) on the state the task read before its first write and on the state it leaves. Check mode
+        predicts it; a run returns the same prediction, made before its first write.
+      - Worked out only when the run changes (or in check mode would change) groups, policies or routes; what it needs
+        and the run did not read is read then, once each, the peers, the routes and the groups (at most three requests).
+        A run that changes none of them, an unchanged run for example, sends no request for it.
+      - Posture checks are not evaluated (what holds only for peers passing them counts as reached, as in the access
+        report); Networks' resources are not worked out (see the access report for them).
+      - V(false) works nothing out and returns no RV(reach_changes).
+    type: bool
+    default: true
+  reach_peer_limit:
+    description:
+      - The most peers (0 or more) for which O(reach) is worked out (the work grows with the square of the peers).
+        With more, the task warns and returns no RV(reach_changes).
+    type: int
+    default: 250
 notes:
   - Deletions (items described with C(state=absent), and pruning) happen after every other described resource was
     applied, in reverse dependency order (the Agent Network and the reverse proxy first, groups last), so one description
@@ -455,6 +476,76 @@ changes:
       action: created
       pruned: false
       id: ch8i4ug6lnn4g9hqv7m0
+reach_changes:
+  description:
+    - Who gains and who loses reach (see O(reach)), one item per peer, destination and way (losses first), sorted by
+      peer name, then by destination (peers, then routes). The same in check mode as in the run.
+    - An empty list when the run changes (or would change) no reach, also when it changes no group, policy or route.
+    - With C(--diff), the reach of each such peer and destination before and after is one more diff, headed
+      C(reach of the peers), and with C(-v) a progress line lists every item's RV(reach_changes[].line).
+  returned: when O(state=present) (the default) and O(reach=true), unless the peers are more than O(reach_peer_limit)
+  type: list
+  elements: dict
+  contains:
+    line:
+      description: The item in words, C(<peer> gains|loses <destination> <traffic>).
+      type: str
+      sample: laptop-ana loses db-1 tcp 5432
+    peer:
+      description: The name of the peer whose reach changes (the source of the traffic).
+      type: str
+      sample: laptop-ana
+    peer_id:
+      description: The id of that peer.
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7m0
+    change:
+      description: V(gains) or V(loses).
+      type: str
+      sample: loses
+    kind:
+      description: What the peer reaches, V(peer) or V(route).
+      type: str
+      sample: peer
+    target:
+      description: The name of the peer reached, or a route's network id with its network (C(lan (10.1.0.0/16))).
+      type: str
+      sample: db-1
+    target_id:
+      description: Its id (a placeholder for a route the run creates in check mode).
+      type: str
+      sample: ch8i4ug6lnn4g9hqv7n0
+    address:
+      description: The peer's overlay address, or the route's network; empty when unknown.
+      type: str
+      sample: 100.64.0.12
+    text:
+      description: The traffic gained or lost in words, C(all), C(tcp 22, 443), C(udp 5432-5433), C(icmp),
+        C(all except tcp 22).
+      type: str
+      sample: tcp 5432
+    traffic:
+      description: The same as data, C(tcp) and C(udp) port ranges (C(1-65535) for every port), C(icmp) and C(other)
+        (protocols other than tcp, udp and icmp).
+      type: dict
+      sample: {tcp: ["5432"], udp: [], icmp: false, other: false}
+    before:
+      description: All that the peer reaches of the destination before the run, in words (C(nothing) when nothing).
+      type: str
+      sample: tcp 22, 5432
+    after:
+      description: All that it reaches of it after the run, in words.
+      type: str
+      sample: tcp 22
+    posture_checks:
+      description: Names of the posture checks a peer must pass for what it reaches after the run (not evaluated).
+      type: list
+      elements: str
+      sample: []
+  sample:
+    - {line: laptop-ana loses db-1 tcp 5432, peer: laptop-ana, peer_id: ch8i4ug6lnn4g9hqv7m0, change: loses, kind: peer,
+       target: db-1, target_id: ch8i4ug6lnn4g9hqv7n0, address: 100.64.0.12, text: tcp 5432,
+       traffic: {tcp: ["5432"], udp: [], icmp: false, other: false}, before: tcp 5432, after: nothing, posture_checks: []}
 summary:
   description:
     - For each described kind, how many resources were created, updated, deleted and left unchanged; setup keys also
