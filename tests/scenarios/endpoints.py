@@ -11,7 +11,7 @@ filled with what was found before (``<h1>``..``<h4>``, ``<win1>``: the seeded pe
 ``since``: the first generation that has the call (``v0.77``, or ``v0.27`` for both); a v0.27.6 server and the
 ``netbird`` dialect get only the calls both generations have.
 
-LEFT_OUT: the operations that are not called, each with why.
+LEFT_OUT: the operations that are not called, each with why; REFUSED_ONLY: those the test servers can only refuse.
 """
 
 from __future__ import annotations
@@ -210,7 +210,10 @@ CALLS = [
     Call("GET", AGENT + "/settings"),
     Call("PUT", AGENT + "/settings", {"proxy_address": "ep.proxy.example.com"}),
     Call("DELETE", AGENT + "/settings"),
-    Call("POST", AGENT + "/settings", {"proxy_address": "ep.proxy.example.com", "access_log_retention_days": 7}),
+    Call("POST", AGENT + "/settings", {"proxy_address": "ep.proxy.example.com", "access_log_retention_days": 7},
+         save={"endpoint": "endpoint", "proxy": "proxy_address"}),
+    Call("PUT", AGENT + "/settings", {"endpoint": "<endpoint>", "proxy_address": "<proxy>",
+                                      "access_log_retention_days": 14, "enable_log_collection": True}),
     Call("GET", AGENT + "/catalog/providers"),
     Call("GET", AGENT + "/providers"),
     Call("POST", AGENT + "/providers", PROVIDER, save={"provider": "id"}),
@@ -250,7 +253,25 @@ CALLS = [
     both("DELETE", "/groups/<group>"),
 ]
 
-LEFT_OUT = {
-    "DELETE /api/accounts/{accountId}": "called with an unknown id only (the refusal compared): deleting the account "
-                                        "would end the server's use for every later call",
+# Operations not called at all, and why: none (every operation of the file is called).
+LEFT_OUT = {}
+
+# Operations the seeded test servers can answer only with a refusal, and why; their status and message are compared.
+REFUSED_ONLY = {
+    "POST /api/setup": "the seeded server is set up already (412); a fresh server's setup is test_real_instance.py's",
+    "DELETE /api/accounts/{accountId}": "an unknown id: deleting the account would end the server for every later call",
+    "POST /api/users/{userId}/approve": "no user awaits approval on the seeded servers (422 not pending)",
+    "DELETE /api/users/{userId}/reject": "no user awaits approval on the seeded servers (422 not pending)",
+    "PUT /api/users/{userId}/password": "only the token's own user may, and the embedded IdP does not know the seeded "
+                                        "owner: another user's id (422)",
+    "POST /api/users/{userId}/invite": "the embedded identity provider keeps no pending invite (404)",
+    "POST /api/peers/{peerId}/jobs": "the seeded peers' agents (v0.27.6) are too old for jobs (412)",
+    "GET /api/peers/{peerId}/jobs/{jobId}": "no job can be made (404)",
+    "DELETE /api/reverse-proxies/clusters/{clusterAddress}": "no NetBird proxy connects to the test servers (404)",
+    "POST /api/reverse-proxies/services": "no proxy: a service without targets (422); with one, 412 no cluster",
+    "GET /api/reverse-proxies/services/{serviceId}": "no service can be made (404)",
+    "PUT /api/reverse-proxies/services/{serviceId}": "no service can be made (422 for the body, checked first)",
+    "DELETE /api/reverse-proxies/services/{serviceId}": "no service can be made (404)",
+    "POST /api/reverse-proxies/domains": "no proxy cluster to serve it (500)",
+    "DELETE /api/reverse-proxies/domains/{domainId}": "no domain can be made (404)",
 }
