@@ -83,20 +83,21 @@ CALLS = [
                             "is_service_user": False}, save={"regular": "id"}),
     Call("POST", "/users/<regular>/invite", {}),
     Call("DELETE", "/users/<regular>"),
-    # invite links, and the invitee's side: a weak password is refused, the invite stays
+    # invite links, and the invitee's side: one accepted with a strong password, then a weak password refused (the
+    # invite stays); the invitee's calls come one after the other, so the sixth meets the rate limit (5 at once)
     Call("GET", "/users/invites"),
+    Call("POST", "/users/invites", {"email": "ep-joiner@example.com", "name": "EP joiner", "role": "user",
+                                    "auto_groups": []}, save={"joiner_link": "invite_token"}),
     Call("POST", "/users/invites", {"email": "ep-invitee@example.com", "name": "EP", "role": "user", "auto_groups": []},
          save={"invite": "id", "link": "invite_token"}),
     Call("POST", "/users/invites/<invite>/regenerate", {}, save={"link": "invite_token"}),
+    Call("POST", "/users/invites/<joiner_link>/accept", {"password": STRONG}),
     Call("GET", "/users/invites/<link>"),
     Call("POST", "/users/invites/<link>/accept", {"password": "weakpassword"}),
     Call("POST", "/users/invites/<link>/accept", {"password": "Weakpassword"}),
     Call("POST", "/users/invites/<link>/accept", {"password": "Short1!"}),
-    Call("DELETE", "/users/invites/<invite>"),
-    Call("POST", "/users/invites", {"email": "ep-joiner@example.com", "name": "EP joiner", "role": "user",
-                                    "auto_groups": []}, save={"link": "invite_token"}),
-    Call("POST", "/users/invites/<link>/accept", {"password": STRONG}),
     Call("GET", "/users/invites/<link>"),
+    Call("DELETE", "/users/invites/<invite>"),
     Call("GET", "/users", save={"joiner": "[email=ep-joiner@example.com].id"}),
     Call("DELETE", "/users/<joiner>"),
     # groups (kept until the end: the other kinds use it)

@@ -13,6 +13,7 @@ operation of the OpenAPI file is still held to be called or left out with a reas
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -133,12 +134,18 @@ def test_every_operation_answers_alike(pair):
 # -- an agent joins with a setup key -----------------------------------------------------------------------------------
 def join(server, key):
     """What an agent does when it joins (the real agent, or the emulator's fake join); returns the peer's id."""
-    if server.real:
-        from tests.support.realagents import Agents  # pylint: disable=import-outside-toplevel
-        Agents(server).up(JOIN_HOST, key=key)
-    else:
+    if not server.real:
         server.emulator.enroll(key, JOIN_HOST)
-    return next(peer["id"] for peer in server.ok("GET", "/api/peers") if peer["name"] == JOIN_HOST)
+        return next(peer["id"] for peer in server.ok("GET", "/api/peers") if peer["name"] == JOIN_HOST)
+    from tests.support.realagents import Agents  # pylint: disable=import-outside-toplevel
+    agents = Agents(server)
+    agents.up(JOIN_HOST, key=key)
+    peer = agents.peer(JOIN_HOST, connected=True)["id"]  # the server marks it connected after up returns
+    deadline = time.monotonic() + 15  # and stores its events asynchronously
+    while not any(event["target_id"] == peer for event in server.ok("GET", "/api/events")):
+        assert time.monotonic() < deadline, "the real server recorded no event of the joined peer"
+        time.sleep(0.2)
+    return peer
 
 
 def after_a_join(generation):
