@@ -129,7 +129,7 @@ def enroll(app: App, body: dict[str, Any]) -> Any:
                               inactivity_expiration_enabled=app.dialect.current, **fields)
         _peer_groups_add(state, peer, user["auto_groups"])
         meta = {**state.peer_meta(peer)}
-        state.event("user.peer.add", user["id"], peer["id"], meta)
+        state.event("peer.user.add" if app.dialect.current else "user.peer.add", user["id"], peer["id"], meta)
         return _renderer(app).peer(peer, state.groups_of_peer(peer["id"]))
     value = str(body.get("setup_key") or "").upper()
     key = next((item for item in state.setup_keys.values() if item["key"] == value), None)
@@ -143,7 +143,8 @@ def enroll(app: App, body: dict[str, Any]) -> Any:
     key["used_times"] += 1
     key["last_used"] = now()
     meta = {**state.peer_meta(peer), "setup_key_name": key["name"]}
-    state.event("setupkey.peer.add", key["id"], peer["id"], meta)
+    # v0.77 renamed the two codes of a peer's arrival (activity/codes.go): peer.setupkey.add, peer.user.add
+    state.event("peer.setupkey.add" if app.dialect.current else "setupkey.peer.add", key["id"], peer["id"], meta)
     return _renderer(app).peer(peer, state.groups_of_peer(peer["id"]))
 
 

@@ -244,7 +244,7 @@ class Renderer:
         })
 
     # users and tokens ------------------------------------------------------------
-    def user(self, user: Record, creating_service_user: bool = False) -> Record:
+    def user(self, user: Record, creating_service_user: bool = False, creating: bool = False) -> Record:
         status = "blocked" if user["is_blocked"] else user["status"]
         view = self.state.dashboard_view(user)
         if creating_service_user and self.dialect.netbird:
@@ -264,6 +264,8 @@ class Renderer:
         }
         if self.dialect.current:  # v0.77's user answer has no permissions (GET /api/users/current carries them)
             answer["pending_approval"] = bool(user.get("pending_approval"))
+            if user.get("idp_id") and not creating:  # a user of the embedded IdP: its connector, on reads only
+                answer["idp_id"] = user["idp_id"]
         else:
             answer["permissions"] = {"dashboard_view": view}
         return answer

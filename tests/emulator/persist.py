@@ -30,7 +30,8 @@ OPTIONAL_FIELDS = ("xid_keys", "networks", "network_resources", "network_routers
 # State attributes that are no part of the account; every other attribute is kept, also the collections handler modules
 # add to the state when first used (identity providers, invites, peer jobs, passwords...): a file that holds such a
 # collection gives it back (a dict of records, or of values by key), one without it loads without it
-NOT_KEPT = ("lock", "rng", "changes_at", "version")  # version: a test's configuration (/_emulator/config)
+# version: a test's configuration (/_emulator/config); public_invite_buckets: the invitee calls' rate limit
+NOT_KEPT = ("lock", "rng", "changes_at", "version", "public_invite_buckets")
 
 
 def _added(state: State) -> tuple[str, ...]:

@@ -24,6 +24,13 @@ ALL_GROUP = "All"
 ACTIVITIES = {
     "user.peer.add": "Peer added",
     "setupkey.peer.add": "Peer added",
+    "peer.user.add": "Peer added",  # v0.77's codes of the two above
+    "peer.setupkey.add": "Peer added",
+    "user.create": "User created",
+    "user.invite.link.accept": "User invite link accepted",
+    "user.invite.link.delete": "User invite link deleted",
+    "user.invite.link.regenerate": "User invite link regenerated",
+    "user.invite.link.create": "User invite link created",
     "user.join": "User joined",
     "user.invite": "User invited",
     "account.create": "Account created",

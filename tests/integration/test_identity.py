@@ -136,7 +136,8 @@ def test_invite_regular_user_and_resend(emulator, run):
     assert first.rc == 0, first
     assert first['invite']['changed'] is True and first['invite']['invitation_sent'] is False
     alice = first['invite']['user']
-    assert alice['status'] == 'invited' and alice['email'] == 'alice@example.com'
+    invited = emulator.dialect != 'current'  # v0.77's embedded identity provider makes the user active at once
+    assert alice['status'] == ('invited' if invited else 'active') and alice['email'] == 'alice@example.com'
     assert first['again']['changed'] is False
     assert writes(emulator) == ['POST /api/users']
     assert emulator.writes()[0]['body']['is_service_user'] is False
@@ -148,8 +149,8 @@ def test_invite_regular_user_and_resend(emulator, run):
     assert checked['resend']['changed'] is False and checked['resend']['invitation_sent'] is False
     assert emulator.writes() == []
     sent = run([resend])
-    assert sent['resend']['changed'] is True and sent['resend']['invitation_sent'] is True
-    assert writes(emulator) == ['POST /api/users/%s/invite' % alice['id']]
+    assert sent['resend']['changed'] is invited and sent['resend']['invitation_sent'] is invited
+    assert writes(emulator) == (['POST /api/users/%s/invite' % alice['id']] if invited else [])
 
     # An active user gets no invitation, and nothing changes.
     emulator.clear_log()

@@ -104,10 +104,15 @@ def exchange_key(entry):
 # Ids a server makes up, inside error messages: a message is compared with each such id replaced by its kind, so
 # "peer with x not found under account 5ca88c4d-a345-4ed0-b4e3-4ed23a6dc0ff" (the account's id is random per server)
 # matches the emulator's words for its own account, while an id of another form (the emulator's old "account-1") still
-# differs. Only these two well-formed kinds are replaced: UUIDs (accounts, service users) and xids (20 characters of
-# base32hex: groups, peers, policies, routes...).
+# differs. Only these well-formed kinds are replaced: UUIDs (accounts, service users), the embedded identity provider's
+# user ids, xids (20 characters of base32hex: groups, peers, policies, routes...), and the label of an Agent Network
+# endpoint.
 _MESSAGE_IDS = ((re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "{uuid}"),
-                (re.compile(r"\b[0-9a-v]{20}\b"), "{xid}"))
+                # a user id of the embedded identity provider (Dex: the UUID and connector "local", base64)
+                (re.compile(r"\bCi[QRST][0-9A-Za-z_-]{40,60}SBWxvY2Fs\b", re.IGNORECASE), "{dex}"),
+                (re.compile(r"\b[0-9a-v]{20}\b"), "{xid}"),
+                # the label v0.77 makes up for an Agent Network endpoint ("deft-woolgrass".<proxy address>)
+                (re.compile(r'(?<=assigned endpoint ")[a-z]+-[a-z]+(?=\.)'), "{label}"))
 
 
 def message_of(answer):

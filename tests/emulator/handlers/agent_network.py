@@ -13,38 +13,21 @@ traffic flows through an emulated gateway: the reports answer empty, filtered an
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
+import json
+import os
 from typing import Any
 
 from ..state import Record, State
 from ..util import ApiError, iso, now
 from .base import CURRENT, Ctx, route
 
-CATALOG = (
-    {"id": "openai_api", "name": "OpenAI API", "description": "GPT, Responses API, and Embeddings", "default_host": "api.openai.com",
-     "auth_header_template": "Bearer ${API_KEY}", "default_content_type": "application/json", "brand_color": "#10A37F",
-     "kind": "provider", "pricing_surfaces": ["openai"],
-     "models": [{"id": "gpt-5.4-mini", "label": "GPT-5.4 Mini", "input_per_1k": 0.00075, "output_per_1k": 0.0045,
-                 "cached_input_per_1k": 0.000075, "context_window": 272000}]},
-    {"id": "anthropic_api", "name": "Anthropic API", "description": "Claude models", "default_host": "api.anthropic.com",
-     "auth_header_template": "${API_KEY}", "default_content_type": "application/json", "brand_color": "#D97757",
-     "kind": "provider", "pricing_surfaces": ["anthropic"],
-     "models": [{"id": "claude-haiku-4-5", "label": "Claude Haiku 4.5", "input_per_1k": 0.001, "output_per_1k": 0.005,
-                 "cache_read_per_1k": 0.0001, "cache_creation_per_1k": 0.00125, "context_window": 200000}]},
-    {"id": "litellm_proxy", "name": "LiteLLM Proxy", "description": "Self-hosted LiteLLM gateway", "default_host": "",
-     "auth_header_template": "Bearer ${API_KEY}", "default_content_type": "application/json", "brand_color": "#1F2937",
-     "kind": "gateway", "models": [],
-     "identity_injection": {"header_pair": {"customizable": False, "end_user_id_header": "x-litellm-end-user-id",
-                                            "tags_header": "x-litellm-tags"}}},
-    {"id": "portkey", "name": "Portkey", "description": "Portkey AI gateway", "default_host": "api.portkey.ai",
-     "auth_header_template": "${API_KEY}", "default_content_type": "application/json", "brand_color": "#111827",
-     "kind": "gateway", "models": [], "extra_headers": [{"name": "x-portkey-config"}],
-     "identity_injection": {"json_metadata": {"customizable": False, "groups_key": "groups", "header": "x-portkey-metadata",
-                                              "user_key": "_user"}}},
-    {"id": "custom", "name": "Custom", "description": "Any OpenAI-compatible endpoint", "default_host": "",
-     "auth_header_template": "Bearer ${API_KEY}", "default_content_type": "application/json", "brand_color": "#6B7280",
-     "kind": "custom", "models": []},
-)
+# The catalog as the real v0.77.1 answers it (GET /api/agent-network/catalog/providers): its 15 providers, in its order,
+# with every model and price. Kept as that answer (agent_network_catalog.json beside the emulator), never edited by hand.
+CATALOG_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "agent_network_catalog.json")
+with open(CATALOG_FILE, encoding="utf-8") as _handle:
+    CATALOG = tuple(json.load(_handle))
 LABELS = ("dulcet-spinnaker", "brave-otter", "quiet-heron", "amber-lynx")
 DEFAULT_SETTINGS = {"access_log_retention_days": 30, "dedicated": False, "enable_log_collection": True,
                     "enable_prompt_collection": False, "endpoint": "", "proxy_address": "", "redact_pii": False}
@@ -183,7 +166,7 @@ def _found(ctx: Ctx, store: str, param: str, noun: str, prefix: str = "") -> Rec
 @route("GET", "/api/agent-network/catalog/providers", CURRENT)
 def catalog(ctx: Ctx) -> Any:
     ctx.require(ctx.admin, "permission denied")
-    return [dict(entry) for entry in CATALOG]
+    return copy.deepcopy(list(CATALOG))
 
 
 @route("GET", "/api/agent-network/providers", CURRENT)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..state import Record, State
 from ..util import ApiError, iso, now
-from ..seed import new_user
+from .users import embedded_user, passwords
 from .base import CURRENT, ROUTER, Ctx, route
 
 OWN_ISSUER = "http://127.0.0.1:8080/oauth2"  # the embedded IdP's issuer, the one the real server reaches
@@ -194,7 +194,7 @@ def create_invite(ctx: Ctx) -> Any:
               "auto_groups": body.str_list("auto_groups") or [], "created_at": moment,
               "expires_at": _expiry(ctx, body.int("expires_in")), "token": _new_token(ctx.state)}
     invites[invite["id"]] = invite
-    ctx.event("user.invite", invite["id"])
+    ctx.event("user.invite.link.create", invite["id"], {"email": email})
     return _render_invite(invite, with_token=True)
 
 
@@ -202,6 +202,7 @@ def create_invite(ctx: Ctx) -> Any:
 def delete_invite(ctx: Ctx) -> Any:
     invite = _invite(ctx)
     del _invites(ctx)[invite["id"]]
+    ctx.event("user.invite.link.delete", invite["id"], {"email": invite["email"]})
     return {}
 
 
@@ -210,12 +211,14 @@ def regenerate_invite(ctx: Ctx) -> Any:
     invite = _invite(ctx)
     seconds = ctx.body().int("expires_in") if ctx.raw_body.strip() else 0
     invite.update(expires_at=_expiry(ctx, seconds), token=_new_token(ctx.state))
+    ctx.event("user.invite.link.regenerate", invite["id"], {"email": invite["email"]})
     return {"invite_expires_at": iso(invite["expires_at"]), "invite_token": invite["token"]}
 
 
 # the invitee's side (the path's last part is the token)
 @route("GET", "/api/users/invites/{inviteId}", CURRENT)
 def invite_by_token(ctx: Ctx) -> Any:
+    _public_call(ctx)
     invite = _by_token(ctx)
     inviter = ctx.caller.get("name") or ctx.caller.get("email") or ""
     return {"email": invite["email"], "expires_at": iso(invite["expires_at"]), "invited_by": inviter,
@@ -224,17 +227,52 @@ def invite_by_token(ctx: Ctx) -> Any:
 
 @route("POST", "/api/users/invites/{inviteId}/accept", CURRENT)
 def accept_invite(ctx: Ctx) -> Any:
+    """v0.77.1's order: the password (required, then its strength), then the token, then the invite's expiry."""
+    _public_call(ctx)
+    password = ctx.body().str("password")
+    if not password:
+        raise ApiError(422, "password is required")
+    weakness = password_weakness(password)
+    if weakness:
+        raise ApiError(422, "invalid password: " + weakness)
     invite = _by_token(ctx)
     if invite["expires_at"] <= now():
-        raise ApiError(412, "invite has expired")
-    password = ctx.body().str("password")
-    if len(password) < 8:
-        raise ApiError(422, "invalid password: password must be at least 8 characters long")
+        raise ApiError(422, "invite has expired")
     del _invites(ctx)[invite["id"]]
-    new_user(ctx.state, id=f"idp-{ctx.state.new_uuid()}", email=invite["email"], name=invite["name"],
-             role=invite["role"], auto_groups=list(invite["auto_groups"]))
-    ctx.event("user.join", invite["id"])
+    user = embedded_user(ctx.state, email=invite["email"], name=invite["name"], role=invite["role"],
+                         auto_groups=list(invite["auto_groups"]))
+    passwords(ctx.state)[user["id"]] = password
+    ctx.event("user.invite.link.accept", user["id"], {"email": invite["email"], "username": invite["name"]})
     return {"success": True}
+
+
+def password_weakness(password: str) -> str:
+    """Why v0.77.1 refuses a password an invitee chooses (its words), or "": at least 8 characters, then a digit, an
+    upper-case letter and a character that is neither letter nor digit, every one missing named."""
+    if len(password) < 8:
+        return "password must be at least 8 characters long"
+    missing = [what for what, found in (
+        ("one digit", any(c.isdigit() for c in password)),
+        ("one uppercase letter", any(c.isupper() for c in password)),
+        ("one special character", any(not c.isalpha() and not c.isdigit() for c in password))) if not found]
+    return "password must contain at least " + ", ".join(missing) if missing else ""
+
+
+# v0.77.1 limits the invitee's (public) calls per client address: 10 a minute, bursts of 5
+PUBLIC_RATE, PUBLIC_BURST = 10 / 60.0, 5
+
+
+def _public_call(ctx: Ctx) -> None:
+    """A token bucket per client address, as v0.77.1's publicInviteRateLimiter: 429 when it is empty."""
+    buckets = _kept(ctx.state, "public_invite_buckets")
+    address = "client"  # every client of the emulator comes from one address (the tests' loopback)
+    moment = now().timestamp()
+    tokens, since = buckets.get(address, (float(PUBLIC_BURST), moment))
+    tokens = min(float(PUBLIC_BURST), tokens + (moment - since) * PUBLIC_RATE)
+    if tokens < 1:
+        buckets[address] = (tokens, moment)
+        raise ApiError(429, "rate limit exceeded, please try again later")
+    buckets[address] = (tokens - 1, moment)
 
 
 def _tried_before_a_user_id() -> None:

@@ -174,15 +174,25 @@ def remove_peer(state: State, peer: Record, initiator: str) -> None:
         if item["peer"] == pid:
             item["peer"] = ""
             item["enabled"] = False
-    state.event("user.peer.delete", initiator, pid, state.peer_meta(peer))
+    # v0.77.1: the policies whose rules name the peer as a resource go with it (a temporary access peer's), each
+    # with its event; a browser client's peer (kernel "wasm") leaves no event of its own
+    for policy_id in [key for key, policy in state.policies.items() if _names_peer(policy, pid)]:
+        state.event("policy.delete", initiator, policy_id, {"name": state.policies.pop(policy_id)["name"]})
+    if peer.get("kernel_version") != "wasm":
+        state.event("user.peer.delete", initiator, pid, state.peer_meta(peer))
     state.labels.discard(peer["dns_label"])
     state.used_ips.discard(peer["ip"])
-    for policy_id in [key for key, policy in state.policies.items() if policy.get("temporary_peer") == pid]:
-        del state.policies[policy_id]  # a temporary access peer's policies go with it
     kept(state, "peer_jobs")
     for job_id in [key for key, job in state.peer_jobs.items() if job["peer_id"] == pid]:
         del state.peer_jobs[job_id]
     del state.peers[pid]
+
+
+def _names_peer(policy: Record, pid: str) -> bool:
+    if policy.get("temporary_peer") == pid:
+        return True
+    return any((rule.get(end) or {}).get("id") == pid and (rule.get(end) or {}).get("type") == "peer"
+               for rule in policy.get("rules") or () for end in ("sourceResource", "destinationResource"))
 
 
 @route("DELETE", "/api/peers/{peerId}")
@@ -239,8 +249,7 @@ def create_temporary_access(ctx: Ctx) -> Any:
     if not name:
         raise ApiError(500, "internal server error")
     peer = state.add_peer(name, os="js ", kernel_version="wasm", version="", ephemeral=True, connected=False,
-                          user_id=ctx.caller_id, wg_pub_key=key)
-    ctx.event("user.peer.add", peer["id"], state.peer_meta(peer))
+                          user_id=ctx.caller_id, wg_pub_key=key)  # v0.77.1 records no event of a temporary peer
     for text in rules or []:
         parsed = _temporary_rule(text)
         if parsed is None:

@@ -170,7 +170,9 @@ def _check_target(ctx: Ctx, index: int, target: Record) -> None:
         raise ApiError(404, f"resource {target_id} not found")
 
 
-def _service_body(ctx: Ctx) -> Record:
+def _service_body(ctx: Ctx, cluster: bool = True) -> Record:
+    """The service a body describes, checked as v0.77.1 checks it before it looks anything up; ``cluster``: with the
+    proxy cluster its domain derives (the manager's step, after the lookup of an update's service)."""
     body = ctx.body()
     name, domain, mode = body.str("name"), body.str("domain").strip().lower(), body.str("mode") or "http"
     if not name:
@@ -200,10 +202,15 @@ def _service_body(ctx: Ctx) -> Record:
     for key in ("access_restrictions", "private", "access_groups"):
         if body.has(key) and body.raw(key) is not None:
             wanted[key] = body.raw(key)
-    wanted["proxy_cluster"] = _cluster_of(ctx.state, domain)  # after the checks above, as on the real server
-    for index, target in enumerate(targets):
-        _check_target(ctx, index, target)
+    if cluster:
+        _manager_checks(ctx, wanted)
     return wanted
+
+
+def _manager_checks(ctx: Ctx, wanted: Record) -> None:
+    wanted["proxy_cluster"] = _cluster_of(ctx.state, wanted["domain"])  # after the body's checks, as on the real server
+    for index, target in enumerate(wanted["targets"]):
+        _check_target(ctx, index, target)
 
 
 def _render_service(service: Record) -> Record:
@@ -231,10 +238,10 @@ def _keep_secrets(wanted: Record, held: Record) -> None:
             auth[method] = dict(before)
 
 
-def _service(ctx: Ctx) -> Record:
+def _service(ctx: Ctx, prefix: str = "failed to get service: ") -> Record:
     service = _kept(ctx.state, "proxy_services").get(ctx.params["serviceId"])
-    if service is None:
-        raise ApiError(404, f"failed to get service: service {ctx.params['serviceId']} not found")
+    if service is None:  # a DELETE's words have no prefix
+        raise ApiError(404, f"{prefix}service {ctx.params['serviceId']} not found")
     return service
 
 
@@ -266,8 +273,9 @@ def get_service(ctx: Ctx) -> Any:
 
 @route("PUT", "/api/reverse-proxies/services/{serviceId}", CURRENT)
 def update_service(ctx: Ctx) -> Any:
+    wanted = _service_body(ctx, cluster=False)  # the body first: v0.77.1 checks it before it looks the service up
     service = _service(ctx)
-    wanted = _service_body(ctx)
+    _manager_checks(ctx, wanted)
     _check_domain_free(ctx, wanted["domain"], service["id"])
     if wanted["mode"] != service["mode"]:
         raise ApiError(422, f"cannot change mode from {service['mode']!r} to {wanted['mode']!r}")
@@ -280,7 +288,7 @@ def update_service(ctx: Ctx) -> Any:
 
 @route("DELETE", "/api/reverse-proxies/services/{serviceId}", CURRENT)
 def delete_service(ctx: Ctx) -> Any:
-    service = _service(ctx)
+    service = _service(ctx, prefix="")
     del _kept(ctx.state, "proxy_services")[service["id"]]
     return {}
 
