@@ -110,7 +110,7 @@ def render(requires_of=requires, operations=None):
     the reference OpenAPI file, read from it by default; the section is left out where there is no such file)."""
     if operations is None:
         operations = spec_operations() if os.path.isfile(SPEC) else None
-    page = render_modules(requires_of) + render_releases()
+    page = render_modules(requires_of) + render_releases() + render_real_agents()
     return page if operations is None else page + render_coverage(operations)
 
 
@@ -266,6 +266,71 @@ SPEC_RELEASE = 'v0.77.1'
 METHODS = ('get', 'post', 'put', 'delete', 'patch')
 # GET /api/instance/version: asked by every module whose task depends on the server's generation (_server.py)
 PROBE = 'the version probe'
+REAL_AGENTS_HEADING = '\n## Proven with real agents'
+# What the real-server stage proves with real NetBird agents (../shared/servers/realagent.py: the agent of v0.27.6 or
+# v0.77.1, built from its tag, joins a real server with a setup key and connects to the others peer to peer), as
+# (what, on v0.27.6, on v0.77.1, test file::test): a unit test holds each test to the file that has it.
+REAL_AGENT_PROOFS = (
+    ('`enroll_hosts` (the `enroll` role) enrols 4 hosts at once (forks), each with a one-off key of its own; each peer '
+     'has its name and groups and is connected; a re-run is `changed=0` and makes no key; a host whose peer was deleted '
+     'joins again', 'yes', 'yes',
+     'test_real_enroll.py::test_hosts_join_rerun_changes_nothing_and_a_deleted_peer_joins_again'),
+    ('Used one-off keys do not pile up: removed after the join', 'revoked, its groups cleared (v0.27 cannot delete a '
+     'key)', 'deleted', 'test_real_enroll.py::test_hosts_join_rerun_changes_nothing_and_a_deleted_peer_joins_again'),
+    ('A used, revoked or unknown key given to the role fails before the agent starts, naming the host and the key; no '
+     'unused key is left; no key value at `-vvvv`, in the key file or in the agent\'s files', 'yes (the key matched by '
+     'its value)', 'yes (by its first 5 characters, all the server shows; a look-alike is cut off by '
+     '`enroll_join_timeout`)', 'test_real_enroll.py::test_a_bad_given_key_fails_fast_naming_the_host_and_the_key'),
+    ('The fake agent of the emulator tests prints what the real agent prints (status, errors) in about the same time',
+     'yes', 'yes', 'test_real_enroll.py::test_the_fake_agent_prints_what_the_real_one_does'),
+    ('The inventory plugin lists the joined agents, connected, left or stopped, with address, OS, agent version and '
+     'groups', 'yes', 'yes', 'test_real_inventory.py::test_the_inventory_lists_the_joined_agents_connected_or_not'),
+    ('The access report: the peers each agent\'s `netbird status --json` lists are exactly the peers the report says '
+     'it connects with (a one-way rule, a bidirectional one, a port rule, a disabled policy and rule, a drop rule, a '
+     'posture check that the v0.27.6 agent fails, Default disabled; 5 agents of both releases)', 'yes', 'yes',
+     'test_real_access_agents.py::test_every_agent_lists_exactly_the_peers_the_report_says_it_connects_with'),
+    ('The access report: a route reaches exactly the agents the report names; a Network resource too (v0.77.1)',
+     'yes (the route seen in the agent\'s log: an agent without a device cannot install it)', 'yes',
+     'test_real_access_agents.py::test_the_route_and_the_resource_reach_the_agents_the_report_names'),
+    ('The access report: an allowed port connects through the agent (SOCKS5), a shut or dropped port and a one-way '
+     'rule\'s way back do not', '- (a v0.27.6 agent forwards nothing)', 'yes',
+     'test_real_access_agents.py::test_ports_the_report_opens_connect_through_the_agents_and_the_shut_ones_do_not'),
+    ('`network_state` in check mode says who gains and who loses reach (`reach_changes`); after the run the agents\' '
+     'network maps change by exactly that', 'yes', 'yes', 'test_real_reach.py::'),
+    ('Stale peers: `peer_info inactive_for` and `cleanup_stale_peers` find the stopped agents\' peers, never a '
+     'connected one; an agent back before the confirmed run is never deleted', 'yes', 'yes',
+     'test_real_stale_peers.py::test_cleanup_deletes_the_stopped_agents_peers_and_keeps_one_that_comes_back'),
+    ('The peer module with `only_if_inactive_for` reads the peer right before its DELETE and keeps an agent that '
+     'connected again', 'yes', 'yes',
+     'test_real_stale_peers.py::test_a_peer_whose_agent_connects_again_after_the_list_is_not_deleted'),
+    ('Audit events of real joins: one per join (`setupkey.peer.add`, v0.39 on `peer.setupkey.add`); '
+     '`nms.overlay.audit_events` delivers each once, across a restart from its state file', 'yes', 'yes',
+     'test_real_eda.py::test_each_join_of_real_agents_is_one_event_delivered_once_across_a_restart'),
+    ('The example rulebooks `group_new_peers` and `name_new_peers` react to a real join once (ansible-rulebook)',
+     'yes (group_new_peers)', 'yes (both)', 'test_real_eda.py::test_rulebooks_group_and_name_real_agents_that_join'),
+    ('After a real join the emulator answers like the server: peers, the peer, setup keys (used_times, last_used, '
+     'state), the join\'s event, groups (peers_count)', 'yes', 'yes',
+     '../scenarios/test_endpoint_shapes.py::test_a_joined_agent_shows_alike'),
+)
+
+
+def render_real_agents():
+    lines = [
+        REAL_AGENTS_HEADING,
+        '',
+        'What `make test`\'s real stage (`make real`, and `make eda` for the event source) proves against the real '
+        'servers with real NetBird agents that join with setup keys the collection makes, on v0.27.6 and v0.77.1 '
+        'servers (the kit in `../shared/servers`, README "Running the tests"). Each row names its test in '
+        '`tests/integration/`.',
+        '',
+        '| What | v0.27.6 | v0.77.1 | Test |',
+        '|---|---|---|---|',
+    ]
+    lines += ['| %s | %s | %s | `%s` |' % row for row in REAL_AGENT_PROOFS]
+    lines.append('')
+    return '\n'.join(lines)
+
+
 COVERAGE_HEADING = '\n## API coverage'
 
 # Operations no module will call, and why (as the OpenAPI file writes them).
