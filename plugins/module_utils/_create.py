@@ -55,7 +55,7 @@ class Settling:
         _time.CLOCK.sleep(settle_window(min(task.started for task, dummy in pending)))
         for kind in {task.kind for task, dummy in pending}:
             pending[0][0].resolver.forget(kind)  # the run's tasks share one resolver: each kind is listed once
-        return [(task, task.kept_copy(created)) for task, created in pending]
+        return [(task, kept_copy(task, created)) for task, created in pending]
 
 
 class CreateOnce(Kind):
@@ -104,32 +104,34 @@ class CreateOnce(Kind):
         (``settling``, network_state) the create only joins the run's Settling, which converges them all at once."""
         if not isinstance(created, dict) or ref_id(created) in (None, ''):
             return None
-        if self.settling is not None and self.kind and self.replacing is None:
-            self.settling.defer(self, created)
+        settling = getattr(self, 'settling', None)  # the run's Settling (network_state sets it), else none
+        if settling is not None and self.kind and self.replacing is None:
+            settling.defer(self, created)
             return None
         _time.CLOCK.sleep(settle_window(self.started))
         self.resolver.forget(self.kind)
-        return self.kept_copy(created)
+        return kept_copy(self, created)
 
-    def kept_copy(self, created):
-        """The copy of ``created``'s natural key all runs keep, read from the kind's list (read again once, then
-        shared): None when that is ours, else the one kept, ours being discarded (see converge)."""
-        self.listed = None
-        old = ref_id(self.replacing) if self.replacing is not None else None
-        copies = [item for item in self.list_items() if self.matches(item) and ref_id(item) != old and self.may_replace(item)]
-        if ref_id(created) not in [ref_id(item) for item in copies]:
-            copies.append(created)
-        ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))
-        # every run that made a copy keeps the lowest id too and discards its own: all the others leave this run's lists
-        # now, so that what refers to the natural key later in the run (an entry nested in this one) names the one kept
-        for item_id in ids[1:]:
-            self.resolver.drop(self.kind, item_id)
-        if self.listed is not None:
-            self.listed = [item for item in self.listed if ref_id(item) not in ids[1:]]
-        if ids[0] == ref_id(created):
-            return None
-        discarded = self.delete(created)  # as state absent removes it (deleted, or retired where it cannot be)
-        self.warn("another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept and this "
-                  "run's copy (id %s) was %s" % (self.what, self.shown(self.identity_text(), '%s'), ', '.join(ids), ids[0],
-                                                 ref_id(created), discarded))
-        return [item for item in copies if ref_id(item) == ids[0]][0]
+
+def kept_copy(task, created):
+    """The copy of ``created``'s natural key all runs keep, read from the kind's list (read again once, then
+    shared): None when that is ours, else the one kept, ours being discarded (see converge)."""
+    task.listed = None
+    old = ref_id(task.replacing) if task.replacing is not None else None
+    copies = [item for item in task.list_items() if task.matches(item) and ref_id(item) != old and task.may_replace(item)]
+    if ref_id(created) not in [ref_id(item) for item in copies]:
+        copies.append(created)
+    ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))
+    # every run that made a copy keeps the lowest id too and discards its own: all the others leave this run's lists
+    # now, so that what refers to the natural key later in the run (an entry nested in this one) names the one kept
+    for item_id in ids[1:]:
+        task.resolver.drop(task.kind, item_id)
+    if task.listed is not None:
+        task.listed = [item for item in task.listed if ref_id(item) not in ids[1:]]
+    if ids[0] == ref_id(created):
+        return None
+    discarded = task.delete(created)  # as state absent removes it (deleted, or retired where it cannot be)
+    task.warn("another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept and this "
+              "run's copy (id %s) was %s" % (task.what, task.shown(task.identity_text(), '%s'), ', '.join(ids), ids[0],
+                                             ref_id(created), discarded))
+    return [item for item in copies if ref_id(item) == ids[0]][0]

@@ -163,11 +163,11 @@ class NetworkStateModule(NmsModule):
         """Converge the held creates and report the held results (each reconciled with the copy kept where that is
         another run's); what was held is reported also when converging fails (a created setup key's value kept)."""
         held, self.held = self.held, []
-        kept = {}
         try:
-            kept = {id(task): copy for task, copy in self.settling.settle() if copy is not None}
-            held = [(entry, entry.resource.settled(kept.pop(id(entry.resource))) if id(entry.resource) in kept else result)
-                    for entry, result in held]
+            # an entry whose copy was discarded runs again: it finds the copy kept (the only one left in the run's list)
+            # and reconciles with it, as a create converging by itself does
+            discarded = {id(task) for task, copy in self.settling.settle() if copy is not None}
+            held = [(entry, entry.resource.run() if id(entry.resource) in discarded else result) for entry, result in held]
         finally:
             for entry, result in held:
                 self.report.add(entry, result)

@@ -45,7 +45,6 @@ class ResourceModule(CreateOnce):
         self.unreadable_answer = None  # the ApiError of a create the server answered with success but unreadably
         self.started = _time.CLOCK.monotonic()
         self.listed = None          # the kind's list under its parent, read once per task (``cache_list``)
-        self.settling = None        # the run's Settling its creates converge in (network_state), else each its own
 
     def run(self):
         """find -> plan and write (the strategy's present or absent; in check mode only planned) -> report."""
@@ -60,17 +59,14 @@ class ResourceModule(CreateOnce):
             obj = self.find()
             if obj is not None and self.deleted_stays and not self.live(obj):  # found by id: deleted already
                 obj = None if absent else refuse_deleted(self, obj)
-            return self.reported(obj, self.absent(obj) if absent else self.present(obj))
+            result = self.absent(obj) if absent else self.present(obj)
+            result = self.finish(obj, result) if self.finish else result
+            if 'diff' not in result:
+                return result
+            result['diff'] = masked_write_only(result['diff'], self.write_only, self.secret_paths)
+            return name_references(self, result, obj)
         except ApiError as exc:
             raise explain_forbidden(exc) from None  # a 403 that states a rule about the request: say the rule
-
-    def reported(self, obj, result):
-        """The result as the task reports it: the kind's finish, write-only values masked, references by name."""
-        result = self.finish(obj, result) if self.finish else result
-        if 'diff' not in result:
-            return result
-        result['diff'] = masked_write_only(result['diff'], self.write_only, self.secret_paths)
-        return name_references(self, result, obj)
 
     def find(self, fresh=False):
         """The object the task names: the singleton, by id (a GET, or in the list), else by natural key (the one, or
@@ -185,17 +181,9 @@ class ResourceModule(CreateOnce):
             winner = None if keeps_unique(self) else self.converge(created)
             if winner is not None:
                 return self.update(winner, desired)
-        self.remember(created)  # (a create the run's Settling converges later: reconciled then, see settled)
+        self.remember(created)  # (a create the run's Settling converges later: run again then, if ours was discarded)
         result[self.result_key] = self.to_result(created)
         return result
-
-    def settled(self, kept):
-        """The task's result once the run's Settling converged its create (``kept``: the copy kept, another run's; ours
-        was discarded): reconciled with that copy, as a create converging by itself does."""
-        try:
-            return self.reported(None, self.update(kept, self.desired()))
-        except ApiError as exc:
-            raise explain_forbidden(exc) from None
 
     def update(self, obj, desired, again=False):
         """Compare the server object with the desired values; PUT what differs (keeping every field the task does not

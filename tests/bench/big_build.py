@@ -164,6 +164,36 @@ def measure(workdir, sizes, python=sys.executable):
     return figures
 
 
+def report_figures(figures):
+    """The figures as docs/performance.json keeps them (no output): seconds, requests, sizes and the ratio."""
+    kept = {run: dict(seconds=figures[run]['seconds'], requests=figures[run]['requests']) for run in ('first', 'again', 'bare')}
+    return dict(kept, sizes=figures['sizes'], ratio=figures['ratio'], rerun_ratio=figures['again']['seconds'] / figures['bare']['seconds'])
+
+
+def section(figures, target):
+    """docs/performance.md's section of the big first build (bench.py's page)."""
+    def requests(run, which):
+        counts = figures[run]['requests'][which]
+        return ', '.join('%s %d' % (path, count) for path, count in sorted(counts.items())) or 'none'
+    sizes = ', '.join('%d %s' % (figures['sizes'][kind], kind.replace('_', ' ')) for kind in KINDS)
+    verdict = 'met' if figures['ratio'] <= target else 'missed'
+    rows = [
+        '| the first build (`network_state`, `ansible-playbook` from outside) | %.2f | %s | %s | %.1f | <= %g x the loop | %s |' % (
+            figures['first']['seconds'], requests('first', 'reads'), requests('first', 'writes'), figures['ratio'], target, verdict),
+        '| the unchanged re-run | %.2f | %s | %s | %.1f |  |  |' % (
+            figures['again']['seconds'], requests('again', 'reads'), requests('again', 'writes'), figures['rerun_ratio']),
+        '| *baseline: the same POSTs with a bare `requests` loop* | %.2f |  | %s | 1 |  |  |' % (
+            figures['bare']['seconds'], requests('bare', 'writes')),
+    ]
+    return ('## 5. A big first build ÷ a bare `requests` loop\n\n'
+            '%s on an empty account (emulator, `netbird` dialect), by one `network_state` task '
+            '(tests/bench/big_build.py), then the same task again; the baseline sends the same creates with one '
+            '`requests` session and nothing else, to a fresh account of the same emulator. Policies, routes and setup keys '
+            'converge with concurrent runs once per kind (one settle window, one list read after the kind\'s last create).'
+            '\n\n| run | s | reads | writes | ÷ loop | target | met/missed |\n|---|---|---|---|---|---|---|\n%s' % (
+                sizes, '\n'.join(rows)))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     for kind in KINDS:
