@@ -25,6 +25,39 @@ def exists_answer(answers, exc):
     return words is None or (words is not False and words.lower() in (exc.message or '').lower())
 
 
+def settle_window(started):
+    """How long to wait, after a create at this moment, for the copies of concurrent runs to land before listing again:
+    a run whose list came before our create makes its copy about as long after its list as we did (the time since
+    ``started``, when this task began, before its list), so twice that, at most MAX_SETTLE s."""
+    return max(min(2 * (_time.CLOCK.monotonic() - started), MAX_SETTLE), 0.0)
+
+
+class Settling:
+    """The creates of one kind in a run that makes many (network_state), converged together: each create of a natural
+    key servers do not keep unique joins (``defer``) instead of waiting for itself; ``settle``, after the kind's last
+    create, waits once as long as that create's own converge would (the window from the earliest task's start), lists
+    the kind once and converges each of them on that list as its own converge would. Each create then had at least the
+    window its own converge gives it (those before the last one more), so the run is as safe against concurrent runs,
+    at the cost of one wait and one list per kind instead of one per object."""
+
+    def __init__(self):
+        self.pending = []  # (task, created object) in the order of the creates
+
+    def defer(self, task, created):
+        self.pending.append((task, created))
+
+    def settle(self):
+        """Converge every deferred create; returns [(task, the object kept when it is another run's copy, else None)],
+        ours discarded where another copy is kept (the caller reconciles the task with it)."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return []
+        _time.CLOCK.sleep(settle_window(min(task.started for task, dummy in pending)))
+        for kind in {task.kind for task, dummy in pending}:
+            pending[0][0].resolver.forget(kind)  # the run's tasks share one resolver: each kind is listed once
+        return [(task, kept_copy(task, created)) for task, created in pending]
+
+
 class CreateOnce(Kind):
     """The create protocol of the engine (ResourceModule runs it from ``create``; ``find`` and ``delete`` are the
     engine's); ``replacing``, ``read_back``, ``unreadable_answer``, ``started`` and ``listed`` its attributes of the task."""
@@ -65,30 +98,40 @@ class CreateOnce(Kind):
 
     def converge(self, created):
         """After a create of a natural key servers do not keep unique, list again once a concurrent run's window has
-        likely passed (twice as long as this task took to its create, at most MAX_SETTLE s): when other runs created
-        the same at the same time, all keep the one with the lowest id (the others leave the run's lists). Returns None
-        when that is ours; otherwise our copy is discarded as state absent would remove it, and the one kept is
-        returned, to be reconciled."""
+        likely passed (see settle_window): when other runs created the same at the same time, all keep the one with the
+        lowest id (the others leave the run's lists). Returns None when that is ours; otherwise our copy is discarded as
+        state absent would remove it, and the one kept is returned, to be reconciled. In a run that creates many
+        (``settling``, network_state) the create only joins the run's Settling, which converges them all at once."""
         if not isinstance(created, dict) or ref_id(created) in (None, ''):
             return None
-        _time.CLOCK.sleep(min(2 * (_time.CLOCK.monotonic() - self.started), MAX_SETTLE))
-        self.resolver.forget(self.kind)
-        self.listed = None
-        old = ref_id(self.replacing) if self.replacing is not None else None
-        copies = [item for item in self.list_items() if self.matches(item) and ref_id(item) != old and self.may_replace(item)]
-        if ref_id(created) not in [ref_id(item) for item in copies]:
-            copies.append(created)
-        ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))
-        # every run that made a copy keeps the lowest id too and discards its own: all the others leave this run's lists
-        # now, so that what refers to the natural key later in the run (an entry nested in this one) names the one kept
-        for item_id in ids[1:]:
-            self.resolver.drop(self.kind, item_id)
-        if self.listed is not None:
-            self.listed = [item for item in self.listed if ref_id(item) not in ids[1:]]
-        if ids[0] == ref_id(created):
+        settling = getattr(self, 'settling', None)  # the run's Settling (network_state sets it), else none
+        if settling is not None and self.kind and self.replacing is None:
+            settling.defer(self, created)
             return None
-        discarded = self.delete(created)  # as state absent removes it (deleted, or retired where it cannot be)
-        self.warn("another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept and this "
-                  "run's copy (id %s) was %s" % (self.what, self.shown(self.identity_text(), '%s'), ', '.join(ids), ids[0],
-                                                 ref_id(created), discarded))
-        return [item for item in copies if ref_id(item) == ids[0]][0]
+        _time.CLOCK.sleep(settle_window(self.started))
+        self.resolver.forget(self.kind)
+        return kept_copy(self, created)
+
+
+def kept_copy(task, created):
+    """The copy of ``created``'s natural key all runs keep, read from the kind's list (read again once, then
+    shared): None when that is ours, else the one kept, ours being discarded (see converge)."""
+    task.listed = None
+    old = ref_id(task.replacing) if task.replacing is not None else None
+    copies = [item for item in task.list_items() if task.matches(item) and ref_id(item) != old and task.may_replace(item)]
+    if ref_id(created) not in [ref_id(item) for item in copies]:
+        copies.append(created)
+    ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))
+    # every run that made a copy keeps the lowest id too and discards its own: all the others leave this run's lists
+    # now, so that what refers to the natural key later in the run (an entry nested in this one) names the one kept
+    for item_id in ids[1:]:
+        task.resolver.drop(task.kind, item_id)
+    if task.listed is not None:
+        task.listed = [item for item in task.listed if ref_id(item) not in ids[1:]]
+    if ids[0] == ref_id(created):
+        return None
+    discarded = task.delete(created)  # as state absent removes it (deleted, or retired where it cannot be)
+    task.warn("another run created the %s %s at the same time (ids: %s); the one with the lowest id, %s, is kept and this "
+              "run's copy (id %s) was %s" % (task.what, task.shown(task.identity_text(), '%s'), ', '.join(ids), ids[0],
+                                             ref_id(created), discarded))
+    return [item for item in copies if ref_id(item) == ids[0]][0]

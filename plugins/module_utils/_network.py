@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
+from ansible_collections.nms.overlay.plugins.module_utils._create import Settling
 from ansible_collections.nms.overlay.plugins.module_utils._kind import planned
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._export import gathered
@@ -73,6 +74,8 @@ class NetworkStateModule(NmsModule):
                              hide_names=bool(getattr(self.module, 'no_log', False)))
         self.verified = set()  # (kind, id) of deletions checked before the first write
         self.kept_allow_all = set()  # ids of the allow-all policies default_policy=keep protects from prune
+        self.settling = Settling()  # the creates of the kind being applied, converged together after its last one
+        self.held = []  # (entry, result) of the kind being applied, reported once its creates converged
 
     def keep_secret(self, change):
         """Where a created setup key's value goes (created_secrets_file, the result): as the setup_key module's, called
@@ -112,9 +115,7 @@ class NetworkStateModule(NmsModule):
         kept = {'policies': set(self.kept_allow_all)}
         for kind, dummy_cls in self.applied_kinds():
             applied = [entry for entry in self.entries if entry.kind == kind and not is_absent(entry)]
-            for entry in applied:
-                result = self.apply(entry)
-                report.add(entry, result)
+            for entry, result in self.apply_kind(applied):
                 obj = result.get(entry.resource.result_key) or {}
                 if isinstance(obj, dict) and obj.get('id') is not None:
                     kept.setdefault(entry.kind, set()).add(ref_id(obj))
@@ -153,15 +154,52 @@ class NetworkStateModule(NmsModule):
         return dict(changed=False, gathered=description, progress=list(self.steps), msg='gathered %s' % (', '.join(
             '%d %s' % (count, kind) for kind, count in counts.items()) or 'an empty network'))
 
+    def apply_kind(self, entries):
+        """Apply the entries of one kind and report them: their creates of names servers do not keep unique converge
+        with concurrent runs' copies together after the last one (one wait and one list for the kind, see Settling).
+        Returns [(entry, result)]."""
+        for entry in entries:
+            entry.resource.settling = self.settling
+            self.held.append((entry, self.apply(entry)))
+        try:
+            return self.settle_held()
+        except (ApiError, TaskError) as exc:
+            raise self.failure('%s: converging the created ones with concurrent copies' % entries[0].kind, exc) from exc
+
+    def settle_held(self):
+        """Converge the held creates and report the held results (each reconciled with the copy kept where that is
+        another run's); what was held is reported also when converging fails (a created setup key's value kept)."""
+        held, self.held = self.held, []
+        try:
+            # an entry whose copy was discarded runs again: it finds the copy kept (the only one left in the run's list)
+            # and reconciles with it, as a create converging by itself does
+            discarded = {id(task) for task, copy in self.settling.settle() if copy is not None}
+            held = [(entry, entry.resource.run() if id(entry.resource) in discarded else result) for entry, result in held]
+        finally:
+            for entry, result in held:
+                self.report.add(entry, result)
+        return held
+
     def apply(self, entry):
-        """Run the entry's resource (its whole lifecycle); a failure names the entry and what the run changed so far."""
+        """Run the entry's resource (its whole lifecycle); a failure names the entry and what the run changed so far
+        (the creates of its kind made before it converged first)."""
         try:
             return entry.resource.run()
-        except ApiError as exc:
-            raise TaskError('%s: %s' % (entry.where, exc), status=exc.status, method=exc.method, path=exc.path,
-                            **self.report.so_far()) from exc
-        except TaskError as exc:
-            raise TaskError('%s: %s' % (entry.where, exc), **self.report.so_far()) from exc
+        except (ApiError, TaskError) as exc:
+            self.settle_before_failing()
+            raise self.failure(entry.where, exc) from exc
+
+    def failure(self, where, exc):
+        """The task's failure for an ApiError or TaskError met at ``where``, with what the run changed so far."""
+        details = dict(status=exc.status, method=exc.method, path=exc.path) if isinstance(exc, ApiError) else {}
+        return TaskError('%s: %s' % (where, exc), **dict(details, **self.report.so_far()))
+
+    def settle_before_failing(self):
+        """An entry failed: the creates held so far still converge and are reported (the failure is the entry's)."""
+        try:
+            self.settle_held()
+        except (ApiError, TaskError):
+            pass  # reported all the same (settle_held); the entry's failure is the one to tell
 
     @classmethod
     def holds_created_secret(cls, result):

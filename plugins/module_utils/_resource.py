@@ -181,7 +181,7 @@ class ResourceModule(CreateOnce):
             winner = None if keeps_unique(self) else self.converge(created)
             if winner is not None:
                 return self.update(winner, desired)
-        self.remember(created)
+        self.remember(created)  # (a create the run's Settling converges later: run again then, if ours was discarded)
         result[self.result_key] = self.to_result(created)
         return result
 

@@ -284,8 +284,9 @@ notes:
     module's option for them (C(update_secret)), V(on_create) by default, so a re-run of the same description sends
     nothing; they never show in the result, the diff or the progress lines.
   - With C(--diff), every changed resource gets its own before and after, headed by its kind and name.
-  - With C(-v), the task tells what it is doing as it goes, one line per kind once that kind is applied (for example
-    the number of groups created and left unchanged, with their names), and each retry with the wait before it and why.
+  - The task tells what it is doing as it goes (at the default verbosity), one line per kind once that kind is applied
+    (for example the number of groups created and left unchanged, with their names), and each retry with the wait before
+    it and why.
     Lines show at once when the module runs in the controller's process (the default for C(localhost), see the
     collection's docs on where modules run); a module process cannot show anything while it runs, so the same
     lines are always returned in RV(progress).
@@ -596,7 +597,7 @@ msg:
   sample: "groups: created 1 (servers), 1 unchanged; policies: created 1 (ssh), updated 1 (Default)"
 progress:
   description:
-    - What the task did, in order, one line per kind (and one per retry, with its wait and cause), as shown with C(-v)
+    - What the task did, in order, one line per kind (and one per retry, with its wait and cause), as shown
       while it runs in the controller's process.
   returned: success
   type: list

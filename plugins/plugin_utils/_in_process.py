@@ -176,7 +176,7 @@ class InProcessAction(ActionBase):
             return run_engine(self.engine, self._task.args if args is None else args, self._task.action, check_mode=bool(self._task.check_mode),
                               diff=bool(self._task.diff), no_log=bool(self._task.no_log),
                               invocation=injects_invocation(task_vars or {}),
-                              on_progress=display.v)  # shown as it comes, at -v
+                              on_progress=display.display)  # shown as it comes
 
     def environment(self):
         """The task's ``environment:`` with its templates rendered (block and play values first)."""

@@ -10,6 +10,8 @@
 3. At size XL: ``peer_info`` of all peers / ``ansible.builtin.uri`` of the same list; an unchanged ``group`` task at
    XL / the same task at S; the inventory plugin / a static YAML inventory of the same hosts (tests/bench/inventory.py).
 4. The emulator serving a list / a static file server of the same JSON, at S and XL (tests/bench/serving.py).
+5. With XL: a big first build (500 groups, 1,000 policies, 200 routes, 200 setup keys) by network_state / a bare
+   ``requests`` loop of the same creates, and its unchanged re-run (tests/bench/big_build.py).
 
 Every play runs as its own ``ansible-playbook`` and is timed from outside; the figures are medians of interleaved
 repeats (round 1: every play once, in a fixed order, for every virtualenv; round 2: the same...). Writes
@@ -34,6 +36,7 @@ import time
 
 import yaml
 
+from tests.bench import big_build
 from tests.bench.inventory import inventory_env, inventory_speed
 from tests.bench.serving import list_speed
 from tests.support.emulator import EmulatorStartError, start_emulator
@@ -61,7 +64,7 @@ PROCESS_LINE = 'runs as a module process: %s is false' % SWITCH  # what plugins/
 CONTROLLER_LINE = 'runs in the controller process'
 WHERE_BEGIN, WHERE_END = '<!-- where-the-time-goes -->', '<!-- /where-the-time-goes -->'
 
-TARGETS = dict(controller=0.15, process=1.3, peer_info_uri=0.8, group_xl_s=3.0, inventory=1.1, serving=0.5)
+TARGETS = dict(controller=0.15, process=1.3, peer_info_uri=0.8, group_xl_s=3.0, inventory=1.1, serving=0.5, big_build=1.5)
 
 PEERS = ['peer-00000', 'peer-00001']  # seeded at every size
 GROUP = {'name': 'bench', 'peers': PEERS}
@@ -552,6 +555,8 @@ def page(report, where):
         sections.append('## 4. The emulator serving `GET /api/peers` ÷ a static file server of the same JSON\n\n'
                         'Requests per second of each for %g s (tests/bench/serving.py): what the emulator itself adds to '
                         'the XL figures.\n\n%s' % (report['serving_seconds'], serving_table(report['serving'])))
+    if report.get('big_build'):
+        sections.append(big_build.section(report['big_build'], TARGETS['big_build']))
     versions = ', '.join(p['label'] for p in pairs)
     m = report['machine']
     return PAGE.format(
@@ -682,6 +687,7 @@ def main(argv=None):
                         large, workdir, inventory_env(workdir, python), repeats=args.repeats,
                         ansible_inventory=os.path.join(os.path.dirname(python), 'ansible-inventory'))
                 report['serving']['XL'] = list_speed(large.url, large.token, seconds=args.serving_seconds)
+                report['big_build'] = big_build.report_figures(big_build.measure(workdir, big_build.BIG))
         finally:
             for emulator in emulators.values():
                 emulator.stop()
@@ -719,6 +725,8 @@ def verdicts(report):
         found.setdefault('inventory', {})[python] = verdict(figure['ratio'], TARGETS['inventory'])
     for size, figure in report.get('serving', {}).items():
         found['serving ' + size] = verdict(figure['ratio'], TARGETS['serving'], at_least=True)
+    if report.get('big_build'):
+        found['big_build'] = verdict(report['big_build']['ratio'], TARGETS['big_build'])
     return found
 
 

@@ -17,6 +17,8 @@
   ``test_ten_forks_one_network_in_network_state`` (ten network_state runs describing one network with a
   resource end with one network holding it, every fork ok) and ``test_ten_forks_bootstrap_the_agent_network_settings``
   (the 409s of all bootstraps but one reconciled; ``test_bootstrap_answered_409_is_reconciled`` in process).
+* Issue 43, item 4: ``test_ten_forks_build_one_network_of_many_shared_names_in_network_state``: ten network_state runs
+  building the same policies and setup keys, which converge once per kind, end with one live copy of each name.
 """
 
 from __future__ import annotations
@@ -234,6 +236,44 @@ def test_ten_forks_one_network_in_network_state(current_emulator, tmp_path, load
     assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, "a re-run failed or changed: " + output[-4000:]
     FIGURES.setdefault("concurrency", {})["one network in network_state, %s" % load] = (
         "%d forks: %d POSTs, 1 kept, %d copies deleted, %.1fs" % (FORKS, len(posts), len(deleted), elapsed))
+
+
+RACE_BUILD_POLICIES = ["race-p%d" % i for i in range(5)]
+RACE_BUILD_KEYS = ["race-k%d" % i for i in range(3)]
+RACE_BUILD = ("    - name: Build the race network\n      nms.overlay.network_state:\n"
+              "        groups: [{name: race-a}, {name: race-b}]\n        policies:\n" + "".join(
+                  "          - {name: %s, rules: [{name: r, sources: [race-a], destinations: [race-b]}]}\n" % name
+                  for name in RACE_BUILD_POLICIES) + "        setup_keys:\n" + "".join(
+                  "          - {name: %s, type: reusable, auto_groups: [race-b]}\n" % name for name in RACE_BUILD_KEYS))
+
+
+@pytest.mark.parametrize("load", LOADS)
+def test_ten_forks_build_one_network_of_many_shared_names_in_network_state(emulator, tmp_path, load):
+    """Issue 43, item 4: network_state converges the creates of a kind whose names servers let repeat all at once, after
+    the kind's last create (one wait, one list), not one by one. Ten forks building the same five policies and three
+    setup keys at once, every answer 1 s late (all read before any writes), quiet and on a loaded machine: every fork
+    ends ok with one live copy of each name, each discarded policy deleted (a v0.27 server revokes setup keys) by the
+    fork that made it, and a re-run changes nothing."""
+    emu = emulator
+    with busy_machine(load):
+        output, returncode, recap, elapsed = run_forks(emu, tmp_path, RACE_BUILD, slow=1.0)
+    log = emu.requests()
+    posts = [r for r in log if r["method"] == "POST" and r["path"] in ("/api/policies", "/api/setup-keys")]
+    policies = [p for p in emu.api("GET", "/policies")[1] if p["name"].startswith("race-")]
+    keys = [k for k in emu.api("GET", "/setup-keys")[1] if k["name"].startswith("race-") and not k["revoked"]]
+    context = "policies %s, live keys %s after %d POSTs\n%s" % (
+        sorted((p["name"], p["id"]) for p in policies), sorted((k["name"], k["id"]) for k in keys), len(posts), output[-4000:])
+    assert len(posts) > len(RACE_BUILD_POLICIES) + len(RACE_BUILD_KEYS), "the race did not happen: " + context
+    assert sorted(p["name"] for p in policies) == RACE_BUILD_POLICIES, context
+    assert sorted(k["name"] for k in keys) == RACE_BUILD_KEYS, context
+    assert returncode == 0 and all_ok(recap), context
+    deleted = [r["path"] for r in log if r["method"] == "DELETE"]
+    assert len(deleted) == len(set(deleted)) == len([r for r in posts if r["path"] == "/api/policies"]) - len(policies), context
+    output, returncode, recap, dummy = run_forks(emu, tmp_path, RACE_BUILD, slow=0.0)
+    assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, "a re-run failed or changed: " + output[-4000:]
+    FIGURES.setdefault("concurrency", {})["a network of shared names in network_state, %s" % load] = (
+        "%d forks: %d POSTs of policies and keys, one of each name kept, %d policies deleted, %.1fs" % (
+            FORKS, len(posts), len(deleted), elapsed))
 
 
 @pytest.mark.parametrize("load", LOADS)
