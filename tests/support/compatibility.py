@@ -296,7 +296,8 @@ REAL_AGENT_PROOFS = (
      'rule\'s way back do not', '- (a v0.27.6 agent forwards nothing)', 'yes',
      'test_real_access_agents.py::test_ports_the_report_opens_connect_through_the_agents_and_the_shut_ones_do_not'),
     ('`network_state` in check mode says who gains and who loses reach (`reach_changes`); after the run the agents\' '
-     'network maps change by exactly that', 'yes', 'yes', 'test_real_reach.py::'),
+     'network maps change by exactly that', 'yes', 'yes',
+     'test_real_reach.py::test_the_predicted_reach_is_what_the_agents_network_maps_then_show'),
     ('Stale peers: `peer_info inactive_for` and `cleanup_stale_peers` find the stopped agents\' peers, never a '
      'connected one; an agent back before the confirmed run is never deleted', 'yes', 'yes',
      'test_real_stale_peers.py::test_cleanup_deletes_the_stopped_agents_peers_and_keeps_one_that_comes_back'),
@@ -320,7 +321,8 @@ def render_real_agents():
         '',
         'What `make test`\'s real stage (`make real`, and `make eda` for the event source) proves against the real '
         'servers with real NetBird agents that join with setup keys the collection makes, on v0.27.6 and v0.77.1 '
-        'servers (the kit in `../shared/servers`, README "Running the tests"). Each row names its test in '
+        'servers (the kit in `../shared/servers`; the README\'s "Real servers and real agents" says how to run them). '
+        'Each row names its test in '
         '`tests/integration/`.',
         '',
         '| What | v0.27.6 | v0.77.1 | Test |',

@@ -213,3 +213,14 @@ def test_each_covered_operation_names_the_modules_that_call_it(operations):
     assert '| `GET /api/events/proxy` | `nms.overlay.event_info` | covered |' in page
     assert '| `GET /api/instance/version` | the version probe | covered |' in page
     assert '| `POST /api/users/invites/{token}/accept` | | left out: The invitee' in page
+
+
+def test_each_proof_with_real_agents_names_a_test_that_exists():
+    """The page's "Proven with real agents" rows (issue 42, 8) name real-server tests that are there to run."""
+    integration = os.path.join(os.path.dirname(compatibility.MODULES_DIR), '..', 'tests', 'integration')
+    for what, dummy_old, dummy_new, test in compatibility.REAL_AGENT_PROOFS:
+        path, dummy, name = test.partition('::')
+        with open(os.path.join(integration, path), encoding='utf-8') as handle:
+            source = handle.read()
+        assert '\ndef %s(' % name in source, (what, test)
+        assert 'Agents(' in source, '%s starts no real agent' % test
