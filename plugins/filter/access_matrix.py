@@ -523,37 +523,6 @@ MATRIX_LIMIT = 50
 PEER_LIMIT = 250
 
 
-
-
-# -- traffic: what a rule lets through, as sets that can be joined and taken away --------------------------------
-# (tcp intervals, udp intervals, icmp, other protocols); intervals are sorted, merged (start, end) port pairs.
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 class _Groups:
     """The groups of the matrix by id, from the groups given and the groups the rules name."""
 
@@ -613,8 +582,6 @@ def traffic_text(protocol, ports):
     return '%s %s' % (protocol, ', '.join(ports) if ports else 'any port')
 
 
-
-
 def _as_policies(data):
     if isinstance(data, dict) and isinstance(data.get('policies'), list):
         data = data['policies']
@@ -632,8 +599,6 @@ def _as_list(value, option, key):
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise AnsibleError('access_matrix: option %s: must be a list of dicts (%s), got %s' % (option, key, type(value).__name__))
     return value
-
-
 
 
 def _add_entry(cell, action, protocol, ports, allow_all, posture_checks, labels, traffic):
@@ -697,12 +662,6 @@ def _limit(value, option='matrix_limit', what='groups for which the matrix is bu
     if value < 0:
         raise AnsibleError('access_matrix: option %s: must be a whole number, 0 or more (the most %s)' % (option, what))
     return value
-
-
-# -- peer by peer ----------------------------------------------------------------------------------------------
-
-
-
 
 
 def _membership_extras(reach, groups, found, group_cells, rows_wanted):

@@ -17,7 +17,6 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, placeholder_id
-from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._server import feature_release
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, keep_created_secret, secrets_file_options
 

@@ -47,7 +47,7 @@ UUID = re.compile(r"^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}
 NEEDS_LOGIN_HELP = """
 Run UP command to log in with SSO (interactive login):
 
- netbird up 
+ netbird up\x20
 
 If you are running a self-hosted version and no SSO provider has been configured in your Management Server,
 you can use a setup-key:
@@ -165,8 +165,8 @@ def _login(args: argparse.Namespace, key: str) -> dict[str, Any]:
     if not UUID.match(key):
         raise LoginFailed(args.imitate, "malformed", length=len(key))
     management = _base_url(args.management_url)
-    status, peer = _post(management + "/_emulator/enroll", {"setup_key": key, "hostname": args.hostname,
-                                                             "os": args.os, "version": args.imitate[1:]},
+    status, peer = _post(management + "/_emulator/enroll",
+                         {"setup_key": key, "hostname": args.hostname, "os": args.os, "version": args.imitate[1:]},
                          args.insecure, args.imitate)
     if status != 200:
         raise LoginFailed(args.imitate, "unknown" if status == 404 else "invalid")

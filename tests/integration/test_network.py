@@ -272,9 +272,9 @@ def enroll_inventory(tmp_path, hosts, imitate='v0.77.1', **extra_vars):
 
 def agent(tmp_path, host, *args):
     """What the fake agent of ``host`` prints for ``args`` (it must succeed)."""
-    proc = subprocess.run([sys.executable, '-m', 'tests.emulator.agent'] + list(args[:1]) + [
-        '--state-dir', str(tmp_path / 'agents' / host)] + list(args[1:]), cwd=REPO, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, check=True)
+    argv = [sys.executable, '-m', 'tests.emulator.agent'] + list(args[:1]) + [
+        '--state-dir', str(tmp_path / 'agents' / host)] + list(args[1:])
+    proc = subprocess.run(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
     return proc.stdout.decode()
 
 
@@ -483,9 +483,9 @@ def test_enroll_checks_the_given_key_before_the_agent_starts(emulator, run, tmp_
     used_id, used = key('used', 'one-off')
     emulator.enroll(used, 'spent-1')
     revoked_id, revoked = key('revoked', 'reusable')
-    assert emulator.api('PUT', '/api/setup-keys/' + revoked_id, {'name': 'revoked', 'auto_groups': [], 'revoked': True,
-                                                                  'type': 'reusable', 'expires_in': 86400,
-                                                                  'usage_limit': 0})[0] == 200
+    revoke = {'name': 'revoked', 'auto_groups': [], 'revoked': True, 'type': 'reusable', 'expires_in': 86400,
+              'usage_limit': 0}
+    assert emulator.api('PUT', '/api/setup-keys/' + revoked_id, revoke)[0] == 200
     values = {'web-1': used, 'web-2': revoked, 'web-3': '0BAD0000-0000-4000-8000-000000000000'}
     inventory = enroll_inventory(tmp_path, sorted(values))
     inventory['hosts.yml']['nms_enroll']['vars']['enroll_agent_environment']['NMS_FAKE_AGENT_TIME_SCALE'] = '1'

@@ -94,8 +94,8 @@ def test_hosts_join_rerun_changes_nothing_and_a_deleted_peer_joins_again(server,
     record_property('requests_per_host', len(requests) / len(HOSTS))
     print('\n%s: first run of 4 hosts %.1f s, %d requests (%.1f a host): %s' % (
         server.release, seconds, len(requests), len(requests) / len(HOSTS),
-        sorted(set('%s %s' % (r['method'], re.sub(r'/[^/]+$', '/{id}', r['path']) if r['path'].count('/') > 2
-                                  else r['path']) for r in requests))))
+        sorted(set('%s %s' % (r['method'], re.sub(r'/[^/]+$', '/{id}', r['path'])
+                              if r['path'].count('/') > 2 else r['path']) for r in requests))))
     # each host its own one-off key, used once, then removed (v0.27.6: revoked, its auto groups cleared)
     keys = created_keys(server)
     assert len(keys) == len(HOSTS), keys
