@@ -287,15 +287,17 @@ class _Reach:
                     self._grant(source, 'peer', destination, action, traffic, posture, label)
                     if rule.get('bidirectional'):
                         self._grant(destination, 'peer', source, action, traffic, posture, label)
-            for resource_id in self._resources_of(rule):
+            # sorted: a pair's labels come in this order, and the report must not change from run to run (sets of
+            # texts are ordered by each process's hash seed)
+            for resource_id in sorted(self._resources_of(rule)):
                 resource = self.resources[resource_id]
                 if not resource['enabled']:
                     continue
-                for source in sources:
+                for source in sorted(sources):
                     routers = self.network_routers.get(resource['network_id'], set()) - {source}
                     if routers:
                         self._grant(source, 'resource', resource_id, action, traffic, posture, label)
-                    for router in routers & set(self.peers):
+                    for router in sorted(routers & set(self.peers)):
                         # current servers give a source of a resource its network's routing peers, and them the source
                         self._link(source, router, 'routing peer of %s (%s)' % (resource['network'], label))
         self._routes(enabled)
