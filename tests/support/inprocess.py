@@ -22,15 +22,16 @@ import traceback
 from tests.support.modules import engine_of
 
 
-_SCRATCH = []
+_SCRATCH = {}
 
 
-def scratch_directory():
-    """A temporary directory of this process: the working directory of a run that no caller chose (an example's
-    relative created_secrets_file lands there, never in the checkout the tests run from)."""
-    if not _SCRATCH:
-        _SCRATCH.append(tempfile.mkdtemp(prefix='nms-run-module-'))
-    return _SCRATCH[0]
+def scratch_directory(server=None):
+    """A temporary directory of this process for each server: the working directory of a run that no caller chose (an
+    example's relative created_secrets_file lands there, never in the checkout the tests run from; one file per
+    server, as the modules require of a secrets file)."""
+    if server not in _SCRATCH:
+        _SCRATCH[server] = tempfile.mkdtemp(prefix='nms-run-module-')
+    return _SCRATCH[server]
 
 
 def run_module(name, args, check_mode=False, diff=False, no_log=False, environment=None, cwd=None):
@@ -52,7 +53,7 @@ def run_module(name, args, check_mode=False, diff=False, no_log=False, environme
     out = io.StringIO()
     err = io.StringIO()
     try:
-        where = _chdir(scratch_directory() if cwd is None else cwd)
+        where = _chdir(scratch_directory(repr(args.get('api_url'))) if cwd is None else cwd)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), task_environment(environment or {}), where:
             spec = engine.validation()['argument_spec']
             problem = shape_problem(spec, args, strict=engine.strict_texts)
