@@ -33,18 +33,27 @@ def settle_window(started):
 
 
 class Settling:
-    """The creates of one kind in a run that makes many (network_state), converged together: each create of a natural
-    key servers do not keep unique joins (``defer``) instead of waiting for itself; ``settle``, after the kind's last
-    create, waits once as long as that create's own converge would (the window from the earliest task's start), lists
-    the kind once and converges each of them on that list as its own converge would. Each create then had at least the
-    window its own converge gives it (those before the last one more), so the run is as safe against concurrent runs,
-    at the cost of one wait and one list per kind instead of one per object."""
+    """The creates of a run that makes many (network_state), converged together: each create of a natural key servers
+    do not keep unique joins (``defer``) instead of waiting for itself; ``settle``, after the last create that a later
+    kind allows (one that names a converging kind runs after they settled), waits once as long as that create's own
+    converge would (the window from the earliest task's start), lists each kind once and converges each create on that
+    list as its own converge would. Each create then had at least the window its own converge gives it (those before
+    the last one more), so the run is as safe against concurrent runs, at the cost of one wait per run (where no kind
+    names another that converges) and one list per kind, instead of one of each per object."""
 
     def __init__(self):
         self.pending = []  # (task, created object) in the order of the creates
 
     def defer(self, task, created):
         self.pending.append((task, created))
+
+    def waits_for(self, kinds):
+        """Whether a create of one of ``kinds`` (None: any kind) still converges."""
+        return any(kinds is None or task.kind in kinds for task, dummy in self.pending)
+
+    def kinds_of(self, held):
+        """The kinds converging, in the order of their creates (else those of ``held``, [(entry, result)]), to name them."""
+        return list(dict.fromkeys([task.kind for task, dummy in self.pending] or [entry.kind for entry, dummy in held]))
 
     def settle(self):
         """Converge every deferred create; returns [(task, the object kept when it is another run's copy, else None)],

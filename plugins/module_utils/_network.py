@@ -15,7 +15,7 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._create import Settling
-from ansible_collections.nms.overlay.plugins.module_utils._kind import planned
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, planned
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._export import gathered
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
@@ -34,6 +34,18 @@ ACTION_WORDS = dict(created=('created', 'would create'), updated=('updated', 'wo
                     deleted=('deleted', 'would delete'), revoked=('revoked', 'would revoke'))
 # names shown per action in a summary line, then "..."
 SHOWN_NAMES = 5
+
+
+def refers_to(cls):
+    """The resolver kinds a kind's entries may name, or None for any (a kind whose desired hook resolves references of
+    its own, see hook_reference_problems): those must have converged before it runs, so that it names the copy kept."""
+    if cls.desired is not Kind.desired:
+        return None
+    kinds = {field.ref for field in cls.fields.values() if field.ref}
+    kinds.update(kind for field in cls.fields.values() for kind in (field.item_refs or {}).values())
+    if cls.nested_in:
+        kinds.add(cls.nested_in[0])  # its parent, by the id the parent's entry got
+    return kinds
 
 
 class NetworkStateModule(NmsModule):
@@ -74,8 +86,8 @@ class NetworkStateModule(NmsModule):
                              hide_names=bool(getattr(self.module, 'no_log', False)))
         self.verified = set()  # (kind, id) of deletions checked before the first write
         self.kept_allow_all = set()  # ids of the allow-all policies default_policy=keep protects from prune
-        self.settling = Settling()  # the creates of the kind being applied, converged together after its last one
-        self.held = []  # (entry, result) of the kind being applied, reported once its creates converged
+        self.settling = Settling()  # the creates still converging, together after the last one a later kind allows
+        self.held = []  # (entry, result) not reported yet: reported once the creates held converged
 
     def keep_secret(self, change):
         """Where a created setup key's value goes (created_secrets_file, the result): as the setup_key module's, called
@@ -113,15 +125,13 @@ class NetworkStateModule(NmsModule):
         planned = plan_reach(self)  # before the first write
         report = self.report
         kept = {'policies': set(self.kept_allow_all)}
-        for kind, dummy_cls in self.applied_kinds():
-            applied = [entry for entry in self.entries if entry.kind == kind and not is_absent(entry)]
-            for entry, result in self.apply_kind(applied):
-                obj = result.get(entry.resource.result_key) or {}
-                if isinstance(obj, dict) and obj.get('id') is not None:
-                    kept.setdefault(entry.kind, set()).add(ref_id(obj))
-                    entry.server_id = ref_id(obj)
-            if applied:
-                self.progress('network_state: %s' % report.kind_line(kind))
+        for kind, cls in self.applied_kinds():
+            if self.settling.waits_for(refers_to(cls)):
+                self.settle_held(kept)  # this kind may name what converges still: it must name the copy kept
+            self.hold_kind([entry for entry in self.entries if entry.kind == kind and not is_absent(entry)])
+            if not self.settling.pending:
+                self.settle_held(kept)  # nothing converges: reported now, with no wait
+        self.settle_held(kept)  # one wait for every kind still converging, after the last create
         # Deletions last, in reverse dependency order (a route before the groups it uses, setup keys before their
         # auto groups), so one description with every item absent tears a whole network down.
         for kind, cls in reversed(self.applied_kinds()):
@@ -154,30 +164,40 @@ class NetworkStateModule(NmsModule):
         return dict(changed=False, gathered=description, progress=list(self.steps), msg='gathered %s' % (', '.join(
             '%d %s' % (count, kind) for kind, count in counts.items()) or 'an empty network'))
 
-    def apply_kind(self, entries):
-        """Apply the entries of one kind and report them: their creates of names servers do not keep unique converge
-        with concurrent runs' copies together after the last one (one wait and one list for the kind, see Settling).
-        Returns [(entry, result)]."""
+    def hold_kind(self, entries):
+        """Apply the entries of one kind; their results are held until their creates of names servers do not keep unique
+        converged with concurrent runs' copies (see Settling and settle_held)."""
         for entry in entries:
             entry.resource.settling = self.settling
             self.held.append((entry, self.apply(entry)))
-        try:
-            return self.settle_held()
-        except (ApiError, TaskError) as exc:
-            raise self.failure('%s: converging the created ones with concurrent copies' % entries[0].kind, exc) from exc
 
-    def settle_held(self):
-        """Converge the held creates and report the held results (each reconciled with the copy kept where that is
-        another run's); what was held is reported also when converging fails (a created setup key's value kept)."""
+    def settle_held(self, kept=None):
+        """Converge the held creates (one wait and one list per kind for all of them, see Settling) and report the held
+        results, each reconciled with the copy kept where that is another run's; what was held is reported also when
+        converging fails (a created setup key's value kept). ``kept``: the ids the run keeps per kind (for prune), and
+        each kind's progress line, once its results are final."""
         held, self.held = self.held, []
         try:
-            # an entry whose copy was discarded runs again: it finds the copy kept (the only one left in the run's list)
-            # and reconciles with it, as a create converging by itself does
-            discarded = {id(task) for task, copy in self.settling.settle() if copy is not None}
+            try:
+                # an entry whose copy was discarded runs again: it finds the copy kept (the only one left in the run's
+                # list) and reconciles with it, as a create converging by itself does
+                discarded = {id(task) for task, copy in self.settling.settle() if copy is not None}
+            except (ApiError, TaskError) as exc:
+                raise self.failure('%s: converging the created ones with concurrent copies' % ', '.join(
+                    self.settling.kinds_of(held)), exc) from exc
             held = [(entry, entry.resource.run() if id(entry.resource) in discarded else result) for entry, result in held]
         finally:
             for entry, result in held:
                 self.report.add(entry, result)
+        if kept is None:
+            return held  # a failure's: the entry's failure tells the rest
+        for entry, result in held:
+            obj = result.get(entry.resource.result_key) or {}
+            if isinstance(obj, dict) and obj.get('id') is not None:
+                kept.setdefault(entry.kind, set()).add(ref_id(obj))
+                entry.server_id = ref_id(obj)
+        for kind in dict.fromkeys(entry.kind for entry, dummy in held):
+            self.progress('network_state: %s' % self.report.kind_line(kind))
         return held
 
     def apply(self, entry):

@@ -111,3 +111,41 @@ def test_a_failure_part_way_still_converges_and_reports_the_creates_before_it(cl
     changes = [(c['kind'], c['name'], c['action']) for c in err.value.details['changes']]
     assert changes == [('groups', 'dev', 'created'), ('groups', 'servers', 'created'), ('policies', 'p1', 'created')]
     assert sorted(p['id'] for p in server.items['/policies']) == ['a-theirs', 'policies-4']
+
+
+ROUTES = [{'network_id': 'r%d' % i, 'network': '10.0.%d.0/24' % i, 'peer': 'web-1', 'groups': ['dev']} for i in range(3)]
+
+
+def test_kinds_that_name_none_of_the_converging_ones_share_one_wait(clock):
+    # routes name groups and peers, never policies: the policies' creates converge after the routes' last create, with
+    # theirs, in one wait for the run (it was one per kind), each kind listed once after it
+    server = TimedServer(clock, racing={'p1': 'a-theirs'})
+    result = reconcile(server, groups=GROUPS, policies=POLICIES, routes=ROUTES)
+    assert len(clock.waits) == 1 and 0 < clock.waits[0] <= MAX_SETTLE, clock.waits
+    writes = [call for call in server.calls if call[0] != 'GET']
+    assert writes == [('POST', '/groups')] * 2 + [('POST', '/policies')] * 5 + [('POST', '/routes')] * 3 + [
+        ('DELETE', '/policies/policies-4')], writes
+    after = server.calls[server.calls.index(('POST', '/routes')) + 3:]
+    assert [call for call in after if call[0] == 'GET'] == [('GET', '/policies'), ('GET', '/routes')], after
+    assert len(lists(server, '/policies')) == 2 and len(lists(server, '/routes')) == 2
+    assert result['summary']['policies'] == dict(created=4, updated=0, deleted=0, unchanged=1)
+    assert result['summary']['routes'] == dict(created=3, updated=0, deleted=0, unchanged=0)
+    assert [line.split(':')[1].strip() for line in result['progress'][1:]] == ['groups', 'policies', 'routes']
+
+
+def test_a_kind_that_may_name_a_converging_one_runs_after_it_converged():
+    # what each kind may name (refers_to), and so what it waits for: a network's routers their network (by the id its
+    # entry got), a policy anything its desired hook resolves (network resources by name), a route what its fields name
+    from ansible_collections.nms.overlay.plugins.module_utils._network import refers_to
+    from ansible_collections.nms.overlay.plugins.module_utils._network_plan import ORDER
+    from ansible_collections.nms.overlay.plugins.module_utils._create import Settling
+    classes = dict(ORDER)
+    assert refers_to(classes['routes']) == {'groups', 'peers'}
+    assert refers_to(classes['setup_keys']) == {'groups'}
+    assert 'networks' in refers_to(classes['network_routers'])
+    assert refers_to(classes['policies']) is None
+    settling = Settling()
+    task = type('Task', (), {'kind': 'networks'})()
+    settling.defer(task, {'id': 'n-1'})
+    assert settling.waits_for(refers_to(classes['network_routers'])) and settling.waits_for(None)
+    assert not settling.waits_for(refers_to(classes['routes']))
