@@ -14,6 +14,9 @@ from __future__ import annotations
 import difflib
 from collections import namedtuple
 
+# every kind's declaration: only the lookup plugin imports this file, in the controller (a module process never does)
+from ansible_collections.nms.overlay.plugins.module_utils._kinds import LISTED_UNDER_PARENT, RESOURCES
+
 LookupKind = namedtuple('LookupKind', 'name path what fields declaration')
 
 
@@ -22,8 +25,7 @@ class TermError(ValueError):
 
 
 def lookup_kinds():
-    """kind name -> LookupKind, in the declarations' order (compiles every kind: the controller's cost, once)."""
-    from ansible_collections.nms.overlay.plugins.module_utils._kinds import LISTED_UNDER_PARENT, RESOURCES
+    """kind name -> LookupKind, in the declarations' order."""
     kinds = {}
     for cls in RESOURCES:
         if cls.singleton or cls.nested_in or not isinstance(cls.path, str):

@@ -21,6 +21,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._task import connectio
 KINDS = lookup_kinds()
 DOC = yaml.safe_load(nms.DOCUMENTATION)
 
+
 # -- parsing ---------------------------------------------------------------------------------------------------------
 
 def test_a_kind_alone_asks_for_every_object_of_it():
