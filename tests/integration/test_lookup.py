@@ -121,6 +121,19 @@ def test_a_server_error_quoting_the_token_shows_method_url_status_and_never_the_
     assert len(reads_of(emulator, '/api/groups')) == 1
 
 
+@pytest.mark.parametrize('body, words', [
+    ('{"groups": []}', 'the answer is an object where a list of objects was expected'),
+    ('[1, 2]', 'the answer is a list, but not of objects'),
+    ('[{"id": "g1", "name": ', 'GET'),  # cut off
+])
+def test_a_bad_answer_is_an_api_error_naming_the_request(run, emulator, body, words):
+    emulator.set_faults({'queue': [{'path': '/api/groups', 'status': 200, 'body': body}]})
+    result = run([show("query('nms.overlay.nms', 'groups/ops')", 'bad answer')], ansible=True)
+    message = text(result['bad answer'])
+    assert result['bad answer'].get('failed') and 'GET %s/api/groups' % emulator.url in message and words in message, message
+    assert 'Traceback' not in result.stdout
+
+
 def test_a_retried_read_warns_and_succeeds(run, emulator):
     emulator.set_faults({'queue': [{'path': '/api/groups', 'status': 503}]})
     result = run([show("query('nms.overlay.nms', 'groups', result='id') | length", 'after a retry')], ansible=True)
