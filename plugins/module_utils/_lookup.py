@@ -54,7 +54,9 @@ def parse_terms(terms, names, kinds):
         raise TermError('no term: give a kind, such as groups, or KIND/NAME, such as groups/ops')
     if names is not None and not isinstance(names, (list, tuple)):
         names = [names]
-    for name in names or []:
+    # a number is the text it reads as (name=2024, as the modules take it); any other value is no name
+    names = [str(name) if isinstance(name, (int, float)) and not isinstance(name, bool) else name for name in names or []]
+    for name in names:
         if not isinstance(name, str) or not name:
             raise TermError('option name: %r is not a non-empty text' % (name,))
     wanted = []

@@ -150,10 +150,18 @@ def test_connection_options_fail_naming_the_option(run, emulator):
     ], ansible=True)
     assert "option api_url: 'ftp://x' is not an http(s) URL" in text(result['bad url'])
     assert 'option timeout: 0.0 is not a number of seconds' in text(result['bad timeout'])
-    without = run([show("query('nms.overlay.nms', 'groups')", 'no token')], ansible=True, env={'NMS_API_TOKEN': None})
+    without = run([
+        show("query('nms.overlay.nms', 'groups')", 'no url'),
+        show("query('nms.overlay.nms', 'groups', api_url=url)", 'no token'),
+        show("query('nms.overlay.nms', 'groups/All', result='id', api_token=token, api_url=url) | length", 'by option'),
+    ], ansible=True, env={'NMS_API_TOKEN': None, 'NMS_API_URL': None},
+        play={'vars': {'token': emulator.token, 'url': emulator.url}})
+    assert 'option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)' \
+        in text(without['no url'])
     assert 'option api_token: it is not set or empty (set api_token or the environment variable NMS_API_TOKEN)' \
         in text(without['no token'])
-    assert emulator.requests() == []
+    assert number(without['by option']) == 1 and [r['task'] for r in without.failed] == ['no url', 'no token']
+    assert [entry['path'] for entry in emulator.requests()] == ['/api/groups']
 
 
 @pytest.mark.dialects('netbird')

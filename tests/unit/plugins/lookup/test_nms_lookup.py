@@ -39,6 +39,7 @@ def test_the_name_option_applies_to_each_bare_kind_in_order_commas_kept():
         ('groups', 'groups', 'a,b'), ('groups', 'groups', 'c'), ('setup_keys', 'setup_keys', 'a,b'),
         ('setup_keys', 'setup_keys', 'c')]
     assert parse_terms(['groups'], 'ops', KINDS) == [('groups', 'groups', 'ops')]
+    assert parse_terms(['groups'], [2024], KINDS) == [('groups', 'groups', '2024')]  # a number is its text
 
 
 def test_a_list_among_the_terms_counts_as_its_entries():
@@ -53,7 +54,8 @@ def test_a_list_among_the_terms_counts_as_its_entries():
     (['groups/'], None, "term 'groups/': nothing after the '/'"),
     (['groups/ops'], ['dev'], "term 'groups/ops': it names its object, so option name cannot apply to it"),
     (['groups'], [''], "option name: '' is not a non-empty text"),
-    (['groups'], [3], 'option name: 3 is not a non-empty text'),
+    (['groups'], [True], 'option name: True is not a non-empty text'),
+    (['groups'], [['a']], "option name: ['a'] is not a non-empty text"),
     ([''], None, "term '': a term is a text"),
     ([{'kind': 'groups'}], None, "term {'kind': 'groups'}: a term is a text"),
 ])
