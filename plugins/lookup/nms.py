@@ -125,12 +125,9 @@ seealso:
 '''
 
 EXAMPLES = r'''
-- name: Allow SSH from the admins to the servers, the groups found by name
-  nms.overlay.route:
-    network_id: office
-    network: 10.10.0.0/16
-    peer_groups: "{{ query('nms.overlay.nms', 'groups/routers', result='id') }}"
-    groups: "{{ query('nms.overlay.nms', 'groups', name=['admins', 'servers'], result='id') }}"
+- name: The ids of two groups, for a tool or an API call that takes ids (the collection's modules take names too)
+  ansible.builtin.set_fact:
+    team_group_ids: "{{ query('nms.overlay.nms', 'groups', name=['admins', 'servers'], result='id') }}"
 
 - name: The id of one group (lookup answers the text itself for one id)
   ansible.builtin.debug:

@@ -43,8 +43,8 @@ def test_names_to_ids_one_list_read_per_kind(real_server, run):
             assert reads == [('GET', '/api/groups')] * 3 + [('GET', '/api/instance/version')]
         else:
             assert [r['task'] for r in result.failed] == ['missing']
-            assert reads == [('GET', '/api/groups')] * 3 + [('GET', '/api/instance/version'),
-                                                              ('GET', '/api/identity-providers')]
+            assert reads == [('GET', '/api/groups')] * 3 + [
+                ('GET', '/api/instance/version'), ('GET', '/api/identity-providers')]
     finally:
         for group_id in made.values():
             real_server.api('DELETE', '/groups/%s' % group_id)
