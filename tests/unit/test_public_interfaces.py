@@ -23,6 +23,7 @@ IMPORTS = {
     'ansible.constants',                                    # config values: C.config.get_config_value
     'ansible.errors.AnsibleActionFail',
     'ansible.errors.AnsibleError',
+    'ansible.errors.AnsibleLookupError',                    # a lookup's failure, as lookup plugins raise it
     'ansible.errors.AnsibleParserError',
     'ansible.inventory.group.to_safe_group_name',           # documented for constructed group names
     'ansible.module_utils.basic.AnsibleModule',
@@ -37,6 +38,7 @@ IMPORTS = {
     'ansible.plugins.inventory.BaseInventoryPlugin',
     'ansible.plugins.inventory.Cacheable',
     'ansible.plugins.inventory.Constructable',
+    'ansible.plugins.lookup.LookupBase',
     'ansible.template.trust_as_template',                   # 2.19+ (import guarded): inventory values that are no templates
     'ansible.utils.display.Display',
     'ansible.utils.unsafe_proxy.wrap_var',                  # results of server data are never templates
