@@ -195,6 +195,18 @@ def _names_peer(policy: Record, pid: str) -> bool:
                for rule in policy.get("rules") or () for end in ("sourceResource", "destinationResource"))
 
 
+def _refuse_linked_delete(state: State, pid: str) -> None:
+    """v0.77.1 keeps a peer a reverse-proxy service targets (412, checked first), or that a network router routes
+    through as its peer (412, the first such router; a router of peer groups does not count). Ingress ports (the
+    third 412) are cloud-only: open-source servers never have them."""
+    for service in kept(state, "proxy_services").values():
+        if any(target.get("target_id") == pid for target in service.get("targets") or ()):
+            raise ApiError(412, f"peer {pid} is in use by proxy {service['id']}")
+    for router in state.network_routers.values():
+        if router["peer"] == pid:
+            raise ApiError(412, f"peer is linked to a network router: {router['id']}")
+
+
 @route("DELETE", "/api/peers/{peerId}")
 def delete_peer(ctx: Ctx) -> Any:
     pid = ctx.params["peerId"]
@@ -202,6 +214,8 @@ def delete_peer(ctx: Ctx) -> Any:
     if peer is None:
         # sic: v0.77 words it "peer <id> account not found"
         raise ApiError(404, f"peer {pid} account not found" if ctx.dialect.current else f"peer {pid} not found")
+    if ctx.dialect.current:
+        _refuse_linked_delete(ctx.state, pid)
     remove_peer(ctx.state, peer, ctx.caller_id)
     return ctx.dialect.delete_body()
 
