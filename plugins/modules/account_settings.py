@@ -301,6 +301,13 @@ account_settings:
       returned: by servers that have it (v0.77)
       type: str
       sample: 100.64.0.0/16
+    network_range_v6:
+      description:
+        - The account's IPv6 overlay range (CIDR), once it has one.
+        - See O(network_range_v6).
+      returned: by servers that have it (v0.77), for an account with an IPv6 range
+      type: str
+      sample: fd00:1234:5678::/64
     ipv6_enabled_groups:
       description:
         - Ids of the groups whose peers get IPv6 overlay addresses (null, none chosen).
