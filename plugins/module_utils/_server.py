@@ -67,6 +67,7 @@ OPTION_RELEASES = {
     'ipv6_enabled_groups': 'v0.71.0',                  # account_settings (205ebcfda)
     'local_mfa_enabled': 'v0.71.0',                    # account_settings (e89aad09f)
     'metrics_push_enabled': 'v0.74.0',                 # account_settings (980598ed4)
+    'ipv6': 'v0.71.0',                                 # peer (205ebcfda, the IPv6 overlay)
     'approval': 'v0.56.0',                             # user: POST /api/users/{id}/approve
 }
 

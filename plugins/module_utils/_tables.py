@@ -106,6 +106,7 @@ ANSWER_TYPES = {
     'invite_token': 'a string',
     'ios': 'an object',
     'ip': 'a string',
+    'ipv6': 'a string',
     'ipv6_enabled_groups': 'a list',
     'is_blocked': 'a boolean',
     'is_current': 'a boolean',

@@ -246,6 +246,8 @@ RELEASE_ROWS = (
      '[management] Enable MFA for local users (#5804)'),
     ('Client metrics push', '`metrics_push_enabled` (settings)', 'metrics_push_enabled', 'v0.74.0', '980598ed4',
      '[management, client] Add management-controlled client metrics push (#5886)'),
+    ("A peer's IPv6 overlay address", '`ipv6` of `PUT /api/peers/{peerId}`', 'ipv6', 'v0.71.0', '205ebcfda',
+     '[management, client] Add IPv6 overlay support (#5631)'),
     ("A peer's deletion refused while a network router routes through it (412)", '`DELETE /api/peers/{peerId}`', None,
      'v0.45.2', '684501fd3', '[management] Prevent deletion of peers linked to network routers (#3881)'),
     ("A peer's deletion refused while a reverse-proxy service targets it (412)", '`DELETE /api/peers/{peerId}`', None,

@@ -6,6 +6,8 @@ peer_info and the peers inventory share are in _peers."""
 
 from __future__ import annotations
 
+import ipaddress
+
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, FLAG, LIST, OBJECT, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
@@ -32,6 +34,17 @@ ADDRESS_RELEASE = 'v0.53.0'  # the first that changes a peer's address (NetBird 
 # refusal, are cloud-only (open-source servers have none to list)
 ROUTER_LINK_RELEASE = 'v0.45.2'
 PROXY_LINK_RELEASE = 'v0.65.0'
+
+
+def ipv6_norm(value):
+    """An IPv6 address in its compressed form (fd00:0::1 and fd00::1 are one address), None when absent."""
+    text = bare_ip(value)
+    if text is None:
+        return None
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return text
 
 
 # -- identity ----------------------------------------------------------------------------------------
@@ -206,6 +219,8 @@ class PeerModule(UpdateOnly):
         inactivity_expiration_enabled=Field('bool', norm=bool, requires='v0.77'),
         # finds the peer, or with id or hostname sets its address (v0.77): see address_to_set
         ip=Field(norm=bare_ip),
+        # the peer's IPv6 overlay address (v0.71.0 on): sent only when the task changes it (see request_body)
+        ipv6=Field(norm=ipv6_norm, requires='v0.77'),
     )
     options = dict(
         hostname=dict(type='str'),
@@ -229,6 +244,9 @@ class PeerModule(UpdateOnly):
         if address_to_set(self) is not None:
             check_new_address, dummy = load_model('peers.check_new_address')  # a rule of the peers' models
             check_new_address(address_to_set(self))
+        if self.params.get('ipv6') is not None:
+            check_new_ipv6, dummy = load_model('peers.check_new_ipv6')
+            check_new_ipv6(self.params['ipv6'])
 
     def check_server(self):
         super().check_server()
@@ -306,6 +324,10 @@ class PeerModule(UpdateOnly):
         body.update((name, state[name]) for name, field in self.fields.items() if field.requires and name in state)
         if address_to_set(self) is not None:
             body['ip'] = state.get('ip')
+        # the server checks an ipv6 sent (the account's IPv6 range and groups) even when it is the peer's own: sent
+        # only when the task changes it, so that an unrelated update never fails on it
+        if self.params.get('ipv6') is None or ipv6_norm(state.get('ipv6')) == ipv6_norm((current_obj or {}).get('ipv6')):
+            body.pop('ipv6', None)
         return body
 
     def follow_ups(self, before, state, obj):

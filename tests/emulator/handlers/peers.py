@@ -112,6 +112,8 @@ def update_peer(ctx: Ctx) -> Any:
     if ctx.dialect.current and body.raw("ip") is not None:
         # v0.77 moves the peer first, so a later refusal of the other members leaves the new address in place
         _move_peer(ctx, peer, body.str("ip"))
+    if ctx.dialect.current and body.raw("ipv6") is not None:
+        _readdress_v6(ctx, peer, body.str("ipv6"))  # v0.77.1: after the IPv4 move, before the other members
     if not name:
         raise ApiError(500, "internal server error")
     if expiration != peer["login_expiration_enabled"] and not peer["user_id"]:
@@ -162,6 +164,33 @@ def _move_peer(ctx: Ctx, peer: Record, raw: str) -> None:
     state.used_ips.add(str(address))
     peer["ip"] = str(address)
     ctx.event("peer.ip.update", peer["id"], meta)
+
+
+def _readdress_v6(ctx: Ctx, peer: Record, raw: str) -> None:
+    """v0.77.1's PUT member `ipv6` (since v0.71.0), in the server's order and words: an IPv6 address (else 422), an
+    account with an IPv6 range (else 412), the address in it (422), the peer in an IPv6-enabled group (412), unchanged
+    is no change, another peer's address 422. (The addresses the server gives peers itself are not modelled.)"""
+    state = ctx.state
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError as exc:
+        raise ApiError(422, f'invalid IPv6 address {raw}: ParseAddr("{raw}"): unable to parse IP') from exc
+    if address.version != 6:
+        raise ApiError(422, f"address {raw} is not IPv6")
+    network = state.account.get("network_v6")
+    if not network:
+        raise ApiError(412, "IPv6 is not configured for this account")
+    if address not in ipaddress.ip_network(network):
+        raise ApiError(422, f"IP {address} is not within the account IPv6 range {network}")
+    enabled = state.account["settings"].get("ipv6_enabled_groups") or []
+    if not any(peer["id"] in (state.groups.get(gid) or {}).get("peers", ()) for gid in enabled):
+        raise ApiError(412, "peer is not in any IPv6-enabled group")
+    if peer.get("ipv6") == str(address):
+        return
+    for other in state.peers.values():
+        if other["id"] != peer["id"] and other.get("ipv6") == str(address):
+            raise ApiError(422, f"IPv6 {address} is already assigned to peer {other['name']}")
+    peer["ipv6"] = str(address)
 
 
 def remove_peer(state: State, peer: Record, initiator: str) -> None:
