@@ -51,3 +51,30 @@ def test_the_new_settings_on_the_real_servers(server, run):
     server.clear_log()
     again = run([settings_task(**OPTIONS)], env=env)
     assert again.rc == 0 and again['settings']['changed'] is False and server.writes() == []
+
+
+def test_a_peers_ipv6_on_the_real_servers(server, run):
+    """After the settings above (an IPv6 range and group): the seeded peer in that group gets its new IPv6 address;
+    a re-run is unchanged; v0.27.6 refuses the option before any write."""
+    env = connection(server)
+    task = {'name': 'v6', 'nms.overlay.peer': {'id': 'real-peer-1', 'ipv6': 'fd00:1234:5678::99'}}
+    server.clear_log()
+    if server.dialect != 'v0.77.1':
+        refused = run([task], env=env)
+        assert refused.rc != 0 and 'servers have it from v0.71.0 on' in refused['v6']['msg'] and server.writes() == []
+        return
+    group = [item for item in server.ok('GET', '/groups') if item['name'] == GROUP][0]
+    server.ok('PUT', '/groups/%s' % group['id'], {'name': GROUP, 'peers': ['real-peer-1']})
+    server.clear_log()
+    first = run([task], env=env, diff=True)
+    assert first.rc == 0, first
+    assert [(item['method'], item['path']) for item in server.writes()] == [('PUT', '/api/peers/real-peer-1')]
+    assert server.writes()[0]['request']['ipv6'] == 'fd00:1234:5678::99'
+    assert first['v6']['peer']['ipv6'] == 'fd00:1234:5678::99'
+    assert server.ok('GET', '/peers/real-peer-1')['ipv6'] == 'fd00:1234:5678::99'
+    server.clear_log()
+    again = run([task], env=env)
+    assert again.rc == 0 and again['v6']['changed'] is False and server.writes() == []
+    outside = run([{'name': 'v6', 'nms.overlay.peer': {'id': 'real-peer-1', 'ipv6': 'fd00:9999::1'}}], env=env)
+    msg = outside['v6']['msg']
+    assert outside.rc != 0 and 'PUT' in msg and '422' in msg and 'ip fd00:9999::1 is not within the account ipv6 range' in msg, msg
