@@ -217,11 +217,6 @@ peer:
       description: Address of the peer inside the overlay network.
       type: str
       sample: 100.64.0.10
-    ipv6:
-      description: The peer's IPv6 overlay address.
-      returned: by servers that have it (v0.71.0 on), for a peer that has one
-      type: str
-      sample: fd00:1234:5678::15
     connection_ip:
       description: Public address the peer connected from (V(<nil>) or empty when unknown).
       type: str
