@@ -271,11 +271,11 @@ def test_only_if_inactive_for_deletes_a_stale_peer_and_keeps_one_that_is_no_long
     # has its links read first (the server refuses to delete a linked one), never a kept one's
     links = [('GET', '/api/instance/version'), ('GET', '/api/reverse-proxies/services'),
              ('GET', '/api/networks/routers')] if emulator.dialect == 'current' else []
-    assert [(e['method'], e['path']) for e in emulator.requests()] == [
-        ('GET', '/api/peers/%s' % ids['old'])] + links + [('DELETE', '/api/peers/%s' % ids['old']),
-        ('GET', '/api/peers/%s' % ids['connected-old']), ('GET', '/api/peers/%s' % ids['recent']),
-        ('GET', '/api/peers/%s' % ids['never'])] + links + [('DELETE', '/api/peers/%s' % ids['never']),
-        ('GET', '/api/peers/%s' % ids['old'])]
+    expected = ([('GET', '/api/peers/%s' % ids['old'])] + links + [('DELETE', '/api/peers/%s' % ids['old']),
+                ('GET', '/api/peers/%s' % ids['connected-old']), ('GET', '/api/peers/%s' % ids['recent']),
+                ('GET', '/api/peers/%s' % ids['never'])] + links + [('DELETE', '/api/peers/%s' % ids['never']),
+                ('GET', '/api/peers/%s' % ids['old'])])
+    assert [(e['method'], e['path']) for e in emulator.requests()] == expected
     assert names(emulator.ok('GET', '/api/peers')) == ['build-old', 'connected-old', 'db-old', 'fresh', 'recent']
 
 
