@@ -108,3 +108,16 @@ def test_the_world_changing_after_the_check_is_the_servers_412(emulator, run):
     assert result.rc != 0
     msg = result['delete']['msg']
     assert 'DELETE' in msg and '412' in msg and message in msg, msg
+
+
+def test_a_list_the_token_may_not_read_leaves_the_decision_to_the_delete(emulator, run):
+    """A 403 of the services list (a token of a role that may delete peers but not read proxies): the routers are
+    still read, and the DELETE tells."""
+    needs_current(emulator)
+    peers = make_peers(emulator, 'gw-1')
+    emulator.clear_log()
+    emulator.set_faults({'queue': [{'path': '/api/reverse-proxies/services', 'status': 403}]})
+    result = run([{'name': 'delete', 'nms.overlay.peer': {'id': peers['gw-1'], 'state': 'absent'}}])
+    assert result.rc == 0 and result['delete']['changed'] is True, result
+    assert [(r['method'], r['path']) for r in emulator.requests()][-2:] == [
+        ('GET', '/api/networks/routers'), ('DELETE', '/api/peers/%s' % peers['gw-1'])]

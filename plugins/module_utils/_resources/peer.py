@@ -71,6 +71,16 @@ def check_address_free(task, current_obj, address):
 
 
 # -- what keeps a peer from being deleted ---------------------------------------------------------------
+def readable_list(task, path):
+    """The list at ``path``, or [] where the token may not read it (or the server lacks it): the DELETE then tells."""
+    try:
+        return task.client.get_list(path)
+    except ApiError as exc:
+        if exc.status in (401, 403, 404):
+            return []
+        raise
+
+
 def delete_links(task, peer):
     """Why the server would refuse (412) to delete the peer, read before any write (and in check mode), or None:
     the reverse-proxy services that target it and the network routers whose routing peer it is, each named with its
@@ -83,10 +93,10 @@ def delete_links(task, peer):
         return None
     if server.has_release(PROXY_LINK_RELEASE):
         links += ["the reverse-proxy service '%s' (id %s) targets it" % (service.get('name') or service.get('domain'), ref_id(service))
-                  for service in task.client.get_list('/reverse-proxies/services')
+                  for service in readable_list(task, '/reverse-proxies/services')
                   if any(isinstance(target, dict) and target.get('target_id') == peer_id for target in service.get('targets') or ())]
     if server.has_release(ROUTER_LINK_RELEASE):
-        routers = [ref_id(router) for router in task.client.get_list('/networks/routers') if isinstance(router, dict)
+        routers = [ref_id(router) for router in readable_list(task, '/networks/routers') if isinstance(router, dict)
                    and router.get('peer') == peer_id]
         if routers:
             network_of = {str(router_id): network for network in task.resolver.items('networks')
