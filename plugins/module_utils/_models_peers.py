@@ -73,3 +73,13 @@ def check_new_address(value):
     except ValueError:
         raise OptionsError("option ip: '%s' is not an IPv4 address such as 100.64.0.15 (given with id or hostname, ip is "
                            "the peer's new overlay address)" % value) from None
+
+
+def check_new_ipv6(value):
+    """A peer's new IPv6 overlay address (an IPv6 address without a prefix length; the server checks that it is in
+    the account's IPv6 range and that the peer is in an IPv6-enabled group)."""
+    try:
+        ipaddress.IPv6Address(str(value).strip())
+    except ValueError:
+        raise OptionsError("option ipv6: '%s' is not an IPv6 address such as fd00:1234:5678::15 (the peer's new IPv6 "
+                           "overlay address)" % value) from None

@@ -58,6 +58,16 @@ OPTION_RELEASES = {
     'lazy_connection_enabled': 'v0.45.2',              # account_settings
     'skip_auto_apply': 'v0.55.0',                      # route
     'user_approval_required': 'v0.56.0',               # account_settings
+    'network_range': 'v0.53.0',                        # account_settings (NetBird commit beb66208a)
+    'auto_update_version': 'v0.61.0',                  # account_settings (011cc8167)
+    'peer_expose_enabled': 'v0.66.0',                  # account_settings (63c83aa8d)
+    'peer_expose_groups': 'v0.66.0',                   # account_settings (63c83aa8d)
+    'auto_update_always': 'v0.67.0',                   # account_settings (fe9b84451)
+    'network_range_v6': 'v0.71.0',                     # account_settings (205ebcfda, the IPv6 overlay)
+    'ipv6_enabled_groups': 'v0.71.0',                  # account_settings (205ebcfda)
+    'local_mfa_enabled': 'v0.71.0',                    # account_settings (e89aad09f)
+    'metrics_push_enabled': 'v0.74.0',                 # account_settings (980598ed4)
+    'ipv6': 'v0.71.0',                                 # peer (205ebcfda, the IPv6 overlay)
     'approval': 'v0.56.0',                             # user: POST /api/users/{id}/approve
 }
 

@@ -89,6 +89,55 @@ options:
         them (see O(nms.overlay.user#module:approval)). C(settings.extra) in the API.
       - Servers have it from v0.56.0 on; on an older server a task that sets it fails before any change.
     type: bool
+  network_range:
+    description:
+      - The account's IPv4 overlay range in CIDR notation, such as V(100.64.0.0/16). A new range gives every peer a
+        new address in it; the server checks the range (it refuses a public or a too small one).
+      - Servers have it from v0.53.0 on; on an older server a task that sets it fails before any change.
+    type: str
+  network_range_v6:
+    description:
+      - The account's IPv6 overlay range in CIDR notation, such as V(fd00:1234:5678::/64).
+      - Servers have it from v0.71.0 on; on an older server a task that sets it fails before any change.
+    type: str
+  ipv6_enabled_groups:
+    description:
+      - Names (or ids) of the groups whose peers get an IPv6 overlay address; V([]) gives none.
+      - Servers have it from v0.71.0 on; on an older server a task that sets it fails before any change.
+    type: list
+    elements: str
+  peer_expose_enabled:
+    description:
+      - Whether peers may expose local services through the reverse proxy from the command line.
+      - Servers have it from v0.66.0 on; on an older server a task that sets it fails before any change.
+    type: bool
+  peer_expose_groups:
+    description:
+      - Names (or ids) of the groups whose peers may expose services; V([]) lets every peer, when
+        O(peer_expose_enabled) is on.
+      - Servers have it from v0.66.0 on; on an older server a task that sets it fails before any change.
+    type: list
+    elements: str
+  auto_update_version:
+    description:
+      - The agent version peers update to, V(latest), V(disabled), or a version such as V(0.77.1).
+      - Servers have it from v0.61.0 on; on an older server a task that sets it fails before any change.
+    type: str
+  auto_update_always:
+    description:
+      - Whether agents install updates in the background (otherwise the user confirms them).
+      - Servers have it from v0.67.0 on; on an older server a task that sets it fails before any change.
+    type: bool
+  metrics_push_enabled:
+    description:
+      - Whether every agent pushes client metrics to the server.
+      - Servers have it from v0.74.0 on; on an older server a task that sets it fails before any change.
+    type: bool
+  local_mfa_enabled:
+    description:
+      - Whether local users (of the embedded identity provider) log in with a second factor (TOTP).
+      - Servers have it from v0.71.0 on; on an older server a task that sets it fails before any change.
+    type: bool
   confirm_account_id:
     description:
       - The id of the account, as a confirmation that it must be deleted. Required with
@@ -102,6 +151,11 @@ options:
     default: present
 notes:
   - Only the account owner may delete the account.
+  - Settings the module leaves as the server has them (every update sends them back unchanged),
+    C(embedded_idp_enabled) and C(local_auth_disabled), which are read-only; C(agent_network_only) and
+    C(dashboard_features), which shape only NetBird's dashboard; C(settings.extra)'s C(network_traffic_logs_enabled),
+    C(network_traffic_logs_groups) and C(network_traffic_packet_counter_enabled), cloud-only traffic logging that
+    open-source servers keep and never act on.
 seealso:
   - module: nms.overlay.account_info
 extends_documentation_fragment: [nms.overlay.module, nms.overlay.module.resource]
@@ -210,14 +264,14 @@ account_settings:
     peer_expose_enabled:
       description:
         - Whether peers may expose local services through the reverse proxy.
-        - Not an option; the module keeps it as it is.
+        - See O(peer_expose_enabled).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     peer_expose_groups:
       description:
         - Ids of the groups whose peers may expose services (empty, all peers).
-        - Not an option; the module keeps them as they are.
+        - See O(peer_expose_groups).
       returned: by servers that have it (v0.77)
       type: list
       elements: str
@@ -243,14 +297,21 @@ account_settings:
     network_range:
       description:
         - The account's overlay network range (CIDR).
-        - Not an option; the module keeps it as it is.
+        - See O(network_range).
       returned: by servers that have it (v0.77)
       type: str
       sample: 100.64.0.0/16
+    network_range_v6:
+      description:
+        - The account's IPv6 overlay range (CIDR), once it has one.
+        - See O(network_range_v6).
+      returned: by servers that have it (v0.77), for an account with an IPv6 range
+      type: str
+      sample: fd00:1234:5678::/64
     ipv6_enabled_groups:
       description:
         - Ids of the groups whose peers get IPv6 overlay addresses (null, none chosen).
-        - Not an option; the module keeps them as they are.
+        - See O(ipv6_enabled_groups).
       returned: by servers that have it (v0.77)
       type: list
       elements: str
@@ -258,21 +319,21 @@ account_settings:
     auto_update_version:
       description:
         - The agent version peers update to (V(latest), V(disabled) or a version).
-        - Not an option; the module keeps it as it is.
+        - See O(auto_update_version).
       returned: by servers that have it (v0.77)
       type: str
       sample: disabled
     auto_update_always:
       description:
         - Whether agents install updates in the background.
-        - Not an option; the module keeps it as it is.
+        - See O(auto_update_always).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
     metrics_push_enabled:
       description:
         - Whether agents push client metrics.
-        - Not an option; the module keeps it as it is.
+        - See O(metrics_push_enabled).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false
@@ -298,7 +359,7 @@ account_settings:
     local_mfa_enabled:
       description:
         - Whether local users log in with a second factor (TOTP).
-        - Not an option; the module keeps it as it is.
+        - See O(local_mfa_enabled).
       returned: by servers that have it (v0.77)
       type: bool
       sample: false

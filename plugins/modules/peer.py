@@ -40,6 +40,14 @@ options:
         before any write, an address outside the range is refused by the server (its message is shown).
         Changing it moves the peer in the overlay network (its connections are set up again).
     type: str
+  ipv6:
+    description:
+      - The peer's new IPv6 overlay address, for example V(fd00:1234:5678::15), sent only when it differs from the
+        peer's address. The server takes it only in the account's IPv6 range
+        (O(nms.overlay.account_settings#module:network_range_v6)) and for a peer of one of the
+        O(nms.overlay.account_settings#module:ipv6_enabled_groups); its refusal (412 or 422) is shown.
+      - Servers have it from v0.71.0 on; on an older server a task that sets it fails before any change.
+    type: str
   name:
     description:
       - Name of the peer.

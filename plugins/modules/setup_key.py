@@ -69,7 +69,9 @@ options:
   usage_limit:
     description:
       - How many peers a V(reusable) key may enroll; V(0) means unlimited (the default for a new key).
-      - A V(one-off) key is always limited to one use; leave this unset for it.
+      - A V(one-off) key is always limited to one use; leave this unset for it (V(0) and V(1) are taken, and the key
+        holds V(1)). A V(one-off) key with a limit above V(1) is refused before any request, on every server
+        (NetBird v0.77.1 refuses it with 422; older servers silently held V(1)).
       - Fixed when the key is created.
     type: int
   ephemeral:

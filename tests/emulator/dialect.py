@@ -212,6 +212,8 @@ class Renderer:
                 "extra_dns_labels": [],
                 "local_flags": {flag: False for flag in LOCAL_FLAGS},
             })
+            if peer.get("ipv6"):  # v0.77.1 leaves the member out for a peer without an IPv6 address
+                result["ipv6"] = peer["ipv6"]
             accessible = None  # v0.77: GET /api/peers/{id}/accessible-peers instead
         if accessible is not None:
             peers = self.state.peers

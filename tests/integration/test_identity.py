@@ -490,7 +490,8 @@ def test_setup_key_created_revoked_and_durations(emulator, run):
         ('long', {'name': 'x', 'type': 'reusable', 'expires_in': '400d'}, 'option expires_in: must be between'),
         ('words', {'name': 'x', 'type': 'reusable', 'expires_in': 'soon'}, "option expires_in: 'soon' is not a number"),
         ('negative', {'name': 'x', 'type': 'reusable', 'usage_limit': -1}, 'option usage_limit: must be 0 (unlimited)'),
-        ('one-off limit', {'name': 'x', 'type': 'one-off', 'usage_limit': 5}, 'option usage_limit: a one-off key'),
+        ('one-off limit', {'name': 'x', 'type': 'one-off', 'usage_limit': 5},
+         'option usage_limit: 5 is not valid for a one-off key, which is used once'),
         ('contradiction', {'name': 'x', 'replace_invalid': True, 'revoked': True}, 'options replace_invalid and revoked'),
         ('no type', {'name': 'x'}, 'option type is required to create the setup key'),
     ]

@@ -131,7 +131,9 @@ def test_a_kinds_operations_follow_from_its_descriptor():
     assert ops(DnsSettingsModule) == {'GET /api/dns/settings', 'PUT /api/dns/settings'}
     assert ops(AccountSettingsModule) == {'GET /api/accounts', 'PUT /api/accounts/{}', 'DELETE /api/accounts/{}'}
     # the API cannot create peers; the peer module writes its groups' member lists
-    assert ops(PeerModule) == {'GET /api/peers', 'GET /api/peers/{}', 'PUT /api/peers/{}', 'DELETE /api/peers/{}', 'PUT /api/groups/{}'}
+    # (and before a deletion reads what links the peer: routers, their networks, reverse-proxy services)
+    assert ops(PeerModule) == {'GET /api/peers', 'GET /api/peers/{}', 'PUT /api/peers/{}', 'DELETE /api/peers/{}', 'PUT /api/groups/{}',
+                               'GET /api/networks/routers', 'GET /api/networks', 'GET /api/reverse-proxies/services'}
     # found in the list only (no GET by id), and what it declares beyond its path
     assert 'GET /api/users/{}' not in ops(UserModule) and 'POST /api/users/{}/approve' in ops(UserModule)
     # under its parent (the zone), by the parent's path and its own sub_path
@@ -209,7 +211,7 @@ def test_the_page_states_the_counts_its_table_has(operations):
 def test_each_covered_operation_names_the_modules_that_call_it(operations):
     page = compatibility.render()
     assert '| `GET /api/users/current` | `nms.overlay.user_info`, `nms.overlay.user_password` | covered |' in page
-    assert '| `GET /api/networks/routers` | `nms.overlay.network_router_info` | covered |' in page
+    assert '| `GET /api/networks/routers` | `nms.overlay.network_router_info`, `nms.overlay.peer` | covered |' in page
     assert '| `GET /api/events/proxy` | `nms.overlay.event_info` | covered |' in page
     assert '| `GET /api/instance/version` | the version probe | covered |' in page
     assert '| `POST /api/users/invites/{token}/accept` | | left out: The invitee' in page

@@ -22,7 +22,16 @@ ACCOUNT_SETTINGS = ('peer_login_expiration_enabled', 'peer_login_expiration', 'r
 # the settings of today's servers (v0.77) the module manages: sent only when set (the body otherwise carries the
 # server's own values, as it read them); user_approval_required is a member of settings.extra
 CURRENT_SETTINGS = ('peer_inactivity_expiration_enabled', 'peer_inactivity_expiration', 'routing_peer_dns_resolution_enabled',
-                    'dns_domain', 'lazy_connection_enabled')
+                    'dns_domain', 'lazy_connection_enabled', 'network_range', 'network_range_v6', 'ipv6_enabled_groups',
+                    'peer_expose_enabled', 'peer_expose_groups', 'auto_update_version', 'auto_update_always',
+                    'metrics_push_enabled', 'local_mfa_enabled')
+# v0.77.1's settings the module leaves to the server, and why (docs/compatibility.md; the module's notes):
+# embedded_idp_enabled and local_auth_disabled are read-only; agent_network_only and dashboard_features shape only
+# NetBird's dashboard (netbird.ai sign-ups), no overlay; extra's network_traffic_logs_enabled,
+# network_traffic_logs_groups and network_traffic_packet_counter_enabled are cloud-only traffic logging, which
+# open-source servers keep and never act on. They are sent back as the server answered them.
+LEFT_TO_THE_SERVER = ('embedded_idp_enabled', 'local_auth_disabled', 'agent_network_only', 'dashboard_features',
+                      'network_traffic_logs_enabled', 'network_traffic_logs_groups', 'network_traffic_packet_counter_enabled')
 EXTRA_SETTINGS = ('peer_approval_enabled', 'user_approval_required')
 
 
@@ -57,6 +66,16 @@ class AccountSettingsModule(Settings):
         dns_domain=Field(norm=_optional_text, requires='v0.77'),
         lazy_connection_enabled=Field('bool', norm=known_bool, requires='v0.77'),
         user_approval_required=Field('bool', norm=known_bool, requires='v0.77'),
+        # the overlay's address ranges (the server moves every peer into a new one) and who gets an IPv6 address
+        network_range=Field(norm=_optional_text, requires='v0.77'),
+        network_range_v6=Field(norm=_optional_text, requires='v0.77'),
+        ipv6_enabled_groups=Field('list', ref='groups', many=True, in_use=False, requires='v0.77'),
+        peer_expose_enabled=Field('bool', norm=known_bool, requires='v0.77'),
+        peer_expose_groups=Field('list', ref='groups', many=True, in_use=False, requires='v0.77'),
+        auto_update_version=Field(norm=_optional_text, requires='v0.77'),
+        auto_update_always=Field('bool', norm=known_bool, requires='v0.77'),
+        metrics_push_enabled=Field('bool', norm=known_bool, requires='v0.77'),
+        local_mfa_enabled=Field('bool', norm=known_bool, requires='v0.77'),
     )
     options = dict(
         confirm_account_id=dict(type='str'),

@@ -6,6 +6,8 @@ peer_info and the peers inventory share are in _peers."""
 
 from __future__ import annotations
 
+import ipaddress
+
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, FLAG, LIST, OBJECT, TEXT
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
@@ -27,6 +29,22 @@ CURRENT_PEER_ANSWERS = dict(created_at=TEXT, ephemeral=FLAG, extra_dns_labels=LI
 # the options the peer model checks (identity keys and groups are no request fields)
 CHECKED_OPTIONS = ('id', 'name', 'hostname', 'ip', 'groups')
 ADDRESS_RELEASE = 'v0.53.0'  # the first that changes a peer's address (NetBird commit beb66208a; docs/compatibility.md)
+# the first releases that refuse (412) to delete a peer a network router routes through (NetBird commit 684501fd3), or
+# that a reverse-proxy service targets (commit f53155562, with the reverse proxies); ingress ports, the third such
+# refusal, are cloud-only (open-source servers have none to list)
+ROUTER_LINK_RELEASE = 'v0.45.2'
+PROXY_LINK_RELEASE = 'v0.65.0'
+
+
+def ipv6_norm(value):
+    """An IPv6 address in its compressed form (fd00:0::1 and fd00::1 are one address), None when absent."""
+    text = bare_ip(value)
+    if text is None:
+        return None
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return text
 
 
 # -- identity ----------------------------------------------------------------------------------------
@@ -50,6 +68,45 @@ def check_address_free(task, current_obj, address):
     if others:
         raise TaskError("option ip: %s is the address of the peer '%s' (id %s); the peer '%s' can only get a free "
                         "address" % (address, others[0].get('name'), ref_id(others[0]), current_obj.get('name')))
+
+
+# -- what keeps a peer from being deleted ---------------------------------------------------------------
+def readable_list(task, path):
+    """The list at ``path``, or [] where the token may not read it (or the server lacks it): the DELETE then tells."""
+    try:
+        return task.client.get_list(path)
+    except ApiError as exc:
+        if exc.status in (401, 403, 404):
+            return []
+        raise
+
+
+def delete_links(task, peer):
+    """Why the server would refuse (412) to delete the peer, read before any write (and in check mode), or None:
+    the reverse-proxy services that target it and the network routers whose routing peer it is, each named with its
+    network. Only servers of the releases that refuse are asked (one GET of each list, the networks only when a
+    router names the peer). A peer answered without today's members (v0.27) comes from a server older than both: the
+    server is not asked its release then."""
+    server, peer_id = task.resolver.server, ref_id(peer)
+    links = []
+    if not any(name in peer for name in CURRENT_PEER_ANSWERS):
+        return None
+    if server.has_release(PROXY_LINK_RELEASE):
+        links += ["the reverse-proxy service '%s' (id %s) targets it" % (service.get('name') or service.get('domain'), ref_id(service))
+                  for service in readable_list(task, '/reverse-proxies/services')
+                  if any(isinstance(target, dict) and target.get('target_id') == peer_id for target in service.get('targets') or ())]
+    if server.has_release(ROUTER_LINK_RELEASE):
+        routers = [ref_id(router) for router in readable_list(task, '/networks/routers') if isinstance(router, dict)
+                   and router.get('peer') == peer_id]
+        if routers:
+            network_of = {str(router_id): network for network in task.resolver.items('networks')
+                          for router_id in id_list(network.get('routers'))}
+            links += ["the network router %s of the network '%s' routes through it" % (
+                router_id, (network_of.get(router_id) or {}).get('name', '(unknown)')) for router_id in routers]
+    if not links:
+        return None
+    return ("the peer '%s' (id %s) cannot be deleted while it is linked (the server refuses, 412): %s; remove or "
+            "retarget those first; nothing was deleted" % (peer.get('name'), peer_id, '; '.join(links)))
 
 
 # -- a deletion only while the peer is stale (only_if_inactive_for) -------------------------------------
@@ -159,7 +216,9 @@ class PeerModule(UpdateOnly):
     what = 'peer'
     kind = 'peers'
     section = None           # network_state does not describe peers: they join with setup keys
-    api_operations = ('PUT /api/groups/{groupId}',)  # its groups' member lists (membership_steps)
+    # its groups' member lists (membership_steps), and what links a peer to delete (delete_links)
+    api_operations = ('PUT /api/groups/{groupId}', 'GET /api/networks/routers', 'GET /api/networks',
+                      'GET /api/reverse-proxies/services')
     answers = dict(PEER_ANSWERS, **CURRENT_PEER_ANSWERS)
     model = 'peers.PeerOptions'
     fields = dict(
@@ -170,6 +229,8 @@ class PeerModule(UpdateOnly):
         inactivity_expiration_enabled=Field('bool', norm=bool, requires='v0.77'),
         # finds the peer, or with id or hostname sets its address (v0.77): see address_to_set
         ip=Field(norm=bare_ip),
+        # the peer's IPv6 overlay address (v0.71.0 on): sent only when the task changes it (see request_body)
+        ipv6=Field(norm=ipv6_norm, requires='v0.77'),
     )
     options = dict(
         hostname=dict(type='str'),
@@ -193,6 +254,9 @@ class PeerModule(UpdateOnly):
         if address_to_set(self) is not None:
             check_new_address, dummy = load_model('peers.check_new_address')  # a rule of the peers' models
             check_new_address(address_to_set(self))
+        if self.params.get('ipv6') is not None:
+            check_new_ipv6, dummy = load_model('peers.check_new_ipv6')
+            check_new_ipv6(self.params['ipv6'])
 
     def check_server(self):
         super().check_server()
@@ -247,6 +311,10 @@ class PeerModule(UpdateOnly):
         return desired
 
     def before_write(self, current_obj, state):
+        if state is None and current_obj is not None:
+            refusal = delete_links(self, current_obj)
+            if refusal:
+                raise TaskError(refusal)
         if state is None or current_obj is None:
             return
         if address_to_set(self) is not None and state.get('ip') != bare_ip(current_obj.get('ip')):
@@ -266,6 +334,10 @@ class PeerModule(UpdateOnly):
         body.update((name, state[name]) for name, field in self.fields.items() if field.requires and name in state)
         if address_to_set(self) is not None:
             body['ip'] = state.get('ip')
+        # the server checks an ipv6 sent (the account's IPv6 range and groups) even when it is the peer's own: sent
+        # only when the task changes it, so that an unrelated update never fails on it
+        if self.params.get('ipv6') is None or ipv6_norm(state.get('ipv6')) == ipv6_norm((current_obj or {}).get('ipv6')):
+            body.pop('ipv6', None)
         return body
 
     def follow_ups(self, before, state, obj):

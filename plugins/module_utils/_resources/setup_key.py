@@ -168,9 +168,12 @@ class SetupKeyModule(SecretOnCreate):
     def check_options(self):
         super().check_options()
         params = self.params
-        if params.get('type') == 'one-off' and params.get('usage_limit') not in (None, 1):
-            raise TaskError('option usage_limit: a one-off key is used once, so the server always sets usage_limit to 1; '
-                            'leave usage_limit unset or use type reusable')
+        # every server alike, before any request: v0.77.1 refuses (422) a one-off key above 1 use, older ones held 1
+        # silently; 0 is taken (the server holds 1)
+        if params.get('type') == 'one-off' and (params.get('usage_limit') or 0) > 1:
+            raise TaskError('option usage_limit: %d is not valid for a one-off key, which is used once (servers hold '
+                            'usage_limit 1 for it; NetBird v0.77.1 refuses a higher limit); leave usage_limit unset or '
+                            'use type reusable' % params['usage_limit'])
         if params.get('replace_invalid') and params.get('revoked'):
             raise TaskError('options replace_invalid and revoked=true contradict each other: replace_invalid makes a '
                             'usable key, revoked=true makes it unusable')

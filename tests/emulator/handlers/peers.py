@@ -112,6 +112,8 @@ def update_peer(ctx: Ctx) -> Any:
     if ctx.dialect.current and body.raw("ip") is not None:
         # v0.77 moves the peer first, so a later refusal of the other members leaves the new address in place
         _move_peer(ctx, peer, body.str("ip"))
+    if ctx.dialect.current and body.raw("ipv6") is not None:
+        _readdress_v6(ctx, peer, body.str("ipv6"))  # v0.77.1: after the IPv4 move, before the other members
     if not name:
         raise ApiError(500, "internal server error")
     if expiration != peer["login_expiration_enabled"] and not peer["user_id"]:
@@ -164,6 +166,33 @@ def _move_peer(ctx: Ctx, peer: Record, raw: str) -> None:
     ctx.event("peer.ip.update", peer["id"], meta)
 
 
+def _readdress_v6(ctx: Ctx, peer: Record, raw: str) -> None:
+    """v0.77.1's PUT member `ipv6` (since v0.71.0), in the server's order and words: an IPv6 address (else 422), an
+    account with an IPv6 range (else 412), the address in it (422), the peer in an IPv6-enabled group (412), unchanged
+    is no change, another peer's address 422. (The addresses the server gives peers itself are not modelled.)"""
+    state = ctx.state
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError as exc:
+        raise ApiError(422, f'invalid IPv6 address {raw}: ParseAddr("{raw}"): unable to parse IP') from exc
+    if address.version != 6:
+        raise ApiError(422, f"address {raw} is not IPv6")
+    network = state.account.get("network_v6")
+    if not network:
+        raise ApiError(412, "IPv6 is not configured for this account")
+    if address not in ipaddress.ip_network(network):
+        raise ApiError(422, f"IP {address} is not within the account IPv6 range {network}")
+    enabled = state.account["settings"].get("ipv6_enabled_groups") or []
+    if not any(peer["id"] in (state.groups.get(gid) or {}).get("peers", ()) for gid in enabled):
+        raise ApiError(412, "peer is not in any IPv6-enabled group")
+    if peer.get("ipv6") == str(address):
+        return
+    for other in state.peers.values():
+        if other["id"] != peer["id"] and other.get("ipv6") == str(address):
+            raise ApiError(422, f"IPv6 {address} is already assigned to peer {other['name']}")
+    peer["ipv6"] = str(address)
+
+
 def remove_peer(state: State, peer: Record, initiator: str) -> None:
     """Delete a peer: out of every group, single-peer routes disabled, event emitted."""
     pid = peer["id"]
@@ -195,6 +224,18 @@ def _names_peer(policy: Record, pid: str) -> bool:
                for rule in policy.get("rules") or () for end in ("sourceResource", "destinationResource"))
 
 
+def _refuse_linked_delete(state: State, pid: str) -> None:
+    """v0.77.1 keeps a peer a reverse-proxy service targets (412, checked first), or that a network router routes
+    through as its peer (412, the first such router; a router of peer groups does not count). Ingress ports (the
+    third 412) are cloud-only: open-source servers never have them."""
+    for service in kept(state, "proxy_services").values():
+        if any(target.get("target_id") == pid for target in service.get("targets") or ()):
+            raise ApiError(412, f"peer {pid} is in use by proxy {service['id']}")
+    for router in state.network_routers.values():
+        if router["peer"] == pid:
+            raise ApiError(412, f"peer is linked to a network router: {router['id']}")
+
+
 @route("DELETE", "/api/peers/{peerId}")
 def delete_peer(ctx: Ctx) -> Any:
     pid = ctx.params["peerId"]
@@ -202,6 +243,8 @@ def delete_peer(ctx: Ctx) -> Any:
     if peer is None:
         # sic: v0.77 words it "peer <id> account not found"
         raise ApiError(404, f"peer {pid} account not found" if ctx.dialect.current else f"peer {pid} not found")
+    if ctx.dialect.current:
+        _refuse_linked_delete(ctx.state, pid)
     remove_peer(ctx.state, peer, ctx.caller_id)
     return ctx.dialect.delete_body()
 

@@ -452,8 +452,10 @@ def test_setup_key_replacement_whose_answer_was_lost_is_read_back_and_a_rerun_ke
 
 
 def test_setup_key_option_conflicts():
-    with pytest.raises(TaskError, match='option usage_limit: a one-off key'):
-        make(SetupKeyModule, key_client(), name='x', type='one-off', usage_limit=3).run()
+    client = key_client()
+    with pytest.raises(TaskError, match=r'option usage_limit: 3 is not valid for a one-off key, which is used once'):
+        make(SetupKeyModule, client, name='x', type='one-off', usage_limit=3).run()
+    assert client.writes() == []
     with pytest.raises(TaskError, match='options replace_invalid and revoked=true contradict'):
         make(SetupKeyModule, key_client(), name='x', replace_invalid=True, revoked=True).run()
 
