@@ -10,8 +10,12 @@ from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROU
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
-from ansible_collections.nms.overlay.plugins.module_utils._members import member_body
+from ansible_collections.nms.overlay.plugins.module_utils._members import delta_undone, member_body, with_delta
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+
+
+# how a task's peers are applied: the whole list, or only added to or taken out of what the group has
+PEERS_MODES = ('exact', 'add', 'remove')
 
 
 def group_body(group, peer_ids):
@@ -44,7 +48,43 @@ class GroupModule(ResourceModule):
         # described by each resource's groups (network_state creates the resources after the groups)
         resources=Field('list', ref='network_resources', many=True, in_use=False, requires='v0.77', described=False),
     )
+    options = dict(peers_mode=dict(type='str', default='exact', choices=list(PEERS_MODES)))
     required_one_of = (('id', 'name'),)
+    # with peers_mode add or remove: the peers (ids) the task adds and removes, written by a membership step
+    task_state = dict(peers_delta=None)
+
+    def new_state(self, desired):
+        """A new group holds the peers given, with peers_mode=remove none."""
+        if self.params.get('peers_mode') == 'remove' and 'peers' in desired:
+            desired = dict(desired, peers=[])
+        return super().new_state(desired)
+
+    def prepare_update(self, obj, desired):
+        """With peers_mode add or remove, peers is no whole list to compare: only the delta to the current members is
+        kept (written by the membership step of follow_ups, on the list as the server has it right then)."""
+        self.peers_delta = None
+        if self.params.get('peers_mode', 'exact') == 'exact' or 'peers' not in desired:
+            return desired
+        named = list(dict.fromkeys(desired.pop('peers')))
+        current = id_list(obj.get('peers'))
+        adding = self.params['peers_mode'] == 'add'
+        delta = ([], []) if not named else (named, []) if adding else ([], named)
+        # only what the current members contradict: adding present peers is no change
+        undone = delta_undone(current, *delta)
+        self.peers_delta = ([p for p in delta[0] if p in undone], [p for p in delta[1] if p in undone])
+        return desired
+
+    def follow_ups(self, before, state, obj):
+        """The membership step of peers_mode add or remove (see _members.write_members); its diff shows only the
+        peers that join (after) and leave (before)."""
+        add, remove = self.peers_delta or ((), ())
+        if before is None or not (add or remove):
+            return ()
+        after = with_delta(id_list(obj.get('peers')), add, remove)
+        expect = dict(obj, peers=after, peers_count=len(after))
+        return [dict(member=dict(path='%s/%s' % (self.path, ref_id(before)), key='peers', add=add, remove=remove,
+                                 read_only=self.read_only, noun=self.what, kind=self.kind),
+                     expect=expect, before=dict(peers=list(remove)), after=dict(peers=list(add)))]
 
     def before_write(self, current_obj, state):
         """The All group is never changed; today's servers also refuse to delete a group that holds network resources:
