@@ -97,8 +97,8 @@ EXAMPLES = r'''
   nms.overlay.group:
     name: ops
     peers:
-      - web-3
-      - web-4
+      - web-1
+      - db-1
     peers_mode: add
 
 - name: Take a peer out of the ops group, keeping its other members

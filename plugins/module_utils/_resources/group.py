@@ -10,7 +10,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROU
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
-from ansible_collections.nms.overlay.plugins.module_utils._members import delta_undone, member_body, with_delta
+from ansible_collections.nms.overlay.plugins.module_utils._members import member_body, with_delta
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 
@@ -65,14 +65,23 @@ class GroupModule(ResourceModule):
         self.peers_delta = None
         if self.params.get('peers_mode', 'exact') == 'exact' or 'peers' not in desired:
             return desired
-        named = list(dict.fromkeys(desired.pop('peers')))
+        desired = self.merge_desired(self.from_server(obj), desired)  # the members as the delta leaves them
+        after = desired.pop('peers')
         current = id_list(obj.get('peers'))
-        adding = self.params['peers_mode'] == 'add'
-        delta = ([], []) if not named else (named, []) if adding else ([], named)
-        # only what the current members contradict: adding present peers is no change
-        undone = delta_undone(current, *delta)
-        self.peers_delta = ([p for p in delta[0] if p in undone], [p for p in delta[1] if p in undone])
+        self.peers_delta = ([p for p in after if p not in current], [p for p in current if p not in after])
+        if any(self.peers_delta) and obj.get('name') == ALL_GROUP:
+            raise TaskError('the All group holds every peer and cannot be changed or deleted')
         return desired
+
+    def merge_desired(self, current, desired):
+        """With peers_mode add or remove, the peers the group has with the task's added or taken out (what a plan of
+        network_state takes for the group's members once the run is done)."""
+        mode = self.params.get('peers_mode', 'exact')
+        if mode == 'exact' or desired.get('peers') is None:
+            return desired
+        named = list(dict.fromkeys(desired['peers']))
+        current = id_list(current.get('peers')) if isinstance(current, dict) else []
+        return dict(desired, peers=with_delta(current, named, []) if mode == 'add' else with_delta(current, [], named))
 
     def follow_ups(self, before, state, obj):
         """The membership step of peers_mode add or remove (see _members.write_members); its diff shows only the
@@ -119,3 +128,14 @@ class GroupModule(ResourceModule):
         if planned or 'peers_count' not in result:
             result['peers_count'] = len(result['peers'])
         return result
+
+
+class GroupMembership(GroupModule):
+    """network_state's group_memberships: peers added to or taken out of a group the description does not own (it
+    exists on the server; the run never creates, renames or deletes it)."""
+
+    def present(self, obj):
+        if obj is None:
+            raise TaskError("no group named '%s' exists; group_memberships changes the members of an existing group "
+                            "only (describe the group under groups to create it)" % self.params.get('name'))
+        return super().present(obj)
