@@ -39,8 +39,8 @@ options:
       - The group must exist before the run, and must not be described under O(groups) too (set the peers of an owned
         group there, with O(nms.overlay.group#module:peers_mode) if only some of them are managed); each group is named
         here once. Both are checked, with the peers' names, before the first write.
-      - Written as O(nms.overlay.group#module:peers_mode=add) or V(remove) writes it, after the described groups:
-        only the change, applied to the members the server has right before the write and read back (peers others add
+      - Written as O(nms.overlay.group#module:peers_mode=add) or V(remove) writes it, after the described groups, that
+        is only the change, applied to the members the server has right before the write and read back (peers others add
         or remove meanwhile stay as they leave them), and a re-run whose peers are already in (or out of) the group
         changes nothing. The diff of such a group shows only the peers that join (C(after)) and leave (C(before)).
     type: list

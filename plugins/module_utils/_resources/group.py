@@ -61,16 +61,21 @@ class GroupModule(ResourceModule):
 
     def prepare_update(self, obj, desired):
         """With peers_mode add or remove, peers is no whole list to compare: only the delta to the current members is
-        kept (written by the membership step of follow_ups, on the list as the server has it right then)."""
+        kept (written by the membership step of follow_ups, on the list as the server has it right then). Without a
+        delta the update needs neither hook (an unchanged task runs as few functions as it can)."""
         self.peers_delta = None
-        if self.params.get('peers_mode', 'exact') == 'exact' or 'peers' not in desired:
-            return desired
-        desired = self.merge_desired(self.from_server(obj), desired)  # the members as the delta leaves them
-        after = desired.pop('peers')
-        current = id_list(obj.get('peers'))
-        self.peers_delta = ([p for p in after if p not in current], [p for p in current if p not in after])
-        if any(self.peers_delta) and obj.get('name') == ALL_GROUP:
-            raise TaskError('the All group holds every peer and cannot be changed or deleted')
+        if self.params.get('peers_mode', 'exact') != 'exact' and 'peers' in desired:
+            desired = GroupModule.merge_desired(self, self.from_server(obj), desired)  # the members the delta leaves
+            after = desired.pop('peers')
+            current = id_list(obj.get('peers'))
+            self.peers_delta = ([p for p in after if p not in current], [p for p in current if p not in after])
+            if any(self.peers_delta) and obj.get('name') == ALL_GROUP:
+                raise TaskError('the All group holds every peer and cannot be changed or deleted')
+        if not any(self.peers_delta or ()):
+            self.follow_ups = None
+        else:
+            vars(self).pop('follow_ups', None)  # (a second update of the task, after a create answered 409)
+        self.merge_desired = None  # (peers, the only member it merges, is taken care of here)
         return desired
 
     def merge_desired(self, current, desired):
