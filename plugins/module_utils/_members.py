@@ -22,9 +22,18 @@ MEMBERSHIP_BACKOFF = 0.25
 
 def with_members(members, member_id, member):
     """The member ids with ``member_id`` added (member=True) or removed."""
-    if member:
-        return members if member_id in members else members + [member_id]
-    return [item for item in members if item != member_id]
+    return with_delta(members, [member_id] if member else [], [] if member else [member_id])
+
+
+def with_delta(members, add, remove):
+    """The member ids with ``add`` appended (those not there yet) and ``remove`` taken out, the rest in their order."""
+    kept = [item for item in members if item not in remove]
+    return kept + [item for item in dict.fromkeys(add) if item not in kept]
+
+
+def delta_undone(members, add, remove):
+    """The ids of a delta that ``members`` contradicts: those of ``add`` missing and those of ``remove`` present."""
+    return [item for item in add if item not in members] + [item for item in remove if item in members]
 
 
 def member_body(obj, key, members, read_only):
@@ -32,34 +41,55 @@ def member_body(obj, key, members, read_only):
     return kept_fields(obj, {'name': obj.get('name'), key: list(members)}, ('name', key), read_only)
 
 
-def write_membership(task, path, key, member_id, member, read_only, noun, kind=None):
-    """Make ``member_id`` a member of the object at ``path`` (its list ``key``; member=False: not a member), and prove
-    it by reading the object back; returns the object as read. ``read_only``: the object's answer-only fields, left
-    out of the PUT; ``noun``: what it is, for the message; ``kind``: its resolver kind, whose shared list then holds it
-    as written.
+def write_membership(task, path, key, read_only, noun, kind=None, member_id=None, member=True, add=(), remove=()):
+    """The membership step of the engine (a follow-up's ``member``): make ``member_id`` a member of the object at
+    ``path`` (member=False: not a member), or apply the delta ``add`` / ``remove``; see write_members."""
+    if member_id is not None:
+        add, remove = ([member_id], []) if member else ([], [member_id])
+        return write_members(task, path, key, add, remove, read_only, noun, kind, what='%s %s' % (task.what, member_id))
+    return write_members(task, path, key, add, remove, read_only, noun, kind)
+
+
+def write_members(task, path, key, add, remove, read_only, noun, kind=None, what=None):
+    """Add the ids ``add`` to the member list ``key`` of the object at ``path`` and take ``remove`` out of it, and
+    prove it by reading the object back; returns the object as read. ``read_only``: the object's answer-only fields,
+    left out of the PUT; ``noun``: what it is, for the message; ``kind``: its resolver kind, whose shared list then
+    holds it as written; ``what``: the delta in words (default: the ids).
 
     The members are written as a whole list, so a client that read the list before this write and writes after it
-    silently undoes it (a lost update). So the list is read fresh before each write and read back after it, once a
-    concurrent writer's read-to-write window has passed (as long as this client's own read and write took); when
-    the read-back contradicts the write, the write is made again on the list read back, after a random pause, at
-    most MEMBERSHIP_TRIES times."""
+    silently undoes it (a lost update). So the list is read fresh right before each write, only the delta is applied
+    to what the server has then (what others added or removed meanwhile stays as they left it), and the object is
+    read back once a concurrent writer's read-to-write window has passed (as long as this client's own read and
+    write took); when the read-back contradicts the delta, the delta is applied again to the list read back, after a
+    random pause, at most MEMBERSHIP_TRIES times."""
     clock = _time.CLOCK
+    add, remove = list(add), list(remove)
     for attempt in range(1, MEMBERSHIP_TRIES + 1):
         started = clock.monotonic()
         obj = task.client.get_object(path)
         members = id_list(obj.get(key))
-        if (member_id in members) != member:
+        if delta_undone(members, add, remove):
             # the whole object as read, with only its members changed (today's servers keep a group's resources)
-            task.client.put(path, member_body(obj, key, with_members(members, member_id, member), read_only))
+            task.client.put(path, member_body(obj, key, with_delta(members, add, remove), read_only))
             clock.sleep(min(clock.monotonic() - started, MAX_SETTLE))
             obj = task.client.get_object(path)
-        if (member_id in id_list(obj.get(key))) == member:
+        undone = delta_undone(id_list(obj.get(key)), add, remove)
+        if not undone:
             if kind and obj.get('id') is not None:
                 task.resolver.replace(kind, obj)
             return obj
         if attempt < MEMBERSHIP_TRIES:
             clock.sleep(random.uniform(0, min(MEMBERSHIP_BACKOFF * 2 ** (attempt - 1), MAX_SETTLE)))
-    raise TaskError("the %s '%s' (id %s): %s the %s %s was undone by another client's write of the %s's members each of %d "
-                    "times (a concurrent writer); the read-back shows it %s"
-                    % (noun, obj.get('name'), path.rsplit('/', 1)[-1], 'adding' if member else 'removing', task.what, member_id,
-                       noun, MEMBERSHIP_TRIES, 'missing' if member else 'still there'))
+    raise TaskError("the %s '%s' (id %s): %s was undone by another client's write of the %s's members each of %d "
+                    "times (a concurrent writer); the read-back shows %s"
+                    % (noun, obj.get('name'), path.rsplit('/', 1)[-1], delta_words(what, add, remove), noun,
+                       MEMBERSHIP_TRIES, ', '.join('%s %s' % (item, 'missing' if item in add else 'still there')
+                                                   for item in undone)))
+
+
+def delta_words(what, add, remove):
+    """'adding the peer x' / 'adding a, b and removing c', for a message."""
+    if what is not None:
+        return '%s %s' % ('adding the' if add else 'removing the', what)
+    return ' and '.join(part for part in ('adding %s' % ', '.join(add) if add else '',
+                                          'removing %s' % ', '.join(remove) if remove else '') if part)

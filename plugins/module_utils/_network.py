@@ -12,6 +12,8 @@ and reports what changed.
 
 from __future__ import annotations
 
+import copy
+
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._create import Settling
@@ -19,7 +21,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, pla
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._export import gathered
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
-    DEFAULT_POLICY_CHOICES, KINDS, ORDER, SINGLETONS, Entry, check_description, connection, described_kinds, described_secrets,
+    DEFAULT_POLICY_CHOICES, KINDS, MEMBERSHIP_SPEC, MEMBERSHIPS, ORDER, SINGLETONS, Entry, check_description, connection, described_kinds, described_secrets,
     entry_label, entry_resource, is_absent, item_spec_defaults, protected,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._reach import plan_reach, reach_diff, reach_result
@@ -61,6 +63,7 @@ class NetworkStateModule(NmsModule):
     # where created setup key values go (the file's path and a switch are no secrets themselves)
     argument_spec.update(secrets_file_options())
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
+    argument_spec[MEMBERSHIPS] = dict(type='list', elements='dict', options=copy.deepcopy(MEMBERSHIP_SPEC))
     argument_spec['state'] = dict(type='str', default='present', choices=['present', 'gathered'])
     # who gains and who loses reach (_reach.py)
     argument_spec.update(reach=dict(type='bool', default=True), reach_peer_limit=dict(type='int', default=250))
@@ -154,7 +157,7 @@ class NetworkStateModule(NmsModule):
     def gather(self):
         """state=gathered: the server's network as a description (see _export), nothing written."""
         given = [name for name, dummy_cls in KINDS if self.params.get(name) is not None]
-        given += [name for name in ('default_policy', 'created_secrets_file') if self.params.get(name) is not None]
+        given += [name for name in ('default_policy', 'created_secrets_file', MEMBERSHIPS) if self.params.get(name) is not None]
         given += ['prune'] if self.params['prune'] else []
         if given:
             raise TaskError('state=gathered reads the network and takes no description: remove %s' % ', '.join(

@@ -22,6 +22,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, dis
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupMembership
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_domain import CUSTOM as CUSTOM_DOMAIN
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import setup_key_valid
@@ -40,6 +41,10 @@ SINGLETONS = tuple(kind for kind, cls in KINDS if cls.singleton)
 # kinds whose deletion a reference blocks (checked before the first write)
 REFERENCED = tuple(kind for kind, cls in KINDS if cls.usage_checked)
 CONNECTION_OPTIONS = tuple(connection_argument_spec())
+# the description's peers added to (or taken out of) groups it does not own: each item's options
+MEMBERSHIPS = 'group_memberships'
+MEMBERSHIP_SPEC = dict(group=dict(type='str', required=True), peers=dict(type='list', elements='str', required=True),
+                       mode=dict(type='str', default='add', choices=['add', 'remove']))
 # what default_policy does to the account-wide allow-all policies (see allow_all_policies)
 DEFAULT_POLICY_CHOICES = ('keep', 'disable', 'remove')
 
@@ -72,6 +77,7 @@ class Entry:
         self.parent = None    # the entry a nested entry is described in
         self.nested = {}      # a parent's nested lists as given ({'resources': [...]}), checked as entries of their own
         self.server_id = None  # the id of the object it left (a placeholder in check mode), once applied
+        self.section = kind   # the description's key it is described under (group_memberships for a membership)
 
     @property
     def where(self):
@@ -234,6 +240,7 @@ def check_description(task):
     """Read the description into ``task.entries`` and check it all (also in check mode), before the first write."""
     build_entries(task)
     check_references(task)
+    check_memberships(task)
     add_default_policy_entries(task)
     warn_about_allow_all(task)
     check_deletions(task)
@@ -257,9 +264,52 @@ def build_entries(task):
                     place='%s[%s].%s' % (kind, parent.index, key))
                 if parent.resource.params.get('state') != 'absent':
                     task.entries.extend(children)  # deleting a network or a zone deletes what is in it
+    task.entries.extend(membership_entries(task, problems))
     if problems:
         raise TaskError('the network description is invalid, nothing was changed: ' + '; '.join(problems))
     check_duplicates(task.entries)
+
+
+def membership_entries(task, problems):
+    """The entries of group_memberships: each a group the description does not own, whose peers it adds or takes out
+    (applied after the described groups, as a group entry with peers_mode; never created, deleted or pruned)."""
+    entries = []
+    validator = ArgumentSpecValidator(MEMBERSHIP_SPEC)
+    defaults = item_spec_defaults(GroupMembership)
+    for index, item in enumerate(task.params.get(MEMBERSHIPS) or ()):
+        where = '%s[%d]' % (MEMBERSHIPS, index)
+        if not isinstance(item, dict):
+            problems.append('%s: must be a dictionary of the options group, peers and mode' % where)
+            continue
+        shape = unknown_option(MEMBERSHIP_SPEC, item, where) or shape_problem(MEMBERSHIP_SPEC, item, where + '.')
+        checked = None if shape else validator.validate(item)
+        if shape or checked.error_messages:
+            problems.extend([shape] if shape else ['%s: %s' % (where, message) for message in checked.error_messages])
+            continue
+        values = checked.validated_parameters
+        params = dict(defaults, name=values['group'], peers=values['peers'], peers_mode=values['mode'], **connection(task))
+        entry = Entry('groups', index, values['group'], None, place=where)
+        entry.section = MEMBERSHIPS
+        entry.resource = entry_resource(task, GroupMembership, params, entry)
+        entries.append(entry)
+    return entries
+
+
+def check_memberships(task):
+    """A membership's group is one the description does not own (describe its peers there instead) and that exists
+    on the server (the run does not create it): before the first write."""
+    owned = {entry.resource.params.get('name') for entry in task.entries if entry.section == 'groups'}
+    problems = []
+    for entry in [entry for entry in task.entries if entry.section == MEMBERSHIPS]:
+        name = entry.resource.params['name']
+        if name in owned:
+            problems.append("%s: the group '%s' is described under groups, which owns it: set its peers there" % (entry.where, name))
+            continue
+        if not [group for group in task.resolver.items('groups') if group.get('name') == name]:
+            problems.append("%s: no group named '%s' exists; group_memberships changes the members of an existing "
+                            "group only (describe the group under groups to create it)" % (entry.where, name))
+    if problems:
+        raise TaskError('nothing was changed: ' + '; '.join(problems))
 
 
 def checked_entries(task, kind, cls, items, problems, parent=None, place=None):
@@ -310,7 +360,7 @@ def check_duplicates(entries):
         if entry.index is None:
             continue
         params = entry.resource.params
-        key = (entry.kind, params.get('id') or entry.resource.identity_text())
+        key = (entry.section, params.get('id') or entry.resource.identity_text())
         if key in seen:
             raise TaskError('%s and %s describe the same %s (%s); describe each resource once' % (
                 seen[key], entry.where, entry.resource.what, key[1]))
@@ -323,8 +373,8 @@ def declared_names(entries):
     for entry in entries:
         params = entry.resource.params
         kind = entry.resource.kind or entry.resource.also_listed
-        if entry.index is None or params.get('state') == 'absent' or not kind:
-            continue
+        if entry.index is None or params.get('state') == 'absent' or not kind or entry.section == MEMBERSHIPS:
+            continue  # (a membership's group is the server's, not made by the run)
         for key in ('name', 'email', 'network_id'):
             if params.get(key):
                 names.setdefault(kind, set()).add(params[key])

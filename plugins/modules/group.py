@@ -29,11 +29,33 @@ options:
     type: str
   peers:
     description:
-      - The complete set of peers in the group, as peer names or ids. Order does not matter.
-      - V([]) removes every peer from the group. Leave it unset to keep the current members.
+      - The peers of the group, as peer names or ids. Order does not matter.
+      - With O(peers_mode=exact), the complete set of peers in the group; V([]) removes every peer from the group.
+        With V(add) or V(remove), only these peers join or leave it, and the group's other members stay as they are.
+      - Leave it unset to keep the current members.
       - Every name must match exactly one peer; an unknown or ambiguous name fails before any write.
     type: list
     elements: str
+  peers_mode:
+    description:
+      - How O(peers) is applied, as O(nms.overlay.peer#module:groups_mode) applies a peer's groups. V(exact) sets the
+        complete list. V(add) only adds these peers (those already in the group are no change, and a re-run writes
+        nothing); V(remove) only takes them out (those not in it are no change). A group created with V(add) holds
+        these peers, one created with V(remove) none.
+      - The API takes a group's members only as a whole list. With V(add) and V(remove) the module reads the group
+        right before its write, applies only the change to the members the server has then (peers someone else
+        added meanwhile stay), and reads the group back once a concurrent writer's read and write could have
+        passed; when that read shows the change undone (another client wrote an older list), it applies the change
+        again to the list read back, up to 10 times, and then fails naming the group. So concurrent tasks adding
+        different peers to one group (forks of a play, several controllers) all end with their peers in it.
+        A client that writes a whole list without reading it back (the web interface, for one) can still lose a
+        peer this module added in the moment between its read and its write, as the API has no conditional write.
+      - With V(add) or V(remove), the diff shows only the peers that join (C(after)) and leave (C(before)).
+      - Has no effect without O(peers).
+    type: str
+    choices: [exact, add, remove]
+    default: exact
+    version_added: 0.1.0
   resources:
     description:
       - The complete set of network resources in the group (see M(nms.overlay.network_resource)), as resource names
@@ -70,6 +92,21 @@ EXAMPLES = r'''
     peers:
       - web-1
       - db-1
+
+- name: Add two peers to the ops group, keeping its other members (a re-run changes nothing)
+  nms.overlay.group:
+    name: ops
+    peers:
+      - web-1
+      - db-1
+    peers_mode: add
+
+- name: Take a peer out of the ops group, keeping its other members
+  nms.overlay.group:
+    name: ops
+    peers:
+      - web-1
+    peers_mode: remove
 
 - name: Ensure a group exists without touching its members, with explicit connection options
   nms.overlay.group:

@@ -30,6 +30,40 @@ options:
         O(nms.overlay.group#module:state), ...).
     type: list
     elements: dict
+  group_memberships:
+    description:
+      - Peers added to, or taken out of, groups the description does not own (a team's group, one made by hand or by
+        another playbook). The description owns the groups it describes under O(groups), which it creates, updates,
+        deletes and prunes; a group it only names here is the server's, and the run changes nothing of it but these
+        peers. It is never created, renamed or deleted, and O(prune) keeps it.
+      - The group must exist before the run, and must not be described under O(groups) too (set the peers of an owned
+        group there, with O(nms.overlay.group#module:peers_mode) if only some of them are managed); each group is named
+        here once. Both are checked, with the peers' names, before the first write.
+      - Written as O(nms.overlay.group#module:peers_mode=add) or V(remove) writes it, after the described groups, that
+        is only the change, applied to the members the server has right before the write and read back (peers others add
+        or remove meanwhile stay as they leave them), and a re-run whose peers are already in (or out of) the group
+        changes nothing. The diff of such a group shows only the peers that join (C(after)) and leave (C(before)).
+    type: list
+    elements: dict
+    version_added: 0.1.0
+    suboptions:
+      group:
+        description:
+          - The name of the group.
+        type: str
+        required: true
+      peers:
+        description:
+          - The peers to add or take out, by name or id. Every name must match exactly one peer.
+        type: list
+        elements: str
+        required: true
+      mode:
+        description:
+          - V(add) adds the peers (those already in the group are no change); V(remove) takes them out.
+        type: str
+        choices: [add, remove]
+        default: add
   posture_checks:
     description:
       - Posture checks, each with the options of M(nms.overlay.posture_check).
@@ -199,7 +233,7 @@ options:
       - V(present) brings the network to the description.
       - V(gathered) reads the network instead, into RV(gathered), as exactly the description this module takes, to keep
         in a file (the C(nms.overlay.export_network) playbook does), review, and apply again. Nothing is written,
-        and no description is taken (giving one, O(prune) or O(default_policy) is refused).
+        and no description is taken (giving one, O(group_memberships), O(prune) or O(default_policy) is refused).
       - The export gives references by name, leaves out what servers answer but a description does not give (ids, counts,
         dates, setup key values and tokens; a setup key is described by its options, never its value, and by the lifetime
         it was created with as C(expires_in)). It writes every other field, defaults and empty values too (a policy's
