@@ -151,7 +151,7 @@ $listed"
 $listed"
 
   # the bundled emulator (a test tool of the repository, not of the artifact: it needs only the standard library)
-  local token url= emulator_pid
+  local token url='' emulator_pid
   token=$(cd "$repo" && "$venv/bin/python" -c 'from tests.emulator.tokens import make_token; print(make_token())')
   : >"$out/emulator.out"
   (cd "$repo" && exec "$venv/bin/python" -m tests.emulator --port 0 --token "$token" --dialect netbird) \
