@@ -7,7 +7,8 @@
 #                                  what tests/integration/test_release.py runs in make test so the procedure cannot rot
 #
 # 1. check: the working tree is clean (nothing modified, nothing untracked), galaxy.yml's version is X.Y.Z, is not
-#    older than the last release of changelogs/changelog.yaml, and a tag vX.Y.Z, if there is one, is on HEAD.
+#    older than the last release of changelogs/changelog.yaml, every version_added of plugins/ and roles/ is X.Y.Z or
+#    an earlier release, and a tag vX.Y.Z, if there is one, is on HEAD.
 # 2. changelog: unless changelog.yaml already has galaxy.yml's version, antsibull-changelog release turns the
 #    fragments into the release's entry of changelogs/changelog.yaml and CHANGELOG.rst (the fragments go), and the
 #    result is committed (RELEASE_COMMIT=0 leaves it uncommitted, to look at first).
@@ -53,6 +54,14 @@ $dirty"
   if [ -n "$last" ] && [ "$last" != "$version" ] && [ "$(printf '%s\n%s\n' "$last" "$version" | sort -V | tail -n 1)" != "$version" ]; then
     fail "galaxy.yml's version $version is older than the last release $last of changelogs/changelog.yaml"
   fi
+  # antsibull-changelog lists as new only the modules and plugins whose version_added is the release's version: a
+  # version_added that no release has and that is not this one (0.1.0 before a first release 1.0.0) would leave them
+  # out of the changelog and date them to a release that never was
+  local unreleased
+  unreleased=$(grep -rnoE "version_added: *['\"]?[0-9][0-9.]*" plugins roles | sed -E "s/version_added: *['\"]?//" \
+    | awk -F: -v known="$(released_versions | tr '\n' ' ') $version" 'BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+      !($3 in ok) { print $1 ":" $2 ": version_added " $3 }')
+  [ -z "$unreleased" ] || fail "$(echo "$unreleased" | wc -l) version_added values are neither $version nor a release of changelogs/changelog.yaml (the first is $(echo "$unreleased" | head -n 1)): set them to $version"
   if git rev-parse -q --verify "refs/tags/v$version" >/dev/null; then
     [ "$(git rev-parse "v$version^{commit}")" = "$(git rev-parse HEAD)" ] \
       || fail "the tag v$version exists and is not on HEAD: galaxy.yml's version was released from another commit"
@@ -69,7 +78,8 @@ changelog() {
   fi
   say "changelog: antsibull-changelog release (version $version, from $(find changelogs/fragments -name '*.yml' | wc -l) fragments)"
   PATH="$venv_bin:$PATH" "$venv_bin/antsibull-changelog" lint
-  PATH="$venv_bin:$PATH" "$venv_bin/antsibull-changelog" release
+  # --reload-plugins: the plugin cache (changelogs/.plugin-cache.yaml, not in git) may predate the version_added values
+  PATH="$venv_bin:$PATH" "$venv_bin/antsibull-changelog" release --reload-plugins
   released_versions | grep -qxF "$version" || fail "antsibull-changelog release did not record $version"
   grep -q "^v${version//./\\.}$" CHANGELOG.rst || fail "CHANGELOG.rst has no v$version section"
   if [ "${RELEASE_COMMIT:-1}" = 1 ]; then

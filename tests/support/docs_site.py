@@ -27,8 +27,9 @@ PLUGIN_PAGES = 'collections/nms/overlay'
 class Page:
     """What the checks read of an HTML page: its headings (text), the ids of its elements and its links."""
 
-    def __init__(self, headings, ids, links, title):
+    def __init__(self, headings, ids, links, title, top=()):
         self.headings = headings
+        self.top = list(top)  # the h1 headings: the page's own title (the navigation's captions come first)
         self.ids = ids
         self.links = links
         self.title = title
@@ -37,8 +38,9 @@ class Page:
 class _Reader(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.headings, self.ids, self.links, self.title = [], set(), [], ''
+        self.headings, self.ids, self.links, self.title, self.top = [], set(), [], '', []
         self._heading = None  # the text of the heading being read
+        self._heading_tag = None
         self._skip = 0  # inside a heading's permalink (its text is a pilcrow, not the title)
         self._in_title = False
 
@@ -49,16 +51,19 @@ class _Reader(html.parser.HTMLParser):
                 self.ids.add(attrs[key])
         if tag == 'a' and attrs.get('href') is not None:
             self.links.append(attrs['href'])
-        if re.fullmatch(r'h[1-6]', tag):
+        if re.fullmatch(r'h[1-6]', tag) or attrs.get('role') == 'heading':  # a toctree's caption is a heading too
             self._heading = []
+            self._heading_tag = tag
         elif self._heading is not None and tag == 'a' and 'headerlink' in (attrs.get('class') or ''):
             self._skip += 1
         if tag == 'title':
             self._in_title = True
 
     def handle_endtag(self, tag):
-        if re.fullmatch(r'h[1-6]', tag) and self._heading is not None:
+        if self._heading is not None and tag == self._heading_tag:
             self.headings.append(' '.join(''.join(self._heading).split()))
+            if tag == 'h1':
+                self.top.append(self.headings[-1])
             self._heading = None
         elif tag == 'a' and self._skip:
             self._skip -= 1
@@ -76,7 +81,7 @@ def parse(text):
     reader = _Reader()
     reader.feed(text)
     reader.close()
-    return Page(reader.headings, reader.ids, reader.links, ' '.join(reader.title.split()))
+    return Page(reader.headings, reader.ids, reader.links, ' '.join(reader.title.split()), reader.top)
 
 
 def read_page(path):
@@ -172,8 +177,8 @@ def unrendered_pages(site, repo):
             continue
         page = read_page(path)
         full_name = name.split(' ')[0]
-        if not page.headings or full_name not in page.headings[0]:
-            problems[name] = '%s: the first heading is %r' % (relative, page.headings[:1])
+        if len(page.top) != 1 or not page.top[0].startswith(full_name + ' '):
+            problems[name] = '%s: its title (h1) is %r' % (relative, page.top)
         elif relative.endswith('_module.html') and missing_sections(page, MODULE_SECTIONS):
             problems[name] = '%s lacks %s' % (relative, ', '.join(missing_sections(page, MODULE_SECTIONS)))
     return problems

@@ -52,9 +52,13 @@ def test_a_module_without_a_page_or_with_a_page_lacking_a_section_is_reported(tm
     assert pages['nms.overlay.peers (inventory)'] == 'collections/nms/overlay/peers_inventory.html'
     assert pages['nms.overlay.network (role)'] == 'collections/nms/overlay/network_role.html'
     site = tmp_path / 'site'
-    write(str(site / pages['nms.overlay.group (module)']), MODULE_PAGE.replace('nms.overlay.group module', 'nms.overlay.group'))
+    write(str(site / pages['nms.overlay.group (module)']), MODULE_PAGE)
+    write(str(site / pages['nms.overlay.group_info (module)']), MODULE_PAGE.replace('Return   Values', 'Return Values</h2><h2>Attributes'))
     problems = docs_site.unrendered_pages(str(site), REPO)
     assert problems['nms.overlay.group (module)'] == 'collections/nms/overlay/group_module.html lacks Attributes'
+    # every section, but the title of another module's page
+    assert problems['nms.overlay.group_info (module)'] == (
+        "collections/nms/overlay/group_info_module.html: its title (h1) is ['nms.overlay.group module']")
     assert problems['nms.overlay.peers (inventory)'] == 'no page collections/nms/overlay/peers_inventory.html'
     assert len(problems) == len(pages)
 
