@@ -67,6 +67,7 @@ help:
 	@echo "make ee           the execution environment's build context in $(BUILD)/ee (after make build)"
 	@echo "make de           the decision environment's build context in $(BUILD)/de (extensions/eda/decision-environment.yml; after make build)"
 	@echo "make changelog    at release time: turn changelogs/fragments into CHANGELOG.rst for galaxy.yml's version"
+	@echo "make release      the release of galaxy.yml's version: changelog, build, certify, smoke play of the installed artifact"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
 # two lanes at once (.ci/stages.sh): the pytest stages of the newest ansible-core in one, the single-threaded
@@ -230,6 +231,11 @@ lint: venv
 DOCS_OUT ?= $(BUILD)/docs
 docs: venv
 	@bash .ci/docs.sh "$(VBIN)" "$(DOCS_OUT)"
+	@NMS_DOCS_SITE="$(abspath $(DOCS_OUT))" $(MAKE) _docs-site
+
+# the built site in headless Chromium (tests/docs: sections, links inside the site, a page for every module and plugin)
+_docs-site: venv
+	$(call pytest,tests/docs,-p no:cacheprovider)
 
 # --- demo ---------------------------------------------------------------------------------------
 # Not the development venv: .ci/demo.sh runs in a small one of its own (.build/demo-venv, requirements-demo.txt:
@@ -297,6 +303,12 @@ de: venv
 # Consumes the fragments into changelogs/changelog.yaml and writes CHANGELOG.rst (commit both).
 changelog: venv
 	PATH="$(VBIN):$$PATH" "$(VBIN)/antsibull-changelog" release
+
+# The release procedure (docs/dev/release.md): a clean tree on galaxy.yml's version, the changelog (committed), make build,
+# make certify (galaxy-importer), and the artifact installed in a new venv for a smoke play against the emulator
+.PHONY: release
+release: venv
+	@PYTHON="$(PYTHON)" VENV_BIN="$(VBIN)" bash .ci/release.sh
 
 clean:
 	rm -rf "$(VENV)" "$(VENV).lock" "$(BUILD)" .pytest_cache .hypothesis .ansible tests/output

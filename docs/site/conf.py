@@ -79,6 +79,13 @@ def _ansible_core_reference(app, env, node, contnode):  # pylint: disable=unused
     return reference
 
 
+def _relative_home_link(app, pagename, templatename, context, doctree):  # pylint: disable=unused-argument
+    """The theme's logo links to documentation_home_url, "/" by default: the file system's root when the site is
+    opened from its files, and the server's root when it is served below one. Each page links to the root page."""
+    context['theme_documentation_home_url'] = context['pathto'](app.config.root_doc)
+
+
 def setup(app):
     app.connect('missing-reference', _ansible_core_reference)
+    app.connect('html-page-context', _relative_home_link)
     return {'parallel_read_safe': True, 'parallel_write_safe': True}
