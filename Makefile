@@ -37,7 +37,7 @@ SANITY_ARGS  ?=
 LINT_ARGS    ?=
 DEMO_DIALECT ?= netbird
 
-.PHONY: help test check rehearse oldest matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean eda eda-venv de
+.PHONY: help test check rehearse oldest next next-rc matrix venv unit integration real scenarios reliability stress sanity lint docs demo demo-kept bench build ee changelog clean eda eda-venv de
 
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
@@ -50,6 +50,8 @@ help:
 	@echo "                  shapes compared, and the example playbooks and inventory against the real servers (NMS_REAL_SERVERS)"
 	@echo "make scenarios    every module's scenario in process against the emulator only (NMS_GENERATIONS=v0.27 for one dialect)"
 	@echo "make oldest       unit + integration + reliability on ansible-core 2.16 / Python 3.11 ($(OLDEST_VENV))"
+	@echo "make next         unit + integration + reliability on the next ansible-core's release candidate (requirements-next.txt)"
+	@echo "make next-rc      whether PyPI has an ansible-core newer than requirements-next.txt's (then raise its pin)"
 	@echo "make matrix       every module on every other supported ansible-core / Python pair (MATRIX=...)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
 	@echo "make unit         pytest tests/unit"
@@ -113,6 +115,17 @@ venv:
 OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.ci/python.sh $(OLDEST_PYTHON_VERSION))"
 oldest:
 	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(OLDEST) PYTEST_ARGS="-m 'not tooling and not real'"
+
+# The next ansible-core, before its release (requirements-next.txt: its release candidate on the newest Python): the
+# suite as the oldest runs it, so that meta/runtime.yml's requires_ansible is raised as soon as it passes. make next-rc
+# says when PyPI has a release or candidate newer than the one pinned there (.ci/next_rc.py).
+NEXT_VENV ?= .venv-next
+NEXT := VENV=$(NEXT_VENV) REQUIREMENTS=requirements-next.txt PYTHON="$$(.ci/python.sh $(NEWEST_PYTHON_VERSION))"
+next:
+	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(NEXT) PYTEST_ARGS="-m 'not tooling and not real'"
+
+next-rc: venv
+	@"$(VPY)" .ci/next_rc.py requirements-next.txt
 
 matrix: venv
 	@PATH="$(VBIN):$$PATH" bash .ci/matrix.sh "$(VPY)" $(MATRIX)

@@ -28,7 +28,7 @@ fi
 venv_bin=$(cd "$1" && pwd)
 output=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
-guides=(getting-started.md awx.md where-modules-run.md compatibility.md performance.md access-report.md
+guides=(getting-started.md awx.md where-modules-run.md compatibility.md performance.md rate-limits.md access-report.md
         audit-report.md offboard-user.md cleanup-stale-peers.md export-network.md drift-report.md eda.md
         bootstrap-server.md identity.md reverse-proxy.md agent-network.md)
 

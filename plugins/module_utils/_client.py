@@ -83,6 +83,17 @@ RETRY_STATUSES = frozenset((429, 502, 503, 504))
 IDEMPOTENT_METHODS = frozenset(('GET', 'PUT', 'DELETE'))
 MAX_RETRY_AFTER = 60.0
 MAX_BACKOFF = 10.0
+# HTTP 429: a server's rate limit (NetBird's NB_API_RATE_LIMITING_ENABLED: a bucket of 500 requests per token, refilled
+# at 6 a minute). It refused the request without acting on it, so waiting it out always succeeds unless the limit
+# never refills: a 429 is tried again whatever ``retries`` says, until one request (or create) has waited this long
+RATE_LIMIT_PATIENCE = 600.0
+# without Retry-After (NetBird sends none) the wait starts here and doubles while the server still refuses, up to one
+# refill of NetBird's default limit (a request every 10 s); it is kept for the next 429, so that a build which emptied
+# the bucket waits about one refill per request instead of trying again every half second
+RATE_LIMIT_FIRST_WAIT = 0.5
+RATE_LIMIT_REFILL = 10.0
+# rate-limit waits are told (as a warning) on the first, then once this many seconds of waiting have passed since
+RATE_LIMIT_TELL_EVERY = 60.0
 MAX_TIMEOUT = 86400.0
 SNIPPET_LENGTH = 200
 BODY_CHUNK = 1 << 20  # bytes read at a time: requests' own 10 KB took 2,000 reads for a list of 25,000 peers
@@ -532,6 +543,49 @@ def _describe_transport(client, exc):
     return reason
 
 
+class RateLimitWaits:
+    """How one client waits out a server's rate limit (HTTP 429): as the server asked (Retry-After), else its current
+    wait, doubled (up to RATE_LIMIT_REFILL) when a request is refused again after waiting. The waits are told on the
+    first and then once a minute of waiting (a build past the limit waits before most requests), with what the task
+    has left to do (``work_left``)."""
+
+    # (class attributes, not an __init__: a task that meets no rate limit runs no function of it)
+    # a function that says what the task has left to do ('120 of 700 resources left'), named when a rate limit makes
+    # it wait (network_state sets it); None: nothing to say
+    work_left = None
+    wait = RATE_LIMIT_FIRST_WAIT  # the next wait for a 429 without Retry-After
+    waited = 0.0  # seconds waited for 429s in all
+    told = None  # ``waited`` when a wait was last told
+
+    def pause(self, cause, retry_after, limited, notify, sleep):
+        """Wait before a request refused with 429 (``cause``) is sent again (``limited``: what that request waited for
+        the limit so far), telling ``notify`` unless it was told less than a minute of waiting ago. Returns the seconds
+        charged to the request's RATE_LIMIT_PATIENCE (at least RATE_LIMIT_FIRST_WAIT, so that a server asking for no
+        wait at all still ends); raises ``cause`` instead once the request has waited that long."""
+        if limited >= RATE_LIMIT_PATIENCE:
+            cause.message += ' (still refused after %s s of waiting for the rate limit, the most one request waits)' % (
+                _seconds(limited))
+            raise cause
+        if retry_after is None:
+            if limited:  # refused again after a wait: the limit refills more slowly than that
+                self.wait = min(self.wait * 2, RATE_LIMIT_REFILL)
+            wait = self.wait
+            how = 'for the server\'s rate limit to let another request through (it sent no Retry-After)'
+        else:
+            wait = retry_after
+            how = 'as the server asked (Retry-After)'
+        if self.told is None or self.waited - self.told >= RATE_LIMIT_TELL_EVERY:
+            self.told = self.waited
+            left = self.work_left() if self.work_left is not None else None
+            notify('%s; waiting %s s %s, then sending it again (rate limit: %s s waited for it so far, at most %d s '
+                   'for one request; a 429 does not count against retries)%s' % (
+                       cause, _seconds(wait), how, _seconds(self.waited), RATE_LIMIT_PATIENCE,
+                       '; %s' % left if left else ''))
+        sleep(wait)
+        self.waited += wait
+        return max(wait, RATE_LIMIT_FIRST_WAIT)
+
+
 class Client(ShapedReads):
     """Talks to {api_url}/api with a personal access token.
 
@@ -591,6 +645,7 @@ class Client(ShapedReads):
         self.backoff = backoff
         self._sleep = sleep
         self._notify = notify or (lambda message: None)
+        self.rate_limit = RateLimitWaits()
         self.answer_types = answer_types or {}
         self.validate_certs = bool(validate_certs)
         self.request_count = 0
@@ -634,9 +689,9 @@ class Client(ShapedReads):
         if body is not None:
             options['data'] = json.dumps(body)
             options['headers'] = {'Content-Type': 'application/json'}
-        attempt = 0
+        attempt = tries = limited = 0  # limited: seconds this request waited for 429s (which are not retries)
         while True:
-            attempt += 1
+            tries += 1
             self.request_count += 1
             # The body is read in the thread too, so that a body cut short is told apart from a call that got no answer.
             exchange = SimpleNamespace(response=None, body=b'', outcome=None, done=threading.Event())
@@ -706,10 +761,13 @@ class Client(ShapedReads):
                         raise ApiError(method, path, status, 'the answer is not what the API sends: %s' % problem,
                                        url=shown)
                     return data
+            if repeatable and error.status == 429:  # waited out, not a retry (RateLimitWaits.pause: for how long)
+                limited += self.pause(attempt, error.retry_after, cause=error, limited=limited)
+                continue
+            attempt += 1
             if not repeatable or attempt > self.retries:
-                if attempt > 1 or repeatable:
-                    error.message += ' (%s, retries=%d)' % ('1 try' if attempt == 1 else '%d tries' % attempt,
-                                                            self.retries)
+                if tries > 1 or repeatable:
+                    error.message += ' (%s, retries=%d)' % ('1 try' if tries == 1 else '%d tries' % tries, self.retries)
                 raise error
             self.pause(attempt, error.retry_after, cause=error)
 
@@ -719,9 +777,11 @@ class Client(ShapedReads):
     put = partialmethod(request, 'PUT')
     delete = partialmethod(request, 'DELETE')
 
-    def pause(self, attempt, retry_after=None, cause=None):
-        """Wait before attempt number attempt + 1: what the server asked for, else an exponential backoff.
-        The wait and its cause (an ApiError) are told to notify first, so that it never looks like a hang."""
+    def pause(self, attempt, retry_after=None, cause=None, limited=0.0):
+        """Wait before attempt number attempt + 1: what the server asked for, else an exponential backoff (a 429: see
+        RateLimitWaits.pause), told to notify first with its cause (an ApiError), never like a hang. Returns the wait."""
+        if cause is not None and getattr(cause, 'status', None) == 429:
+            return self.rate_limit.pause(cause, retry_after, limited, self._notify, self._sleep)
         tries = '%d of %d' % (attempt + 1, self.retries + 1)
         if retry_after is None:
             wait = min(self.backoff * (2 ** (attempt - 1)), MAX_BACKOFF)
@@ -732,6 +792,7 @@ class Client(ShapedReads):
                 _seconds(wait), tries, self.retries)
         self._notify('%s; %s' % (cause, notice) if cause is not None else notice[0].upper() + notice[1:])
         self._sleep(wait)
+        return wait
 
     # -- internals --------------------------------------------------------------------------------
     def _describe_body_error(self, exc):

@@ -7,7 +7,7 @@ concurrent runs made of a natural key servers do not keep unique (the converging
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils import _time
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError, describe_shape
+from ansible_collections.nms.overlay.plugins.module_utils._client import RATE_LIMIT_FIRST_WAIT, RATE_LIMIT_PATIENCE, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind
 
@@ -78,7 +78,10 @@ class CreateOnce(Kind):
         server made it: it is read back, never sent again (``read_back`` says why a create was read back). Returns
         the created object, or None when someone else created it first (an "already exists" answer)."""
         attempts = max(int(self.params.get('retries') or 0), 0) + 1
-        for attempt in range(1, attempts + 1):
+        attempt = tries = limited = 0  # a 429 (a rate limit) is waited out, not a retry, for RATE_LIMIT_PATIENCE at most
+        while attempt < attempts:
+            tries += 1
+            attempt += 1
             self.read_back = self.unreadable_answer = None
             try:
                 created = self.client.post(self.path, body)
@@ -91,9 +94,13 @@ class CreateOnce(Kind):
                 found = self.find(fresh=True)
                 if found is not None:
                     return None if exists else found  # theirs to reconcile with, or ours, made by this create
-                if exists or applied or attempt == attempts:
+                limit = exc.status == 429 and limited < RATE_LIMIT_PATIENCE
+                if exists or applied or (attempt == attempts and not limit):
                     raise
-                self.client.pause(attempt, exc.retry_after, cause=exc)
+                waited = self.client.pause(tries, exc.retry_after, cause=exc)
+                if limit:
+                    attempt -= 1  # waited out, not a retry
+                    limited += max(waited or 0, RATE_LIMIT_FIRST_WAIT)
                 continue
             if isinstance(created, dict) and created:
                 return created

@@ -91,6 +91,7 @@ class NetworkStateModule(NmsModule):
         self.kept_allow_all = set()  # ids of the allow-all policies default_policy=keep protects from prune
         self.settling = Settling()  # the creates still converging, together after the last one a later kind allows
         self.held = []  # (entry, result) not reported yet: reported once the creates held converged
+        self.applied = 0  # entries applied so far (a rate limit's wait names the rest: work_left)
 
     def keep_secret(self, change):
         """Where a created setup key's value goes (created_secrets_file, the result): as the setup_key module's, called
@@ -126,6 +127,8 @@ class NetworkStateModule(NmsModule):
             len(self.entries), 'resource' if len(self.entries) == 1 else 'resources', len(described),
             'kind' if len(described) == 1 else 'kinds'))
         planned = plan_reach(self)  # before the first write
+        if hasattr(self.client, 'rate_limit'):  # (a test's fake client has none)
+            self.client.rate_limit.work_left = self.work_left
         report = self.report
         kept = {'policies': set(self.kept_allow_all)}
         for kind, cls in self.applied_kinds():
@@ -206,11 +209,15 @@ class NetworkStateModule(NmsModule):
     def apply(self, entry):
         """Run the entry's resource (its whole lifecycle); a failure names the entry and what the run changed so far
         (the creates of its kind made before it converged first)."""
+        self.applied += 1
         try:
             return entry.resource.run()
         except (ApiError, TaskError) as exc:
             self.settle_before_failing()
             raise self.failure(entry.where, exc) from exc
+
+    def work_left(self):
+        return 'network_state: %d of %d resources left' % (len(self.entries) - self.applied + 1, len(self.entries))
 
     def failure(self, where, exc):
         """The task's failure for an ApiError or TaskError met at ``where``, with what the run changed so far."""

@@ -89,22 +89,26 @@ def test_the_proxy_of_the_environment_is_used_unless_no_proxy_names_the_server()
 
 
 def test_retries_and_waits_are_warnings_and_the_error_counts_the_tries(emulator, clock):
-    emulator.set_faults({"queue": [{"status": 503}, {"status": 429, "retry_after": 1}, {"status": 503}]})
+    # the 429 is waited out without counting as a retry: the two 503s after it use up retries=2
+    emulator.set_faults({"queue": [{"status": 503}, {"status": 429, "retry_after": 1}, {"status": 503}, {"status": 503}]})
     args = connection_of(emulator, retries=2)
     result = run_module("group_info", args)
     assert_clean_end("group_info", args, result)
     url = "%s/api/groups" % emulator.url
     assert result.get("failed"), describe(result)
     assert result["msg"].startswith("GET %s failed with HTTP 503: " % url), describe(result)
-    assert result["msg"].endswith(" (3 tries, retries=2)"), describe(result)
+    assert result["msg"].endswith(" (4 tries, retries=2)"), describe(result)
     warnings = _warnings(result)
-    assert len(warnings) == 2, describe(result)
+    assert len(warnings) == 3, describe(result)
     assert warnings[0].startswith("GET %s failed with HTTP 503: " % url), warnings
     assert warnings[0].endswith("; trying again in 0.5 s (try 2 of 3, retries=2)"), warnings
     assert warnings[1].startswith("GET %s failed with HTTP 429: " % url), warnings
-    assert warnings[1].endswith("; waiting 1 s as the server asked (Retry-After), then try 3 of 3 (retries=2)"), warnings
-    assert clock.waits == [0.5, 1], "the back-off, then the server's Retry-After: %r" % clock.waits
-    assert [entry["status"] for entry in emulator.requests()] == [503, 429, 503]
+    assert warnings[1].endswith("; waiting 1 s as the server asked (Retry-After), then sending it again (rate limit: 0 s "
+                                "waited for it so far, at most 600 s for one request; a 429 does not count against "
+                                "retries)"), warnings
+    assert warnings[2].endswith("; trying again in 1 s (try 3 of 3, retries=2)"), warnings
+    assert clock.waits == [0.5, 1, 1.0], "the back-off, the server's Retry-After, the back-off: %r" % clock.waits
+    assert [entry["status"] for entry in emulator.requests()] == [503, 429, 503, 503]
     assert_no_secrets(describe(result), [emulator.token])
     FIGURES.setdefault("connection", {})["retry warning"] = warnings[1][:160]
 
@@ -117,7 +121,7 @@ def test_a_create_sent_again_after_429_warns_of_the_wait(emulator):
     assert result.get("changed") and not result.get("failed"), describe(result)
     warnings = _warnings(result)
     assert any(w.startswith("POST %s/api/groups failed with HTTP 429: " % emulator.url)
-               and "waiting 1 s as the server asked (Retry-After), then try 2 of 2" in w for w in warnings), describe(result)
+               and "waiting 1 s as the server asked (Retry-After), then sending it again" in w for w in warnings), describe(result)
     assert [w["method"] for w in emulator.writes()] == ["POST", "POST"]
 
 

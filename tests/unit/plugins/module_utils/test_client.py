@@ -557,7 +557,8 @@ def test_retries_and_waits_are_told_with_their_cause():
     assert notices == [
         'GET https://nms.test:443/api/groups failed with HTTP 503: down; trying again in 0.5 s (try 2 of 4, retries=3)',
         'GET https://nms.test:443/api/groups failed with HTTP 429: Too Many Requests; waiting 60 s as the server asked '
-        '(Retry-After), then try 3 of 4 (retries=3)',
+        '(Retry-After), then sending it again (rate limit: 0 s waited for it so far, at most 600 s for one request; '
+        'a 429 does not count against retries)',
     ]
 
 

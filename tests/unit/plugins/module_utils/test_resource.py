@@ -567,3 +567,19 @@ def test_an_info_modules_id_excludes_its_natural_key_and_filters_unless_it_says_
     module = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.' + module_name)
     info_class = next(value for name, value in vars(module).items() if name.endswith('InfoModule') and name != 'InfoModule')
     assert [list(pair) for pair in info_class.validation()['mutually_exclusive']] == pairs
+
+
+def test_a_create_refused_with_429_is_waited_out_whatever_retries_says():
+    client = LossyClient([429] * 5)
+    result, dummy = run(client, name='x', retries=0)
+    assert client.writes() == [('POST', '/things')] * 6
+    assert client.pauses == [(n, 2.0) for n in range(1, 6)]
+    assert result['changed'] is True and list(client.things) == ['new']
+
+
+def test_a_create_refused_with_429_forever_fails_once_it_waited_the_patience():
+    client = LossyClient([429] * 2000)
+    with pytest.raises(ApiError) as err:
+        run(client, name='x', retries=0)
+    assert err.value.status == 429
+    assert len(client.pauses) == 1200  # the fake client waits no time: each wait counts as the shortest, 0.5 s
