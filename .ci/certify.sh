@@ -17,8 +17,9 @@ check_changelog = True
 CFG
 echo "certify: $("$bin/python" -m pip show galaxy-importer 2>/dev/null | grep '^Version' ) on $artifact"
 rc=0
-GALAXY_IMPORTER_CONFIG="$scratch/galaxy-importer.cfg" PATH="$bin:$PATH" "$bin/python" -m galaxy_importer.main "$artifact" \
-  >"$scratch/import.log" 2>&1 || rc=$?
+# from inside the scratch directory: the importer writes importer_result.json into its working directory
+(cd "$scratch" && GALAXY_IMPORTER_CONFIG=galaxy-importer.cfg PATH="$bin:$PATH" "$bin/python" -m galaxy_importer.main \
+  "dist/$(basename "$artifact")" >import.log 2>&1) || rc=$?
 cat "$scratch/import.log"
 if [ "$rc" -ne 0 ] || grep -E '^(ERROR|WARNING)' "$scratch/import.log" >/dev/null; then
   echo "certify: FAILED: galaxy-importer exited $rc or reported the ERROR/WARNING lines above" >&2
