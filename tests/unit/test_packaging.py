@@ -241,8 +241,9 @@ def test_the_changelog_is_generated_from_the_fragments(tmp_path):
 
 # --- release hygiene (issue 21, point 6) ---------------------------------------------------------------
 # The version is written in galaxy.yml only (the changelog records releases, version_added what came when);
-# the collection is not on Galaxy and has no public links; nothing points at files outside the repository but the
-# real NetBird servers' kit (../shared/servers, which the real-server stage uses where it exists: issue 27).
+# its public links (galaxy.yml) all lead to the one repository it is published from; nothing points at files
+# outside the repository but the real NetBird servers' kit (../shared/servers, which the real-server stage uses
+# where it exists: issue 27).
 VERSION_ALLOWED = ('galaxy.yml', 'MANIFEST.json', 'FILES.json', 'CHANGELOG.rst', 'changelogs/')
 OUTSIDE = re.compile(r'\.\./shared(?!/servers)|\bshared/(spec|reference|DESIGN)|/work/|example\.invalid|galaxy\.ansible\.com')
 
@@ -294,7 +295,23 @@ def test_the_artifact_writes_the_version_once_and_points_nowhere_outside(built_c
     assert problems(files) == []
     manifest = json.loads(files['MANIFEST.json'])['collection_info']
     assert manifest['version'] == galaxy_version()
-    assert not [key for key in ('repository', 'documentation', 'homepage', 'issues') if manifest.get(key)]
+    links = {key: manifest.get(key) for key in ('repository', 'documentation', 'homepage', 'issues')}
+    assert links == {key: load_yaml('galaxy.yml')[key] for key in links}
+    assert all(link.startswith(PUBLISHED + '/') or link == PUBLISHED for link in links.values()), links
+    assert links['repository'] == PUBLISHED and links['issues'] == PUBLISHED + '/issues', links
+
+
+# Galaxy and Automation Hub show README.md without the repository around it: a relative link would lead nowhere
+PUBLISHED = 'https://github.com/nms-overlay/nms.overlay'
+MARKDOWN_LINK = re.compile(r'\]\(([^)\s]+)\)')
+
+
+def test_the_readme_links_only_absolute_addresses_and_anchors():
+    with open(os.path.join(REPO, 'README.md'), encoding='utf-8') as stream:
+        targets = MARKDOWN_LINK.findall(stream.read())
+    assert targets, 'README.md has no link at all: the pattern is wrong'
+    assert [target for target in targets if not target.startswith(('https://', '#'))] == []
+    assert PUBLISHED + '/blob/main/CHANGELOG.rst' in targets
 
 
 def test_the_user_agent_carries_galaxy_yml_s_version():
