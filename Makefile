@@ -42,7 +42,7 @@ DEMO_DIALECT ?= netbird
 help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
-	@echo "make test         unit + integration + reliability + sanity + lint + docs + eda + demo on the newest ansible-core,"
+	@echo "make test         unit + integration + reliability + sanity + lint + certify + docs + eda + demo on the newest ansible-core,"
 	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
 	@echo "make rehearse     what CI does, on this machine: .ci/run in a fresh clone of HEAD (before a push; .ci/rehearse.sh)"
 	@echo "make check        the quick loop: lint, unit tests, every module's scenario in process against the emulator (netbird)"
@@ -76,7 +76,7 @@ help:
 # sanity, lint and docs, then the oldest ansible-core and the matrix, in the other
 # (the venv first: both lanes' first stages need it, and on a fresh clone they would build it at once)
 test: venv
-	@bash .ci/stages.sh unit integration real reliability -- sanity lint docs eda demo-kept oldest matrix
+	@bash .ci/stages.sh unit integration real reliability -- sanity lint certify docs eda demo-kept oldest matrix
 
 # CI's run on a fresh clone of HEAD, here (.ci/rehearse.sh): a warm checkout hides what only a clean one shows
 rehearse:
@@ -232,7 +232,7 @@ sanity: venv
 
 # --- galaxy-importer ------------------------------------------------------------------------------
 # The importer of Galaxy and Automation Hub on the artifact of make build (.ci/certify.sh), in a venv of its own
-# (requirements-certify.txt, made like eda-venv). Not yet in make test: see issue 46 item 6 (3 warnings remain).
+# (requirements-certify.txt, made like eda-venv); make test runs it after lint and fails on any ERROR or WARNING line.
 CERTIFY_VENV ?= $(BUILD)/certify-venv
 certify-venv:
 	@$(MAKE) venv VENV=$(CERTIFY_VENV) REQUIREMENTS=requirements-certify.txt VENV_IMPORTS='galaxy_importer, ansiblelint'

@@ -100,26 +100,7 @@ build() {
 }
 
 certify() {
-  if grep -q '^certify:' Makefile; then
-    make certify ARTIFACT="$artifact"
-    return
-  fi
-  # ---- STAND-IN (release branch), until the certify target (requirements-certify.txt, .ci/certify.sh) lands: ----
-  # ---- the merger deletes this block, keeping the `make certify` call above.                                 ----
-  local venv="$repo/.build/certify-standin-venv"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import galaxy_importer' 2>/dev/null; then
-    say "certify (stand-in): galaxy-importer into $venv"
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --disable-pip-version-check --quiet galaxy-importer
-  fi
-  say "certify (stand-in): python -m galaxy_importer.main $artifact"
-  local log="$out/galaxy-importer.log"
-  (cd "$out" && "$venv/bin/python" -m galaxy_importer.main "$artifact") >"$log" 2>&1 \
-    || { cat "$log" >&2; fail "galaxy-importer refused $artifact"; }
-  if grep -E '^(ERROR|CRITICAL)' "$log"; then fail "galaxy-importer reported errors ($log)"; fi
-  say "certify (stand-in): galaxy-importer accepted $artifact ($(grep -c '^WARNING' "$log" || true) warnings: $log)"
-  # ---- end of the STAND-IN ----
+  make certify ARTIFACT="$artifact"  # galaxy-importer with ansible-lint on the artifact (.ci/certify.sh)
 }
 
 # a new virtualenv with only ansible-core and the runtime requirements, in seconds with uv (requirements-dev.txt)
