@@ -66,4 +66,22 @@ def test_the_roles_known_keys_are_network_states_sections():
     with open(REPO_ROOT + '/roles/network/tasks/main.yml', encoding='utf-8') as handle:
         tasks = yaml.safe_load(handle)
     check = next(task for task in tasks if task['name'] == 'Refuse an unknown key in the description')
-    assert sorted(check['vars']['network_known_keys']) == sorted([kind for kind, dummy in KINDS] + ['default_policy'])
+    assert sorted(check['vars']['network_known_keys']) == sorted([kind for kind, dummy in KINDS] + ['default_policy', 'group_memberships'])
+
+
+def test_the_role_passes_group_memberships_to_network_state(emulator, run):
+    # a group the description does not own gets one peer more through the role, its other peer kept; the re-run writes
+    # nothing (the role knows the key: it is no "unknown key")
+    from tests.support.emulator import make_group, make_peers, writes_of  # pylint: disable=import-outside-toplevel
+    peers = make_peers(emulator, 'role-web-1', 'role-web-2')
+    group = make_group(emulator, 'role-owned-elsewhere', [peers['role-web-1']])
+    description = {'group_memberships': [{'group': 'role-owned-elsewhere', 'peers': ['role-web-2'], 'mode': 'add'}]}
+    emulator.clear_log()
+    first = run([], play=role(description))
+    assert first.rc == 0, first.stdout
+    assert writes_of(emulator) == ['PUT /api/groups/%s' % group['id']], emulator.writes()
+    members = emulator.ok('GET', '/api/groups/%s' % group['id'])['peers']
+    assert sorted(peer['id'] if isinstance(peer, dict) else peer for peer in members) == sorted(peers.values())
+    emulator.clear_log()
+    again = run([], play=role(description))
+    assert again.rc == 0 and writes_of(emulator) == [], (again.stdout, emulator.writes())
