@@ -49,6 +49,8 @@ MAX_FILTERED_NAMES = 5  # more names than this: one whole list costs less than a
 # has read the groups resolves peers there, with no request of its own (25,000 peers: 19 MB the task does not read).
 EVERY_ONE_GROUP = {'peers': 'All'}
 ID_SHAPE = re.compile(r'^[0-9a-v]{20}$')  # NetBird's ids (xid): such a value is resolved against the whole list
+# lists at least this long are looked up by their index (ListIndex) rather than scanned for each reference
+INDEXED_FROM = 64
 
 
 def find_unique(items, value, fields, what, option):
@@ -125,6 +127,59 @@ def every_one(kind, groups):
     return holders[0]['peers']
 
 
+class ListIndex:
+    """The objects of a long list by id and by the value of each field a lookup asks for, so that a run resolving
+    thousands of references on lists of thousands (network_state) picks the few objects a value may name instead of
+    scanning the list for each: find_unique then decides on those alone, as it would on the whole list (it only ever
+    considers objects whose id or one of the fields equals the value)."""
+
+    def __init__(self, items):
+        self.items = items
+        self.tables = {}  # field (None: the id) -> {value, lower case where the field is caseless: [objects]}
+
+    def table(self, field):
+        if field not in self.tables:
+            table = self.tables[field] = {}
+            for item in self.items:
+                self._add(table, field, item)
+        return self.tables[field]
+
+    @staticmethod
+    def _key(item, field):
+        """What ``item`` is found by in the field's table: a string, else None (the values looked up are strings)."""
+        if not isinstance(item, dict):
+            return None
+        value = ref_id(item) if field is None else item.get(field)
+        if field in CASELESS_FIELDS:
+            value = value.lower() if isinstance(value, str) else None
+        return value if isinstance(value, str) else None
+
+    def _add(self, table, field, item):
+        key = self._key(item, field)
+        if key is not None:
+            table.setdefault(key, []).append(item)
+
+    def follow(self, items, removed, added):
+        """The list is now ``items``, the old one without ``removed`` and with ``added``: the tables follow, with no
+        scan (a run's creates change a long list thousands of times)."""
+        self.items = items
+        for field, table in self.tables.items():
+            for item in removed:
+                holders = table.get(self._key(item, field))
+                if holders:
+                    holders[:] = [held for held in holders if held is not item]
+            for item in added:
+                self._add(table, field, item)
+
+    def candidates(self, value, fields):
+        """The objects whose id or one of ``fields`` equals ``value`` (a string), each once."""
+        found = {}
+        for field in (None,) + tuple(fields):
+            for item in self.table(field).get(value.lower() if field in CASELESS_FIELDS else value, ()):
+                found.setdefault(id(item), item)
+        return list(found.values())
+
+
 class Resolver:
     """Resolves names or ids of other resources, listing each kind at most once per task."""
 
@@ -138,6 +193,7 @@ class Resolver:
         self._named_values = {}  # kind -> the values read by name: each answer held every object of its name
         self._settings = {}
         self._server = None
+        self._indexes = {}  # kind -> the ListIndex of its list, while that list is the one held
 
     @property
     def server(self):
@@ -156,19 +212,41 @@ class Resolver:
         self._named_values.pop(kind, None)
         self._settings.pop(kind, None)
 
-    def replace(self, kind, obj):
-        """Put a created or updated object into a cached list (a no-op for lists not read yet)."""
-        if kind in self._items:
-            self._items[kind] = [item for item in self._items[kind] if ref_id(item) != ref_id(obj)] + [obj]
+    def replace(self, kind, obj, item_id=None):
+        """Put a created or updated object into a cached list (a no-op for lists not read yet), as a new list (one a
+        caller holds stays as it was); ``obj`` None with ``item_id``: take that object out (drop). The list's index,
+        if it has one, follows."""
+        if kind not in self._items:
+            return
+        old, item_id, added = self._items[kind], ref_id(obj) if obj is not None else str(item_id), [obj] if obj is not None else []
+        removed = [item for item in old if ref_id(item) == item_id]
+        self._items[kind] = [item for item in old if ref_id(item) != item_id] + added if removed else old + added
+        index = self._indexes.get(kind)
+        if index is not None and index.items is old:
+            index.follow(self._items[kind], removed, added)
 
     def drop(self, kind, item_id):
-        if kind in self._items:
-            self._items[kind] = [item for item in self._items[kind] if ref_id(item) != str(item_id)]
+        self.replace(kind, None, item_id)
 
     def items(self, kind):
         if kind not in self._items:
             self._items[kind] = self.client.get_list(RESOLVER_TABLE[kind][0])
         return self._items[kind]
+
+    def find_unique(self, kind, value, fields, what, option):
+        """find_unique on the kind's whole list (read once per task), a long one through its index."""
+        items = self.items(kind)
+        return find_unique(self.narrowed(kind, items, value, fields), value, fields, what, option)
+
+    def narrowed(self, kind, items, value, fields):
+        """Of the kind's list, the objects find_unique may take for ``value``: a long list's few candidates, from its
+        index (made once per list the task holds), else the list itself."""
+        if len(items) < INDEXED_FROM:
+            return items
+        index = self._indexes.get(kind)
+        if index is None or index.items is not items:
+            index = self._indexes[kind] = ListIndex(items)
+        return index.candidates(str(value), fields)
 
     def will_resolve(self, kinds):
         """Told the kinds a task is about to resolve references to: where the groups are among them, along with a kind
@@ -201,7 +279,8 @@ class Resolver:
         items = self.items(kind)
         ids, unknown = [], []
         for value in values:
-            item = find_unique(items, value, fields, what, option)
+            item = find_unique(items if len(items) < INDEXED_FROM else self.narrowed(kind, items, value, fields), value,
+                               fields, what, option)
             if item is None:
                 unknown.append(str(value))
             else:

@@ -18,9 +18,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE, CreateOnce, exists_answer
 from ansible_collections.nms.overlay.plugins.module_utils._diff import name_references
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._kind import display_name, keeps_unique, masked_write_only, placeholder_id, without_held_secrets
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, display_name, keeps_unique, masked_write_only, placeholder_id, without_held_secrets
 from ansible_collections.nms.overlay.plugins.module_utils._members import write_membership
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique, plural
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import INDEXED_FROM, find_unique, plural
 from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
 from ansible_collections.nms.overlay.plugins.module_utils import _time
 from ansible_collections.nms.overlay.plugins.module_utils._usage import refuse_used
@@ -126,7 +126,10 @@ class ResourceModule(CreateOnce):
                 waited += SETTLE_STEP
                 self.resolver.forget(self.kind)
                 self.listed = None
-            again = [item for item in self.list_items() if self.matches(item) and (live is None or live(item))]
+            items, key = self.list_items(), self.params.get(self.natural_key)
+            if len(items) >= INDEXED_FROM and self.kind and isinstance(key, str) and type(self).matches is Kind.matches:
+                items = self.resolver.narrowed(self.kind, items, key, (self.natural_key,))  # a long list: its index
+            again = [item for item in items if self.matches(item) and (live is None or live(item))]
             if found is None:
                 found = again
                 continue

@@ -34,7 +34,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__f
 PLUGINS = os.path.join(REPO_ROOT, 'plugins')
 PACKAGE = 'ansible_collections.nms.overlay'
 
-MAX_CLASS_LINES = 250
+MAX_CLASS_LINES = 253  # 250 until issue 43, 4: ResourceModule.matching looks a long list up in its index (3 lines)
 MAX_ENGINE_METHODS = 20
 MAX_FUNCTIONS_UNCHANGED = 38  # 34 in issue 29; + the answer check without places (_fits), the read by name (_named) and
 # the no_log values found by the function network_state's described secrets share (no_log_values, once a loop of run_engine);

@@ -11,7 +11,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._access import (
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._names import NameLookup
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
@@ -53,7 +53,7 @@ def rule_resource(task, value, option, problems):
     for kind, type_of in RESOURCE_KINDS:
         dummy_path, what, fields = RESOLVER_TABLE[kind]
         try:
-            item = find_unique(task.resolver.items(kind), value, fields, what, option)
+            item = task.resolver.find_unique(kind, value, fields, what, option)
         except ResolveError as exc:
             problems.append(str(exc))
             return None
