@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Whether PyPI has an ansible-core newer than the one the next stage tests (make next-rc).
 
 Reads the ansible-core pin of a requirements file (requirements-next.txt), asks pip for the versions PyPI has

@@ -56,8 +56,8 @@ def test_peers_mode_and_group_memberships_on_the_real_server(server, run):  # py
         assert members(server, group['id']) == sorted([first, second, third])
 
         server.clear_log()
-        removed = run([{'name': 'remove', 'nms.overlay.group': {'name': 'members-ops', 'peers': [first, third],
-                                                               'peers_mode': 'remove'}}], env=env)
+        removed = run([{'name': 'remove', 'nms.overlay.group': {
+            'name': 'members-ops', 'peers': [first, third], 'peers_mode': 'remove'}}], env=env)
         assert removed['remove']['changed'] is True
         assert writes_of(server) == ['PUT /api/groups/%s' % group['id']]
         assert members(server, group['id']) == [second]
