@@ -211,6 +211,7 @@ class Resolver:
         self._items.pop(kind, None)
         self._named_values.pop(kind, None)
         self._settings.pop(kind, None)
+        self._indexes.pop(kind, None)
 
     def replace(self, kind, obj, item_id=None):
         """Put a created or updated object into a cached list (a no-op for lists not read yet), as a new list (one a
@@ -224,6 +225,13 @@ class Resolver:
         index = self._indexes.get(kind)
         if index is not None and index.items is old:
             index.follow(self._items[kind], removed, added)
+
+    def hold_current(self, kind, objects):
+        """Objects of the kind read elsewhere (a network's resources, under it): the cached list holds them as read,
+        whether it knew them or not (a concurrent run may have made one after the list was read)."""
+        for obj in objects if kind in self._items else ():
+            if isinstance(obj, dict) and ref_id(obj) not in (None, ''):
+                self.replace(kind, obj)
 
     def drop(self, kind, item_id):
         self.replace(kind, None, item_id)
@@ -279,8 +287,7 @@ class Resolver:
         items = self.items(kind)
         ids, unknown = [], []
         for value in values:
-            item = find_unique(items if len(items) < INDEXED_FROM else self.narrowed(kind, items, value, fields), value,
-                               fields, what, option)
+            item = find_unique(self.narrowed(kind, items, value, fields), value, fields, what, option)
             if item is None:
                 unknown.append(str(value))
             else:

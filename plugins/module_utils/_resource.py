@@ -104,13 +104,13 @@ class ResourceModule(CreateOnce):
         return found[0] if found else None
 
     def list_items(self):
-        """All objects of the kind, listed once per task and shared with name resolution (a kind under a parent: its
-        list there, read once per task where the kind says ``cache_list``; none under a parent check mode only plans)."""
+        """All objects of the kind, listed once per task and shared with name resolution (a kind under a parent: its list
+        there, once per task where it says ``cache_list``, also held by the account-wide list; none when check mode plans)."""
         if self.kind:
             return self.resolver.items(self.kind)
         if self.listed is None or not self.cache_list:
-            path = self.path
-            self.listed = self.client.get_list(path) if path is not None else []
+            self.listed = self.client.get_list(self.path) if self.path is not None else []
+            self.resolver.hold_current(self.also_listed, self.listed)
         return self.listed
 
     def matching(self, live=None):

@@ -18,7 +18,9 @@
   resource end with one network holding it, every fork ok) and ``test_ten_forks_bootstrap_the_agent_network_settings``
   (the 409s of all bootstraps but one reconciled; ``test_bootstrap_answered_409_is_reconciled`` in process).
 * Issue 43, item 4: ``test_ten_forks_build_one_network_of_many_shared_names_in_network_state``: ten network_state runs
-  building the same policies and setup keys, which converge once per kind, end with one live copy of each name.
+  building the same policies and setup keys, which converge once per kind, end with one live copy of each name;
+  ``test_ten_forks_nest_and_name_only_what_survives_in_network_state``: what is nested in a converging network, and a
+  policy naming its resource, name only the copy that survives.
 """
 
 from __future__ import annotations
@@ -274,6 +276,44 @@ def test_ten_forks_build_one_network_of_many_shared_names_in_network_state(emula
     FIGURES.setdefault("concurrency", {})["a network of shared names in network_state, %s" % load] = (
         "%d forks: %d POSTs of policies and keys, one of each name kept, %d policies deleted, %.1fs" % (
             FORKS, len(posts), len(deleted), elapsed))
+
+
+RACE_NESTED = ("    - name: Build the race network with what names it\n      nms.overlay.network_state:\n"
+               "        groups: [{name: race-gw}, {name: race-users}]\n        networks:\n"
+               "          - name: race-net\n            resources: [{name: race-wiki, address: 10.9.0.1, groups: [race-users]}]\n"
+               "            routers: [{peer_groups: [race-gw], metric: 100, masquerade: true}]\n        policies:\n"
+               "          - {name: race-to-wiki, rules: [{name: r, sources: [race-users], destination_resource: race-wiki}]}\n")
+
+
+def test_ten_forks_nest_and_name_only_what_survives_in_network_state(current_emulator, tmp_path):
+    """Issue 43, item 4 (one settle window per run): a kind that names a converging one waits until it converged. Ten
+    forks build one network (servers let networks share a name) with a resource and a router nested in it, and a
+    policy (a shared name too) whose rule names the resource: every answer 1 s late, so that every fork creates its own
+    copy of each. Every fork ends ok; one network is left, holding the one resource and the one router; one policy is
+    left, and its rule names the surviving resource, never one of a discarded copy's; a re-run changes nothing."""
+    emu = current_emulator
+    output, returncode, recap, elapsed = run_forks(emu, tmp_path, RACE_NESTED, slow=1.0)
+    log = emu.requests()
+    networks = [n for n in emu.api("GET", "/networks")[1] if n["name"] == "race-net"]
+    policies = [p for p in emu.api("GET", "/policies")[1] if p["name"] == "race-to-wiki"]
+    posts = [r for r in log if r["method"] == "POST" and r["path"] in ("/api/networks", "/api/policies")]
+    failures = [line for line in output.splitlines() if line.startswith("fatal:")]
+    context = "networks %s, policies %s after %d POSTs, failures:\n%s\n%s" % (
+        [n["id"] for n in networks], [p["id"] for p in policies], len(posts), "\n".join(failures), output[-4000:])
+    assert len(posts) > 2, "the race did not happen: " + context
+    assert returncode == 0 and all_ok(recap), context
+    assert len(networks) == 1 and len(policies) == 1, context
+    kept = networks[0]["id"]
+    resources = emu.api("GET", "/networks/%s/resources" % kept)[1]
+    routers = emu.api("GET", "/networks/%s/routers" % kept)[1]
+    assert [r["name"] for r in resources] == ["race-wiki"] and len(routers) == 1, (resources, routers, context)
+    destination = policies[0]["rules"][0].get("destinationResource") or {}
+    assert destination.get("id") == resources[0]["id"], (policies[0]["rules"][0], resources, context)
+    output, returncode, recap, dummy = run_forks(emu, tmp_path, RACE_NESTED, slow=0.0)
+    assert returncode == 0 and all_ok(recap) and changed_count(recap) == 0, "a re-run failed or changed: " + output[-4000:]
+    FIGURES.setdefault("concurrency", {})["nested and named kinds in network_state"] = (
+        "%d forks: %d POSTs of networks and policies, one of each kept, the rule names the kept resource, %.1fs" % (
+            FORKS, len(posts), elapsed))
 
 
 @pytest.mark.parametrize("load", LOADS)

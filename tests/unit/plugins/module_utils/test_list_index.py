@@ -55,8 +55,24 @@ def test_the_resolver_indexes_a_long_list_once_and_anew_when_the_list_changes():
     resolver.drop('users', 'new')
     assert resolver.find_unique('users', 'made now', FIELDS, 'user', 'users') is None
     assert resolver._indexes['users'] is index  # pylint: disable=protected-access
-    assert index.items is resolver.items('users') and len(index.items) == len(items) + 0  # one added, one dropped
+    assert index.items is resolver.items('users') and len(index.items) == len(items)  # one added, one dropped
     with pytest.raises(ResolveError, match="matches 2 users"):
         resolver.to_ids('users', ['twice'], 'users')
+    resolver.forget('users')  # a list read again is indexed anew, never through the old list's index
+    assert 'users' not in resolver._indexes  # pylint: disable=protected-access
     short = long_list()[:INDEXED_FROM - 1]
     assert resolver.narrowed('users', short, 'n-001', FIELDS) is short  # a short list is scanned as it is
+
+
+def test_objects_read_under_their_parent_are_held_by_the_account_wide_list():
+    """A network's resources listed under it, one a concurrent run made after the account-wide list was read: that list
+    (and its index) holds them as read, so that a policy's rule later in the run finds the new one by name."""
+    resolver = Resolver(FakeClient())
+    items = long_list()
+    resolver.seed('users', items)
+    assert resolver.find_unique('users', 'made elsewhere', FIELDS, 'user', 'users') is None
+    resolver.hold_current('users', [{'id': 'late', 'name': 'made elsewhere'}, {'id': 'id-004', 'name': 'n-004'}, None])
+    assert resolver.find_unique('users', 'made elsewhere', FIELDS, 'user', 'users')['id'] == 'late'
+    assert len(resolver.items('users')) == len(items) + 1  # the known one replaced, not repeated
+    resolver.hold_current('groups', [{'id': 'g', 'name': 'never read'}])  # a list not read stays unread
+    assert 'groups' not in resolver._items  # pylint: disable=protected-access
