@@ -57,7 +57,6 @@ options:
     default: 30
   retries:
     description:
-      - How many times a request is retried after a connection error or an HTTP 502, 503 or 504 answer.
       - An HTTP 429 (a rate limit) is waited out without counting as a retry, for at most 600 s in all for one
         request; see the collection's rate limits guide (docs/rate-limits.md).
       - V(GET), V(PUT) and V(DELETE) are retried with exponential backoff (0.5 s, doubling, at most 10 s), or after

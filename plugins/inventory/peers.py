@@ -40,53 +40,13 @@ requirements:
 extends_documentation_fragment:
   - constructed
   - inventory_cache
+  - nms.overlay.plugin
 options:
   plugin:
     description: Marks the file as an inventory source of this plugin.
     type: str
     required: true
     choices: [nms.overlay.peers]
-  api_url:
-    description:
-      - Base URL of the management API, for example C(https://nms.example.com). A trailing C(/api) is optional.
-    type: str
-    env:
-      - name: NMS_API_URL
-  api_token:
-    description:
-      - Personal access token of the user the inventory reads as. Prefer the environment variable
-        E(NMS_API_TOKEN) over writing it into the file.
-      - Sent in the C(Authorization) header and never shown in output or error messages.
-    type: str
-    env:
-      - name: NMS_API_TOKEN
-  validate_certs:
-    description:
-      - Whether to verify the server's TLS certificate.
-      - Set to V(false) only for tests; the inventory then warns every time it reads the peers from the server.
-    type: bool
-    default: true
-  ca_path:
-    description:
-      - Path of a PEM file with the CA certificate(s) that signed the server certificate.
-      - If not set, the value of the E(NMS_API_CA_PATH) environment variable is used (an empty value counts as not
-        set), like for the collection's modules. The AWX credential type of the collection sets it when its CA
-        certificate field is filled in.
-    type: path
-  timeout:
-    description:
-      - Seconds one try of the HTTP request may take as a whole (connecting, the answer and all of its body)
-        before it counts as failed.
-    type: float
-    default: 30
-  retries:
-    description:
-      - How many times the request is retried after a connection error, a timeout or an HTTP 429, 502, 503 or
-        504 answer, after a pause of 0.5 s doubling up to 10 s, or the wait the server asks for in C(Retry-After)
-        (at most 60 s). Each retry and wait is shown as a warning.
-      - Reading the peers takes at most O(timeout) x (O(retries) + 1) plus the pauses.
-    type: int
-    default: 3
   hostname_source:
     description:
       - Which peer field names the host. V(dns_label) is the peer's DNS name in the overlay network

@@ -33,6 +33,8 @@ author:
   - nms.overlay contributors (@nms-overlay)
 requirements:
   - requests
+extends_documentation_fragment:
+  - nms.overlay.plugin
 options:
   _terms:
     description:
@@ -61,47 +63,6 @@ options:
     type: str
     choices: [error, skip, warn]
     default: error
-  api_url:
-    description:
-      - Base URL of the management API, for example C(https://nms.example.com) or C(https://nms.example.com/api).
-      - A trailing C(/api) is optional.
-    type: str
-    env:
-      - name: NMS_API_URL
-  api_token:
-    description:
-      - Personal access token of the user the lookup reads as. Prefer the environment variable over writing it into
-        a template.
-      - Sent in the C(Authorization) header and never shown in output or error messages.
-    type: str
-    env:
-      - name: NMS_API_TOKEN
-  validate_certs:
-    description:
-      - Whether to verify the server's TLS certificate.
-      - Set to V(false) only for tests; the lookup then warns every time it runs.
-    type: bool
-    default: true
-  ca_path:
-    description:
-      - Path of a PEM file with the CA certificate(s) that signed the server certificate.
-      - Use it for servers with a private CA instead of turning O(validate_certs) off.
-      - If not set, the value of the E(NMS_API_CA_PATH) environment variable is used (an empty value counts as not
-        set), as for the collection's modules.
-    type: path
-  timeout:
-    description:
-      - Seconds one try of an HTTP request may take as a whole (connecting, the answer and all of its body), before it
-        counts as failed and (see O(retries)) may be tried again.
-    type: float
-    default: 30
-  retries:
-    description:
-      - How many times a request is retried after a connection error, a timeout or an HTTP 429, 502, 503 or 504
-        answer, after a pause of 0.5 s doubling up to 10 s, or the wait the server asks for in C(Retry-After) (at
-        most 60 s). Each retry and wait is shown as a warning.
-    type: int
-    default: 3
 notes:
   - >-
     Ansible's C(lookup) joins a list of texts with commas unless given C(wantlist=true); C(query) (or C(q)) always

@@ -11,6 +11,8 @@ import pytest
 import yaml
 
 from ansible_collections.nms.overlay.plugins.doc_fragments.module import ModuleDocFragment
+from ansible_collections.nms.overlay.plugins.doc_fragments.plugin import ModuleDocFragment as PluginDocFragment
+from ansible_collections.nms.overlay.plugins.inventory import peers
 from ansible_collections.nms.overlay.plugins.lookup import nms
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._lookup import TermError, lookup_kinds, parse_terms
@@ -183,8 +185,14 @@ def test_the_documentation_names_every_kind_with_its_fields():
             assert 'C(%s)' % field in text, (kind.name, field)
 
 
-def test_the_connection_options_are_the_modules_with_their_types_defaults_and_variables():
-    options = DOC['options']
+@pytest.mark.parametrize('plugin', [nms, peers], ids=['lookup', 'inventory'])
+def test_the_connection_options_are_the_modules_with_their_types_defaults_and_variables(plugin):
+    """The lookup and the inventory take the connection options from one fragment (nms.overlay.plugin), which has
+    the modules' types, defaults and environment variables."""
+    doc = yaml.safe_load(plugin.DOCUMENTATION)
+    assert 'nms.overlay.plugin' in doc['extends_documentation_fragment']
+    assert not set(doc['options']) & set(connection_argument_spec()), 'a connection option written again'
+    options = dict(doc['options'], **yaml.safe_load(PluginDocFragment.DOCUMENTATION)['options'])
     module_options = yaml.safe_load(ModuleDocFragment.DOCUMENTATION)['options']
     for name, spec in connection_argument_spec().items():
         assert options[name]['type'] == spec['type'] == module_options[name]['type']
@@ -194,4 +202,5 @@ def test_the_connection_options_are_the_modules_with_their_types_defaults_and_va
             assert 'E(NMS_API_CA_PATH)' in ' '.join(options[name]['description'])
         else:
             assert [entry['name'] for entry in options[name].get('env', [])] == variables
-    assert sorted(set(options) - set(connection_argument_spec())) == ['_terms', 'name', 'on_missing', 'result']
+    if plugin is nms:
+        assert sorted(set(options) - set(connection_argument_spec())) == ['_terms', 'name', 'on_missing', 'result']
