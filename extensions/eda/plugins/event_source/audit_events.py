@@ -153,6 +153,7 @@ DURATION = re.compile(r'^(?:\s*\d+\s*[smhdw])+\s*$', re.IGNORECASE)
 UNIT_SECONDS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
 TOKEN_RE = re.compile(r'[\x21-\x7e]+')  # printable ASCII, no space (fullmatch: a trailing newline too)
 USER_AGENT = 'nms.overlay-eda-audit-events'
+FORBIDDEN = 'the audit log needs the token of a user with admin power or of a service user'  # said on a 401 or 403
 
 logger = logging.getLogger('nms.overlay.audit_events')  # ansible-rulebook runs the file as <run_path>
 
@@ -543,8 +544,7 @@ class Client:
     """GET with the token, in a worker thread; PollError with a message for the log (never the token). ``forbidden``:
     what a 401 or 403 adds to the message (what the token needs for what the source reads)."""
 
-    def __init__(self, options, forbidden='the audit log needs the token of a user with admin power or of a service '
-                                         'user', user_agent=USER_AGENT):
+    def __init__(self, options, forbidden=FORBIDDEN, user_agent=USER_AGENT):
         self.options = options
         self.forbidden = forbidden
         self.user_agent = user_agent
@@ -657,7 +657,7 @@ class Poller:
         if self.failing is None or self.failing[0] != message or now - self.failing[1] >= REPEAT_ERROR_SECONDS:
             count = 1 if self.failing is None else self.failing[2] + 1
             self.log.error('poll failed%s: %s; trying again every %g s',
-                         '' if count == 1 else ' (%d polls in a row)' % count, message, self.options.interval)
+                           '' if count == 1 else ' (%d polls in a row)' % count, message, self.options.interval)
             self.failing = (message, now, count)
         else:
             self.failing = (self.failing[0], self.failing[1], self.failing[2] + 1)
