@@ -106,7 +106,8 @@ def documented_examples():
     blocks, the example rulebooks (rendered with their defaults and the credential type's variable)."""
     found = []
     for name, plugin in PLUGINS.items():
-        found += [("%s EXAMPLES" % name, source, args) for source, args in sources_of(yaml.safe_load(plugin.EXAMPLES))]
+        found += [("%s EXAMPLES" % name, source, render(args, {"NMS_API_TOKEN": TOKEN}))  # -E NMS_API_TOKEN
+                  for source, args in sources_of(yaml.safe_load(plugin.EXAMPLES))]
     with open(os.path.join(REPO_ROOT, "docs", "eda.md"), encoding="utf-8") as handle:
         blocks = re.findall(r"```yaml\n(.*?)```", handle.read(), re.S)
     found += [("docs/eda.md", source, args) for block in blocks for source, args in sources_of(yaml.safe_load(block))]
@@ -121,7 +122,10 @@ def documented_examples():
 def test_every_documented_example_validates():
     examples = documented_examples()
     assert {source for dummy, source, dummy2 in examples} == set(PLUGINS)
-    assert len([where for where, dummy, dummy2 in examples if where == "docs/eda.md"]) >= 3
+    with open(os.path.join(REPO_ROOT, "docs", "eda.md"), encoding="utf-8") as handle:
+        uses = len(re.findall(r"^\s*- nms\.overlay\.\w+:", "".join(re.findall(r"```yaml\n(.*?)```", handle.read(), re.S)),
+                              re.M))
+    assert uses >= 2 and len([where for where, dummy, dummy2 in examples if where == "docs/eda.md"]) == uses
     for where, source, args in examples:
         errors = [error.message for error in validator(source).iter_errors(args)]
         assert not errors, (where, source, args, errors)
