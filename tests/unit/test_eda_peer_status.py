@@ -179,7 +179,7 @@ def test_a_restart_with_the_state_file_delivers_what_happened_meanwhile_once(tmp
     assert polls(second, 2) == [[("connected", "b")], []]
     third = source([[peer("a", False), peer("b", True)]], state_file=str(state))
     assert polls(third, 1) == [[]]
-    assert [name for name in os.listdir(str(tmp_path))] == ["peers.json"]
+    assert os.listdir(str(tmp_path)) == ["peers.json"]
 
 
 def test_a_source_cancelled_while_it_delivers_delivers_the_rest_next_time(tmp_path):
