@@ -239,8 +239,9 @@ def seed_events(app: App, body: dict[str, Any]) -> Any:
 
 
 def peer_status(app: App, body: dict[str, Any]) -> Any:
-    """What a server records as agents connect and disconnect: `{"peers": [{"id", "connected"?, "last_seen"?}]}` sets
-    those of each peer (a peer that disconnects: `connected` false, `last_seen` when it went). All or nothing: an unknown
+    """What a server records as agents connect and disconnect: `{"peers": [{"id", "connected"?, "last_seen"?,
+    "approval_required"?}]}` sets those of each peer (a peer that disconnects: `connected` false, `last_seen` when it
+    went; `approval_required` as a server with peer approval sets it). All or nothing: an unknown
     peer is a 404, a bad time stamp a 422, and then no peer changes. Returns the peers as POST /_emulator/peers does.
     With `"before": "DELETE /api/peers/<id>"` (a method and an /api path) the change waits for that request and is made
     just before the emulator handles it (once; a reset forgets it): an agent that connects while a client works through
@@ -275,6 +276,8 @@ def _status_updates(state: State, body: dict[str, Any]) -> list[tuple[Record, di
             update["connected"] = bool(item["connected"])
         if "last_seen" in item:
             update["last_seen"] = _last_seen(item["last_seen"])
+        if "approval_required" in item:  # what a server with peer approval (NetBird Cloud) sets; OSS never does
+            update["approval_required"] = bool(item["approval_required"])
         updates.append((peer, update))
     return updates
 

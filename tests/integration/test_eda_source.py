@@ -30,18 +30,20 @@ import yaml
 
 from tests.support.emulator import REPO_ROOT, make_peers
 
-PLUGIN = os.path.join(REPO_ROOT, "extensions", "eda", "plugins", "event_source", "audit_events.py")
+SOURCES = os.path.join(REPO_ROOT, "extensions", "eda", "plugins", "event_source")
+PLUGIN = os.path.join(SOURCES, "audit_events.py")
 INTERVAL = 0.1
 
 
-def load_plugin():
-    spec = importlib.util.spec_from_file_location("nms_overlay_audit_events", PLUGIN)
+def load_plugin(name="audit_events"):
+    spec = importlib.util.spec_from_file_location("nms_overlay_%s" % name, os.path.join(SOURCES, "%s.py" % name))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 audit_events = load_plugin()
+peer_status = load_plugin("peer_status")
 
 
 def source_args(emulator, **args):
@@ -53,8 +55,9 @@ class Running:
     calls) in a thread meanwhile, ``polls(n)`` waits until n more polls have been made, ``events`` is what was put on
     the queue; the end of the block cancels the source, as ansible-rulebook does when it stops."""
 
-    def __init__(self, args):
+    def __init__(self, args, make=None):
         self.args = args
+        self.make = make or audit_events.main  # make(queue, args): the source's coroutine
         self.events = []
 
     async def _collect(self, queue):
@@ -63,7 +66,7 @@ class Running:
 
     async def start(self):
         self.queue = asyncio.Queue()
-        self.task = asyncio.create_task(audit_events.main(self.queue, self.args))
+        self.task = asyncio.create_task(self.make(self.queue, self.args))
         self.collector = asyncio.create_task(self._collect(self.queue))
         await asyncio.sleep(0)
 
@@ -109,16 +112,16 @@ def event_polls(emulator):
 ARRIVAL_TIMEOUT = 30
 
 
-def drive(emulator, args, steps, polls=3, arrivals=()):
+def drive(emulator, args, steps, polls=3, arrivals=(), make=None, counter=None):
     """Start the source, then for each step: run it (a function of the emulator, in a thread) and wait for ``polls``
     polls. ``arrivals``: for each step, how many events must be on the queue before those polls start (a real server
     stores its events a little later; waited for up to ARRIVAL_TIMEOUT seconds, poll by poll). Returns the events put
-    on the queue."""
-    def counter():
-        return event_polls(emulator)
+    on the queue. ``make`` and ``counter``: another source (Running) and what counts its polls (audit_events' by
+    default, counted in the server's request log)."""
+    counter = counter or (lambda: event_polls(emulator))
 
     async def scenario():
-        running = Running(args)
+        running = Running(args, make)
         await running.start()
         try:
             await running.polls(counter, 1)
@@ -492,9 +495,10 @@ class Rulebook:
         pytest.fail("no %s within %ss; ansible-rulebook's output:\n%s" % (what, timeout, self.output()[-6000:]),
                     pytrace=False)
 
-    def wait_ready(self):
-        """Until the source made its first poll (it then delivers only what happens from now on)."""
-        self.wait_for("first poll of the source", lambda: "the audit log is " in self.output(), timeout=60)
+    def wait_ready(self, ready="the audit log is "):
+        """Until the source made its first poll (it then delivers only what happens from now on): until ``ready``, what
+        the source logs then, shows in the output."""
+        self.wait_for("first poll of the source", lambda: ready in self.output(), timeout=60)
 
     def stop(self):
         if self.process.poll() is None:
@@ -512,10 +516,10 @@ def rulebooks(tmp_path, collections_dir):
     bin_dir = eda_bin()
     started = []
 
-    def start(name, server, **variables):
+    def start(name, server, ready="the audit log is ", **variables):
         book = Rulebook(bin_dir, collections_dir, tmp_path / ("rulebook%d" % len(started)), name, server, variables)
         started.append(book)
-        book.wait_ready()
+        book.wait_ready(ready)
         return book
 
     yield start
@@ -534,7 +538,7 @@ def test_example_rulebooks_are_valid_for_ansible_rulebook(collections_dir):
     collection), with the ansible-rulebook of make eda-venv."""
     bin_dir = eda_bin()
     names = sorted(name for name in os.listdir(RULEBOOKS) if name.endswith(".yml"))
-    assert len(names) == 5, names
+    assert len(names) == 6, names
     script = """
 import json, os, sys, yaml, jsonschema, ansible_rulebook
 from ansible_rulebook.conf import settings
@@ -552,7 +556,7 @@ for path in sys.argv[1:]:
                           env=dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections_dir), capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert len(done.stdout.splitlines()) == 5, done.stdout
+    assert len(done.stdout.splitlines()) == 6, done.stdout
 
 
 def test_name_new_peers_renames_a_peer_that_joined(emulator, rulebook):
@@ -637,3 +641,110 @@ def test_forward_to_webhook_posts_each_event_of_a_playbook_once(emulator, rulebo
     time.sleep(3)
     assert posted() == [("group.add", "eda-made")], posted()
     assert json.loads(state.read_text(encoding="utf-8"))["seen"]
+
+
+# --------------------------------------------------------------------------------------------
+# nms.overlay.peer_status against the emulator
+
+def drive_peers(server, args, steps, polls=3, arrivals=()):
+    """``drive`` for nms.overlay.peer_status: its polls counted by its own client (a test's or an agent helper's GET
+    /api/peers reaches the server's log too)."""
+    made = {}
+
+    def make(queue, arguments):
+        made["source"] = peer_status.PeerStatusSource(peer_status.Options(arguments))
+        return made["source"].run(queue)
+    return drive(server, args, steps, polls, arrivals, make=make,
+                 counter=lambda: made["source"].client.requests if made else 0)
+
+
+def changes(events):
+    return [(event["peer_status"]["change"], event["peer_status"]["name"]) for event in events]
+
+
+def status(**peers):
+    """A step: the server records these peers' connected (True/False) or approval (a dict), as agents do."""
+    def step(emulator):
+        items = [dict({"id": peer_id}, **(value if isinstance(value, dict) else {"connected": value}))
+                 for peer_id, value in peers.items()]
+        emulator.control("POST", "/_emulator/peer-status", {"peers": items})
+    return step
+
+
+def test_peer_status_delivers_each_connect_disconnect_and_approval_once(emulator):
+    """Peers that connect, disconnect, join (connected), wait for approval and are approved, a rename and a deletion:
+    each change once, whatever the polls in between list again; the rename and the deletion are no change."""
+    ids = make_peers(emulator, "web-1", "web-2", "db-1")
+    status(**{ids["db-1"]: False})(emulator)
+    steps = [status(**{ids["web-1"]: False}),
+             status(**{ids["db-1"]: True}),
+             lambda emu: make_peers(emu, "web-3"),
+             lambda emu: emu.ok("PUT", "/api/peers/%s" % ids["web-2"],
+                                {"name": "web-2-fra", "ssh_enabled": False, "login_expiration_enabled": False}),
+             status(**{ids["web-2"]: False}),
+             lambda emu: emu.ok("DELETE", "/api/peers/%s" % ids["db-1"]),
+             status(**{ids["web-1"]: {"approval_required": True}}),
+             status(**{ids["web-1"]: {"approval_required": False, "connected": True}})]
+    events = drive_peers(emulator, source_args(emulator), steps)
+    assert changes(events) == [("disconnected", "web-1"), ("connected", "db-1"), ("connected", "web-3"),
+                               ("disconnected", "web-2-fra"), ("approval_required", "web-1"), ("connected", "web-1"),
+                               ("approved", "web-1")], changes(events)
+    event = events[0]["peer_status"]
+    assert event["id"] == ids["web-1"] and event["connected"] is False and "All" in event["groups"]
+    assert {r["path"] for r in emulator.requests() if r["method"] == "GET"} == {"/api/peers"}
+
+
+def test_peer_status_loses_no_change_to_a_failed_poll_and_repeats_none(emulator, caplog):
+    """A 503 three times, then an answer cut short, while a peer disconnects: the change comes once, with the first
+    poll that works; each failure is logged once, without the token."""
+    caplog.set_level(logging.INFO)
+    ids = make_peers(emulator, "web-1")
+
+    def failing(emu):
+        emu.set_faults({"queue": [dict(kind=kind, method="GET", path="/api/peers")
+                                  for kind in ("503", "503", "503", "truncated")]})
+        status(**{ids["web-1"]: False})(emu)
+    events = drive_peers(emulator, source_args(emulator), [failing], polls=6)
+    assert changes(events) == [("disconnected", "web-1")]
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 2 and "HTTP 503" in errors[0] and emulator.token not in " ".join(errors), errors
+    assert any("polls work again after 4 failed" in r.getMessage() for r in caplog.records)
+
+
+def test_peer_status_resumes_from_its_state_file(emulator, tmp_path):
+    state = tmp_path / "peers.json"
+    ids = make_peers(emulator, "web-1", "web-2")
+    args = source_args(emulator, state_file=str(state))
+    assert changes(drive_peers(emulator, args, [status(**{ids["web-1"]: False})])) == [("disconnected", "web-1")]
+    status(**{ids["web-2"]: False, ids["web-1"]: True})(emulator)  # while the source is down
+    again = drive_peers(emulator, args, [status(**{ids["web-2"]: True})])
+    assert changes(again) == [("connected", "web-1"), ("disconnected", "web-2"), ("connected", "web-2")] or \
+        changes(again) == [("disconnected", "web-2"), ("connected", "web-1"), ("connected", "web-2")], changes(again)
+    assert drive_peers(emulator, args, []) == []
+    assert emulator.token not in state.read_text(encoding="utf-8")
+
+
+def test_bad_peer_status_arguments_name_the_argument_before_any_request(emulator):
+    for args, name in ((dict(source_args(emulator), changes=["online"]), "changes"),
+                       (dict(source_args(emulator), activity_code=["peer.*"]), "unknown argument(s) activity_code")):
+        with pytest.raises(ValueError) as info:
+            asyncio.run(peer_status.main(asyncio.Queue(), args))
+        assert str(info.value).startswith(name), str(info.value)
+    assert emulator.requests() == []
+
+
+@pytest.mark.dialects("current")
+def test_report_peer_status_tells_each_change_once(emulator, rulebook):
+    """The example rulebook with ansible-rulebook: a peer that joins, one that disconnects, one waiting for approval,
+    each told once (three more polls later, still once)."""
+    ids = make_peers(emulator, "web-1")
+    book = rulebook("report_peer_status", emulator, ready="the peers of ")
+    joined = make_peers(emulator, "web-2")
+    status(**{ids["web-1"]: False})(emulator)
+    status(**{joined["web-2"]: {"approval_required": True}})(emulator)
+    lines = ["PEER web-2 (", ") connected", "PEER web-1 (", "disconnected, last seen", "waits for approval"]
+    book.wait_for("the three changes told", lambda: all(part in book.output() for part in lines))
+    time.sleep(3)
+    told = [line for line in book.output().splitlines() if "PEER " in line and "msg" not in line]
+    assert sorted(line.split("PEER ", 1)[1].split(" (")[0] + " " + line.rsplit(")", 1)[1].split(",")[0].strip()
+                  for line in told) == ["web-1 disconnected", "web-2 connected", "web-2 waits for approval"], told

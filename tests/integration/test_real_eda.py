@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from tests.integration.test_eda_source import codes_names, drive, group, rulebooks, source_args, webhooks
+from tests.integration.test_eda_source import changes, codes_names, drive, drive_peers, group, rulebooks, source_args, webhooks
 from tests.integration.test_real_servers import RELEASES, started
 from tests.integration.test_real_stale_peers import join_at_once
 from tests.support.realagents import Agents
@@ -176,3 +176,48 @@ def test_rulebooks_group_and_name_real_agents_that_join(real_server, rulebook, t
     web = [g["id"] for g in real_server.ok("GET", "/groups") if g["name"] == "web"]
     assert sorted(writes) == sorted([("POST", "/api/groups"), ("PUT", "/api/groups/%s" % web[0])]
                                     + [("PUT", "/api/peers/%s" % peer["id"])] * naming), writes
+
+
+def test_peer_status_tells_a_real_agent_that_joins_and_one_that_stops_once(real_server, tmp_path):
+    """nms.overlay.peer_status against v0.27.6 and v0.77.1 with real agents: an agent that joins is delivered as
+    connected once, the same agent stopped as disconnected once, and polls after each deliver nothing more; the peers
+    already there (other tests') are learnt by the first poll, not reported."""
+    agents = Agents(real_server)
+    key_file = setup_key(real_server, tmp_path, "eda-status")
+    state = tmp_path / "peers.json"
+    args = source_args(real_server, interval=0.3, state_file=str(state))
+    host = "eda-status-%s" % real_server.release.replace(".", "")
+
+    def join(server):
+        agents.up(host, key_file=key_file)
+        agents.peer(host)  # until the server shows it connected
+
+    def stop(server):
+        agents.stop(host)
+        agents.peer(host, connected=False)
+    events = drive_peers(real_server, args, [join, stop], polls=5, arrivals=[1, 2])
+    assert changes(events) == [("connected", host), ("disconnected", host)], changes(events)
+    peer = agents.peer(host, connected=False)
+    assert {event["peer_status"]["id"] for event in events} == {peer["id"]}
+    assert events[0]["peer_status"]["connected"] is True and events[1]["peer_status"]["connected"] is False
+    # restarted from its state file: nothing again
+    assert drive_peers(real_server, args, [], polls=3) == []
+
+
+def test_report_peer_status_tells_a_real_agent_that_joins_then_stops_once(real_v077, rulebook, tmp_path):
+    """The example rulebook report_peer_status with ansible-rulebook on v0.77.1: a real agent joins (told connected
+    once), then stops (told disconnected once); three more polls tell nothing more."""
+    agents = Agents(real_v077)
+    key_file = setup_key(real_v077, tmp_path, "eda-report")
+    host = "eda-report-1"
+    book = rulebook("report_peer_status", real_v077, ready="the peers of ")
+
+    def told():
+        return [line.split("PEER ", 1)[1] for line in book.output().splitlines()
+                if "PEER %s (" % host in line and "msg" not in line]
+    agents.up(host, key_file=key_file)
+    book.wait_for("the join told", lambda: any(line.endswith(") connected") for line in told()))
+    agents.stop(host)
+    book.wait_for("the stop told", lambda: any(") disconnected, last seen" in line for line in told()))
+    time.sleep(3)
+    assert [line.split(") ", 1)[1].split(",")[0] for line in told()] == ["connected", "disconnected"], told()

@@ -145,13 +145,15 @@ STATE_VERSION = 2
 AUDIT_PATH = '/api/events/audit'  # servers from v0.77 on
 LEGACY_AUDIT_PATH = '/api/events'  # v0.27, where the first answers 404 (v0.27 answers 405 for a path of another method)
 REPEAT_ERROR_SECONDS = 300  # the same poll failure is logged again at most this often
-ARGS = frozenset(('api_url', 'api_token', 'validate_certs', 'ca_path', 'timeout', 'interval', 'start', 'state_file',
-                  'activity_code', 'initiator_id', 'initiator_email', 'target_id'))
+# the arguments of every source of the collection (nms.overlay.peer_status loads this file for them: SourceOptions)
+CONNECTION_ARGS = frozenset(('api_url', 'api_token', 'validate_certs', 'ca_path', 'timeout', 'interval', 'state_file'))
+ARGS = CONNECTION_ARGS | frozenset(('start', 'activity_code', 'initiator_id', 'initiator_email', 'target_id'))
 RELATIVE = re.compile(r'^-\s*(\d+)\s*([smhdw])$')
 DURATION = re.compile(r'^(?:\s*\d+\s*[smhdw])+\s*$', re.IGNORECASE)
 UNIT_SECONDS = {'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
 TOKEN_RE = re.compile(r'[\x21-\x7e]+')  # printable ASCII, no space (fullmatch: a trailing newline too)
 USER_AGENT = 'nms.overlay-eda-audit-events'
+FORBIDDEN = 'the audit log needs the token of a user with admin power or of a service user'  # said on a 401 or 403
 
 logger = logging.getLogger('nms.overlay.audit_events')  # ansible-rulebook runs the file as <run_path>
 
@@ -230,16 +232,17 @@ def _text(name, value):
     return str(value)
 
 
-class Options:
-    """The source's arguments, checked: a ValueError names the argument that cannot work."""
+class SourceOptions:
+    """The connection arguments every source of the collection takes (CONNECTION_ARGS), checked: a ValueError names
+    the argument that cannot work. ``known``: all the arguments of the source ``name``."""
 
-    def __init__(self, args, environ=None, now=None):
+    def __init__(self, args, environ=None, known=CONNECTION_ARGS, name='nms.overlay.audit_events'):
         environ = os.environ if environ is None else environ
         args = dict(args or {})
-        unknown = sorted(key for key in args if key not in ARGS and not str(key).startswith('eda_'))
+        unknown = sorted(key for key in args if key not in known and not str(key).startswith('eda_'))
         if unknown:
-            raise ValueError('unknown argument(s) %s of nms.overlay.audit_events (known: %s)'
-                             % (', '.join(map(str, unknown)), ', '.join(sorted(ARGS))))
+            raise ValueError('unknown argument(s) %s of %s (known: %s)'
+                             % (', '.join(map(str, unknown)), name, ', '.join(sorted(known))))
         url = args.get('api_url') or environ.get('NMS_API_URL') or ''
         if not isinstance(url, str) or not url.strip():
             raise ValueError('api_url: not set (set api_url or the environment variable NMS_API_URL)')
@@ -271,6 +274,22 @@ class Options:
         self.ca_path = ca_path
         self.timeout = _seconds('timeout', args.get('timeout'), 30)
         self.interval = _seconds('interval', args.get('interval'), 10)
+        state_file = args.get('state_file')
+        if state_file is not None:
+            state_file = os.path.abspath(os.path.expanduser(str(state_file)))
+            if not os.path.isdir(os.path.dirname(state_file)):
+                raise ValueError('state_file: the directory of %s does not exist' % state_file)
+            if os.path.isdir(state_file):
+                raise ValueError('state_file: %s is a directory' % state_file)
+        self.state_file = state_file
+
+
+class Options(SourceOptions):
+    """The arguments of nms.overlay.audit_events, checked: a ValueError names the argument that cannot work."""
+
+    def __init__(self, args, environ=None, now=None):
+        super().__init__(args, environ, ARGS, 'nms.overlay.audit_events')
+        args = dict(args or {})
         start = args.get('start', 'now')
         start = 'now' if start is None else start
         self.start = parse_time(start, now)
@@ -286,14 +305,6 @@ class Options:
             self.start_rule = ('ago', float(int(match.group(1)) * UNIT_SECONDS[match.group(2)]))
         else:
             self.start_rule = ('at', self.start)
-        state_file = args.get('state_file')
-        if state_file is not None:
-            state_file = os.path.abspath(os.path.expanduser(str(state_file)))
-            if not os.path.isdir(os.path.dirname(state_file)):
-                raise ValueError('state_file: the directory of %s does not exist' % state_file)
-            if os.path.isdir(state_file):
-                raise ValueError('state_file: %s is a directory' % state_file)
-        self.state_file = state_file
         codes = args.get('activity_code')
         if isinstance(codes, str):
             codes = [codes]
@@ -471,16 +482,41 @@ class Position:
         return position
 
 
+def read_state(options):
+    """The decoded JSON of the state file, None when there is none (or none exists yet); a file that cannot be read
+    is a ValueError naming it (starting over would silently lose what happened)."""
+    path = options.state_file
+    if path is None or not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding='utf-8') as handle:
+            return json.load(handle)
+    except (OSError, ValueError) as exc:
+        raise ValueError('state_file: %s cannot be read: %s' % (path, exc)) from None
+
+
+def write_state(options, data):
+    """Write the state file atomically: a temporary file in its directory, flushed, then renamed over it."""
+    directory = os.path.dirname(options.state_file)
+    handle, temporary = tempfile.mkstemp(prefix='.%s.' % os.path.basename(options.state_file), dir=directory)
+    try:
+        with os.fdopen(handle, 'w', encoding='utf-8') as out:
+            json.dump(data, out, sort_keys=True)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, options.state_file)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
 def load_position(options):
     """The state file's position, or a new one at the start; the file is read only when it exists."""
     path = options.state_file
-    if path is None or not os.path.exists(path):
+    data = read_state(options)
+    if data is None:
         return Position(options.start_rule), False
-    try:
-        with open(path, encoding='utf-8') as handle:
-            data = json.load(handle)
-    except (OSError, ValueError) as exc:
-        raise ValueError('state_file: %s cannot be read: %s' % (path, exc)) from None
     position = Position.from_json(data, path)
     if data.get('api_url') not in (None, options.api_url):
         logger.warning('the state file %s was written for %s, not %s; resuming from it anyway',
@@ -489,22 +525,11 @@ def load_position(options):
 
 
 def save_position(options, position):
-    """Write the state file atomically: a temporary file in its directory, flushed, then renamed over it. Not before
-    the first answer was taken: until then there is nothing to resume from (a state file of version 1 stays)."""
+    """Write the state file (write_state). Not before the first answer was taken: until then there is nothing to
+    resume from (a state file of version 1 stays)."""
     if options.state_file is None or position.pending is not None:
         return
-    directory = os.path.dirname(options.state_file)
-    handle, temporary = tempfile.mkstemp(prefix='.%s.' % os.path.basename(options.state_file), dir=directory)
-    try:
-        with os.fdopen(handle, 'w', encoding='utf-8') as out:
-            json.dump(position.to_json(options.api_url), out, sort_keys=True)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, options.state_file)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    write_state(options, position.to_json(options.api_url))
 
 
 # --- HTTP -----------------------------------------------------------------------------------------------------------
@@ -516,10 +541,13 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 class Client:
-    """GET of the audit log with the token, in a worker thread; PollError with a message for the log."""
+    """GET with the token, in a worker thread; PollError with a message for the log (never the token). ``forbidden``:
+    what a 401 or 403 adds to the message (what the token needs for what the source reads)."""
 
-    def __init__(self, options):
+    def __init__(self, options, forbidden=FORBIDDEN, user_agent=USER_AGENT):
         self.options = options
+        self.forbidden = forbidden
+        self.user_agent = user_agent
         handlers = [_NoRedirect()]
         if options.api_url.startswith('https:'):
             if options.validate_certs:
@@ -547,7 +575,7 @@ class Client:
         """The decoded JSON of GET path; NotThere for 404/405, PollError for anything else that is not 200."""
         url = self.options.api_url + path
         request = urllib.request.Request(url, headers={
-            'Authorization': 'Token %s' % self.options.api_token, 'Accept': 'application/json', 'User-Agent': USER_AGENT})
+            'Authorization': 'Token %s' % self.options.api_token, 'Accept': 'application/json', 'User-Agent': self.user_agent})
         self.requests += 1
         try:
             with self.opener.open(request, timeout=self.options.timeout) as answer:
@@ -566,7 +594,7 @@ class Client:
                                 'sent elsewhere (check api_url)' % (url, exc.headers.get('Location', ''))) from None
             hint = ''
             if exc.code in (401, 403):
-                hint = ' (the audit log needs the token of a user with admin power or of a service user)'
+                hint = ' (%s)' % self.forbidden
             raise PollError(self.scrub('GET %s failed with HTTP %s: %s%s' % (url, exc.code, message or '(no message)',
                                                                              hint))) from None
         except http.client.HTTPException as exc:  # an answer cut short, a status line that is not HTTP
@@ -604,8 +632,58 @@ def _message(body):
     return ''
 
 
-# --- the source -----------------------------------------------------------------------------------------------------
-class AuditEventSource:
+# --- the sources ----------------------------------------------------------------------------------------------------
+class Poller:
+    """What every source of the collection does: ``run(queue)`` calls ``poll()`` (blocking, in a worker thread) every
+    ``interval`` seconds until cancelled and hands its answer to ``deliver(queue, *answer)``; a failed poll is logged
+    (``failed``: once, then every REPEAT_ERROR_SECONDS while it lasts) and tried again after ``interval``; ``save()``
+    writes the state file when the source stops. A subclass sets ``options`` and ``client`` and defines the three."""
+
+    failing = None  # (message, when logged, failed polls) while polls fail
+    log = logger  # the source's own logger
+
+    def poll(self):
+        raise NotImplementedError
+
+    async def deliver(self, queue, *answer):
+        raise NotImplementedError
+
+    def save(self):
+        raise NotImplementedError
+
+    def failed(self, exc, now):
+        """Log a failed poll: the first, a different one, or the same again after REPEAT_ERROR_SECONDS."""
+        message = self.client.scrub(exc)
+        if self.failing is None or self.failing[0] != message or now - self.failing[1] >= REPEAT_ERROR_SECONDS:
+            count = 1 if self.failing is None else self.failing[2] + 1
+            self.log.error('poll failed%s: %s; trying again every %g s',
+                           '' if count == 1 else ' (%d polls in a row)' % count, message, self.options.interval)
+            self.failing = (message, now, count)
+        else:
+            self.failing = (self.failing[0], self.failing[1], self.failing[2] + 1)
+
+    async def run(self, queue):
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                try:
+                    answer = await asyncio.to_thread(self.poll)
+                except PollError as exc:
+                    self.failed(exc, loop.time())
+                except Exception as exc:
+                    # whatever else a poll meets is logged and tried again too: a source that ends stops the rulebook
+                    self.failed(PollError('%s: %s' % (type(exc).__name__, exc)), loop.time())
+                else:
+                    if self.failing is not None:
+                        self.log.info('polls work again after %d failed', self.failing[2])
+                        self.failing = None
+                    await self.deliver(queue, *answer)
+                await asyncio.sleep(self.options.interval)
+        finally:
+            self.save()
+
+
+class AuditEventSource(Poller):
     """One poller: ``poll()`` reads the log once and returns the new events, oldest first; ``run(queue)`` puts them on
     the queue every ``interval`` seconds until cancelled."""
 
@@ -615,7 +693,6 @@ class AuditEventSource:
         self.position, resumed = load_position(options)
         self.path = None  # found on the first poll
         self.log_full = False
-        self.failing = None  # (message, when logged, failed polls) while polls fail
         rule = self.position.pending
         if resumed:
             what = 'resuming from %s (%d event ids known%s)' % (
@@ -697,36 +774,8 @@ class AuditEventSource:
             logger.error('events were lost: the server no longer lists the events with ids %d '
                          'to %d (more than %d events happened since the last poll)', top + 1, lowest_id - 1, LOG_CAP)
 
-    def failed(self, exc, now):
-        """Log a failed poll: the first, a different one, or the same again after REPEAT_ERROR_SECONDS."""
-        message = self.client.scrub(exc)
-        if self.failing is None or self.failing[0] != message or now - self.failing[1] >= REPEAT_ERROR_SECONDS:
-            count = 1 if self.failing is None else self.failing[2] + 1
-            logger.error('poll failed%s: %s; trying again every %g s',
-                         '' if count == 1 else ' (%d polls in a row)' % count, message, self.options.interval)
-            self.failing = (message, now, count)
-        else:
-            self.failing = (self.failing[0], self.failing[1], self.failing[2] + 1)
-
-    async def run(self, queue):
-        loop = asyncio.get_running_loop()
-        try:
-            while True:
-                try:
-                    answer = await asyncio.to_thread(self.poll)
-                except PollError as exc:
-                    self.failed(exc, loop.time())
-                except Exception as exc:
-                    # whatever else a poll meets is logged and tried again too: a source that ends stops the rulebook
-                    self.failed(PollError('%s: %s' % (type(exc).__name__, exc)), loop.time())
-                else:
-                    if self.failing is not None:
-                        logger.info('polls work again after %d failed', self.failing[2])
-                        self.failing = None
-                    await self.deliver(queue, *answer)
-                await asyncio.sleep(self.options.interval)
-        finally:
-            save_position(self.options, self.position)
+    def save(self):
+        save_position(self.options, self.position)
 
     async def deliver(self, queue, new, before, listed, top):
         """Put the wanted events on the queue, taking each id into the position once it is there (a source cancelled
