@@ -162,6 +162,8 @@ class ResourceModule(CreateOnce):
             refuse_used(self, obj)  # also in check mode
         if not self.module.check_mode:
             self.delete(obj)
+        else:
+            self.planned_write('DELETE', self.object_path(obj))
         if self.kind or self.also_listed:
             self.resolver.drop(self.kind or self.also_listed, ref_id(obj))
         result.update(changed=True, diff=dict(before=self.from_server(obj), after={}))
@@ -175,6 +177,7 @@ class ResourceModule(CreateOnce):
         body = self.request_body(state, None)
         result = {'changed': True, 'diff': dict(before={}, after=state)}
         if self.module.check_mode:
+            self.planned_write('POST', self.path, body)
             created = self.predict(dict(body, id=placeholder_id(self.what, display_name(state, (self.natural_key, 'name')))), None)
         else:
             created = self.post_once(body)
@@ -217,6 +220,7 @@ class ResourceModule(CreateOnce):
             self.before_write(obj, state)
             body = self.update_body(state, obj)
             if self.module.check_mode:
+                self.planned_write('PUT', self.object_path(obj), body)
                 obj = self.predict(dict(obj, **body), obj)
             else:
                 answer = self.client.put(self.object_path(obj), body)
@@ -237,6 +241,8 @@ class ResourceModule(CreateOnce):
         for step in self.follow_ups(before, state, obj):
             if self.module.check_mode:
                 answer = None
+                self.planned_write(step.get('method', 'PUT'), step['member']['path'] if 'member' in step else step['path'],
+                                   step.get('body'), member=step.get('member'))
             elif 'member' in step:  # the membership strategy: a whole member list written safely (see _members)
                 answer = write_membership(self, **step['member'])
             elif step['method'] == 'GET':
@@ -254,6 +260,14 @@ class ResourceModule(CreateOnce):
                 if step.get(side):
                     result.setdefault('diff', {}).setdefault(side, {}).update(step[side])
         return obj
+
+    def planned_write(self, method, path, body=None, member=None):
+        """A write check mode plans and does not send, told to a client that renders them (network_state's
+        state=rendered: _rendered.OfflineAccount); any other client is told nothing. ``member``: a membership step's
+        delta (see _members), whose body is the members the server has right then."""
+        render = getattr(self.client, 'render', None)
+        if render is not None:
+            render(self, method, path, body, member)
 
     def delete(self, obj):
         """Delete the object; returns what was done, for a warning (a strategy retires what the server cannot delete)."""
@@ -311,6 +325,8 @@ class Settings(ResourceModule):
         result = {'changed': True, self.result_key: self.to_result(obj), 'diff': dict(before=self.from_server(obj), after={})}
         if not self.module.check_mode:
             self.client.delete(self.object_path(obj))
+        else:
+            self.planned_write('DELETE', self.object_path(obj))
         return result
 
 
