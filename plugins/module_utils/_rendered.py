@@ -28,7 +28,7 @@ NEWEST_RELEASE = '0.77.1'
 OLDEST_RELEASE = '0.27.6'
 API_ROOT = '/api'
 # what a rendered body shows of a write-only value (a provider's api_key, a sign-in password): that it is sent
-SENT_SECRET = '(write-only: sent, not shown)'
+SENT_SECRET = '(write-only, sent, not shown)'
 # the settings of a new account (what NetBird gives it), per generation: what an update of the account sends back
 ACCOUNT_SETTINGS = dict(peer_login_expiration_enabled=True, peer_login_expiration=86400, regular_users_view_blocked=True,
                         groups_propagation_enabled=True, jwt_groups_enabled=False, jwt_groups_claim_name='',
@@ -104,6 +104,9 @@ class OfflineAccount(ShapedReads):
         (group_memberships): they cannot be described, so the account is taken to have them."""
         for name in sorted(set(peers)):
             self.lists['/peers'].append(dict(id=existing_id('peer', name), name=name))
+        all_group = self.lists['/groups'][0]  # it holds every peer
+        all_group.update(peers=[dict(id=peer['id'], name=peer['name']) for peer in self.lists['/peers']],
+                         peers_count=len(self.lists['/peers']))
         for name in sorted(set(groups) - {group['name'] for group in self.lists['/groups']}):
             self.lists['/groups'].append(dict(id=existing_id('group', name), name=name, issued='api', peers=[], peers_count=0))
 
@@ -180,8 +183,8 @@ def request_text(requests):
     for request in requests:
         lines.append('%s %s  # %s' % (request['method'], request['path'], request['resource']))
         if request.get('note'):
-            lines.append('# %s: %s' % (json.dumps(request['members'], sort_keys=True), request['note']))
+            lines.append('# %s: %s' % (json.dumps(request['members'], sort_keys=True, ensure_ascii=False), request['note']))
         if 'body' in request:
-            lines.append(json.dumps(request['body'], indent=2, sort_keys=True))
+            lines.append(json.dumps(request['body'], indent=2, sort_keys=True, ensure_ascii=False))
         lines.append('')
     return '\n'.join(lines)
