@@ -6,7 +6,7 @@
 The run is network_state's own check mode (the plan of _network_plan.py and every entry's lifecycle, in order, with
 placeholders for what the run creates), talking to OfflineAccount instead of a server: a new account of the NetBird
 release asked for, answered from memory. Each write the plan would send is rendered here (method, path, body), the
-engine telling it where check mode skips the write (ResourceModule.planned_write). No request is sent, no token is read,
+engine telling it where check mode skips the write (_resource.planned). No request is sent, no token is read,
 no connection is made.
 """
 
@@ -55,9 +55,9 @@ def server_release(value):
     if len(parts) == 2:
         parts.append('0')
     release = '.'.join(parts)
-    if release_tuple(release) is None or len(parts) != 3 or release_tuple(release) < release_tuple(OLDEST_RELEASE):
-        raise TaskError("option server_version: %r is not a NetBird release from v%s on (such as %s or %s)"
-                        % (value, OLDEST_RELEASE, NEWEST_RELEASE, OLDEST_RELEASE))
+    if release_tuple(release) is None or len(parts) != 3 or release_tuple(release) < (0, 27, 0):
+        raise TaskError("option server_version: %r is not a NetBird release from v0.27 on (such as %s or %s)"
+                        % (value, NEWEST_RELEASE, OLDEST_RELEASE))
     return release
 
 
@@ -141,8 +141,11 @@ class OfflineAccount(ShapedReads):
         return 0.0
 
     def render(self, task, method, path, body=None, member=None):
-        """Keep one write the plan makes (ResourceModule.planned_write): its write-only values shown as sent, never
+        """Keep one write the plan makes (_resource.planned): its write-only values shown as sent, never
         their values; a membership step as the change to the members the server holds right then."""
+        if path is None and task.nested_in:  # under a parent the plan creates, which has no path yet: its placeholder's
+            parent, dummy_key, option = task.nested_in
+            path = '%s/%s%s' % (RESOLVER_TABLE[parent][0], task.resolver.to_id(parent, task.params[option], option), task.sub_path)
         request = dict(method=method, path=API_ROOT + path)
         name = display_name(task.params, (task.natural_key, 'name', 'email', 'network_id', 'domain')) or self.name_at(path)
         request['resource'] = '%s %s' % (task.what, name) if name else task.what
