@@ -180,7 +180,7 @@ class NetworkStateModule(NmsModule):
         msg = 'rendered %d %s for %s, nothing sent: %s' % (
             len(requests), 'request' if len(requests) == 1 else 'requests', account.describe(),
             planned['msg'].split(': ', 1)[-1])
-        for request in requests:  # one line each, shown as they come in the controller's process (bodies: the result)
+        for request in requests if not self.report.hide_names else ():  # one line each (a no_log task: none; bodies: the result)
             self.progress('network_state: would send %s %s (%s)' % (request['method'], request['path'], request['resource']))
         self.progress('network_state: %s' % msg.split(':', 1)[0])
         diff = [dict(before_header='%s (no request)' % account.describe(), after_header='the requests network_state would send',

@@ -480,8 +480,8 @@ EXAMPLES = r'''
 - name: In CI, without a server or a token, render the requests a description sends to an empty account
   nms.overlay.network_state:
     state: rendered
-    groups: "{{ network_description.groups }}"
-    policies: "{{ network_description.policies }}"
+    groups: "{{ network_description.groups | default(omit) }}"
+    policies: "{{ network_description.policies | default(omit) }}"
     default_policy: disable
   register: rendered
 

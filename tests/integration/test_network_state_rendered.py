@@ -10,6 +10,7 @@ import re
 import socket
 
 import pytest
+import yaml
 
 from tests.support.emulator import make_group, make_peers, writes_of
 
@@ -120,3 +121,28 @@ def test_no_server_and_no_token_as_a_module_process_and_in_the_controller(run, p
         {'method': 'POST', 'path': '/api/groups', 'resource': 'group x', 'body': {'name': 'x', 'peers': []}}]
     assert 'does not have Networks, which came with NetBird v0.35.0' in result['refused']['msg']
     assert 'nbp_never_used' not in result.text
+
+
+def test_the_documented_ci_play_writes_the_requests_file(run, tmp_path):
+    """docs/rendered.md's play: the description from -e @network.yml (a key it lacks is omitted), the text to a file."""
+    description = tmp_path / 'network.yml'
+    description.write_text(yaml.safe_dump({'network_description': {
+        'groups': [{'name': 'developers', 'peers': ['laptop-ana']}, {'name': 'servers'}],
+        'policies': [{'name': 'developers to servers', 'rules': [{'name': 'ssh', 'protocol': 'tcp', 'ports': ['22'],
+                                                                 'sources': ['developers'], 'destinations': ['servers']}]}],
+        'default_policy': 'disable'}}), encoding='utf-8')
+    out = tmp_path / 'rendered-requests.txt'
+    options = {'state': 'rendered'}
+    options.update({key: '{{ network_description.%s | default(omit) }}' % key
+                    for key in ('groups', 'policies', 'setup_keys', 'default_policy')})
+    result = run([{'name': 'Render', 'register': 'rendered', 'nms.overlay.network_state': options},
+                  {'name': 'Keep', 'ansible.builtin.copy': {'content': '{{ rendered.rendered }}', 'dest': str(out), 'mode': '0644'}}],
+                 extra_vars=description, env={'NMS_API_URL': None, 'NMS_API_TOKEN': None})
+    assert result.rc == 0, result.text
+    text = out.read_text(encoding='utf-8')
+    assert text.startswith('POST /api/groups  # group developers\n{\n  "name": "developers",\n  "peers": [\n'
+                           '    "(existing peer laptop-ana)"\n  ]\n}\n')
+    assert [line for line in text.splitlines() if line.startswith(('POST', 'PUT', 'DELETE'))] == [
+        'POST /api/groups  # group developers', 'POST /api/groups  # group servers',
+        'POST /api/policies  # policy developers to servers',
+        'PUT /api/policies/(existing policy Default)  # policy Default']

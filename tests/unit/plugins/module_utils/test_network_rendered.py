@@ -139,3 +139,30 @@ def test_the_tasks_own_check_mode_renders_the_same():
     description = dict(groups=[{'name': 'dev'}], dns_settings={'disabled_management_groups': ['dev']})
     assert render(check_mode=True, **description)['requests'] == render(**description)['requests']
     assert lines(render(**description)) == ['POST /api/groups', 'PUT /api/dns/settings']
+
+
+def test_sign_in_secrets_inside_a_body_are_masked_and_the_target_peer_is_taken_to_exist():
+    result = render(reverse_proxy_services=[{
+        'name': 'grafana', 'domain': 'grafana.apps.example.com',
+        'targets': [{'target_id': 'monitoring-01', 'target_type': 'peer', 'protocol': 'http', 'port': 3000}],
+        'auth': {'password_auth': {'enabled': True, 'password': 'hunter2-secret'},
+                 'header_auths': [{'header': 'X-Token', 'value': 'header-secret-value'}]}}])
+    assert 'failed' not in result, result
+    body = result['requests'][0]['body']
+    assert body['targets'][0]['target_id'] == '(existing peer monitoring-01)'
+    assert body['auth']['password_auth'] == {'enabled': True, 'password': '(write-only, sent, not shown)'}
+    assert body['auth']['header_auths'][0]['value'] == '(write-only, sent, not shown)'
+    text = json.dumps(result)
+    assert 'hunter2-secret' not in text and 'header-secret-value' not in text
+
+
+def test_a_no_log_task_shows_no_request_line():
+    params = dict(api_url=None, api_token=None, validate_certs=True, ca_path=None, timeout=5.0, retries=0, prune=False,
+                  reach=True, reach_peer_limit=250, return_created_secrets=True)
+    params.update({kind: None for kind in NetworkStateModule.argument_spec if kind not in params})
+    params.update(state='rendered', groups=[{'name': 'secret-team-name'}])
+    module = FakeModule(params)
+    module.no_log = True
+    result = NetworkStateModule.outcome(module)
+    assert len(result['requests']) == 1  # the result is Ansible's to hide
+    assert not any('secret-team-name' in line for line in result['progress'])
