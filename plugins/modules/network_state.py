@@ -273,7 +273,9 @@ options:
         secrets) show as V((write-only, sent, not shown)); setup key values are made by the server and never in a
         request.
       - Only the writes are rendered, in the order a run sends them; a run also reads one list per kind (and, for
-        O(group_memberships), each group right before its write and after it). Nothing is changed, so the task is
+        O(group_memberships), each group right before its write and after it); the PUT that a run sends after the create
+        of a network router described C(enabled=false) or a setup key described C(revoked=true) (servers ignore both on
+        create) is not rendered, as check mode does not plan it. Nothing is changed, so the task is
         never C(changed). With C(--diff) the requests are shown as text. O(created_secrets_file) is not used.
       - A separate C(validated) state is not needed, as V(rendered) is the check without a server, whether
         RV(requests) is read or not.

@@ -17,8 +17,10 @@ from tests.support.emulator import make_group, make_peers, writes_of
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OLDEST_PYTHON = os.path.join(REPO_ROOT, '.venv-oldest', 'bin', 'python')
 RELEASES = {'netbird': '0.27.6', 'current': '0.77.1'}
-PLACEHOLDER = re.compile(r'\((new|existing) (group|policy|setup key|posture check) ([^)]*)\)')
-LISTS = {'group': '/api/groups', 'policy': '/api/policies', 'setup key': '/api/setup-keys', 'posture check': '/api/posture-checks'}
+PLACEHOLDER = re.compile(r'\((new|existing) (group|policy|setup key|posture check|network|DNS zone) ([^)]*)\)')
+LISTS = {'group': ('/api/groups', 'name'), 'policy': ('/api/policies', 'name'), 'setup key': ('/api/setup-keys', 'name'),
+         'posture check': ('/api/posture-checks', 'name'), 'network': ('/api/networks', 'name'),
+         'DNS zone': ('/api/dns/zones', 'domain')}
 
 DESCRIPTION = dict(
     groups=[{'name': 'dev ☃', 'peers': ['laptop-1']}, {'name': 'servers'}],
@@ -48,9 +50,10 @@ def real_path(emulator, path):
     """A rendered path with its placeholders replaced by the ids the emulator gave (looked up by name)."""
     def the_id(match):
         dummy, what, name = match.groups()
-        status, items = emulator.api('GET', LISTS[what])
+        path, key = LISTS[what]
+        status, items = emulator.api('GET', path)
         assert status == 200, items
-        found = [item['id'] for item in items if item.get('name') == name]
+        found = [item['id'] for item in items if item.get(key) == name]
         assert len(found) == 1, (what, name, items)
         return found[0]
     return PLACEHOLDER.sub(the_id, path)
@@ -146,3 +149,28 @@ def test_the_documented_ci_play_writes_the_requests_file(run, tmp_path):
         'POST /api/groups  # group developers', 'POST /api/groups  # group servers',
         'POST /api/policies  # policy developers to servers',
         'PUT /api/policies/(existing policy Default)  # policy Default']
+
+
+@pytest.mark.dialects('current')
+def test_nested_entries_render_under_their_parents_placeholder_as_a_run_sends_them(emulator, run):
+    """Networks with their resources and routers, a DNS zone with its records, on v0.77.1: the rendered paths under a
+    parent the requests create are the paths a run on a new account writes, once the parent has its id."""
+    make_peers(emulator, 'gw-1')
+    emulator.clear_log()
+    description = dict(
+        groups=[{'name': 'office'}],
+        networks=[{'name': 'lan', 'resources': [{'name': 'printer', 'address': '192.168.10.20/32', 'groups': ['office']}],
+                   'routers': [{'peer': 'gw-1', 'metric': 100, 'masquerade': True}]}],
+        dns_zones=[{'name': 'Office', 'domain': 'office.example.com', 'distribution_groups': ['office'],
+                    'records': [{'name': 'printer.office.example.com', 'type': 'A', 'content': '192.168.10.20', 'ttl': 300}]}])
+    result = run([{'name': 'render', 'nms.overlay.network_state': dict(description, state='rendered')}])
+    assert result.rc == 0, result
+    assert emulator.requests() == []
+    rendered = ['%s %s' % (request['method'], request['path']) for request in result['render']['requests']]
+    assert rendered == ['POST /api/groups', 'POST /api/networks', 'POST /api/networks/(new network lan)/resources',
+                        'POST /api/networks/(new network lan)/routers', 'POST /api/dns/zones',
+                        'POST /api/dns/zones/(new DNS zone office.example.com)/records']
+    assert result['render']['requests'][3]['body']['peer'] == '(existing peer gw-1)'
+    applied = run([{'name': 'apply', 'nms.overlay.network_state': description}])
+    assert applied.rc == 0, applied
+    assert writes_of(emulator) == [real_path(emulator, line) for line in rendered]
