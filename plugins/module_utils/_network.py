@@ -25,6 +25,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
     entry_label, entry_resource, is_absent, item_spec_defaults, protected,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._reach import plan_reach, reach_diff, reach_result
+from ansible_collections.nms.overlay.plugins.module_utils._rendered import NEWEST_RELEASE, OfflineAccount, request_text, server_release
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import (
     check_secrets_file, keep_created_secret, secrets_file_options,
 )
@@ -64,7 +65,9 @@ class NetworkStateModule(NmsModule):
     argument_spec.update(secrets_file_options())
     argument_spec['default_policy'] = dict(type='str', choices=list(DEFAULT_POLICY_CHOICES))
     argument_spec[MEMBERSHIPS] = dict(type='list', elements='dict', options=copy.deepcopy(MEMBERSHIP_SPEC))
-    argument_spec['state'] = dict(type='str', default='present', choices=['present', 'gathered'])
+    argument_spec['state'] = dict(type='str', default='present', choices=['present', 'gathered', 'rendered'])
+    # state=rendered: the release whose empty account the requests are rendered for (_rendered.py)
+    argument_spec['server_version'] = dict(type='str')
     # who gains and who loses reach (_reach.py)
     argument_spec.update(reach=dict(type='bool', default=True), reach_peer_limit=dict(type='int', default=250))
     # the sections of kinds only today's servers have, with the generation that has them: for the compatibility page;
@@ -92,6 +95,12 @@ class NetworkStateModule(NmsModule):
         self.settling = Settling()  # the creates still converging, together after the last one a later kind allows
         self.held = []  # (entry, result) not reported yet: reported once the creates held converged
         self.applied = 0  # entries applied so far (a rate limit's wait names the rest: work_left)
+        self.rendered = self.params.get('state') == 'rendered'
+        if self.rendered:
+            # check mode's plan, talking to an empty account in memory: no client is made, nothing is sent
+            self._client = OfflineAccount(server_release(self.params.get('server_version') or NEWEST_RELEASE))
+            self.module.check_mode = True
+            self.report.check_mode = True
 
     def keep_secret(self, change):
         """Where a created setup key's value goes (created_secrets_file, the result): as the setup_key module's, called
@@ -116,17 +125,20 @@ class NetworkStateModule(NmsModule):
                 and entry.nested.get(key) is not None]
 
     def run(self):
+        if self.params.get('server_version') is not None and not self.rendered:
+            raise TaskError('option server_version: only with state=rendered (a server tells its own release)')
         if self.params.get('state') == 'gathered':
             return self.gather()
         if self.params['prune'] and not any(self.params.get(kind) for kind, dummy_cls in KINDS):
             raise TaskError('prune is refused for an empty network description: it would delete every resource')
-        check_secrets_file(self.params)  # before anything is made, check mode too
+        if not self.rendered:
+            check_secrets_file(self.params)  # before anything is made, check mode too (rendered makes nothing)
         check_description(self)
         described = dict(described_kinds(self))
         self.progress('network_state: description checked: %d %s in %d %s, every reference found' % (
             len(self.entries), 'resource' if len(self.entries) == 1 else 'resources', len(described),
             'kind' if len(described) == 1 else 'kinds'))
-        planned = plan_reach(self)  # before the first write
+        planned = plan_reach(self) if not self.rendered else None  # before the first write
         if hasattr(self.client, 'rate_limit'):  # (a test's fake client has none)
             self.client.rate_limit.work_left = self.work_left
         report = self.report
@@ -152,10 +164,29 @@ class NetworkStateModule(NmsModule):
                 self.prune(kind, cls, kept.get(kind, set()), parent=parent)
             if absent or pruning:
                 self.progress('network_state: %s (deletions%s)' % (report.kind_line(kind), ', prune' if pruning else ''))
+        if self.rendered:
+            return self.rendered_result(report.result())
         result = dict(report.result(), **reach_result(self, planned, report.changes))
         if result.get('reach_changes'):
             result['diff'].append(reach_diff(result['reach_changes']))
         return dict(result, progress=list(self.steps))
+
+    def rendered_result(self, planned):
+        """state=rendered: the requests the plan would send to the empty account, in the order it sends them, with the
+        plan's summary; the diff is the requests as text (nothing changed)."""
+        account = self.client
+        requests = account.requests
+        text = request_text(requests)
+        msg = 'rendered %d %s for %s, nothing sent: %s' % (
+            len(requests), 'request' if len(requests) == 1 else 'requests', account.describe(),
+            planned['msg'].split(': ', 1)[-1])
+        for request in requests if not self.report.hide_names else ():  # one line each (a no_log task: none; bodies: the result)
+            self.progress('network_state: would send %s %s (%s)' % (request['method'], request['path'], request['resource']))
+        self.progress('network_state: %s' % msg.split(':', 1)[0])
+        diff = [dict(before_header='%s (no request)' % account.describe(), after_header='the requests network_state would send',
+                     before='', after=text)]
+        return dict(changed=False, requests=requests, rendered=text, server_version=account.release,
+                    summary=planned['summary'], msg=msg, diff=diff, progress=list(self.steps))
 
     def gather(self):
         """state=gathered: the server's network as a description (see _export), nothing written."""
@@ -316,7 +347,7 @@ class Report:
             if names:
                 shown = names[:SHOWN_NAMES] + (['...'] if len(names) > SHOWN_NAMES else [])
                 parts.append('%s %d' % (words[1 if self.check_mode else 0], len(names))
-                             + ('' if self.hide_names else ' (%s)' % ', '.join(shown)))
+                             + ('' if self.hide_names or not any(names) else ' (%s)' % ', '.join(shown)))
         if counts.get('unchanged'):
             parts.append('%d unchanged' % counts['unchanged'])
         return '%s: %s' % (kind, ', '.join(parts) or 'nothing to do')

@@ -239,11 +239,35 @@ def described_kinds(task):
 def check_description(task):
     """Read the description into ``task.entries`` and check it all (also in check mode), before the first write."""
     build_entries(task)
+    if getattr(task, 'rendered', False):  # state=rendered: the empty account has what the description only names
+        task.client.assume(*assumed_existing(task))
     check_references(task)
     check_memberships(task)
     add_default_policy_entries(task)
     warn_about_allow_all(task)
     check_deletions(task)
+
+
+def assumed_existing(task):
+    """(peer names, group names) the description refers to but cannot create, which state=rendered takes the empty
+    account to have: the peers its entries name (peers join with setup keys), a policy rule's resource that no
+    described network resource is, a reverse proxy target of type peer; and the groups of group_memberships."""
+    declared = declared_names(task.entries)
+    peers, groups = set(), set()
+    for entry in [entry for entry in task.entries if not is_absent(entry)]:
+        params = entry.resource.params
+        if entry.section == MEMBERSHIPS:
+            groups.add(params['name'])
+        peers.update(str(value) for kind, value, dummy in described_references(entry.resource.fields, params) if kind == 'peers')
+        for rule in (params.get('rules') or ()) if entry.kind == 'policies' else ():
+            for key in ('source_resource', 'destination_resource'):
+                value = rule.get(key) if isinstance(rule, dict) else None
+                if value and str(value) not in declared.get('network_resources', ()):
+                    peers.add(str(value))
+        for target in (params.get('targets') or ()) if entry.kind == 'reverse_proxy_services' else ():
+            if isinstance(target, dict) and target.get('target_type') == 'peer' and target.get('target_id'):
+                peers.add(str(target['target_id']))
+    return peers, groups
 
 
 def build_entries(task):

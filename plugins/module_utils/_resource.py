@@ -29,6 +29,21 @@ from ansible_collections.nms.overlay.plugins.module_utils._usage import refuse_u
 SETTLE_STEP = 1.0
 
 
+def planned(task, method=None, path=None, body=None, step=None):
+    """A write check mode plans and does not send, told to a client that renders what a plan would send (network_state's
+    state=rendered, _rendered.OfflineAccount; no other client is told). Returns True, to read as the condition of check
+    mode's branch (called in check mode only: a run makes no call more). ``step``: a follow-up (see follow), a
+    membership step's delta (see _members) being the member list the server holds right then, with it applied."""
+    render = getattr(task.client, 'render', None)
+    if render is None:
+        return True
+    member = (step or {}).get('member')
+    if step is not None:
+        method, path, body = step.get('method', 'PUT'), step.get('path') or member['path'], step.get('body')
+    render(task, method, path, body, member)
+    return True
+
+
 class ResourceModule(CreateOnce):
     """Ensures one resource is present with the given options, or absent: ``run`` is the whole lifecycle."""
 
@@ -160,7 +175,7 @@ class ResourceModule(CreateOnce):
         self.before_write(obj, None)
         if self.usage_checked and not self.usage_known:
             refuse_used(self, obj)  # also in check mode
-        if not self.module.check_mode:
+        if not self.module.check_mode or not planned(self, 'DELETE', self.object_path(obj)):
             self.delete(obj)
         if self.kind or self.also_listed:
             self.resolver.drop(self.kind or self.also_listed, ref_id(obj))
@@ -174,7 +189,7 @@ class ResourceModule(CreateOnce):
         self.before_write(None, state)
         body = self.request_body(state, None)
         result = {'changed': True, 'diff': dict(before={}, after=state)}
-        if self.module.check_mode:
+        if self.module.check_mode and planned(self, 'POST', self.path, body):
             created = self.predict(dict(body, id=placeholder_id(self.what, display_name(state, (self.natural_key, 'name')))), None)
         else:
             created = self.post_once(body)
@@ -216,7 +231,7 @@ class ResourceModule(CreateOnce):
                 del state[name]  # a field of today's servers neither set nor carried: an older server never gets it
             self.before_write(obj, state)
             body = self.update_body(state, obj)
-            if self.module.check_mode:
+            if self.module.check_mode and planned(self, 'PUT', self.object_path(obj), body):
                 obj = self.predict(dict(obj, **body), obj)
             else:
                 answer = self.client.put(self.object_path(obj), body)
@@ -235,7 +250,7 @@ class ResourceModule(CreateOnce):
         """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it, or
         None when a step's answer is one of its ``exists`` answers (a singleton another run bootstrapped; once: ``again``)."""
         for step in self.follow_ups(before, state, obj):
-            if self.module.check_mode:
+            if self.module.check_mode and planned(self, step=step):
                 answer = None
             elif 'member' in step:  # the membership strategy: a whole member list written safely (see _members)
                 answer = write_membership(self, **step['member'])
@@ -309,7 +324,7 @@ class Settings(ResourceModule):
             raise TaskError('the %s cannot be deleted' % self.what)
         self.confirm_delete(obj)
         result = {'changed': True, self.result_key: self.to_result(obj), 'diff': dict(before=self.from_server(obj), after={})}
-        if not self.module.check_mode:
+        if not self.module.check_mode or not planned(self, 'DELETE', self.object_path(obj)):
             self.client.delete(self.object_path(obj))
         return result
 

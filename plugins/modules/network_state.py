@@ -255,9 +255,43 @@ options:
         provider's C(client_secret), a reverse proxy service's sign-in secrets. Applied to the same server, the export
         keeps the values the server holds; to create those objects on another server, add the values (from a vault)
         first, or the server refuses them.
+      - V(rendered) checks the description and returns the requests it would send to an empty account (RV(requests)),
+        for the review of a change in CI, with no server and no token. O(api_url), O(api_token) and the other
+        connection options are not used when given, and no connection is made.
+      - It is the plan of check mode, on an empty account of the release O(server_version) names, held in memory.
+        Nothing is checked less than by a run, and a description a run refuses fails with the same message
+        (an unknown key, an invalid option, a reference to a group or posture check that is neither described nor in
+        a new account, a section that release does not have).
+      - An empty account has the C(All) group and the allow-all C(Default) policy (what O(default_policy) and
+        O(prune) act on), the account's, DNS and Agent Network settings as a new account has them, and nothing else.
+        What a description names but cannot create is taken to exist, peers (they join with setup keys) and the groups of
+        O(group_memberships).
+      - References are rendered as placeholders where the server would put ids, V((new group servers)) for an object
+        the requests create, V((existing group All)) or V((existing peer web-1)) for one the account has. An update
+        sends back every field the server holds that the description does not set, rendered as a new account has them.
+        Write-only values (an Agent Network provider's C(api_key), an identity provider's C(client_secret), sign-in
+        secrets) show as V((write-only, sent, not shown)); setup key values are made by the server and never in a
+        request.
+      - Only the writes are rendered, in the order a run sends them; a run also reads one list per kind (and, for
+        O(group_memberships), each group right before its write and after it); the PUT that a run sends after the create
+        of a network router described C(enabled=false) or a setup key described C(revoked=true) (servers ignore both on
+        create) is not rendered, as check mode does not plan it. Nothing is changed, so the task is
+        never C(changed). With C(--diff) the requests are shown as text. O(created_secrets_file) is not used.
+      - A separate C(validated) state is not needed, as V(rendered) is the check without a server, whether
+        RV(requests) is read or not.
     type: str
-    choices: [present, gathered]
+    choices: [present, gathered, rendered]
     default: present
+  server_version:
+    description:
+      - With O(state=rendered), the NetBird release whose empty account the requests are rendered for, such as
+        V(0.77.1) or V(v0.27.6). The request shapes follow it as they follow a server of that release (for example a
+        rule's port ranges, and the sections a release does not have are refused). A release before v0.64.2 is
+        rendered as the v0.27 generation, which the collection cannot tell apart without a version probe.
+      - Not given, the newest release the collection is tested with, V(0.77.1).
+      - Refused with another O(state) (a server tells its own release).
+    type: str
+    version_added: 0.1.0
   prune:
     description:
       - Also remove resources of the described kinds that the description does not name.
@@ -445,6 +479,28 @@ EXAMPLES = r'''
     dest: network.yml
     mode: "0644"
 
+- name: In CI, without a server or a token, render the requests a description sends to an empty account
+  nms.overlay.network_state:
+    state: rendered
+    groups: "{{ network_description.groups | default(omit) }}"
+    policies: "{{ network_description.policies | default(omit) }}"
+    default_policy: disable
+  register: rendered
+
+- name: Keep them for the review of the change (a stable text, ids as placeholders)
+  ansible.builtin.copy:
+    content: "{{ rendered.rendered }}"
+    dest: rendered-requests.txt
+    mode: "0644"
+
+- name: The same for a v0.27 server
+  nms.overlay.network_state:
+    state: rendered
+    server_version: 0.27.6
+    groups:
+      - name: office
+  register: rendered_v027
+
 - name: Preview what a description would change, then apply it with pruning
   nms.overlay.network_state:
     groups:
@@ -590,10 +646,66 @@ summary:
       (and C(would_revoke)) besides C(unchanged).
     - RV(changes[].action) keeps the same words in both modes, so that a preview's changes can be compared with the
       run's.
-  returned: when O(state=present) (the default)
+  returned: when O(state=present) (the default) or O(state=rendered) (which counts as check mode does)
   type: dict
   sample:
     groups: {created: 1, updated: 0, deleted: 0, unchanged: 2}
+requests:
+  description:
+    - With O(state=rendered), the writes the description would send to an empty account (see O(state)), in the order
+      a run sends them; the same description renders the same list.
+  returned: when O(state=rendered)
+  type: list
+  elements: dict
+  contains:
+    method:
+      description: The HTTP method, V(POST), V(PUT) or V(DELETE).
+      type: str
+      sample: POST
+    path:
+      description: The request's path, ids as placeholders (V(/api/policies/(existing policy Default))).
+      type: str
+      sample: /api/groups
+    resource:
+      description: What the request writes, its noun and name.
+      type: str
+      sample: group servers
+    body:
+      description:
+        - The JSON body as it would be sent, references as placeholders and write-only values masked; not there for a
+          V(DELETE).
+        - For a change of a group's members (O(group_memberships)), the peers it adds; see RV(requests[].note).
+      type: dict
+      returned: when the request has a body
+      sample: {name: servers, peers: []}
+    members:
+      description: For a change of a group's members, the peers added (C(add)) and taken out (C(remove)).
+      type: dict
+      returned: for a change of a group's members
+      sample: {add: ["(existing peer web-1)"], remove: []}
+    note:
+      description: For a change of a group's members, that the members sent are the server's at the time of the write,
+        with RV(requests[].members) applied.
+      type: str
+      returned: for a change of a group's members
+      sample: the peers the server holds right before the write (read then, and read back after), with members.add added
+  sample:
+    - method: POST
+      path: /api/groups
+      resource: group servers
+      body: {name: servers, peers: []}
+rendered:
+  description:
+    - With O(state=rendered), RV(requests) as text for a reviewer, each request's method and path, then its body as
+      indented JSON with sorted keys (what C(--diff) shows).
+  returned: when O(state=rendered)
+  type: str
+  sample: "POST /api/groups  # group servers\n{\n  \"name\": \"servers\",\n  \"peers\": []\n}\n"
+server_version:
+  description: With O(state=rendered), the release the requests were rendered for.
+  returned: when O(state=rendered)
+  type: str
+  sample: 0.77.1
 gathered:
   description:
     - With O(state=gathered), the network as a description this module takes, with a key per section the server has
