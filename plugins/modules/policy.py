@@ -143,9 +143,9 @@ options:
         type: str
       authorized_groups:
         description:
-          - SSH access of a O(rules[].protocol=netbird-ssh) rule, a mapping of user groups (by name or id) to the local
+          - "SSH access of a O(rules[].protocol=netbird-ssh) rule, a mapping of user groups (by name or id) to the local
             users of the destination peers that the group's users may log in as, for example C({admins: [root, ubuntu]}).
-            An empty list (C({admins: []})) lets them log in as any local user.
+            An empty list (C({admins: []})) lets them log in as any local user."
           - Order and repeats of the local users do not matter (servers compare them as a set); the groups are
             resolved like O(rules[].sources), and an unknown group fails before any write.
           - Servers keep it only with protocol V(netbird-ssh); with another protocol it fails before any request.
