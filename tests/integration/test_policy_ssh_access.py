@@ -74,3 +74,86 @@ def test_ssh_access_is_written_once_by_name_and_settles(emulator, run):
     assert changed['p']['diff']['before']['rules'][0]['authorized_groups'] == {'ops': ['deploy', 'root']}
     assert changed['p']['diff']['after']['rules'][0]['authorized_groups'] == {'ops': []}
     assert stored_rule(emulator)['authorized_groups'] == {ops: []}
+
+
+def test_the_servers_refusals_are_foreseen_before_any_write(emulator, run):
+    needs_current(emulator)
+    make_group(emulator, 'ops')
+    make_group(emulator, 'devs')
+    make_group(emulator, 'web')
+    emulator.clear_log()
+    # a source group left out of authorized_groups: the server answers 422; the task names the group first
+    missing = run([policy_task(sources=['ops', 'devs'])])
+    msg = missing['p']['msg']
+    assert missing.rc != 0 and 'option rules[0].authorized_groups' in msg and 'missing: devs' in msg, msg
+    # another protocol: the server would drop it silently, so the task would never settle
+    tcp = run([policy_task(protocol='tcp', ports=['22'])])
+    msg = tcp['p']['msg']
+    assert tcp.rc != 0 and 'option rules[0].authorized_groups: only with protocol netbird-ssh' in msg, msg
+    # an unknown group, a user list that is no list, an empty local user
+    unknown = run([policy_task(authorized_groups={'ops': ['root'], 'nobody here': ['root']})])
+    assert unknown.rc != 0 and "nobody here" in unknown['p']['msg'] and 'authorized_groups' in unknown['p']['msg'], unknown['p']['msg']
+    shape = run([policy_task(authorized_groups={'ops': 'root'})])
+    assert shape.rc != 0 and 'rules[0].authorized_groups' in shape['p']['msg'], shape['p']['msg']
+    blank = run([policy_task(authorized_groups={'ops': ['']})])
+    assert blank.rc != 0 and 'rules[0].authorized_groups' in blank['p']['msg'], blank['p']['msg']
+    assert emulator.writes() == []
+    for result in (missing, tcp, unknown, shape, blank):
+        assert 'Traceback' not in str(result['p'].get('msg')), result['p']
+
+
+def test_the_emulator_answers_as_v0771_does(emulator):
+    """What the collection foresees, sent as is: the server's own answers (NetBird v0.77.1 policies_handler.go)."""
+    needs_current(emulator)
+    ops, devs, web = (make_group(emulator, name)['id'] for name in ('ops', 'devs', 'web'))
+    rule = {'name': 'ssh', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'netbird-ssh',
+            'sources': [ops, devs], 'destinations': [web], 'authorized_groups': {ops: ['root']}}
+    body = {'name': 'raw', 'enabled': True, 'description': '', 'rules': [rule]}
+    status, answer = emulator.api('POST', '/api/policies', body)
+    assert status == 422 and 'authorized group for netbird-ssh protocol should be specified for each source group' in str(answer)
+    # another protocol drops it silently; no map, or an empty one, is no SSH access list (answered without the key)
+    made = emulator.ok('POST', '/api/policies', dict(body, rules=[dict(rule, protocol='tcp', ports=['22'])]))
+    assert 'authorized_groups' not in made['rules'][0]
+    made = emulator.ok('POST', '/api/policies', dict(body, rules=[dict(rule, authorized_groups={})]))
+    assert 'authorized_groups' not in made['rules'][0]
+    # kept in the order sent, an empty list of users too
+    made = emulator.ok('POST', '/api/policies', dict(body, rules=[dict(rule, authorized_groups={ops: ['root', 'admin'], devs: []})]))
+    assert made['rules'][0]['authorized_groups'] == {ops: ['root', 'admin'], devs: []}
+    assert emulator.ok('GET', '/api/policies/%s' % made['id'])['rules'][0]['authorized_groups'] == {ops: ['root', 'admin'], devs: []}
+
+
+def test_a_changed_protocol_drops_what_it_cannot_hold(emulator, run):
+    needs_current(emulator)
+    make_group(emulator, 'ops')
+    make_group(emulator, 'web')
+    assert run([policy_task()])['p']['changed'] is True
+    emulator.clear_log()
+    tcp = {'name': 'ssh-access', 'rules': [{'name': 'ssh', 'protocol': 'tcp', 'ports': ['22'], 'sources': ['ops'], 'destinations': ['web']}]}
+    moved = run([{'name': 't', 'nms.overlay.policy': tcp}])
+    assert moved['t']['changed'] is True, moved['t'].get('msg')
+    assert 'authorized_groups' not in emulator.writes()[0]['body']['rules'][0]
+    emulator.clear_log()
+    assert run([{'name': 't', 'nms.overlay.policy': tcp}])['t']['changed'] is False
+    assert emulator.writes() == []
+
+
+def test_an_older_server_refuses_it_by_name(emulator, run):
+    if emulator.dialect != 'netbird':
+        pytest.skip('the v0.27 dialect')
+    make_group(emulator, 'ops')
+    make_group(emulator, 'web')
+    emulator.clear_log()
+    old = run([policy_task()])
+    msg = old['p']['msg']
+    assert old.rc != 0 and 'option rules[0].authorized_groups: ' in msg and 'servers have it from v0.61.0 on' in msg, msg
+    assert 'option rules[0].protocol: ' in msg and 'the protocol netbird-ssh' in msg, msg
+    plain = run([{'name': 'p', 'nms.overlay.policy': {'name': 'ssh-access', 'rules': [
+        {'name': 'ssh', 'protocol': 'netbird-ssh', 'sources': ['ops'], 'destinations': ['web']}]}}])
+    assert plain.rc != 0 and 'servers have it from v0.61.0 on' in plain['p']['msg'], plain['p']['msg']
+    assert emulator.writes() == []
+    assert [entry['path'] for entry in emulator.requests()] == ['/api/instance/version'] * 2
+    # what the server itself says (the collection's refusal stands in front of it)
+    status, answer = emulator.api('POST', '/api/policies', {'name': 'raw', 'enabled': True, 'rules': [{
+        'name': 'r', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'netbird-ssh',
+        'sources': [], 'destinations': []}]})
+    assert status == 422 and 'unknown protocol type: netbird-ssh' in str(answer)
