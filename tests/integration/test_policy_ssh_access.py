@@ -157,3 +157,51 @@ def test_an_older_server_refuses_it_by_name(emulator, run):
         'name': 'r', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'netbird-ssh',
         'sources': [], 'destinations': []}]})
     assert status == 422 and 'unknown protocol type: netbird-ssh' in str(answer)
+    # network_state: before its first write (the groups it would create first are not made)
+    emulator.clear_log()
+    state = run([{'name': 'n', 'nms.overlay.network_state': SSH_DESCRIPTION}])
+    msg = state['n']['msg']
+    assert state.rc != 0 and 'authorized_groups' in msg and 'servers have it from v0.61.0 on' in msg, msg
+    assert emulator.writes() == []
+
+
+SSH_DESCRIPTION = {
+    'groups': [{'name': 'ssh admins'}, {'name': 'ssh hosts'}, {'name': 'ssh auditors'}],
+    'policies': [{'name': 'admins ssh', 'rules': [{
+        'name': 'ssh', 'protocol': 'netbird-ssh', 'sources': ['ssh admins'], 'destinations': ['ssh hosts'],
+        'authorized_groups': {'ssh admins': ['ubuntu', 'root'], 'ssh auditors': []}}]}],
+}
+
+
+def test_network_state_builds_it_with_the_groups_it_creates_and_exports_it_by_name(emulator, run):
+    needs_current(emulator)
+    emulator.clear_log()
+    preview = run([{'name': 'n', 'nms.overlay.network_state': SSH_DESCRIPTION}], check=True)
+    assert preview['n']['changed'] is True, preview['n'].get('msg')
+    assert emulator.writes() == []
+    built = run([{'name': 'n', 'nms.overlay.network_state': SSH_DESCRIPTION}])
+    assert built['n']['changed'] is True, built['n'].get('msg')
+    ids = {group['name']: group['id'] for group in emulator.ok('GET', '/api/groups')}
+    assert stored_rule(emulator, 'admins ssh')['authorized_groups'] == {ids['ssh admins']: ['root', 'ubuntu'], ids['ssh auditors']: []}
+    emulator.clear_log()
+    again = run([{'name': 'n', 'nms.overlay.network_state': SSH_DESCRIPTION}])
+    assert again['n']['changed'] is False, again['n'].get('changes')
+    assert emulator.writes() == []
+    exported = run([{'name': 'e', 'nms.overlay.network_state': {'state': 'gathered'}}])['e']['gathered']
+    rule = [policy for policy in exported['policies'] if policy['name'] == 'admins ssh'][0]['rules'][0]
+    assert rule['authorized_groups'] == {'ssh admins': ['root', 'ubuntu'], 'ssh auditors': []}, rule
+    # the group the rule names cannot go while the rule names it (the server would leave a dangling id)
+    gone = run([{'name': 'g', 'nms.overlay.group': {'name': 'ssh auditors', 'state': 'absent'}}])
+    assert gone.rc != 0 and "policy 'admins ssh' (rules[0].authorized_groups)" in gone['g']['msg'], gone['g']['msg']
+    assert emulator.writes() == []
+
+
+def test_network_state_checks_its_groups_before_the_first_write(emulator, run):
+    needs_current(emulator)
+    emulator.clear_log()
+    wrong = dict(SSH_DESCRIPTION, policies=[dict(SSH_DESCRIPTION['policies'][0], rules=[dict(
+        SSH_DESCRIPTION['policies'][0]['rules'][0], authorized_groups={'ssh admins': ['root'], 'ssh admin': ['root']})])])
+    result = run([{'name': 'n', 'nms.overlay.network_state': wrong}])
+    msg = result['n']['msg']
+    assert result.rc != 0 and "'ssh admin'" in msg and 'authorized_groups' in msg, msg
+    assert emulator.writes() == []
