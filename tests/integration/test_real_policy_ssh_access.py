@@ -53,15 +53,15 @@ def test_ssh_access_on_the_real_server(real_server, run):
         return
 
     # the server's own answers (what the emulator copies)
-    status, answer = real_server.api('POST', '/policies', raw_rule(sources=[ops, devs], destinations=[web],
-                                                                   authorized_groups={ops: ['root']}))
+    status, answer = real_server.api('POST', '/policies', raw_rule(
+        sources=[ops, devs], destinations=[web], authorized_groups={ops: ['root']}))
     assert status == 422 and 'authorized group for netbird-ssh protocol should be specified for each source group' in str(answer)
-    made = real_server.ok('POST', '/policies', raw_rule(sources=[ops, devs], destinations=[web],
-                                                       authorized_groups={ops: ['root', 'admin'], devs: []}))
+    made = real_server.ok('POST', '/policies', raw_rule(
+        sources=[ops, devs], destinations=[web], authorized_groups={ops: ['root', 'admin'], devs: []}))
     assert made['rules'][0]['authorized_groups'] == {ops: ['root', 'admin'], devs: []}, made
     assert real_server.ok('GET', '/policies/%s' % made['id'])['rules'][0]['authorized_groups'] == {ops: ['root', 'admin'], devs: []}
-    dropped = real_server.ok('POST', '/policies', raw_rule(sources=[ops], destinations=[web], protocol='tcp', ports=['22'],
-                                                          authorized_groups={ops: ['root']}))
+    dropped = real_server.ok('POST', '/policies', raw_rule(
+        sources=[ops], destinations=[web], protocol='tcp', ports=['22'], authorized_groups={ops: ['root']}))
     assert 'authorized_groups' not in dropped['rules'][0], dropped
     for policy in (made, dropped):
         real_server.ok('DELETE', '/policies/%s' % policy['id'])
