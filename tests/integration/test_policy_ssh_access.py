@@ -17,18 +17,14 @@ def policy_task(label='p', name='ssh-access', **rule):
     return {'name': label, 'nms.overlay.policy': {'name': name, 'rules': [dict(RULE, **rule)]}}
 
 
-def needs_current(emulator):
-    if emulator.dialect != 'current':
-        pytest.skip('needs the current dialect (a v0.77.1 server)')
-
-
 def stored_rule(emulator, name='ssh-access'):
     return [policy for policy in emulator.ok('GET', '/api/policies') if policy['name'] == name][0]['rules'][0]
 
 
+@pytest.mark.dialects('current')
 def test_ssh_access_is_written_once_by_name_and_settles(emulator, run):
-    needs_current(emulator)
-    ops, web = make_group(emulator, 'ops')['id'], make_group(emulator, 'web')['id']
+    ops = make_group(emulator, 'ops')['id']
+    make_group(emulator, 'web')
     emulator.clear_log()
     planned = run([policy_task()], check=True, diff=True)
     assert planned['p']['changed'] is True, planned['p'].get('msg')
@@ -65,7 +61,6 @@ def test_ssh_access_is_written_once_by_name_and_settles(emulator, run):
     assert writes_of(emulator) == ['PUT /api/policies/%s' % kept['d']['policy']['id']]
     assert emulator.writes()[0]['body']['rules'][0]['authorized_groups'] == {ops: ['deploy', 'root']}
     assert stored_rule(emulator)['authorized_groups'] == {ops: ['deploy', 'root']}
-    del web
 
     # a change of the users: the diff names the group
     emulator.clear_log()
@@ -76,8 +71,8 @@ def test_ssh_access_is_written_once_by_name_and_settles(emulator, run):
     assert stored_rule(emulator)['authorized_groups'] == {ops: []}
 
 
+@pytest.mark.dialects('current')
 def test_the_servers_refusals_are_foreseen_before_any_write(emulator, run):
-    needs_current(emulator)
     make_group(emulator, 'ops')
     make_group(emulator, 'devs')
     make_group(emulator, 'web')
@@ -102,9 +97,9 @@ def test_the_servers_refusals_are_foreseen_before_any_write(emulator, run):
         assert 'Traceback' not in str(result['p'].get('msg')), result['p']
 
 
+@pytest.mark.dialects('current')
 def test_the_emulator_answers_as_v0771_does(emulator):
     """What the collection foresees, sent as is: the server's own answers (NetBird v0.77.1 policies_handler.go)."""
-    needs_current(emulator)
     ops, devs, web = (make_group(emulator, name)['id'] for name in ('ops', 'devs', 'web'))
     rule = {'name': 'ssh', 'enabled': True, 'action': 'accept', 'bidirectional': True, 'protocol': 'netbird-ssh',
             'sources': [ops, devs], 'destinations': [web], 'authorized_groups': {ops: ['root']}}
@@ -122,8 +117,8 @@ def test_the_emulator_answers_as_v0771_does(emulator):
     assert emulator.ok('GET', '/api/policies/%s' % made['id'])['rules'][0]['authorized_groups'] == {ops: ['root', 'admin'], devs: []}
 
 
+@pytest.mark.dialects('current')
 def test_a_changed_protocol_drops_what_it_cannot_hold(emulator, run):
-    needs_current(emulator)
     make_group(emulator, 'ops')
     make_group(emulator, 'web')
     assert run([policy_task()])['p']['changed'] is True
@@ -137,9 +132,8 @@ def test_a_changed_protocol_drops_what_it_cannot_hold(emulator, run):
     assert emulator.writes() == []
 
 
+@pytest.mark.dialects('netbird')
 def test_an_older_server_refuses_it_by_name(emulator, run):
-    if emulator.dialect != 'netbird':
-        pytest.skip('the v0.27 dialect')
     make_group(emulator, 'ops')
     make_group(emulator, 'web')
     emulator.clear_log()
@@ -173,8 +167,8 @@ SSH_DESCRIPTION = {
 }
 
 
+@pytest.mark.dialects('current')
 def test_network_state_builds_it_with_the_groups_it_creates_and_exports_it_by_name(emulator, run):
-    needs_current(emulator)
     emulator.clear_log()
     preview = run([{'name': 'n', 'nms.overlay.network_state': SSH_DESCRIPTION}], check=True)
     assert preview['n']['changed'] is True, preview['n'].get('msg')
@@ -196,8 +190,8 @@ def test_network_state_builds_it_with_the_groups_it_creates_and_exports_it_by_na
     assert emulator.writes() == []
 
 
+@pytest.mark.dialects('current')
 def test_network_state_checks_its_groups_before_the_first_write(emulator, run):
-    needs_current(emulator)
     emulator.clear_log()
     wrong = dict(SSH_DESCRIPTION, policies=[dict(SSH_DESCRIPTION['policies'][0], rules=[dict(
         SSH_DESCRIPTION['policies'][0]['rules'][0], authorized_groups={'ssh admins': ['root'], 'ssh admin': ['root']})])])
