@@ -147,23 +147,27 @@ def rule_problems(rule, index):
         problems.append(where + 'bidirectional: must be true with protocol %s' % protocol)
     if protocol in ('tcp', 'udp') and bidirectional is False and ports is not None and not ports:
         problems.append(where + 'ports: a one-way (bidirectional false) %s rule needs at least one port' % protocol)
-    if rule.get(AUTHORIZED) and protocol is not None and protocol != SSH:
-        problems.append(where + '%s: only with protocol %s (servers drop it from a rule of protocol %s)' % (AUTHORIZED, SSH, protocol))
     return problems
 
 
-def authorized_problems(rule, index, group_name):
-    """What the server would refuse in the SSH access of a merged rule (sources and authorized_groups as ids): a
-    netbird-ssh rule with authorized_groups must name each of its source groups there. ``group_name``: id -> name."""
-    authorized = rule.get(AUTHORIZED)
-    if rule.get('protocol') != SSH or not authorized:
-        return []
+def authorized_problems(rule, index, given=None, group_name=None):
+    """What servers would drop or refuse in the SSH access of a rule: authorized_groups the user gives (in ``given``,
+    the user's options of the rule; by default ``rule`` itself) for another protocol than netbird-ssh, which servers
+    drop silently; and, with ``group_name`` (id -> name: ``rule`` is merged, its groups ids), a netbird-ssh rule whose
+    authorized_groups leaves out one of its source groups (422). What the server holds and the user left unset is
+    never judged by the first rule: it is sent back as the server returned it."""
+    where = 'option rules[%d].%s: ' % (index, AUTHORIZED)
+    authorized, protocol = rule.get(AUTHORIZED), rule.get('protocol')
+    problems = []
+    if (rule if given is None else given).get(AUTHORIZED) and protocol is not None and protocol != SSH:
+        problems.append(where + 'only with protocol %s (servers drop it from a rule of protocol %s)' % (SSH, protocol))
+    if group_name is None or protocol != SSH or not authorized:
+        return problems
     missing = [group for group in rule.get('sources') or [] if group not in authorized]
-    if not missing:
-        return []
-    return ['option rules[%d].%s: give each source group of the rule its local users (servers refuse a %s rule whose '
-            '%s leaves out a source group); missing: %s' % (index, AUTHORIZED, SSH, AUTHORIZED, ', '.join(
-                sorted(group_name(group) or group for group in missing)))]
+    if missing:
+        problems.append(where + 'give each source group of the rule its local users (servers refuse a %s rule whose %s leaves '
+                        'out a source group); missing: %s' % (SSH, AUTHORIZED, ', '.join(sorted(group_name(group) or group for group in missing))))
+    return problems
 
 
 def check_rules(rules):
@@ -212,11 +216,11 @@ def merge_rule(user_rule, server_rules, index):
             merged[side] = []
         elif user_rule.get(side) is None and base.get(key):
             merged[key] = copy.deepcopy(base[key])
-    # SSH access: the user's (group ids already), else the server rule's while the rule stays netbird-ssh (servers keep
-    # it for no other protocol)
+    # SSH access: the user's (group ids already), else the server rule's unless the user gives the rule another protocol
+    # than netbird-ssh (servers keep it for no other protocol)
     authorized = user_rule.get(AUTHORIZED)
     if authorized is None:
-        authorized = base.get(AUTHORIZED) if merged['protocol'] == SSH else None
+        authorized = base.get(AUTHORIZED) if user_rule.get('protocol') in (None, SSH) else None
     authorized = authorized_map(authorized)
     if authorized:
         merged[AUTHORIZED] = authorized

@@ -123,7 +123,11 @@ class PolicyModule(ResourceModule):
 
     def check_options(self):
         super().check_options()
-        check_rules(self.params.get('rules'))
+        rules = self.params.get('rules')
+        check_rules(rules)
+        problems = [problem for index, rule in enumerate(rules or []) for problem in authorized_problems(rule, index)]
+        if problems:
+            raise TaskError('; '.join(problems))
 
     def check_server(self):
         """Port ranges, resources and several rules depend on the server: asked once per task, only when the options
@@ -214,8 +218,9 @@ class PolicyModule(ResourceModule):
         if state is None:
             return
         check_rules(state['rules'])
-        names = NameLookup(self.resolver)
-        problems = [problem for index, rule in enumerate(state['rules']) for problem in authorized_problems(rule, index, names.group)]
+        names, options = NameLookup(self.resolver), self.params.get('rules') or []
+        problems = [problem for index, rule in enumerate(state['rules']) for problem in authorized_problems(
+            rule, index, options[index] if index < len(options) else {}, names.group)]
         if problems:
             raise TaskError('; '.join(problems))
         if current_obj is None:

@@ -64,8 +64,10 @@ def test_merge_rule_keeps_replaces_or_drops_authorized_groups():
     assert merge_rule(user_rule(name='ssh'), held, 0)['authorized_groups'] == {'g1': ['deploy', 'root']}
     assert merge_rule(user_rule(name='ssh', authorized_groups={'g1': ['admin']}), held, 0)['authorized_groups'] == {'g1': ['admin']}
     assert 'authorized_groups' not in merge_rule(user_rule(name='ssh', authorized_groups={}), held, 0)
-    # another protocol cannot hold it: an unset option does not carry it over
+    # another protocol the user gives cannot hold it: an unset option does not carry it over
     assert 'authorized_groups' not in merge_rule(user_rule(name='ssh', protocol='tcp', ports=['22']), held, 0)
+    odd = [dict(held[0], protocol='all')]  # what a server holds and the user leaves alone is sent back as it is
+    assert merge_rule(user_rule(name='ssh', description='x'), odd, 0)['authorized_groups'] == {'g1': ['deploy', 'root']}
     new = merge_rule(user_rule(name='new', protocol='netbird-ssh', sources=['g1'], destinations=['g2']), held, 0)
     assert 'authorized_groups' not in new
 
@@ -77,19 +79,22 @@ def test_rule_body_sends_it_only_with_entries():
 
 
 def test_the_server_rules_are_checked_first():
-    with pytest.raises(TaskError) as err:
-        check_rules([user_rule(name='r', protocol='tcp', authorized_groups={'ops': ['root']})])
-    assert str(err.value) == ('option rules[0].authorized_groups: only with protocol netbird-ssh (servers drop it from a rule '
-                              'of protocol tcp)')
-    check_rules([user_rule(name='r', authorized_groups={'ops': ['root']})])  # the protocol kept from the server: judged merged
-    check_rules([user_rule(name='r', protocol='tcp', authorized_groups={})])
+    assert authorized_problems(user_rule(name='r', protocol='tcp', authorized_groups={'ops': ['root']}), 0) == [
+        'option rules[0].authorized_groups: only with protocol netbird-ssh (servers drop it from a rule of protocol tcp)']
+    assert authorized_problems(user_rule(name='r', authorized_groups={'ops': ['root']}), 0) == []  # the protocol kept: judged merged
+    assert authorized_problems(user_rule(name='r', protocol='tcp', authorized_groups={}), 0) == []
+    check_rules([user_rule(name='r', protocol='netbird-ssh', authorized_groups={'ops': ['root']})])
     rule = merge_rule(user_rule(name='ssh', sources=['g1', 'g3']), [rule_from_server(SSH_RULE)], 0)
     names = {'g3': 'devs'}.get
-    assert authorized_problems(rule, 0, names) == [
+    assert authorized_problems(rule, 0, {}, names) == [
         'option rules[0].authorized_groups: give each source group of the rule its local users (servers refuse a netbird-ssh '
         'rule whose authorized_groups leaves out a source group); missing: devs']
-    assert authorized_problems(dict(rule, sources=['g1']), 0, names) == []
-    assert authorized_problems(dict(rule, authorized_groups={}), 0, names) == []  # none: every user of the account
+    assert authorized_problems(dict(rule, sources=['g1']), 0, {}, names) == []
+    assert authorized_problems(dict(rule, authorized_groups={}), 0, {}, names) == []  # none: every user of the account
+    # what the server holds and the user left unset is sent back, whatever its protocol (a server never answers that)
+    odd = dict(rule, protocol='all', sources=['g1'])
+    assert authorized_problems(odd, 0, {}, names) == []
+    assert authorized_problems(odd, 0, {'authorized_groups': {'ops': []}}, names)[0].endswith('a rule of protocol all)')
 
 
 @pytest.mark.parametrize('value, problem', [
