@@ -239,19 +239,19 @@ EXAMPLES = r'''
           - developers
         destination_resource: office-lan
 
-- name: Let admins log in to the web servers over NetBird SSH as root or ubuntu (servers from v0.61.0 on)
+- name: Let developers log in to the web servers over NetBird SSH as deploy or ubuntu (servers from v0.61.0 on)
   nms.overlay.policy:
-    name: admins-ssh
+    name: developers-ssh
     rules:
       - name: ssh
         protocol: netbird-ssh
         sources:
-          - admins
+          - developers
         destinations:
           - web-servers
         authorized_groups:
-          admins:
-            - root
+          developers:
+            - deploy
             - ubuntu
 
 - name: Remove a policy
