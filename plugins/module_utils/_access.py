@@ -26,6 +26,10 @@ RULE_FIELDS = ('name', 'description', 'enabled', 'action', 'bidirectional', 'pro
 # (groups key, option, request key of the resource)
 RESOURCE_SIDES = (('sources', 'source_resource', 'sourceResource'), ('destinations', 'destination_resource', 'destinationResource'))
 RESOURCE_KEYS = tuple(key for dummy, dummy_option, key in RESOURCE_SIDES)
+# SSH access (servers from v0.61.0 on, with protocol netbird-ssh): user group id -> the local users its members may log
+# in as (an empty list: any local user). Kept in a normalised rule only when it has an entry, as servers answer it.
+AUTHORIZED = 'authorized_groups'
+SSH = 'netbird-ssh'
 
 # Values a rule gets on creation when the user leaves the option unset and no server rule of the same
 # name exists (documented in the policy module).
@@ -80,6 +84,15 @@ def rule_ports(rule):
     return port_set(list(rule.get('ports') or []) + [range_text(r) for r in rule.get('port_ranges') or []])
 
 
+def authorized_map(value):
+    """A rule's authorized_groups as compared: each group id with its local users as a sorted set (servers compare
+    them without order); null, missing or no map is {}."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(group): sorted(set(str(user) for user in (users if isinstance(users, list) else [users] if users else [])))
+            for group, users in value.items()}
+
+
 def rule_from_server(rule):
     """A server rule (summaries or ids, null lists, no ports) in the request shape, normalised.
 
@@ -101,6 +114,9 @@ def rule_from_server(rule):
         resource = rule.get(key)
         if isinstance(resource, dict) and ref_id(resource) not in (None, ''):
             normalised[key] = dict(id=ref_id(resource), type=resource.get('type'))
+    authorized = authorized_map(rule.get(AUTHORIZED))
+    if authorized:
+        normalised[AUTHORIZED] = authorized
     return normalised
 
 
@@ -131,6 +147,26 @@ def rule_problems(rule, index):
         problems.append(where + 'bidirectional: must be true with protocol %s' % protocol)
     if protocol in ('tcp', 'udp') and bidirectional is False and ports is not None and not ports:
         problems.append(where + 'ports: a one-way (bidirectional false) %s rule needs at least one port' % protocol)
+    return problems
+
+
+def authorized_problems(rule, index, given=None, group_name=None):
+    """What servers would drop or refuse in the SSH access of a rule: authorized_groups the user gives (in ``given``,
+    the user's options of the rule; by default ``rule`` itself) for another protocol than netbird-ssh, which servers
+    drop silently; and, with ``group_name`` (id -> name: ``rule`` is merged, its groups ids), a netbird-ssh rule whose
+    authorized_groups leaves out one of its source groups (422). What the server holds and the user left unset is
+    never judged by the first rule: it is sent back as the server returned it."""
+    where = 'option rules[%d].%s: ' % (index, AUTHORIZED)
+    authorized, protocol = rule.get(AUTHORIZED), rule.get('protocol')
+    problems = []
+    if (rule if given is None else given).get(AUTHORIZED) and protocol is not None and protocol != SSH:
+        problems.append(where + 'only with protocol %s (servers drop it from a rule of protocol %s)' % (SSH, protocol))
+    if group_name is None or protocol != SSH or not authorized:
+        return problems
+    missing = [group for group in rule.get('sources') or [] if group not in authorized]
+    if missing:
+        problems.append(where + 'give each source group of the rule its local users (servers refuse a %s rule whose %s leaves '
+                        'out a source group); missing: %s' % (SSH, AUTHORIZED, ', '.join(sorted(group_name(group) or group for group in missing))))
     return problems
 
 
@@ -180,6 +216,14 @@ def merge_rule(user_rule, server_rules, index):
             merged[side] = []
         elif user_rule.get(side) is None and base.get(key):
             merged[key] = copy.deepcopy(base[key])
+    # SSH access: the user's (group ids already), else the server rule's unless the user gives the rule another protocol
+    # than netbird-ssh (servers keep it for no other protocol)
+    authorized = user_rule.get(AUTHORIZED)
+    if authorized is None:
+        authorized = base.get(AUTHORIZED) if user_rule.get('protocol') in (None, SSH) else None
+    authorized = authorized_map(authorized)
+    if authorized:
+        merged[AUTHORIZED] = authorized
     merged['ports'] = port_set(merged['ports'])
     merged['sources'] = id_set(merged['sources'])
     merged['destinations'] = id_set(merged['destinations'])
@@ -212,6 +256,8 @@ def rule_body(rule, ranges_apart=False):
             body[key] = copy.deepcopy(rule[key])
             if not body[side]:
                 del body[side]  # servers refuse a side with a resource and a group list, even an empty one
+    if rule.get(AUTHORIZED):
+        body[AUTHORIZED] = copy.deepcopy(rule[AUTHORIZED])
     if ranges_apart and any(is_range(port) for port in body['ports'] or []):
         body['port_ranges'] = [port_range(port) for port in body.pop('ports')]
     return body

@@ -87,6 +87,13 @@ def name_references(task, result, obj):
     return dict(result, diff=shown)
 
 
+def _shown_refs(names, kind, value):
+    """References of an item: a list of them, or a mapping keyed by them (a rule's authorized_groups), by name."""
+    if isinstance(value, dict):
+        return {names.show(kind, key): value[key] for key in value}
+    return names.show(kind, value)
+
+
 def _shown(field, value, names):
     """A value of one side of a diff with its references shown by name."""
     if field is not None and field.ref:
@@ -96,6 +103,6 @@ def _shown(field, value, names):
     items = []
     for item in value if isinstance(value, list) else [value]:
         if isinstance(item, dict):
-            item = dict(item, **{key: names.show(kind, item[key]) for key, kind in field.item_refs.items() if key in item})
+            item = dict(item, **{key: _shown_refs(names, kind, item[key]) for key, kind in field.item_refs.items() if key in item})
         items.append(item)
     return items if isinstance(value, list) else items[0]

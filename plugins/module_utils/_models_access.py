@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import ClassVar, List, Optional
+from typing import ClassVar, Dict, List, Optional
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import CHECK_NAMES, PROCESS_PATHS
 from ansible_collections.nms.overlay.plugins.module_utils._models import (AfterValidator, NonEmptyStr, Options, ValidationInfo,
@@ -174,6 +174,8 @@ class RuleOptions(Options):
     destinations: Optional[List[NonEmptyStr]] = None
     source_resource: Optional[NonEmptyStr] = None
     destination_resource: Optional[NonEmptyStr] = None
+    # user group (name or id) -> the local users its members may log in as over NetBird SSH ([]: any local user)
+    authorized_groups: Optional[Dict[NonEmptyStr, List[NonEmptyStr]]] = None
 
 
 class PolicyOptions(Given):

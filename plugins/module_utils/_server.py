@@ -60,6 +60,7 @@ OPTION_RELEASES = {
     'user_approval_required': 'v0.56.0',               # account_settings
     'network_range': 'v0.53.0',                        # account_settings (NetBird commit beb66208a)
     'auto_update_version': 'v0.61.0',                  # account_settings (011cc8167)
+    'rules.authorized_groups': 'v0.61.0',              # policy, with the protocol netbird-ssh (67f7b2404)
     'peer_expose_enabled': 'v0.66.0',                  # account_settings (63c83aa8d)
     'peer_expose_groups': 'v0.66.0',                   # account_settings (63c83aa8d)
     'auto_update_always': 'v0.67.0',                   # account_settings (fe9b84451)

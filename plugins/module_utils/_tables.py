@@ -41,6 +41,7 @@ ANSWER_TYPES = {
     'api_key': 'a string',
     'approval_required': 'a boolean',
     'auth': 'an object',
+    'authorized_groups': 'an object',
     'auto_groups': 'a list',
     'auto_update_always': 'a boolean',
     'auto_update_version': 'a string',
@@ -250,7 +251,7 @@ ANSWER_TYPES = {
 
 USAGE_TABLE = {
     'groups': (
-        ('policies', 'policy', 'name', 'policies', '/policies', False, (('rules', 'sources'), ('rules', 'destinations'))),
+        ('policies', 'policy', 'name', 'policies', '/policies', False, (('rules', 'sources'), ('rules', 'destinations'), ('rules', 'authorized_groups'))),
         ('routes', 'route', 'network_id', 'routes', '/routes', False, (('groups', None), ('peer_groups', None), ('access_control_groups', None))),
         ('nameserver_groups', 'nameserver group', 'name', 'nameserver_groups', '/dns/nameservers', False, (('groups', None),)),
         ('dns_settings', 'the DNS settings', None, None, '/dns/settings', True, (('disabled_management_groups', None),)),

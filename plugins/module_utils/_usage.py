@@ -5,7 +5,7 @@
 
 The server refuses to delete a group that a route's groups, a nameserver group, a policy rule, a setup key
 (also a revoked one), a user's auto groups or the DNS settings use, but it does not check a route's
-peer_groups: it deletes such a group and leaves the route with a dangling id. The group module (also in
+peer_groups or a policy rule's authorized_groups: it deletes such a group and leaves a dangling id. The group module (also in
 check mode) and network_state (before its first write) use this table to refuse such deletions themselves.
 """
 

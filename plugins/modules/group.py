@@ -73,7 +73,8 @@ options:
       - Deleting a group that a policy rule, a route (its O(nms.overlay.route#module:groups) or
         O(nms.overlay.route#module:peer_groups)), a nameserver group, a setup key (also a revoked one), a
         user's auto groups or the DNS settings use fails before any write, naming each user of the group.
-        Check mode fails the same way. The server itself does not check a route's peer groups.
+        Check mode fails the same way. The server itself does not check a route's peer groups, nor the
+        O(nms.overlay.policy#module:rules[].authorized_groups) of a policy rule, which count as uses too.
       - Servers from v0.77 on also refuse to delete a group that holds network resources, so that fails before
         any write (in check mode too), naming them; set O(resources=[]) first.
     type: str

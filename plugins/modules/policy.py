@@ -93,8 +93,11 @@ options:
           - Traffic the rule applies to. A new rule gets V(all) when unset.
           - Setting V(all) or V(icmp) without O(rules[].ports) and O(rules[].bidirectional) also removes the
             ports and makes the rule bidirectional, as those protocols require.
+          - V(netbird-ssh) is SSH through NetBird's own SSH server on the destination peers, with O(rules[].authorized_groups)
+            saying who may log in as which local user. It needs a server from v0.61.0 on (the release that brought it with
+            O(rules[].authorized_groups)); an older server, v0.27 among them, fails the task before any write.
         type: str
-        choices: [all, tcp, udp, icmp]
+        choices: [all, tcp, udp, icmp, netbird-ssh]
       ports:
         description:
           - Ports (V(443)) or port ranges (V(8000-8100)), each within 1..65535. Order does not matter.
@@ -138,6 +141,21 @@ options:
           - Left unset, the rule keeps the destination resource it has (unless O(rules[].destinations) is given).
           - Servers have it from v0.35.0 on; on an older server a task that sets it fails before any change.
         type: str
+      authorized_groups:
+        description:
+          - "SSH access of a O(rules[].protocol=netbird-ssh) rule, a mapping of user groups (by name or id) to the local
+            users of the destination peers that the group's users may log in as, for example C({admins: [root, ubuntu]}).
+            An empty list (C({admins: []})) lets them log in as any local user."
+          - Order and repeats of the local users do not matter (servers compare them as a set); the groups are
+            resolved like O(rules[].sources), and an unknown group fails before any write.
+          - Servers keep it only with protocol V(netbird-ssh); with another protocol it fails before any request.
+            A rule that has it must name each of its O(rules[].sources) groups in it, or the server refuses it, so
+            the task fails before any write, naming the groups left out. Without it a V(netbird-ssh) rule lets
+            every user of the account log in as any local user.
+          - V({}) removes it. Left unset, the rule keeps what the server holds (dropped only when
+            O(rules[].protocol) changes to another protocol, which cannot hold it).
+          - Servers have it from v0.61.0 on; on an older server a task that sets it fails before any change.
+        type: dict
   state:
     description:
       - V(present) creates or updates the policy; V(absent) deletes it.
@@ -221,6 +239,21 @@ EXAMPLES = r'''
           - developers
         destination_resource: office-lan
 
+- name: Let developers log in to the web servers over NetBird SSH as deploy or ubuntu (servers from v0.61.0 on)
+  nms.overlay.policy:
+    name: developers-ssh
+    rules:
+      - name: ssh
+        protocol: netbird-ssh
+        sources:
+          - developers
+        destinations:
+          - web-servers
+        authorized_groups:
+          developers:
+            - deploy
+            - ubuntu
+
 - name: Remove a policy
   nms.overlay.policy:
     name: no-dns-to-web
@@ -292,7 +325,7 @@ policy:
           type: bool
           sample: true
         protocol:
-          description: V(all), V(tcp), V(udp) or V(icmp).
+          description: V(all), V(tcp), V(udp), V(icmp) or V(netbird-ssh).
           type: str
           sample: tcp
         ports:
@@ -331,6 +364,12 @@ policy:
           returned: by servers that have it (v0.77), when the rule has one
           type: dict
           sample: {id: d0cnlvuvb2ls73e2m5dg, type: subnet}
+        authorized_groups:
+          description:
+            - SSH access of a V(netbird-ssh) rule as the server holds it, user group ids to local users.
+          returned: by servers that have it (v0.61.0 on), when the rule has it
+          type: dict
+          sample: {cgr3: [root, ubuntu]}
 '''
 
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule

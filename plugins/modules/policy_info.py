@@ -111,7 +111,7 @@ policies:
           type: bool
           sample: true
         protocol:
-          description: V(all), V(tcp), V(udp) or V(icmp).
+          description: V(all), V(tcp), V(udp), V(icmp) or V(netbird-ssh).
           type: str
           sample: tcp
         ports:
@@ -150,6 +150,13 @@ policies:
           returned: by servers that have it (v0.77), when the rule has one
           type: dict
           sample: {id: d0cnlvuvb2ls73e2m5dg, type: subnet}
+        authorized_groups:
+          description:
+            - SSH access of a V(netbird-ssh) rule as the server holds it, user group ids to local users (see
+              M(nms.overlay.policy)).
+          returned: by servers that have it (v0.61.0 on), when the rule has it
+          type: dict
+          sample: {cgr3: [root, ubuntu]}
 access:
   description:
     - Who reaches whom, from the enabled rules of the enabled policies found. One row per source group,
@@ -170,7 +177,7 @@ access:
       type: str
       sample: web-servers
     protocol:
-      description: V(all), V(tcp), V(udp) or V(icmp).
+      description: V(all), V(tcp), V(udp), V(icmp) or V(netbird-ssh).
       type: str
       sample: tcp
     ports:

@@ -48,9 +48,9 @@ def names_of(refs):
 
 
 def todays_options(task):
-    """Whether an example task sets an option that only servers from v0.77 on have."""
+    """Whether an example task sets an option that only servers after v0.27 have."""
     text = repr(task)
-    return any(option in text for option in ('process_check', 'source_resource', 'destination_resource'))
+    return any(option in text for option in ('process_check', 'source_resource', 'destination_resource', 'authorized_groups'))
 
 
 HTTPS_RULE = {'name': 'https', 'protocol': 'tcp', 'ports': ['443', '8080'],

@@ -232,6 +232,8 @@ RELEASE_ROWS = (
      '[management, client] Add API to change the network range (#4177)'),
     ('Agent auto-update', '`auto_update_version` (settings)', 'auto_update_version', 'v0.61.0', '011cc8167',
      '[client, management] auto-update (#4732)'),
+    ('SSH access in policy rules', '`authorized_groups` and protocol `netbird-ssh` of a rule', 'rules.authorized_groups', 'v0.61.0',
+     '67f7b2404', '[client, management] Feature/ssh fine grained access (#4969)'),
     ('Peers exposing services', '`peer_expose_enabled` (settings)', 'peer_expose_enabled', 'v0.66.0', '63c83aa8d',
      '[client,management] Feature/client service expose (#5411)'),
     ('Peers exposing services, by group', '`peer_expose_groups` (settings)', 'peer_expose_groups', 'v0.66.0', '63c83aa8d',

@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._access import (
-    RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, answered_with_ranges, as_answered, check_rules, is_range, merge_rule, policy_result,
-    port_text, predicted_rules, rule_body, rule_ranges, rules_from_server,
+    AUTHORIZED, RESOURCE_KEYS, RESOURCE_SIDES, RULE_FIELDS, SSH, answered_with_ranges, as_answered, authorized_problems, check_rules,
+    is_range, merge_rule, policy_result, port_text, predicted_rules, rule_body, rule_ranges, rules_from_server,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_set, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
@@ -25,12 +25,13 @@ RULE_OPTIONS = dict(
     enabled=dict(type='bool'),
     action=dict(type='str', choices=['accept', 'drop']),
     bidirectional=dict(type='bool'),
-    protocol=dict(type='str', choices=['all', 'tcp', 'udp', 'icmp']),
+    protocol=dict(type='str', choices=['all', 'tcp', 'udp', 'icmp', SSH]),
     ports=dict(type='list', elements='str'),
     sources=dict(type='list', elements='str'),
     destinations=dict(type='list', elements='str'),
     source_resource=dict(type='str'),
     destination_resource=dict(type='str'),
+    authorized_groups=dict(type='dict'),
 )
 
 # what a rule's source or destination resource may be: (resolver kind, the API's resource type of one of them)
@@ -69,6 +70,16 @@ def rule_resource(task, value, option, problems):
     return None
 
 
+def resolved_authorized(task, value, option, problems):
+    """A rule's authorized_groups with each group (a name or an id) as its id; two keys naming one group share their
+    local users. An unknown group is added to ``problems``."""
+    resolved = {}
+    for group, users in value.items():
+        for item_id in resolved_ids(task, 'groups', [group], option, problems):
+            resolved.setdefault(item_id, []).extend(users or [])
+    return resolved
+
+
 def merged_rules(rules, server_rules):
     """The user's rules (references resolved, unset options None) merged with the server's (normalised) rules: see
     merge_rule."""
@@ -94,7 +105,7 @@ class PolicyModule(ResourceModule):
     kind = 'policies'
     # a rule keeps what the module does not manage (today's authorized_groups, sourceResource...); its id is
     # left out: servers force it to the policy id
-    item_fields = dict(rules=(RULE_FIELDS + RESOURCE_KEYS + ('id', 'port_ranges'), 'name'))
+    item_fields = dict(rules=(RULE_FIELDS + RESOURCE_KEYS + ('id', 'port_ranges', AUTHORIZED), 'name'))
     model = 'access.PolicyOptions'
     fields = dict(
         name=Field(),
@@ -102,16 +113,21 @@ class PolicyModule(ResourceModule):
         enabled=Field('bool', norm=bool, initial=True),
         source_posture_checks=Field('list', ref='posture_checks', many=True, initial=[]),
         rules=Field(dict(type='list', elements='dict', options=RULE_OPTIONS), norm=rules_from_server,
-                    item_refs=dict(sources='groups', destinations='groups')),
+                    item_refs=dict(sources='groups', destinations='groups', authorized_groups='groups')),
     )
     required_one_of = (('id', 'name'),)
     required_on_create = ('name', 'rules')
     # refused by an older server in check_server
-    options_requiring = {'rules.%s' % option: 'v0.77' for dummy, option, dummy_key in RESOURCE_SIDES}
+    options_requiring = dict({'rules.%s' % option: 'v0.77' for dummy, option, dummy_key in RESOURCE_SIDES},
+                             **{'rules.' + AUTHORIZED: 'v0.77'})
 
     def check_options(self):
         super().check_options()
-        check_rules(self.params.get('rules'))
+        rules = self.params.get('rules')
+        check_rules(rules)
+        problems = [problem for index, rule in enumerate(rules or []) for problem in authorized_problems(rule, index)]
+        if problems:
+            raise TaskError('; '.join(problems))
 
     def check_server(self):
         """Port ranges, resources and several rules depend on the server: asked once per task, only when the options
@@ -122,14 +138,20 @@ class PolicyModule(ResourceModule):
         ranges = [(index, port) for index, port in rule_ranges(rules) if is_range(port_text(port))]
         resources = [(index, option) for index, rule in enumerate(rules) for dummy, option, dummy_key in RESOURCE_SIDES
                      if rule.get(option) is not None]
-        if not ranges and not resources and len(rules) < 2:
+        resources += [(index, AUTHORIZED) for index, rule in enumerate(rules) if rule.get(AUTHORIZED) is not None]
+        # the protocol netbird-ssh came with authorized_groups (v0.27 answers 422 unknown protocol type)
+        ssh = [index for index, rule in enumerate(rules) if rule.get('protocol') == SSH]
+        if not ranges and not resources and not ssh and len(rules) < 2:
             return
         server = self.resolver.server
         refused = [(index, option, refused_release(server, option_release('rules.' + option, 'v0.77'))) for index, option in resources]
-        refused = [(index, option, release) for index, option, release in refused if release]
+        refused = ['option rules[%d].%s: %s does not have it (servers have it from %s)' % (index, option, server.describe(), release)
+                   for index, option, release in refused if release]
+        release = refused_release(server, option_release('rules.' + AUTHORIZED, 'v0.77')) if ssh else None
+        refused += ['option rules[%d].protocol: %s does not have the protocol %s (servers have it from %s)'
+                    % (index, server.describe(), SSH, release) for index in ssh if release]
         if refused:
-            raise TaskError('; '.join('option rules[%d].%s: %s does not have it (servers have it from %s)'
-                                      % (index, option, server.describe(), release) for index, option, release in refused))
+            raise TaskError('; '.join(refused))
         if any(answered_with_ranges(policy) for policy in self.resolver.items(self.kind)):
             server.learn(True)  # the list this task reads anyway shows it: no request to ask
         if ranges and not server.current:
@@ -172,6 +194,8 @@ class PolicyModule(ResourceModule):
                     rule[side] = resolved_ids(self, 'groups', rule[side], 'rules[%d].%s' % (index, side), problems)
                 if rule.get(option) is not None:
                     rule[option] = rule_resource(self, rule[option], 'rules[%d].%s' % (index, option), problems)
+            if rule.get(AUTHORIZED) is not None:
+                rule[AUTHORIZED] = resolved_authorized(self, rule[AUTHORIZED], 'rules[%d].%s' % (index, AUTHORIZED), problems)
             resolved.append(rule)
         if problems:
             raise TaskError('; '.join(problems))
@@ -194,6 +218,11 @@ class PolicyModule(ResourceModule):
         if state is None:
             return
         check_rules(state['rules'])
+        names, options = NameLookup(self.resolver), self.params.get('rules') or []
+        problems = [problem for index, rule in enumerate(state['rules']) for problem in authorized_problems(
+            rule, index, options[index] if index < len(options) else {}, names.group)]
+        if problems:
+            raise TaskError('; '.join(problems))
         if current_obj is None:
             return
         given = self.params.get('rules')
@@ -227,6 +256,8 @@ class PolicyModule(ResourceModule):
                     rule[option] = name_of('peers' if resource.get('type') == 'peer' else 'network_resources', resource['id'])
                     if not rule.get(side):
                         rule.pop(side, None)
+            if rule.get(AUTHORIZED):
+                rule[AUTHORIZED] = {name_of('groups', group): list(users) for group, users in rule[AUTHORIZED].items()}
             rules.append(rule)
         if 'rules' in options:
             options = dict(options, rules=rules)

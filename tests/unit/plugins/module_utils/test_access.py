@@ -359,7 +359,7 @@ def test_shape_problem_names_the_option_ansible_core_would_trip_over():
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}, 3.5]}).startswith('option rules[1]: must be')
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': [{'name': 'r'}]}) is None
     assert shape_problem(PolicyModule.full_argument_spec(), {'rules': ['a']}) == (
-        "option rules[0]: must be a dictionary of its suboptions (action, bidirectional, description, destination_resource, "
+        "option rules[0]: must be a dictionary of its suboptions (action, authorized_groups, bidirectional, description, destination_resource, "
         "destinations, enabled, name, ports, protocol, source_resource, sources), not 'a'")
 
 
