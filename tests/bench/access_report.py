@@ -167,7 +167,8 @@ def run_play(emulator, workdir, play, peers):
     load = os.getloadavg()[0]
     started = time.perf_counter()
     with open(os.path.join(workdir, 'out-%s.txt' % play), 'w', encoding='utf-8') as out:
-        process = subprocess.Popen(argv, cwd=workdir, env=environment(emulator, workdir, record), stdout=out, stderr=subprocess.STDOUT)  # pylint: disable=consider-using-with
+        process = subprocess.Popen(  # pylint: disable=consider-using-with
+            argv, cwd=workdir, env=environment(emulator, workdir, record), stdout=out, stderr=subprocess.STDOUT)
         dummy_pid, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -225,6 +226,11 @@ def measure(workdir, sizes=None, repeats=3):
             loads=[f['load'] for f in figures], requests=len(figures[0]['gets']), ratio=med('wall') / med('reads'),
             tasks=dict(sorted(tasks.items(), key=lambda item: -item[1])[:4]))
     return result
+
+
+def report_figures(result):
+    """The figures as docs/performance.json keeps them (measure's result holds no output nor request log)."""
+    return dict(result, targets=TARGETS)
 
 
 def verdict(play, figures):
