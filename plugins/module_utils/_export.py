@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import (
     Entry, TaskModule, connection, entry_label, entry_resource, item_spec_defaults, protected,
@@ -140,13 +141,36 @@ def describe(resource, obj, namer, where):
     return options
 
 
-def identify(task, cls, shared, obj, options, listed, namer, where):
+def _by_natural_key(cls, listed):
+    """The listed objects by the value of the kind's natural key, in the list's order; None when the kind finds its
+    object otherwise (its own ``matches``: routes by network and routing peer, users by email...) or a value is no
+    key. With it, each object of a long list is identified among the few of its key, not by matching the whole list."""
+    if cls.matches is not Kind.matches:
+        return None
+    found = {}
+    try:
+        for item in listed:
+            if isinstance(item, dict):
+                found.setdefault(item.get(cls.natural_key), []).append(item)
+    except TypeError:  # an unhashable value: matched against the whole list
+        return None
+    return found
+
+
+def identify(task, cls, params, obj, options, listed, namer, where, by_key=None):
     """The options with ``id`` first when the natural key does not find this object alone (servers let routes, DNS
-    records, service users... share it): found as the kind's own task would find it."""
-    params = dict(item_spec_defaults(cls), **shared)
+    records, service users... share it): found as the kind's own task would find it. ``params``: the kind's option
+    defaults under the shared options; ``by_key``: the list by natural key (_by_natural_key), when the kind has one."""
+    params = dict(params)
     params.update((name, value) for name, value in options.items() if name in params)
     probe = entry_resource(task, cls, params, Entry(cls.section, None, where, None))
-    found = [item for item in listed if probe.matches(item) and (probe.live is None or probe.live(item))]
+    candidates = listed
+    if by_key is not None:
+        try:
+            candidates = by_key.get(probe.params.get(cls.natural_key), [])
+        except TypeError:
+            candidates = listed
+    found = [item for item in candidates if probe.matches(item) and (probe.live is None or probe.live(item))]
     if len(found) == 1 and ref_id(found[0]) == ref_id(obj):
         return options
     key = next((key for key in (cls.natural_key, 'name', 'email', 'network_id') if obj.get(key)), cls.natural_key)
@@ -156,14 +180,16 @@ def identify(task, cls, shared, obj, options, listed, namer, where):
 
 def described_items(task, namer, kind, cls, shared, parent_where=None):
     """Every object of a kind (under a parent: ``shared`` names it) as description entries, in a stable order."""
-    resource = entry_resource(task, cls, dict(item_spec_defaults(cls), **shared), Entry(kind, None, '', None))
+    params = dict(item_spec_defaults(cls), **shared)  # the kind's option spec once, not once per object
+    resource = entry_resource(task, cls, dict(params), Entry(kind, None, '', None))
     listed = list(resource.list_items())
+    by_key = _by_natural_key(cls, listed)
     entries = []
     for obj in listed:
         if not isinstance(obj, dict) or skipped(kind, obj):
             continue
         where = '%s%s %s' % (parent_where + ': ' if parent_where else '', cls.what, entry_label(cls, obj))
-        options = identify(task, cls, shared, obj, describe(resource, obj, namer, where), listed, namer, where)
+        options = identify(task, cls, params, obj, describe(resource, obj, namer, where), listed, namer, where, by_key)
         for key, child in nested_sections(cls.section):
             options[key] = described_items(task, namer, child.section, child, dict(shared, **{child.nested_in[2]: ref_id(obj)}), where)
         entries.append((str(options.get(cls.natural_key) or ''), ref_id(obj), options))

@@ -12,6 +12,8 @@
 4. The emulator serving a list / a static file server of the same JSON, at S and XL (tests/bench/serving.py).
 5. With XL: a big first build (500 groups, 1,000 policies, 200 routes, 200 setup keys) by network_state / a bare
    ``requests`` loop of the same creates, and its unchanged re-run (tests/bench/big_build.py).
+6. With XL: the access report, the export and the drift report of 1,000 groups, 2,000 policies and 500 peers, in
+   seconds and ÷ their reads sent with ``requests`` alone (tests/bench/access_report.py).
 
 Every play runs as its own ``ansible-playbook`` and is timed from outside; the figures are medians of interleaved
 repeats (round 1: every play once, in a fixed order, for every virtualenv; round 2: the same...). Writes
@@ -36,7 +38,7 @@ import time
 
 import yaml
 
-from tests.bench import big_build
+from tests.bench import access_report, big_build
 from tests.bench.inventory import inventory_env, inventory_speed
 from tests.bench.serving import list_speed
 from tests.support.emulator import EmulatorStartError, start_emulator
@@ -557,6 +559,8 @@ def page(report, where):
                         'the XL figures.\n\n%s' % (report['serving_seconds'], serving_table(report['serving'])))
     if report.get('big_build'):
         sections.append(big_build.section(report['big_build'], TARGETS['big_build']))
+    if report.get('access_report'):
+        sections.append(access_report.section(report['access_report']))
     versions = ', '.join(p['label'] for p in pairs)
     m = report['machine']
     return PAGE.format(
@@ -688,6 +692,7 @@ def main(argv=None):
                         ansible_inventory=os.path.join(os.path.dirname(python), 'ansible-inventory'))
                 report['serving']['XL'] = list_speed(large.url, large.token, seconds=args.serving_seconds)
                 report['big_build'] = big_build.report_figures(big_build.measure(workdir, big_build.BIG))
+                report['access_report'] = access_report.report_figures(access_report.measure(workdir, access_report.BIG, args.repeats))
         finally:
             for emulator in emulators.values():
                 emulator.stop()
@@ -727,6 +732,8 @@ def verdicts(report):
         found['serving ' + size] = verdict(figure['ratio'], TARGETS['serving'], at_least=True)
     if report.get('big_build'):
         found['big_build'] = verdict(report['big_build']['ratio'], TARGETS['big_build'])
+    for play, figures in ((report.get('access_report') or {}).get('plays') or {}).items():
+        found['access_report ' + play] = access_report.verdict(play, figures)
     return found
 
 
