@@ -214,21 +214,54 @@ _eda: venv
 # ansible-test makes a virtualenv per sanity test (--venv, cached under ~/.ansible/test/venv) and
 # bootstraps pip in each with a script it downloads from outside the package index, unless a copy
 # is cached at ~/.ansible/test/cache/get_pip_<pip version>.py. .ci/get_pip.py is an offline
-# stand-in (ensurepip, then pip install from the index) installed there for the pip version this
+# stand-in (ensurepip, then pip install from the index) installed there for the pip version each
 # ansible-test wants. No tests/sanity/ignore-*.txt exists, and no test is skipped.
+#
+# Every Python the collection claims (SANITY_PYTHONS: README "Requirements", tests/config.yml) is tested, each
+# test once per Python it depends on (tests/sanity/README.md says which test runs where, and why):
+#   1. the ansible-test of $(VENV) (2.21, controller Python 3.13): every test; the single-version
+#      ones once, on the controller's Python, the multi-version ones (compile, import) on each SANITY_PYTHONS
+#      (--target-python). 2.20 and later take 3.11 as a target-only Python: there they check modules and
+#      module_utils only, the code a 2.21 controller runs on a 3.11 host.
+#   2. the ansible-test of $(OLDEST_VENV) (2.16, controller Python 3.11): the multi-version tests only
+#      (SANITY_MULTI), on 3.11, the controller side (action, lookup, filter and inventory plugins)
+#      included, as ansible-core 2.16 to 2.19 run it there. SANITY_OLDEST= skips this run.
+# ansible-test finds a target's Python by its name on PATH, where a pyenv shim runs only the versions pyenv selects:
+# $(BUILD)/sanity-python holds pythonX.Y links to the interpreters .ci/python.sh finds.
+# tests/unit/test_sanity_pythons.py fails when an ansible-test has a multi-version test that SANITY_MULTI lacks.
+SANITY_PYTHONS ?= 3.11 3.12 3.13
+SANITY_MULTI   ?= compile import
+SANITY_OLDEST  ?= 1
+SANITY_PYBIN   := $(abspath $(BUILD))/sanity-python
 sanity: venv
 	@if ls tests/sanity/ignore-*.txt >/dev/null 2>&1; then \
 	  echo "ERROR: tests/sanity/ignore-*.txt must not exist: fix the findings instead" >&2; exit 1; fi
-	@pip_version=$$("$(VPY)" -c 'import ansible_test, os, re; src = open(os.path.join(os.path.dirname(ansible_test.__file__), "_internal", "python_requirements.py")).read(); print(re.search(r"pip=.([0-9.]+).", src).group(1))'); \
-	cache="$$HOME/.ansible/test/cache/get_pip_$${pip_version//./_}.py"; \
-	mkdir -p "$$(dirname "$$cache")"; cp .ci/get_pip.py "$$cache"; \
-	echo "sanity: pip $$pip_version bootstrap -> $$cache"
+	@if [ -n "$(SANITY_OLDEST)" ]; then $(MAKE) venv $(OLDEST); fi
+	@for vpy in "$(VPY)" $(if $(SANITY_OLDEST),"$(abspath $(OLDEST_VENV))/bin/python"); do \
+	  pip_version=$$("$$vpy" -c 'import ansible_test, os, re; src = open(os.path.join(os.path.dirname(ansible_test.__file__), "_internal", "python_requirements.py")).read(); print(re.search(r"pip=.([0-9.]+).", src).group(1))'); \
+	  cache="$$HOME/.ansible/test/cache/get_pip_$${pip_version//./_}.py"; \
+	  mkdir -p "$$(dirname "$$cache")"; cp .ci/get_pip.py "$$cache"; \
+	  echo "sanity: pip $$pip_version bootstrap -> $$cache"; \
+	done
+	@rm -rf "$(SANITY_PYBIN)"; mkdir -p "$(SANITY_PYBIN)"; \
+	for v in $(SANITY_PYTHONS); do \
+	  ln -s "$$("$$(.ci/python.sh $$v)" -c 'import sys; print(sys.executable)')" "$(SANITY_PYBIN)/python$$v"; \
+	done
 	@"$(VPY)" .ci/stage.py "$(SANITY_ROOT)" >/dev/null
 	@start=$$(date +%s); \
 	pyver=$$("$(VPY)" -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
-	echo "sanity: ansible-test sanity --venv --python $$pyver (in $(COLLECTION))"; \
-	rc=0; (cd "$(COLLECTION)" && PATH="$(VBIN):$$PATH" "$(VBIN)/ansible-test" sanity --venv --python "$$pyver" --color no $(SANITY_ARGS)) || rc=$$?; \
-	echo "sanity: finished in $$(( $$(date +%s) - start ))s, exit $$rc"; exit $$rc
+	targets=""; for v in $(SANITY_PYTHONS); do targets="$$targets --target-python $$v@$(SANITY_PYBIN)/python$$v"; done; \
+	echo "sanity: ansible-test $$("$(VBIN)/ansible" --version | sed -n '1s/.*core \([0-9.]*\).*/\1/p') sanity --controller origin:python=venv/$$pyver$$targets (in $(COLLECTION))"; \
+	rc=0; (cd "$(COLLECTION)" && PATH="$(SANITY_PYBIN):$(VBIN):$$PATH" "$(VBIN)/ansible-test" sanity --controller "origin:python=venv/$$pyver" $$targets --color no $(SANITY_ARGS)) || rc=$$?; \
+	echo "sanity: finished in $$(( $$(date +%s) - start ))s, exit $$rc"; \
+	if [ -n "$(SANITY_OLDEST)" ]; then \
+	  obin="$(abspath $(OLDEST_VENV))/bin"; ostart=$$(date +%s); \
+	  tests=""; for t in $(SANITY_MULTI); do tests="$$tests --test $$t"; done; \
+	  echo "sanity: ansible-test $$("$$obin/ansible" --version | sed -n '1s/.*core \([0-9.]*\).*/\1/p') sanity$$tests --venv --python $(OLDEST_PYTHON_VERSION) (the controller side on $(OLDEST_PYTHON_VERSION))"; \
+	  orc=0; (cd "$(COLLECTION)" && PATH="$(SANITY_PYBIN):$$obin:$$PATH" "$$obin/ansible-test" sanity $$tests --venv --python $(OLDEST_PYTHON_VERSION) --color no) || orc=$$?; \
+	  echo "sanity: oldest finished in $$(( $$(date +%s) - ostart ))s, exit $$orc"; [ "$$rc" -ne 0 ] || rc=$$orc; \
+	fi; \
+	echo "sanity: all finished in $$(( $$(date +%s) - start ))s, exit $$rc"; exit $$rc
 
 # --- galaxy-importer ------------------------------------------------------------------------------
 # The importer of Galaxy and Automation Hub on the artifact of make build (.ci/certify.sh), in a venv of its own

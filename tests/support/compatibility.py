@@ -110,8 +110,10 @@ def render(requires_of=requires, operations=None):
     the reference OpenAPI file, read from it by default; the section is left out where there is no such file)."""
     if operations is None:
         operations = spec_operations() if os.path.isfile(SPEC) else None
-    page = render_modules(requires_of) + render_releases() + render_real_agents()
-    return page if operations is None else page + render_coverage(operations)
+    page = render_modules(requires_of) + render_cloud() + render_releases() + render_real_agents()
+    if operations is None:
+        return page
+    return page + render_coverage(operations, spec_operations(cloud=True) if os.path.isfile(SPEC) else ())
 
 
 def render_modules(requires_of=requires):
@@ -123,6 +125,9 @@ def render_modules(requires_of=requires):
         'answers, and its release, with at most one request per task (`GET /api/instance/version`), and only when an '
         'option depends on it. A feature or option newer than the server\'s release is refused by name, with the '
         'release that brought it ([Releases](#releases) below).',
+        '',
+        'Tested on self-hosted servers only: NetBird Cloud (`https://api.netbird.io`) is untested, see '
+        '[NetBird Cloud](#netbird-cloud) below.',
         '',
         COMMON,
         '',
@@ -150,6 +155,50 @@ def render_modules(requires_of=requires):
             lines.append('| | `%s` | %s | yes | %s |' % (name, 'no' if since else old, note))
     lines.append('')
     return '\n'.join(lines)
+
+
+# -- NetBird Cloud -------------------------------------------------------------------------------------------------------
+# What is known of NetBird Cloud (../shared/reference: the OpenAPI file's server and x-cloud-only marks, the spec's
+# "cloud only" fields) and what is not: no test reaches it (every server the tests use listens on 127.0.0.1), so each
+# claim below is either read from those files or from the collection's own code, or it says "unknown".
+CLOUD_HEADING = '\n## NetBird Cloud'
+CLOUD = (
+    'NetBird Cloud is NetBird\'s hosted management server; NetBird\'s OpenAPI file (v0.77.1) names '
+    '`https://api.netbird.io` as its server. **It is not tested and not supported as a tested target**: every test of '
+    'this collection talks to servers on 127.0.0.1 (the emulator and the real self-hosted v0.27.6 and v0.77.1 '
+    'servers), never to api.netbird.io. What is known:',
+    '',
+    '- **Connecting.** `api_url: https://api.netbird.io` (with or without `/api`) and `api_token:` a personal access '
+    'token (`nbp_...`) are all it takes: the collection sends the token as '
+    '`Authorization: Token <token>`, as it does to a self-hosted server, checks the public certificate (no `ca_path` '
+    'needed), follows no redirect, and names `https://api.netbird.io:443/api/...`, the method and the status in its '
+    'errors, never the token. `tests/unit/plugins/module_utils/test_cloud_url.py` proves this with a fake transport, '
+    'without a network.',
+    '- **Same API, more of it.** The OpenAPI file whose server is the Cloud documents the operations the modules use, '
+    'and marks more `x-cloud-only` (ingress ports, billing, MSP tenants, identity-provider and EDR integrations, event '
+    'streaming, notifications, network traffic events): no module calls any of them ([API coverage](#api-coverage) '
+    'counts them; a unit test fails when a module would).',
+    '- **Cloud-only fields.** `nms.overlay.account_settings` `peer_approval_enabled` and `nms.overlay.peer` '
+    '`approval_required` are the spec\'s "cloud only" settings; the open-source servers the tests use ignore them, '
+    'so what the Cloud does with them is untested.',
+    '- **Self-hosted only.** `nms.overlay.instance` and the `bootstrap_server` playbook set up a fresh self-hosted '
+    'server with the embedded identity provider (its owner and first token): they are not meant for the Cloud. '
+    'What api.netbird.io answers to `GET /api/instance` is unknown; should it answer 404, the module\'s message '
+    'would name v0.27, which does not apply to the Cloud.',
+    '- **Unknown.** Whether the Cloud serves `GET /api/instance/version` (the version probe, asked only when an '
+    'option depends on the server\'s release; answered 404, the collection takes the server for v0.27 and refuses '
+    'newer options by name, before any write), and which release its answers match; whether it serves the '
+    'identity-provider and local-password operations (`nms.overlay.identity_provider`, `nms.overlay.user_password`), '
+    'the reverse proxy and Agent Network; and its rate limits. On a 429 the collection waits as on a rate-limited '
+    'self-hosted server ([rate limits](rate-limits.md)), whatever the server.',
+    '',
+    'Reports of what the Cloud answers are welcome as issues; until one of its answers is known, the emulator imitates '
+    'none of them.',
+)
+
+
+def render_cloud():
+    return '\n'.join((CLOUD_HEADING, '') + CLOUD + ('',))
 
 
 # -- releases -----------------------------------------------------------------------------------------------------------
@@ -392,14 +441,14 @@ def is_cloud_only(operation, cloud_tags):
 
 
 @functools.lru_cache(maxsize=None)
-def spec_operations(path=None):
+def spec_operations(path=None, cloud=False):
     """The operations a self-hosted server serves, as the OpenAPI file writes them ('GET /api/peers/{peerId}'), in its
-    order: those not marked ``x-cloud-only``, on the operation or on one of its tags."""
+    order: those not marked ``x-cloud-only``, on the operation or on one of its tags (``cloud``: those marked so)."""
     with open(path or SPEC, encoding='utf-8') as handle:
         spec = yaml.load(handle, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))
     cloud_tags = {tag['name'] for tag in spec.get('tags') or () if tag.get('x-cloud-only')}
     return tuple('%s %s' % (method.upper(), route) for route, item in spec['paths'].items() for method, operation in item.items()
-                 if method in METHODS and not is_cloud_only(operation, cloud_tags))
+                 if method in METHODS and is_cloud_only(operation, cloud_tags) == bool(cloud))
 
 
 def kind_path(cls):
@@ -502,7 +551,7 @@ def coverage(operations):
     return covered, left_out, missing
 
 
-def render_coverage(operations):
+def render_coverage(operations, cloud_operations=()):
     covered, left_out, missing = coverage(operations)
     lines = [
         COVERAGE_HEADING,
@@ -526,4 +575,7 @@ def render_coverage(operations):
         else:
             lines.append('| `%s` | | not covered yet |' % operation)
     lines.append('')
+    if cloud_operations:
+        lines += ['The OpenAPI file marks **%d** more operations `x-cloud-only` ([NetBird Cloud](#netbird-cloud)); modules '
+                  'call **%d** of them.' % (len(cloud_operations), len(covering_modules(cloud_operations))), '']
     return '\n'.join(lines)
