@@ -14,7 +14,7 @@ import ssl
 import pytest
 
 from tests.emulator import tls
-from tests.integration.conftest import running_emulator
+from tests.support.emulator import running_emulator
 from tests.integration.test_playbook_paths import decoy  # noqa: F401  (a fixture)
 
 
