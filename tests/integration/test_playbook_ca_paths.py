@@ -9,26 +9,11 @@ module processes (which ansible-core starts in the playbook's directory). $PWD i
 from __future__ import annotations
 
 import shutil
-import ssl
 
 import pytest
 
-from tests.emulator import tls
-from tests.support.emulator import running_emulator
+from tests.integration.test_lookup import https_emulator, pki  # noqa: F401  (fixtures: an HTTPS emulator, its CA)
 from tests.integration.test_playbook_paths import decoy  # noqa: F401  (a fixture)
-
-
-@pytest.fixture(scope='module')
-def pki(tmp_path_factory):
-    return tls.make_test_pki(str(tmp_path_factory.mktemp('pki') / 'good'))
-
-
-@pytest.fixture(scope='module')
-def https_emulator(pki, tmp_path_factory):
-    context = ssl.create_default_context(cafile=pki['ca_cert'])
-    with running_emulator('netbird', str(tmp_path_factory.mktemp('https')), ssl_context=context,
-                          extra_args=['--tls-cert', pki['server_cert'], '--tls-key', pki['server_key']]) as emu:
-        yield emu
 
 
 @pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'module-process'])
