@@ -52,6 +52,7 @@ except ImportError:  # earlier ones mark every text of an action's result unsafe
     RESULTS_WRAPPED_BY_CORE = True
 
 SWITCH = 'nms_overlay_in_process'
+CA_PATH_VARIABLE = 'NMS_API_CA_PATH'  # ca_path's fallback (module_utils/_task.py): a relative one is taken here too
 
 display = Display()
 
@@ -104,13 +105,21 @@ class InProcessAction(ActionBase):
         return shared_unsafe(result) if RESULTS_WRAPPED_BY_CORE else result
 
     def controller_paths(self, args):
-        """The task's options with a relative created_secrets_file and ca_path made absolute (_paths.controller_path):
+        """The task's options with a relative created_secrets_file and ca_path (or NMS_API_CA_PATH, when ca_path is not set)
+        made absolute (_paths.controller_path):
         relative to the directory ansible-playbook runs in, whether the module runs in this process or as a module
         process on this machine (which ansible-core starts in the playbook's directory). A module that runs on another
         host needs an absolute created_secrets_file (the file is the controller's), and takes ca_path on that host."""
         names = (SECRETS_FILE, 'ca_path') if self.creates_secrets else ('ca_path',)
         given = {name: args[name] for name in names if isinstance(args.get(name), str) and args[name]}
         if self._connection.transport == 'local':
+            fallback = None
+            if 'ca_path' not in given and 'ca_path' in options_validator(self.engine)[0]:
+                fallback = dict(os.environ, **self.environment()).get(CA_PATH_VARIABLE)
+            if fallback:
+                # the option's fallback (the task's environment, else the controller's), which the module would take
+                # in the playbook's directory as a module process
+                given['ca_path'] = fallback
             relative = {name: controller_path(path) for name, path in given.items() if not os.path.isabs(expanded(path))}
             return dict(args, **relative) if relative else args
         if SECRETS_FILE in given and not os.path.isabs(expanded(given[SECRETS_FILE])):

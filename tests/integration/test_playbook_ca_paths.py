@@ -1,0 +1,34 @@
+# Copyright: nms.overlay contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Issue 46, item 1: the shipped playbooks that take no file of their own (cleanup_stale_peers, offboard_user) still
+take one path, the private CA of the server (NMS_API_CA_PATH): a relative one is taken in the directory
+ansible-playbook runs in, as every path the shipped playbooks take, whether the modules run in the controller or as
+module processes (which ansible-core starts in the playbook's directory). $PWD is a decoy.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.integration.test_lookup import https_emulator, pki  # noqa: F401  (fixtures: an HTTPS emulator, its CA)
+from tests.integration.test_playbook_paths import decoy  # noqa: F401  (a fixture)
+
+
+@pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'module-process'])
+def test_a_relative_ca_path_is_taken_where_ansible_playbook_runs(run, https_emulator, pki, decoy, tmp_path,  # noqa: F811
+                                                                  in_process):
+    https_emulator.reset()
+    env = dict(decoy, NMS_API_URL=https_emulator.url, NMS_API_TOKEN=https_emulator.token, NMS_API_CA_PATH='ca.pem')
+    for number in (1, 2):  # each run's own directory holds the CA, relative to it
+        (tmp_path / ('run%d' % number)).mkdir()
+        shutil.copy(pki['ca_cert'], str(tmp_path / ('run%d' % number) / 'ca.pem'))
+    cleanup = run([], playbook='nms.overlay.cleanup_stale_peers', env=env,
+                  extra_vars={'nms_stale_inactive_for': '3650d', 'nms_overlay_in_process': in_process})
+    assert cleanup.rc == 0, cleanup
+    assert 'nothing to delete' in cleanup.stdout or 'Nothing was deleted' in cleanup.stdout, cleanup
+    offboard = run([], playbook='nms.overlay.offboard_user', env=env,
+                   extra_vars={'nms_offboard_user': 'nobody@example.com', 'nms_overlay_in_process': in_process})
+    assert offboard.rc != 0 and 'no user nobody@example.com' in offboard.stdout, offboard
+    assert 'certificate' not in offboard.stdout.lower(), offboard
