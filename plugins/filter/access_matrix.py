@@ -852,10 +852,11 @@ def access_matrix(policies, groups=None, matrix_limit=MATRIX_LIMIT, peers=None, 
                 rows.append(dict(source=source['name'], source_id=source['id'], peers_count=source['peers_count'], cells=row_cells))
                 row_cells = []
     route_rows = _route_rows(route_list, network_list, reach, found, known, peer_names)
-    return (_unsafe if PLAIN_TEXTS_KEPT else wrap_var)(dict(groups=ordered, rows=rows, rows_omitted=rows_omitted, matrix_limit=matrix_limit, reaches=reaches,
-                         all_groups=all_keys, allow_all=allow_all, in_force=in_force, not_in_force=not_in_force,
-                         peers=peer_rows, peers_omitted=peers_omitted, peer_limit=peer_limit, peer_count=len(peer_list),
-                         routes=route_rows))
+    unsafe = _unsafe if PLAIN_TEXTS_KEPT else wrap_var
+    return unsafe(dict(groups=ordered, rows=rows, rows_omitted=rows_omitted, matrix_limit=matrix_limit, reaches=reaches,
+                       all_groups=all_keys, allow_all=allow_all, in_force=in_force, not_in_force=not_in_force,
+                       peers=peer_rows, peers_omitted=peers_omitted, peer_limit=peer_limit, peer_count=len(peer_list),
+                       routes=route_rows))
 
 
 def _route_rows(routes, networks, reach, found, known, peer_names):
