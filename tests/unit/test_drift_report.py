@@ -12,6 +12,7 @@ import pytest
 from ansible.errors import AnsibleError
 
 from ansible_collections.nms.overlay.plugins.filter.drift_report import KIND_ORDER, FilterModule, bare_url, differences, drift_report
+from ansible_collections.nms.overlay.plugins.filter.markdown_text import markdown_text
 from ansible_collections.nms.overlay.plugins.filter.drift_value import FilterModule as ValueFilters, drift_value
 from ansible_collections.nms.overlay.plugins.module_utils._network_plan import ORDER
 
@@ -186,6 +187,7 @@ def render(report, title='Drift report'):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)
     env.filters['nms.overlay.drift_value'] = drift_value
+    env.filters['nms.overlay.markdown_text'] = markdown_text
     return env.get_template('drift_report.md.j2').render(nms_drift=report, nms_drift_report_title=title)
 
 

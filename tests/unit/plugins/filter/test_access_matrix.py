@@ -11,6 +11,7 @@ import jinja2
 import pytest
 from ansible.errors import AnsibleError
 
+from ansible_collections.nms.overlay.plugins.filter.markdown_text import markdown_text
 from ansible_collections.nms.overlay.plugins.filter.access_matrix import FilterModule, access_matrix
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'playbooks', 'templates')
@@ -178,6 +179,7 @@ def render(name, matrix, title='Access report'):
     """As ansible.builtin.template renders (trim_blocks), with undefined values failing."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)
+    env.filters['nms.overlay.markdown_text'] = markdown_text
     return env.get_template(name).render(nms_access=matrix, nms_access_report_title=title)
 
 
