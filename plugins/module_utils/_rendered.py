@@ -140,7 +140,7 @@ class OfflineAccount(ShapedReads):
     def pause(self, attempt, retry_after=None, cause=None, limited=0.0):
         return 0.0
 
-    def render(self, task, method, path, body=None, member=None):
+    def render_planned_write(self, task, method, path, body=None, member=None):
         """Keep one write the plan makes (_resource.planned): its write-only values shown as sent, never
         their values; a membership step as the change to the members the server holds right then."""
         if path is None and task.nested_in:  # under a parent the plan creates, which has no path yet: its placeholder's

@@ -34,7 +34,7 @@ def planned(task, method=None, path=None, body=None, step=None):
     state=rendered, _rendered.OfflineAccount; no other client is told). Returns True, to read as the condition of check
     mode's branch (called in check mode only: a run makes no call more). ``step``: a follow-up (see follow), a
     membership step's delta (see _members) being the member list the server holds right then, with it applied."""
-    render = getattr(task.client, 'render', None)
+    render = getattr(task.client, 'render_planned_write', None)
     if render is None:
         return True
     member = (step or {}).get('member')

@@ -158,7 +158,7 @@ def render_modules(requires_of=requires):
 
 
 # -- NetBird Cloud -------------------------------------------------------------------------------------------------------
-# What is known of NetBird Cloud (../shared/reference: the OpenAPI file's server and x-cloud-only marks, the spec's
+# What is known of NetBird Cloud (the reference files handed to the project: the OpenAPI file's server and x-cloud-only marks, the spec's
 # "cloud only" fields) and what is not: no test reaches it (every server the tests use listens on 127.0.0.1), so each
 # claim below is either read from those files or from the collection's own code, or it says "unknown".
 CLOUD_HEADING = '\n## NetBird Cloud'
@@ -384,6 +384,11 @@ REAL_AGENT_PROOFS = (
      'test_real_eda.py::test_each_join_of_real_agents_is_one_event_delivered_once_across_a_restart'),
     ('The example rulebooks `group_new_peers` and `name_new_peers` react to a real join once (ansible-rulebook)',
      'yes (group_new_peers)', 'yes (both)', 'test_real_eda.py::test_rulebooks_group_and_name_real_agents_that_join'),
+    ('`nms.overlay.peer_status` reports a real agent that joins as connected once and, stopped, as disconnected once; '
+     'nothing again after a restart from its state file', 'yes', 'yes',
+     'test_real_eda.py::test_peer_status_tells_a_real_agent_that_joins_and_one_that_stops_once'),
+    ('The example rulebook `report_peer_status` reports a real agent that joins, then stops, once each (ansible-rulebook)',
+     '-', 'yes', 'test_real_eda.py::test_report_peer_status_tells_a_real_agent_that_joins_then_stops_once'),
     ('After a real join the emulator answers like the server: peers, the peer, setup keys (used_times, last_used, '
      'state), the join\'s event, groups (peers_count)', 'yes', 'yes',
      '../scenarios/test_endpoint_shapes.py::test_a_joined_agent_shows_alike'),
