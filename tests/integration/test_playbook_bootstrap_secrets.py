@@ -14,7 +14,7 @@ import pytest
 
 from tests.integration.conftest import ScannedEmulator
 from tests.integration.test_instance import OWNER, PASSWORD
-from tests.integration.test_playbook_paths import decoy, workdir_of  # noqa: F401  (decoy is a fixture)
+from tests.integration.test_playbook_paths import decoy, workdir_of  # noqa: F401  (decoy: a fixture)  pylint: disable=unused-import
 from tests.integration.test_playbook_secrets import created_keys, kept_file, recap_changed
 
 pytestmark = pytest.mark.dialects('current')

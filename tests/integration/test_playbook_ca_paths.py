@@ -12,8 +12,8 @@ import shutil
 
 import pytest
 
-from tests.integration.test_lookup import https_emulator, pki  # noqa: F401  (fixtures: an HTTPS emulator, its CA)
-from tests.integration.test_playbook_paths import decoy  # noqa: F401  (a fixture)
+from tests.integration.test_lookup import https_emulator, pki  # noqa: F401  (fixtures)  pylint: disable=unused-import
+from tests.integration.test_playbook_paths import decoy  # noqa: F401  (a fixture)  pylint: disable=unused-import
 
 
 @pytest.mark.parametrize('in_process', [True, False], ids=['in-process', 'module-process'])

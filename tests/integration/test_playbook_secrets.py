@@ -16,7 +16,7 @@ import stat
 
 import pytest
 
-from tests.integration.test_playbook_paths import decoy, workdir_of  # noqa: F401  (decoy is a fixture)
+from tests.integration.test_playbook_paths import decoy, workdir_of  # noqa: F401  (decoy: a fixture)  pylint: disable=unused-import
 
 pytestmark = pytest.mark.dialects('current')
 
