@@ -3,9 +3,10 @@
 # Needs Python 3.13 (or 3.12), 3.11, pip, git and make: everything else is installed into virtualenvs
 # (re-created only when their requirements file changes). .ci/python.sh finds each Python (PATH or pyenv).
 #
-# Support matrix (README "Requirements"): ansible-core 2.16 to 2.21 on Python 3.11 to 3.13.
-#   .venv         the newest: ansible-core 2.21 on Python 3.13 with all tooling (requirements-dev.txt)
+# Support matrix (README "Requirements"): ansible-core 2.16 to 2.22 on Python 3.11 to 3.13.
+#   .venv         the newest release: ansible-core 2.21 on Python 3.13 with all tooling (requirements-dev.txt)
 #   .venv-oldest  the oldest: ansible-core 2.16 on Python 3.11 (requirements-oldest.txt)
+#   .venv-next    the next: ansible-core 2.22 (its release candidate until it is out) on Python 3.13 (requirements-next.txt)
 #   .build/matrix/<core>-py<python>  every other supported pair: a smoke run of every module (make matrix)
 
 SHELL := /bin/bash
@@ -22,9 +23,11 @@ VPY      := $(abspath $(VENV))/bin/python
 VBIN     := $(abspath $(VENV))/bin
 STAMP    := $(VENV)/.requirements.txt
 OLDEST_VENV ?= .venv-oldest
-# ansible-core release:Python pairs run by `make matrix` (the two full-suite pairs are not repeated here)
+# ansible-core release:Python pairs run by `make matrix` (the three full-suite pairs are not repeated here); the next
+# ansible-core on Python 3.12 at requirements-next.txt's pin, so that raising the pin moves both
+NEXT_CORE := $(shell sed -n 's/^ansible-core==//p' requirements-next.txt)
 MATRIX ?= 2.16.19:3.12 2.17.14:3.11 2.17.14:3.12 2.18.19:3.11 2.18.19:3.12 2.18.19:3.13 \
-          2.19.14:3.11 2.19.14:3.12 2.19.14:3.13 2.20.10:3.12 2.20.10:3.13 2.21.5:3.12
+          2.19.14:3.11 2.19.14:3.12 2.19.14:3.13 2.20.10:3.12 2.20.10:3.13 2.21.5:3.12 $(NEXT_CORE):3.12
 BUILD    := .build
 # ansible-test needs a real .../ansible_collections/nms/overlay directory: see .ci/stage.py
 SANITY_ROOT := $(abspath $(BUILD))/sanity
@@ -43,7 +46,8 @@ help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
 	@echo "make test         unit + integration + reliability + sanity + lint + certify + docs + eda + demo on the newest ansible-core,"
-	@echo "                  unit + integration + reliability on the oldest, and the matrix smoke run (what CI runs: .ci/run)"
+	@echo "                  unit + integration + reliability on the oldest and on the next (2.22), and the matrix smoke run"
+	@echo "                  (what CI runs: .ci/run; two lanes taking the stages from one queue, .ci/stages.sh -j 2)"
 	@echo "make rehearse     what CI does, on this machine: .ci/run in a fresh clone of HEAD (before a push; .ci/rehearse.sh)"
 	@echo "make check        the quick loop: lint, unit tests, every module's scenario in process against the emulator (netbird)"
 	@echo "make real         every module's scenario against the emulator and the real NetBird v0.27.6 and v0.77.1, the answers'"
@@ -72,11 +76,11 @@ help:
 	@echo "make release      the release of galaxy.yml's version: changelog, build, certify, smoke play of the installed artifact"
 	@echo "make clean        remove .venv, $(BUILD) and caches"
 
-# two lanes at once (.ci/stages.sh): the pytest stages of the newest ansible-core in one, the single-threaded
-# sanity, lint and docs, then the oldest ansible-core and the matrix, in the other
-# (the venv first: both lanes' first stages need it, and on a fresh clone they would build it at once)
+# two lanes at once (.ci/stages.sh -j 2) taking the stages from one queue, the longest first (the oldest and the next
+# ansible-core's suites, the newest's integration...), so that both lanes end near the same time
+# (the venv first: several stages need it, and on a fresh clone two would build it at once)
 test: venv
-	@bash .ci/stages.sh unit integration real reliability -- sanity lint certify docs eda demo-kept oldest matrix
+	@bash .ci/stages.sh -j 2 unit integration real reliability sanity lint certify docs eda demo-kept oldest next matrix
 
 # CI's run on a fresh clone of HEAD, here (.ci/rehearse.sh): a warm checkout hides what only a clean one shows
 rehearse:
@@ -116,9 +120,10 @@ OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.c
 oldest:
 	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(OLDEST) PYTEST_ARGS="-m 'not tooling and not real'"
 
-# The next ansible-core, before its release (requirements-next.txt: its release candidate on the newest Python): the
-# suite as the oldest runs it, so that meta/runtime.yml's requires_ansible is raised as soon as it passes. make next-rc
-# says when PyPI has a release or candidate newer than the one pinned there (.ci/next_rc.py).
+# The next ansible-core (requirements-next.txt: its release candidate, then its release, on the newest Python): the
+# suite as the oldest runs it, a stage of make test; meta/runtime.yml's requires_ansible admits it once it passes.
+# make next-rc says when PyPI has a release or candidate newer than the one pinned there (.ci/next_rc.py): raise the
+# pin, run make next, then raise requires_ansible (CONTRIBUTING.md, "The next ansible-core").
 NEXT_VENV ?= .venv-next
 NEXT := VENV=$(NEXT_VENV) REQUIREMENTS=requirements-next.txt PYTHON="$$(.ci/python.sh $(NEWEST_PYTHON_VERSION))"
 next:

@@ -245,6 +245,42 @@ def _secrets_pattern(secrets):
                                for secret in sorted(secrets, key=len, reverse=True)))
 
 
+def mask_values(value, secrets):
+    """A copy of ``value`` (a result, options: containers of texts, numbers, booleans) with every secret of ``secrets``
+    masked as AnsibleModule masks a result: a text that is a secret becomes VALUE_SPECIFIED_IN_NO_LOG_PARAMETER, a
+    secret inside a text ******** (keys are left as they are); a number whose digits hold one
+    VALUE_SPECIFIED_IN_NO_LOG_PARAMETER. ansible-core's
+    remove_values() did this for the controller's runs until 2.22 deprecated it (secrets are masked automatically
+    there only in what a module process returns)."""
+    secrets = sorted({str(secret) for secret in secrets or () if secret not in (None, '')}, key=len, reverse=True)
+    if not secrets:
+        return value
+
+    def masked(item):
+        if isinstance(item, bytes):
+            return masked(item.decode('utf-8', errors='surrogateescape')).encode('utf-8', errors='surrogateescape')
+        if isinstance(item, str):
+            if item in secrets:
+                return 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+            for secret in secrets:
+                item = item.replace(secret, MASK)
+            return item
+        if item is True or item is False or item is None:
+            return item
+        if isinstance(item, dict):
+            return {key: masked(element) for key, element in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [masked(element) for element in item]
+        if isinstance(item, (set, frozenset)):
+            return {masked(element) for element in item}
+        if isinstance(item, (int, float)):
+            digits = str(item)
+            return 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER' if any(secret in digits for secret in secrets) else item
+        return item
+
+    return masked(value)
+
+
 def mask_secrets(text, secrets):
     """``text`` with every secret of ``secrets`` (texts: a task's no_log values and its write-only ones, the token)
     replaced by ********, as it is and in every escaped form an answer may quote it (a server's error that quotes the

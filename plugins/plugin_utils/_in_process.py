@@ -33,7 +33,6 @@ import traceback
 from ansible import constants as C
 from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
-from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
@@ -41,7 +40,7 @@ from ansible.utils.display import Display
 from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
-from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets, no_log_values
+from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets, mask_values, no_log_values
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
 from ansible_collections.nms.overlay.plugins.plugin_utils._paths import controller_path, expanded
 
@@ -221,7 +220,7 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
         message = checked.errors.msg
         if isinstance(checked.errors[0], UnsupportedError):
             message = 'Unsupported parameters for (%s) module: %s' % (action, message)
-        return {'failed': True, 'msg': remove_values(message, secrets)}
+        return {'failed': True, 'msg': mask_values(message, secrets)}
     task = TaskContext(params, check_mode=check_mode, diff=diff, no_log=no_log, on_progress=on_progress, no_log_values=secrets)
     try:
         result = engine.outcome(task)
@@ -231,17 +230,17 @@ def run_engine(engine, args, action, check_mode=False, diff=False, no_log=False,
                   'exception': traceback.format_exc()}
     if task.warnings:
         result['warnings'] = list(task.warnings)
-    # every secret (and any text holding one) masked, as AnsibleModule masks a result; remove_values rebuilds the whole
+    # every secret (and any text holding one) masked, as AnsibleModule masks a result; mask_values rebuilds the whole
     # result, so only when a secret occurs in it at all (its text, or its text as JSON escapes it)
     try:
         text = json.dumps(result, ensure_ascii=False)
     except (TypeError, ValueError):
         text = None
     if text is None or any(secret in text or json.dumps(secret, ensure_ascii=False)[1:-1] in text for secret in secrets):
-        result = remove_values(result, secrets)
+        result = mask_values(result, secrets)
     if invocation:
         # as AnsibleModule reports it: the options the module ran with (the token among them), secrets masked
-        result['invocation'] = {'module_args': remove_values(params, secrets)}
+        result['invocation'] = {'module_args': mask_values(params, secrets)}
     return result
 
 

@@ -30,7 +30,6 @@ IMPORTS = {
     'ansible.module_utils.basic.env_fallback',
     'ansible.module_utils.basic.missing_required_lib',
     'ansible.module_utils.common.arg_spec.ArgumentSpecValidator',
-    'ansible.module_utils.common.parameters.remove_values',
     'ansible.module_utils.common.validation.check_type_dict',
     'ansible.module_utils.errors.UnsupportedError',
     'ansible.module_utils.parsing.convert_bool.boolean',
