@@ -43,7 +43,8 @@ options:
         set). The AWX credential type of the collection sets it when its CA certificate field is filled in.
       - A relative path is taken in the directory C(ansible-playbook) (or C(ansible)) runs in when the module runs on
         the controller, whether in the controller's process or as a module process there (which ansible-core starts in
-        the playbook's directory); on another host, in that host's working directory.
+        the playbook's directory); on another host, in that host's working directory. A relative E(NMS_API_CA_PATH)
+        is taken the same way.
     type: path
   timeout:
     description:

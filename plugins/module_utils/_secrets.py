@@ -249,36 +249,33 @@ def mask_values(value, secrets):
     """A copy of ``value`` (a result, options: containers of texts, numbers, booleans) with every secret of ``secrets``
     masked as AnsibleModule masks a result: a text that is a secret becomes VALUE_SPECIFIED_IN_NO_LOG_PARAMETER, a
     secret inside a text ******** (keys are left as they are); a number whose digits hold one
-    VALUE_SPECIFIED_IN_NO_LOG_PARAMETER. ansible-core's
-    remove_values() did this for the controller's runs until 2.22 deprecated it (secrets are masked automatically
-    there only in what a module process returns)."""
-    secrets = sorted({str(secret) for secret in secrets or () if secret not in (None, '')}, key=len, reverse=True)
-    if not secrets:
+    VALUE_SPECIFIED_IN_NO_LOG_PARAMETER. ansible-core's remove_values() did this for the controller's runs until 2.22
+    deprecated it (secrets are masked automatically there only in what a module process returns). One function that
+    recurses with the secrets already ordered (a tuple, the longest first), so that a task's count of them stays low."""
+    if not isinstance(secrets, tuple):
+        secrets = tuple(sorted({str(secret) for secret in secrets or () if secret not in (None, '')}, key=len,
+                               reverse=True))
+    if not secrets or value is True or value is False or value is None:
         return value
-
-    def masked(item):
-        if isinstance(item, bytes):
-            return masked(item.decode('utf-8', errors='surrogateescape')).encode('utf-8', errors='surrogateescape')
-        if isinstance(item, str):
-            if item in secrets:
-                return 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
-            for secret in secrets:
-                item = item.replace(secret, MASK)
-            return item
-        if item is True or item is False or item is None:
-            return item
-        if isinstance(item, dict):
-            return {key: masked(element) for key, element in item.items()}
-        if isinstance(item, (list, tuple)):
-            return [masked(element) for element in item]
-        if isinstance(item, (set, frozenset)):
-            return {masked(element) for element in item}
-        if isinstance(item, (int, float)):
-            digits = str(item)
-            return 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER' if any(secret in digits for secret in secrets) else item
-        return item
-
-    return masked(value)
+    if isinstance(value, bytes):
+        return mask_values(value.decode('utf-8', errors='surrogateescape'), secrets).encode(
+            'utf-8', errors='surrogateescape')
+    if isinstance(value, str):
+        if value in secrets:
+            return 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+        for secret in secrets:
+            value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, dict):
+        return {key: mask_values(element, secrets) for key, element in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [mask_values(element, secrets) for element in value]
+    if isinstance(value, (set, frozenset)):
+        return {mask_values(element, secrets) for element in value}
+    if isinstance(value, (int, float)):
+        digits = str(value)
+        return 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER' if any(secret in digits for secret in secrets) else value
+    return value
 
 
 def mask_secrets(text, secrets):

@@ -67,17 +67,17 @@ def test_run_here_returns_the_engine_result_with_the_invocation_masked(monkeypat
 
 
 def test_a_result_is_masked_when_a_secret_occurs_in_it_and_left_whole_when_none_does(monkeypatch):
-    """remove_values rebuilds the whole result: it runs when a secret occurs in it, also as JSON escapes it (a value
+    """mask_values rebuilds the whole result: it runs when a secret occurs in it, also as JSON escapes it (a value
     with quotes and backslashes), and not at all for a result without one (the invocation's token masked apart)."""
     monkeypatch.setenv('ANSIBLE_INJECT_INVOCATION', 'true')
     calls = []
-    real = _in_process.remove_values
+    real = _in_process.mask_values
 
     def recording(value, secrets):
         calls.append(value)
         return real(value, secrets)
 
-    monkeypatch.setattr(_in_process, 'remove_values', recording)
+    monkeypatch.setattr(_in_process, "mask_values", recording)
     tricky = 'se"cr\\et-value'
     result = make_action({'secret': tricky}).run_here()
     assert result['echo'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER' and tricky not in repr(result)
