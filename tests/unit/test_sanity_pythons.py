@@ -7,6 +7,7 @@ modules and module_utils only) must be the one the oldest run tests as a control
 """
 
 import glob
+import importlib.metadata
 import json
 import os
 import re
@@ -77,6 +78,13 @@ def test_every_multi_version_test_runs_on_each_python():
     assert set(make_variable('SANITY_MULTI')) == found
 
 
+def sanity_core():
+    """The ansible-core make sanity's ansible-test comes from: requirements-dev.txt's pin (.venv)."""
+    return re.search(r'^ansible-core==(\S+)$', read(ROOT, 'requirements-dev.txt'), re.MULTILINE).group(1)
+
+
+@pytest.mark.skipif(importlib.metadata.version('ansible-core') != sanity_core(),
+                    reason='which Pythons are target-only is asked of the ansible-test make sanity runs (.venv)')
 def test_a_target_only_python_is_tested_as_a_controller_by_the_oldest_run():
     claimed = make_variable('SANITY_PYTHONS')
     target_only = [python for python in claimed if python in constant('REMOTE_ONLY_PYTHON_VERSIONS')]
