@@ -190,15 +190,15 @@ class ResourceModule(CreateOnce):
         body = self.request_body(state, None)
         result = {'changed': True, 'diff': dict(before={}, after=state)}
         if self.module.check_mode and planned(self, 'POST', self.path, body):
-            created = self.predict(dict(body, id=placeholder_id(self.what, display_name(state, (self.natural_key, 'name')))), None)
+            created = self.predict(dict(body, id=placeholder_id(self.what, display_name(state, (self.natural_key, 'name'))), **self.created_as), None)
         else:
             created = self.post_once(body)
             if created is None:  # "already exists": another run made it meanwhile; reconcile with theirs
                 return self.update(self.find(), desired)
-            created = self.follow(None, state, created, result) if self.follow_ups else created
-            winner = None if keeps_unique(self) else self.converge(created)
-            if winner is not None:
-                return self.update(winner, desired)
+        created = self.follow(None, state, created, result) if self.follow_ups else created
+        winner = None if self.module.check_mode or keeps_unique(self) else self.converge(created)
+        if winner is not None:
+            return self.update(winner, desired)
         self.remember(created)  # (a create the run's Settling converges later: run again then, if ours was discarded)
         result[self.result_key] = self.to_result(created)
         return result

@@ -174,3 +174,42 @@ def test_nested_entries_render_under_their_parents_placeholder_as_a_run_sends_th
     applied = run([{'name': 'apply', 'nms.overlay.network_state': description}])
     assert applied.rc == 0, applied
     assert writes_of(emulator) == [real_path(emulator, line) for line in rendered]
+
+
+@pytest.mark.dialects('current')
+def test_a_create_the_server_answers_otherwise_renders_the_put_a_run_sends_after_it(emulator, run):
+    """Servers create a router enabled and a setup key unrevoked whatever the POST asks: a run then disables or revokes
+    it with a PUT. The rendered requests have that PUT after the POST, a run on a new account sends exactly those
+    writes, and check mode of such a create reports the object as the run leaves it."""
+    gateway = make_peers(emulator, 'gw-1', 'gw-2')['gw-1']
+    emulator.clear_log()
+    description = dict(networks=[{'name': 'lan', 'routers': [{'peer': 'gw-1', 'enabled': False}]}],
+                       setup_keys=[{'name': 'retired', 'type': 'reusable', 'revoked': True}])
+    result = run([{'name': 'render', 'nms.overlay.network_state': dict(description, state='rendered')}])
+    assert result.rc == 0, result
+    assert emulator.requests() == []
+    rendered = ['%s %s' % (request['method'], request['path']) for request in result['render']['requests']]
+    router = '/api/networks/(new network lan)/routers/(new network router (existing peer gw-1))'
+    assert rendered == ['POST /api/networks', 'POST /api/networks/(new network lan)/routers', 'PUT ' + router,
+                        'POST /api/setup-keys', 'PUT /api/setup-keys/(new setup key retired)'], rendered
+    applied = run([{'name': 'apply', 'nms.overlay.network_state': description}])
+    assert applied.rc == 0, applied
+    network_id = real_path(emulator, '(new network lan)')
+    status, routers = emulator.api('GET', '/api/networks/%s/routers' % network_id)
+    assert status == 200 and [(r['peer'], r['enabled']) for r in routers] == [(gateway, False)], routers
+    expected = [real_path(emulator, line.replace('(new network router (existing peer gw-1))', routers[0]['id']))
+                for line in rendered]
+    assert writes_of(emulator) == expected
+    status, keys = emulator.api('GET', '/api/setup-keys')
+    assert [key['revoked'] for key in keys if key['name'] == 'retired'] == [True], keys
+
+    # check mode of such a create reports the object as the run leaves it, and sends nothing
+    emulator.clear_log()
+    checked = run([{'name': 'router', 'check_mode': True,
+                    'nms.overlay.network_router': {'network': 'lan', 'peer': 'gw-2', 'enabled': False}},
+                   {'name': 'key', 'check_mode': True,
+                    'nms.overlay.setup_key': {'name': 'retired-too', 'type': 'reusable', 'revoked': True}}])
+    assert checked.rc == 0, checked
+    assert writes_of(emulator) == []
+    assert (checked['router']['changed'], checked['router']['network_router']['enabled']) == (True, False), checked
+    assert (checked['key']['changed'], checked['key']['setup_key']['revoked']) == (True, True), checked

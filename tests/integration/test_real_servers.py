@@ -22,14 +22,14 @@ from tests.support.realserver import DIALECT_OF, RELEASES, real_mode, start_real
 pytestmark = pytest.mark.real
 
 
-def started(release, *options):
-    """A fixture's real server of ``release`` (``options``: ``--idp``, ``--fresh``): skipped or failed as real_mode()
-    says, stopped after the fixture."""
+def started(release, *options, environment=None):
+    """A fixture's real server of ``release`` (``options``: ``--idp``, ``--fresh``; ``environment``: NetBird's own
+    settings): skipped or failed as real_mode() says, stopped after the fixture."""
     on, dummy_required, why = real_mode()
     if not on:
         pytest.skip(why)
     try:
-        server = start_real_server(release, *options)
+        server = start_real_server(release, *options, environment=environment)
     except RealServerError as exc:
         pytest.fail(str(exc), pytrace=False)
     yield server

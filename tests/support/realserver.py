@@ -216,15 +216,16 @@ class RealServer(Recorded):
                        timeout=60)
 
 
-def start_real_server(release, *options):
-    """Start a seeded real server of ``release`` (``options``: ``--idp``, ``--fresh``) behind a recording proxy."""
+def start_real_server(release, *options, environment=None):
+    """Start a seeded real server of ``release`` (``options``: ``--idp``, ``--fresh``) behind a recording proxy;
+    ``environment``: NetBird's own settings for it (the server inherits realserver.py's environment)."""
     directory, why = kit()
     if directory is None:
         raise RealServerError(why)
     script = os.path.join(directory, "realserver.py")
     try:
         done = subprocess.run([sys.executable, script, "start", release] + list(options), capture_output=True,
-                              text=True, timeout=START_TIMEOUT, check=False)
+                              text=True, timeout=START_TIMEOUT, check=False, env=dict(os.environ, **(environment or {})))
     except subprocess.TimeoutExpired as exc:
         raise RealServerError("real server %s did not start within %ss" % (release, START_TIMEOUT)) from exc
     printed = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)

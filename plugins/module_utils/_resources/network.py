@@ -25,6 +25,12 @@ def network_result(item):
     return result
 
 
+def under_network(task, sub_path):
+    """The path of a list (``sub_path``) in the network the task names, also in one check mode only plans (its
+    placeholder's: where a planned write goes once the network has its id)."""
+    return '%s/%s%s' % (NetworkModule.path, task.resolver.to_id('networks', task.params['network'], 'network'), sub_path)
+
+
 class InNetwork:
     """What the kinds that live under a network share (its resources, its routers): their path is under the network
     that the option ``network`` names, and nothing is left to delete under a network that does not exist (deleting a
@@ -32,10 +38,9 @@ class InNetwork:
 
     @classmethod
     def list_path(cls, task):
-        network_id = task.resolver.to_id('networks', task.params['network'], 'network')
-        if planned(network_id):
+        if planned(task.resolver.to_id('networks', task.params['network'], 'network')):
             return None  # a network check mode only plans has no resources or routers yet
-        return '%s/%s%s' % (NetworkModule.path, network_id, cls.sub_path)
+        return under_network(task, cls.sub_path)
 
     @property
     def path(self):

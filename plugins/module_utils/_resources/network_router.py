@@ -12,7 +12,7 @@ from __future__ import annotations
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork, under_network
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id
 
 
@@ -36,6 +36,7 @@ class NetworkRouterModule(InNetwork, RouteModule):
     requires = NETWORKS
     list_only = True          # a GET by id of another network's router is a bare 500: look in the network's list
     answers = {'id': None}    # not a route's: a router has no network_type
+    created_as = dict(enabled=True)  # whatever the create asks (follow_ups disables it)
     required_on_create = ()   # peer or peer_groups: before_write says which
     model = 'networks.NetworkRouterOptions'
     fields = dict(
@@ -75,6 +76,6 @@ class NetworkRouterModule(InNetwork, RouteModule):
         """Servers create every router enabled, whatever the request says: a router asked disabled is disabled by
         a PUT right after."""
         if before is None and state.get('enabled') is False and isinstance(obj, dict) and obj.get('enabled') is not False:
-            return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), expect=dict(obj, enabled=False),
+            return [dict(method='PUT', path='%s/%s' % (under_network(self, self.sub_path), ref_id(obj)), expect=dict(obj, enabled=False),
                          body=self.update_body(state, obj))]
         return []

@@ -162,6 +162,7 @@ class SetupKeyModule(SecretOnCreate):
         replace_invalid=dict(type='bool', default=False),
     )
     shape = staticmethod(public_setup_key)
+    created_as = dict(revoked=False)  # the API ignores revoked on create (follow_ups revokes it)
     required_one_of = (('id', 'name'),)
     task_state = dict(_revoked_aside=[])  # revoked keys of the name a present task set aside to create a live key
 
@@ -279,7 +280,7 @@ class SetupKeyModule(SecretOnCreate):
         if before is None and state.get('revoked') and isinstance(obj, dict) and not obj.get('revoked'):
             # the API ignores revoked on create: revoke in a second call
             body = self.update_body(state, obj)
-            return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body)]
+            return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body, expect=dict(obj, revoked=True))]
         return []
 
     def described(self, options, obj, name_of):

@@ -135,6 +135,31 @@ def test_the_offline_account_answers_reads_only():
     assert account.url_for('/groups') is None
 
 
+def test_the_second_write_of_a_create_a_server_answers_otherwise_is_rendered_after_it():
+    """Servers create a router enabled and a setup key unrevoked whatever the POST asks, and a user without is_blocked:
+    a run then sends a PUT, and the rendered requests show it after the POST (Kind.created_as, follow_ups)."""
+    result = render(networks=[{'name': 'lan', 'routers': [{'peer': 'gw-1', 'enabled': False}, {'peer': 'gw-2'}]}],
+                    setup_keys=[{'name': 'old', 'type': 'reusable', 'revoked': True}, {'name': 'live', 'type': 'reusable'}],
+                    users=[{'name': 'ci', 'is_service_user': True, 'role': 'user', 'is_blocked': True}])
+    assert 'failed' not in result, result
+    assert lines(result) == [
+        'POST /api/networks', 'POST /api/networks/(new network lan)/routers',
+        'PUT /api/networks/(new network lan)/routers/(new network router (existing peer gw-1))',
+        'POST /api/networks/(new network lan)/routers',
+        'POST /api/setup-keys', 'PUT /api/setup-keys/(new setup key old)', 'POST /api/setup-keys',
+        'POST /api/users', 'PUT /api/users/(new user ci)'], lines(result)
+    disable, revoke, block = result['requests'][2], result['requests'][5], result['requests'][8]
+    assert (disable['resource'], disable['body']['enabled']) == ('network router gw-1', False)
+    assert (revoke['resource'], revoke['body']['revoked'], revoke['body']['auto_groups']) == ('setup key old', True, [])
+    assert (block['resource'], block['body']['is_blocked']) == ('user ci', True)
+    assert result['requests'][1]['body']['enabled'] is False  # the POST asks for it too, as a run sends it
+    assert result['summary']['network_routers'] == dict(would_create=2, would_update=0, would_delete=0, unchanged=0)
+    domain = render(reverse_proxy_domains=[{'domain': 'apps.example.com', 'target_cluster': 'eu.proxy.example.com',
+                                            'validate': True}])
+    assert lines(domain) == ['POST /api/reverse-proxies/domains',
+                             'GET /api/reverse-proxies/domains/(new reverse proxy domain apps.example.com)/validate']
+
+
 def test_the_tasks_own_check_mode_renders_the_same():
     description = dict(groups=[{'name': 'dev'}], dns_settings={'disabled_management_groups': ['dev']})
     assert render(check_mode=True, **description)['requests'] == render(**description)['requests']
