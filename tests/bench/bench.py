@@ -36,7 +36,7 @@ import time
 
 import yaml
 
-from tests.bench import big_build
+from tests.bench import big_build, enrolment
 from tests.bench.inventory import inventory_env, inventory_speed
 from tests.bench.serving import list_speed
 from tests.support.emulator import EmulatorStartError, start_emulator
@@ -557,6 +557,8 @@ def page(report, where):
                         'the XL figures.\n\n%s' % (report['serving_seconds'], serving_table(report['serving'])))
     if report.get('big_build'):
         sections.append(big_build.section(report['big_build'], TARGETS['big_build']))
+    if report.get('enrolment'):
+        sections.append(enrolment.section(report['enrolment'], pairs))
     versions = ', '.join(p['label'] for p in pairs)
     m = report['machine']
     return PAGE.format(
@@ -637,6 +639,8 @@ def main(argv=None):
     parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
     parser.add_argument('--json', default=None, help='the raw figures (default: the output with .json)')
     parser.add_argument('--serving-seconds', type=float, default=3.0)
+    parser.add_argument('--no-enrolment', dest='enrolment', action='store_false',
+                        help='leave out the enrolment with real agents (tests/bench/enrolment.py; it needs the real-server kit)')
     parser.add_argument('--compare-python', action='append', default=[],
                         help='also measure with the ansible-playbook of the virtualenv of this Python (another ansible-core)')
     args = parser.parse_args(argv)
@@ -688,6 +692,8 @@ def main(argv=None):
                         ansible_inventory=os.path.join(os.path.dirname(python), 'ansible-inventory'))
                 report['serving']['XL'] = list_speed(large.url, large.token, seconds=args.serving_seconds)
                 report['big_build'] = big_build.report_figures(big_build.measure(workdir, big_build.BIG))
+            if args.enrolment:
+                report['enrolment'] = enrolment.measure(workdir, pythons, args.repeats)
         finally:
             for emulator in emulators.values():
                 emulator.stop()
@@ -727,6 +733,7 @@ def verdicts(report):
         found['serving ' + size] = verdict(figure['ratio'], TARGETS['serving'], at_least=True)
     if report.get('big_build'):
         found['big_build'] = verdict(report['big_build']['ratio'], TARGETS['big_build'])
+    found.update(enrolment.verdicts(report.get('enrolment') or {}))
     return found
 
 

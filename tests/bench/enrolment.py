@@ -265,6 +265,15 @@ def measure(workdir, pythons, repeats=3):
     return report
 
 
+def verdicts(report):
+    """{measure: {python: 'met'|'missed'}} of the two ratios, for bench.py's verdicts."""
+    found = {}
+    for python, plays in (report.get('pythons') or {}).items():
+        for key in ('role', 'rerun'):
+            found.setdefault('enrolment ' + key, {})[python] = 'met' if plays['ratio_' + key] <= TARGETS[key] else 'missed'
+    return found
+
+
 def section(report, pairs):
     """docs/performance.md's enrolment section; ``pairs``: bench.py's versions ({python, label})."""
     if report.get('skipped'):
