@@ -56,6 +56,21 @@ LABELS = dict(bare='8 bare joins in parallel (`netbird up`, no Ansible)',
               rerun='the `enroll` role again, every host joined')
 
 
+# what the profile showed, and what the role does about it (docs/performance.md's enrolment section)
+EXPLAINED = (
+    'With 8 hosts every task costs each host a worker process, skipped or not, and every command on a host a module '
+    'process: the time is in the agents\' own commands and in the number of tasks. The role once ran 18 tasks a host on '
+    'a first run (a key file made, written and removed: tempfile, copy, file; `up`, then `status` in a task of its own; '
+    'set_fact after each status; an include for each step) and 6 on a re-run, besides the skipped ones: 1.73 × the '
+    'plainest plays in issue 43, 2.41 and 3.31 × in this bench on the loaded machine. Now a joined '
+    'host whose peer is as the variables say runs the argument check, `status --json` and a skipped include, and the '
+    'peers are read once for all hosts (`run_once`, one `GET /api/peers`); a host that joins gets its key on the '
+    'agent\'s standard input (`--setup-key-file /dev/stdin`: no file, no tempfile, copy or file task), runs `up` and '
+    '`status --json` in one process, and the controller makes the key, removes it and sets the peer\'s name and groups '
+    '(three API tasks the minimal play does not have, but for the key). The address and the daemon\'s state are '
+    'variables that follow the registered status (vars/main.yml), not set_fact tasks.')
+
+
 class BenchError(RuntimeError):
     """A play of the enrolment bench failed."""
 
@@ -292,16 +307,23 @@ def section(report, pairs):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)] + ['| ' + ' | '.join(row) + ' |' for row in rows]
     requests = '; '.join('%s: %s' % (key, ', '.join('%s %g' % (k, v / report['hosts']) for k, v in first[key]['request_kinds'].items()))
                          for key in ('minimal', 'role', 'rerun'))
-    top = '; '.join('%s %.2f s' % (name, seconds) for name, seconds in first['role']['profile'][:6])
+    def top(key, count):
+        return '; '.join('%s %.2f s' % (name.replace('nms.overlay.enroll : ', ''), seconds)
+                         for name, seconds in first[key]['profile'][:count])
+    rounds = '; '.join('%s: role ÷ minimal %s, re-run ÷ status %s' % (
+        labels.get(p, p), ' '.join('%.2f' % v for v in plays['ratios_role']), ' '.join('%.2f' % v for v in plays['ratios_rerun']))
+        for p, plays in report['pythons'].items())
     loads = ', '.join('/'.join('%.2f' % v for v in load[:1]) for load in report['loads'])
     return ('## 6. Enrolment near the plainest play\n\n'
             '%d real agents (tests/support/realagents.py) join a real %s with `forks: %d`, every play timed from outside '
             '(tests/bench/enrolment.py); medians of %d rounds, each with every play. Before each play that joins, the agents '
             'are stopped, their state and peers removed and their daemons started again (untimed). Tasks per host leave out '
             'skipped ones; requests per host are the real server\'s (through the recording proxy). Load average (1 min) at '
-            'the start and after each round: %s.\n\n%s\n\nRequests per host: %s.\n\nThe role\'s longest tasks (median run, '
-            'first version): %s.' % (report['hosts'], report['release'], report['forks'], report['repeats'], loads,
-                                     '\n'.join(lines), requests, top))
+            'the start and after each round: %s.\n\n%s\n\nThe ratios of each round: %s.\n\nRequests per host: %s.\n\n'
+            'Where the time goes (each task from its start to the next one\'s, the median run of the first version): the '
+            'role: %s; its re-run: %s.\n\n%s' % (
+                report['hosts'], report['release'], report['forks'], report['repeats'], loads, '\n'.join(lines), rounds,
+                requests, top('role', 8), top('rerun', 4), EXPLAINED))
 
 
 def main(argv=None):
