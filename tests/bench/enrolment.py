@@ -292,7 +292,7 @@ def verdicts(report):
 def section(report, pairs):
     """docs/performance.md's enrolment section; ``pairs``: bench.py's versions ({python, label})."""
     if report.get('skipped'):
-        return '## 6. Enrolment near the plainest play\n\nNot measured: %s.' % report['skipped']
+        return '## 7. Enrolment near the plainest play\n\nNot measured: %s.' % report['skipped']
     labels = {pair['python']: pair['label'] for pair in pairs}
     header = ['play'] + [labels.get(p, p) for p in report['pythons']] + ['tasks per host', 'requests per host']
     first = next(iter(report['pythons'].values()))
@@ -314,7 +314,7 @@ def section(report, pairs):
         labels.get(p, p), ' '.join('%.2f' % v for v in plays['ratios_role']), ' '.join('%.2f' % v for v in plays['ratios_rerun']))
         for p, plays in report['pythons'].items())
     loads = ', '.join('/'.join('%.2f' % v for v in load[:1]) for load in report['loads'])
-    return ('## 6. Enrolment near the plainest play\n\n'
+    return ('## 7. Enrolment near the plainest play\n\n'
             '%d real agents (tests/support/realagents.py) join a real %s with `forks: %d`, every play timed from outside '
             '(tests/bench/enrolment.py); medians of %d rounds, each with every play. Before each play that joins, the agents '
             'are stopped, their state and peers removed and their daemons started again (untimed). Tasks per host leave out '
