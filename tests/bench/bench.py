@@ -38,7 +38,7 @@ import time
 
 import yaml
 
-from tests.bench import access_report, big_build
+from tests.bench import access_report, big_build, enrolment
 from tests.bench.inventory import inventory_env, inventory_speed
 from tests.bench.serving import list_speed
 from tests.support.emulator import EmulatorStartError, start_emulator
@@ -561,6 +561,8 @@ def page(report, where):
         sections.append(big_build.section(report['big_build'], TARGETS['big_build']))
     if report.get('access_report'):
         sections.append(access_report.section(report['access_report']))
+    if report.get('enrolment'):
+        sections.append(enrolment.section(report['enrolment'], pairs))
     versions = ', '.join(p['label'] for p in pairs)
     m = report['machine']
     return PAGE.format(
@@ -641,6 +643,8 @@ def main(argv=None):
     parser.add_argument('--output', default=os.path.join(REPO, 'docs', 'performance.md'))
     parser.add_argument('--json', default=None, help='the raw figures (default: the output with .json)')
     parser.add_argument('--serving-seconds', type=float, default=3.0)
+    parser.add_argument('--no-enrolment', dest='enrolment', action='store_false',
+                        help='leave out the enrolment with real agents (tests/bench/enrolment.py; it needs the real-server kit)')
     parser.add_argument('--compare-python', action='append', default=[],
                         help='also measure with the ansible-playbook of the virtualenv of this Python (another ansible-core)')
     args = parser.parse_args(argv)
@@ -693,6 +697,8 @@ def main(argv=None):
                 report['serving']['XL'] = list_speed(large.url, large.token, seconds=args.serving_seconds)
                 report['big_build'] = big_build.report_figures(big_build.measure(workdir, big_build.BIG))
                 report['access_report'] = access_report.report_figures(access_report.measure(workdir, access_report.BIG, args.repeats))
+            if args.enrolment:
+                report['enrolment'] = enrolment.measure(workdir, pythons, args.repeats)
         finally:
             for emulator in emulators.values():
                 emulator.stop()
@@ -734,6 +740,7 @@ def verdicts(report):
         found['big_build'] = verdict(report['big_build']['ratio'], TARGETS['big_build'])
     for play, figures in ((report.get('access_report') or {}).get('plays') or {}).items():
         found['access_report ' + play] = access_report.verdict(play, figures)
+    found.update(enrolment.verdicts(report.get('enrolment') or {}))
     return found
 
 
