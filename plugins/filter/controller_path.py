@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: controller_path
 short_description: A path on the controller, a relative one taken in the directory ansible-playbook runs in
-version_added: 0.1.0
+version_added: 1.0.0
 author:
   - nms.overlay contributors (@nms-overlay)
 description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: description_yaml
 short_description: A network description as YAML that Ansible loads back unchanged
-version_added: 0.1.0
+version_added: 1.0.0
 author:
   - nms.overlay contributors (@nms-overlay)
 description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: drift_report
 short_description: What a network description would change, from a check-mode run of network_state
-version_added: 0.1.0
+version_added: 1.0.0
 author:
   - nms.overlay contributors (@nms-overlay)
 description:

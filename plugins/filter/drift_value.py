@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: drift_value
 short_description: A field's value from a drift report as one short line of text
-version_added: 0.1.0
+version_added: 1.0.0
 author:
   - nms.overlay contributors (@nms-overlay)
 description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: markdown_text
 short_description: A text made safe to show in a Markdown table cell or heading
-version_added: 0.1.0
+version_added: 1.0.0
 author:
   - nms.overlay contributors (@nms-overlay)
 description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: peers
 short_description: Peers of the overlay network as Ansible hosts
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads the peers of the overlay network from the management API (one request) and makes one host
     per peer, with C(ansible_host) set to the peer's overlay address, an Ansible group per peer group,
@@ -105,7 +105,7 @@ options:
       - A field nested deeper than 16 levels of lists and objects fails the inventory, naming the peer and the field.
     type: list
     elements: str
-    version_added: 0.1.0
+    version_added: 1.0.0
   connected_only:
     description: Whether only peers connected now become hosts.
     type: bool

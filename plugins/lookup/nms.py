@@ -7,7 +7,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 name: nms
 short_description: Read objects of the overlay network, or their ids by name, inside templates
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads objects from the management API while a template is rendered, so a task can use the id of a group, a peer
     or a policy it knows by name, or every object of a kind, without a separate C(*_info) task and C(register).

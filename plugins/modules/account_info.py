@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: account_info
 short_description: Read the account and its settings
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the account the token belongs to, with its id and settings.
   - The API always returns exactly one account; it is returned as a list of one.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: account_settings
 short_description: Manage the settings of the account, or delete the account
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Changes the settings of the one account the token belongs to. Only the options you set change;
     every other setting keeps the server's value (the module sends the complete settings object,

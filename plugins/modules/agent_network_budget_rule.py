@@ -9,7 +9,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_budget_rule
 short_description: Manage the account-wide Agent Network budget rules
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes an Agent Network budget rule (C(/api/agent-network/budget-rules)), a token or
     spend ceiling for groups and users across every policy (the lowest applicable cap wins).

@@ -9,7 +9,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_budget_rule_info
 short_description: List the Agent Network budget rules
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all Agent Network budget rules, or the one with a given O(id) or O(name). References are ids.
 seealso:

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_catalog_info
 short_description: List the AI provider types the Agent Network offers (its provider catalog)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the server's catalog of upstream AI providers and gateways (C(/api/agent-network/catalog/providers)),
     the values O(nms.overlay.agent_network_provider#module:provider_id) takes, each with its default host, its models

@@ -9,7 +9,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_guardrail
 short_description: Manage the guardrails of Agent Network policies
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes an Agent Network guardrail (C(/api/agent-network/guardrails)), a model allowlist
     and prompt capture that policies apply.

@@ -9,7 +9,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_policy
 short_description: Manage which groups may call which AI providers (Agent Network policies)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes an Agent Network policy (C(/api/agent-network/policies)), the groups whose members
     may call some Agent Network providers, under guardrails and token or spend limits.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_provider
 short_description: Manage the AI providers of the Agent Network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes an Agent Network provider (C(/api/agent-network/providers)), an upstream AI
     provider or gateway of the server's catalog (see nms.overlay.agent_network_catalog_info), its URL, the models it

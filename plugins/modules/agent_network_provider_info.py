@@ -9,7 +9,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_provider_info
 short_description: List the AI providers of the Agent Network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all Agent Network providers, or the one with a given O(id) or O(name). API keys are never answered.
   - The catalog of provider types a server offers is read by nms.overlay.agent_network_catalog_info.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_report_info
 short_description: Read the Agent Network's access logs, sessions, usage and consumption
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reads one of the Agent Network's reports, chosen by O(report), filtered by the server.
   - V(access_logs) (C(GET /api/agent-network/access-logs)), one entry per request agents made through the gateway, and

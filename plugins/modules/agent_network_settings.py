@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_settings
 short_description: Bootstrap, update or delete the account's Agent Network settings
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Manages the account's Agent Network gateway settings (C(/api/agent-network/settings)), the endpoint AI agents call
     and whether access logs and prompts are collected.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: agent_network_settings_info
 short_description: Read the account's Agent Network settings
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the account's Agent Network gateway settings. Before they are bootstrapped, servers answer the default
     values with an empty endpoint and proxy address.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: dns_record
 short_description: Manage records of custom DNS zones
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a record (A, AAAA or CNAME) of a custom DNS zone (see M(nms.overlay.dns_zone)).
   - A record is found by O(id) when given, otherwise among the records of O(zone) by O(name), O(type) and

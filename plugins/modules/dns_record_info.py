@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: dns_record_info
 short_description: List records of a custom DNS zone
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the records of a custom DNS zone, all of them, the record with a given O(id), or the records with a
     given O(name) and/or O(type).

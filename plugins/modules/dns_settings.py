@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: dns_settings
 short_description: Manage the DNS settings of the account
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Sets the DNS settings of the account, a single object that always exists. There is no
     O(ignore:state) option - the settings cannot be created or deleted.

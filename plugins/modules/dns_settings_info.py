@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: dns_settings_info
 short_description: Read the DNS settings of the account
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the DNS settings of the account, a single object that always exists.
   - Reads the settings whether the server wraps them in C(items) or not.

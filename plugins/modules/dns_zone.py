@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: dns_zone
 short_description: Manage custom DNS zones
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a custom DNS zone, whose records (managed with M(nms.overlay.dns_record))
     the peers of its distribution groups resolve.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: dns_zone_info
 short_description: List custom DNS zones
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all custom DNS zones with their records, or the zone with a given O(id) or O(domain), or the zones
     with a given O(name).

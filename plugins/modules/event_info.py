@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: event_info
 short_description: Read the audit log or the reverse proxy's access log of the overlay network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the events of the audit log, newest first, that pass every filter given.
   - The server sends its whole log (at most 10000 events on open-source servers) in one answer; the
@@ -32,7 +32,7 @@ options:
     type: str
     choices: [audit, proxy]
     default: audit
-    version_added: 0.1.0
+    version_added: 1.0.0
   activity_code:
     description:
       - Return only events with one of these activity codes, for example V(peer.rename) or V(group.add).

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: group
 short_description: Manage groups of peers
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a group of peers in the overlay network.
   - A group is found by O(id) when given, otherwise by O(name). A name shared by several groups fails
@@ -55,7 +55,7 @@ options:
     type: str
     choices: [exact, add, remove]
     default: exact
-    version_added: 0.1.0
+    version_added: 1.0.0
   resources:
     description:
       - The complete set of network resources in the group (see M(nms.overlay.network_resource)), as resource names

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: group_info
 short_description: List groups of peers
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all groups, or the group with a given O(id) or O(name).
 seealso:

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: identity_provider
 short_description: Manage the identity providers users sign in with (self-hosted servers)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes an identity provider of a self-hosted server (C(/api/identity-providers)), an
     OpenID Connect provider (generic OIDC, Zitadel, Entra, Google, Okta, PocketID, Microsoft or ADFS) that users

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: identity_provider_info
 short_description: List the identity providers of a self-hosted server
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all identity providers, or the one with a given O(id) or O(name). Client secrets are never answered.
 seealso:

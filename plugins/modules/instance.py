@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: instance
 short_description: Set up a freshly installed server (its first owner and token)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Reports whether a freshly installed self-hosted server still needs its initial setup, and performs it. The setup
     creates the owner (the first user, with O(email), O(name) and O(password)) and, with O(create_pat=true), returns

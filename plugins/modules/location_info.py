@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: location_info
 short_description: List the countries and cities known to the geo-location feature
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Without O(country), returns the countries the server knows, for example to write the
     C(geo_location_check) of a posture check.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: nameserver_group
 short_description: Manage DNS nameserver groups
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a nameserver group, the DNS servers that peers of some groups use,
     for every domain (a primary group) or for some match domains.

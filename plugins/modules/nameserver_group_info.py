@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: nameserver_group_info
 short_description: List DNS nameserver groups
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all nameserver groups, or the nameserver group with a given O(id) or O(name).
 seealso:

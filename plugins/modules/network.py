@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network
 short_description: Manage networks (remote networks reached through routing peers)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a network, the container of resources (hosts, subnets, domains) that peers
     reach through the network's routers. Its resources and routers are managed with

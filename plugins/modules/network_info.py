@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network_info
 short_description: List networks
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all networks, or the network with a given O(id) or O(name).
 seealso:

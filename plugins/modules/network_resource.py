@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network_resource
 short_description: Manage the resources of a network (hosts, subnets, domains)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a resource of a network, a host, a subnet or a domain that peers reach
     through the network's routers. Policies give access to it through the groups it belongs to.

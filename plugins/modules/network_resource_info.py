@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network_resource_info
 short_description: List the resources of a network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the resources of a network, all of them or the one with a given O(id) or O(name).
 options:

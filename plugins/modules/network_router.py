@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network_router
 short_description: Manage the routers of a network (its routing peers)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a router of a network, one routing peer (O(peer)) or the peers of routing
     peer groups (O(peer_groups)) through which other peers reach the network's resources.

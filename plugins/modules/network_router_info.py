@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network_router_info
 short_description: List the routers of a network, or of every network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the routers of a network, all of them or the one with a given O(id).
   - Without O(network), returns the routers of every network of the account, read with one request

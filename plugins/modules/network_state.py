@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: network_state
 short_description: Reconcile a whole network description in one task
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Brings groups, posture checks, policies, routes, nameserver groups, DNS settings, DNS zones with their records,
     setup keys, users, account settings, networks with their resources and routers, identity providers, the reverse
@@ -45,7 +45,7 @@ options:
         changes nothing. The diff of such a group shows only the peers that join (C(after)) and leave (C(before)).
     type: list
     elements: dict
-    version_added: 0.1.0
+    version_added: 1.0.0
     suboptions:
       group:
         description:
@@ -291,7 +291,7 @@ options:
       - Not given, the newest release the collection is tested with, V(0.77.1).
       - Refused with another O(state) (a server tells its own release).
     type: str
-    version_added: 0.1.0
+    version_added: 1.0.0
   prune:
     description:
       - Also remove resources of the described kinds that the description does not name.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: peer
 short_description: Configure, regroup and delete peers of the overlay network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Renames a peer, switches its SSH server and login (and, on servers from v0.30.2 on, inactivity)
     expiration, moves it to another overlay address (v0.77), sets the groups it belongs to, or deletes it.

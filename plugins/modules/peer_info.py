@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: peer_info
 short_description: List the peers of the overlay network
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all peers, or the peers that pass every filter given.
   - When the result is one peer (by O(id), or filters that leave exactly one), that peer is read on its
@@ -67,7 +67,7 @@ options:
         (one more request) only for a single peer, and only when this option is unset or names it.
     type: list
     elements: str
-    version_added: 0.1.0
+    version_added: 1.0.0
 seealso:
   - module: nms.overlay.peer
   - plugin: nms.overlay.peers

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: peer_job
 short_description: Run a job on a peer (a debug bundle); experimental
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Submits a job to a peer's agent through the management server, and optionally waits for its outcome. The one
     kind of job servers know is a debug bundle (O(type=bundle)); the agent collects its logs and state, uploads them,

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: peer_job_info
 short_description: List the jobs of a peer; experimental
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the jobs submitted to a peer (see M(nms.overlay.peer_job)), all of them, the one with a given O(id), or
     those of a given O(status).

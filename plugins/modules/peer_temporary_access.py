@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: peer_temporary_access
 short_description: Give a WireGuard key temporary access to one peer
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates a temporary access peer (C(POST /api/peers/{id}/temporary-access)), what the dashboard's browser SSH and
     RDP clients use. The server adds an ephemeral peer named O(name) for the WireGuard public key O(wg_pub_key), and

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: policy
 short_description: Manage access policies and their rules
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes an access policy. A policy's rules let peers of source groups reach
     peers of destination groups; posture checks may gate the source peers.

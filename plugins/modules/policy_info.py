@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: policy_info
 short_description: List access policies, or review who reaches whom
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all policies, or the policies with a given O(id) or O(name). Groups and posture checks are
     returned with their names beside their ids.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: posture_check
 short_description: Manage posture checks that gate the source peers of policies
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a posture check. A policy lists posture checks in its
     C(source_posture_checks); only source peers that pass them get the policy's access.

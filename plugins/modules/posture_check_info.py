@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: posture_check_info
 short_description: List posture checks
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all posture checks, or the one with a given O(id) or O(name).
   - Network ranges are returned as a flat list, also from servers that nest them.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_cluster
 short_description: Remove a self-hosted proxy cluster's registrations
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Removes the registrations of the account's own (self-hosted) NetBird proxies that serve an address
     (C(DELETE /api/reverse-proxies/clusters/{address})). A proxy that is still running registers again with its

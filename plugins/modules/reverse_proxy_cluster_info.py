@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_cluster_info
 short_description: List the proxy clusters connected to the server
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the proxy clusters (the NetBird proxies connected to the server, by the address they serve), all or the
     one with a given O(address) or O(id). A server no proxy has connected to lists none.

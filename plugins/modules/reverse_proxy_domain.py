@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_domain
 short_description: Manage the custom domains reverse-proxy services are published under
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates and deletes a custom domain of the account (C(/api/reverse-proxies/domains)), and asks the server to
     validate it. Services are then published under it (M(nms.overlay.reverse_proxy_service)).

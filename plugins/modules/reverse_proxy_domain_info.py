@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_domain_info
 short_description: List the domains reverse-proxy services can be published under
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the account's custom domains and the free domain of each connected proxy cluster, all or the one with a
     given O(id) or O(domain).

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_service
 short_description: Publish an internal service through the account's NetBird proxy
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a reverse-proxy service (C(/api/reverse-proxies/services)), which publishes peers
     or network resources under a domain through a connected NetBird proxy, with optional sign-in and access

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_service_info
 short_description: List the reverse-proxy services of the account
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all reverse-proxy services, or the one with a given O(id) or O(name). Sign-in secrets are never answered.
 seealso:

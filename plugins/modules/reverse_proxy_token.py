@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_token
 short_description: Manage the proxy tokens self-hosted NetBird proxies register with
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, rotates and revokes a proxy token of the account (C(/api/reverse-proxies/proxy-tokens)), which a
     self-hosted NetBird proxy uses to register with the server. Servers cannot change a token.

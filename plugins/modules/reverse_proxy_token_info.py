@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: reverse_proxy_token_info
 short_description: List the proxy tokens of the account
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all proxy tokens (revoked ones too), or those with a given O(id) or O(name). Never their values.
 seealso:

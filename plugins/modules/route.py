@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: route
 short_description: Manage network routes served by routing peers
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, updates and deletes a route of the overlay network, a network range (or, on servers from
     v0.77 on, the addresses some domains resolve to) that peers reach through a routing peer or through

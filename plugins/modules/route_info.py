@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: route_info
 short_description: List network routes
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all routes, the route with a given O(id), or the routes with a given O(network_id)
     (several routes share one O(network_id) when a network has more than one routing peer).

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: setup_key
 short_description: Manage setup keys that enroll peers
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates setup keys, changes their name, auto groups and revoked state, deletes them (or revokes them, on a
     v0.27 server, which cannot delete keys), and replaces keys that can no longer enroll a peer.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: setup_key_info
 short_description: List setup keys
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all setup keys, or the keys with a given O(id) or O(name), optionally only the ones that
     can still enroll a peer.

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: token
 short_description: Manage personal access tokens of users
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates, rotates and deletes personal access tokens of a user or a service user.
   - A token is found by O(id) when given, otherwise by O(name) among the tokens of O(user). A name

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: token_info
 short_description: List the personal access tokens of a user
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns the token records of a user, all of them or the ones with a given O(id) or O(name).
   - Token values are never returned; the server keeps only their hashes.

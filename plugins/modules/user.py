@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: user
 short_description: Manage users and service users, and resend invitations
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates service users, invites regular users by email, changes their role, auto groups and
     blocked state, resends invitations and deletes users.

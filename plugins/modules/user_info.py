@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: user_info
 short_description: List users and service users
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns all users, or the users with a given O(id), O(email) or O(name), optionally only service
     users or only regular users.
@@ -24,7 +24,7 @@ options:
       - Cannot be combined with O(id), O(email), O(name) or O(service_user).
     type: bool
     default: false
-    version_added: 0.1.0
+    version_added: 1.0.0
   id:
     description:
       - Return only the user with this id. An unknown id returns an empty list.

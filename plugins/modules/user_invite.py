@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: user_invite
 short_description: Manage invite links for new users (self-hosted servers with the embedded identity provider)
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Creates an invite link for a new user (C(/api/users/invites)), makes a new link for it on request
     (O(regenerate)), and deletes it. The invitee opens the link, chooses a password and becomes a user of the

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: user_invite_info
 short_description: List the pending invite links for new users
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Returns every pending invite, or the one with a given O(id) or O(email). Accepted invites are no longer listed
     (their invitee is a user then, see M(nms.overlay.user_info)).

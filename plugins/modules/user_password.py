@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 module: user_password
 short_description: Change the password of the user the task acts as
-version_added: 0.1.0
+version_added: 1.0.0
 description:
   - Changes the password the user of O(api_token) logs in with on a self-hosted server's embedded identity provider
     (C(PUT /api/users/{id}/password)), from O(old_password) to O(password). The user is the token's own
