@@ -25,9 +25,9 @@ stages=("$@")
 # Seconds each stage took in CI (2 cores, two stages at once), the order in which a lane takes them: the longest first,
 # so that short ones fill the end of both lanes. A stage not listed counts as 60 s; a stage this checkout ran before
 # counts as long as it took then (.build/stages/STAGE.result). From the CI run of 2,927 s (lane 1 = unit integration
-# real reliability, about 3,100 s; lane 2 = the rest), each stage's share estimated; next as oldest.
+# real reliability, about 3,100 s; lane 2 = the rest), each stage's share estimated.
 declare -A ESTIMATES=(
-  [oldest]=1700 [next]=1700 [integration]=1500 [real]=800 [reliability]=500 [matrix]=400
+  [oldest]=1700 [next]=400 [integration]=1500 [real]=800 [reliability]=500 [matrix]=400
   [unit]=300 [sanity]=300 [eda]=300 [lint]=150 [certify]=100 [docs]=100 [demo-kept]=60
 )
 estimate() {

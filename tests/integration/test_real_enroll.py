@@ -165,9 +165,10 @@ def test_a_bad_given_key_fails_fast_naming_the_host_and_the_key(server, run):
 
     failed, seconds = enroll(run, server, sorted(given), verbosity=4, **given)
     print('\n%s: 4 bad keys fail in %.1f s' % (server.release, seconds))
-    # every host fails before the agent's own retries (2 minutes on v0.77.1, 25 s on v0.27.6) would end; the whole
-    # run stays under 30 s on an idle machine, under 60 s on a loaded one (it is mostly ansible-playbook's own time)
-    assert failed.rc != 0 and seconds < 60, (seconds, failed)
+    # every host fails before a v0.77.1 agent's own retries (2 minutes) would end, and on v0.27.6 no agent even starts
+    # (joins == {} below); the run takes about 20 s on an idle machine, 60 s in make test's real stage beside another
+    # stage (mostly ansible-playbook's own time): under 100 s, short of the agent's 2 minutes
+    assert failed.rc != 0 and seconds < 100, (seconds, failed)
     joins = {r['host']: r for r in failed.all(ENROLL + 'Join the network')}
     assert [r['method'] for r in server.writes()] == []
     # a failed join's own result is hidden (no_log: its arguments hold the key); the host's failure then says why
