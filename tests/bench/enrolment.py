@@ -307,6 +307,7 @@ def section(report, pairs):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)] + ['| ' + ' | '.join(row) + ' |' for row in rows]
     requests = '; '.join('%s: %s' % (key, ', '.join('%s %g' % (k, v / report['hosts']) for k, v in first[key]['request_kinds'].items()))
                          for key in ('minimal', 'role', 'rerun'))
+
     def top(key, count):
         return '; '.join('%s %.2f s' % (name.replace('nms.overlay.enroll : ', ''), seconds)
                          for name, seconds in first[key]['profile'][:count])
@@ -341,7 +342,7 @@ def main(argv=None):
     print(section(report, [dict(python=p, label=p) for p in pythons]))
     for python, plays in report.get('pythons', {}).items():
         print('\n%s: role %s, re-run %s' % (python, ' '.join('%.2f' % v for v in plays['ratios_role']),
-                                             ' '.join('%.2f' % v for v in plays['ratios_rerun'])))
+                                            ' '.join('%.2f' % v for v in plays['ratios_rerun'])))
         for key in ('role', 'rerun'):
             print('%s profile: %s' % (key, ', '.join('%s %.2f' % item for item in plays[key]['profile'][:12])))
     return 0
