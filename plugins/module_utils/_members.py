@@ -18,6 +18,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._kind import kept_fiel
 # random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
 MEMBERSHIP_TRIES = 10
 MEMBERSHIP_BACKOFF = 0.25
+# the least wait before the read-back: a concurrent writer's read-to-write window is not this client's own, and on a
+# loaded machine (forks, a busy server) it stretches by the scheduler's stalls, which 10 forks on 2 cores showed
+SETTLE_FLOOR = 0.5
 
 
 def with_members(members, member_id, member):
@@ -60,7 +63,7 @@ def write_members(task, path, key, add, remove, read_only, noun, kind=None, what
     silently undoes it (a lost update). So the list is read fresh right before each write, only the delta is applied
     to what the server has then (what others added or removed meanwhile stays as they left it), and the object is
     read back once a concurrent writer's read-to-write window has passed (as long as this client's own read and
-    write took); when the read-back contradicts the delta, the delta is applied again to the list read back, after a
+    write took, SETTLE_FLOOR at least); when the read-back contradicts the delta, the delta is applied again to the list read back, after a
     random pause, at most MEMBERSHIP_TRIES times."""
     clock = _time.CLOCK
     add, remove = list(add), list(remove)
@@ -71,7 +74,7 @@ def write_members(task, path, key, add, remove, read_only, noun, kind=None, what
         if delta_undone(members, add, remove):
             # the whole object as read, with only its members changed (today's servers keep a group's resources)
             task.client.put(path, member_body(obj, key, with_delta(members, add, remove), read_only))
-            clock.sleep(min(clock.monotonic() - started, MAX_SETTLE))
+            clock.sleep(min(max(clock.monotonic() - started, SETTLE_FLOOR), MAX_SETTLE))
             obj = task.client.get_object(path)
         undone = delta_undone(id_list(obj.get(key)), add, remove)
         if not undone:
