@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make rehearse: what CI does, here: a fresh clone of HEAD (committed work only) with ../shared linked where CI has it
-# (beside the clone: the real servers' kit, the reference files), then .ci/run in it, as CI runs it. It catches what a warm
+# make rehearse: what CI does, here: a fresh clone of HEAD (committed work only) with the real servers' kit and the
+# reference files linked where CI has them (beside the clone), then .ci/run in it, as CI runs it. It catches what a warm
 # checkout hides: virtualenvs that two lanes build at once on a clean clone, files only the working tree has,
 # caches. The clone is kept for its logs.
 #   .ci/rehearse.sh [DIR]    DIR: where to clone (default: a new directory under /tmp)
@@ -13,8 +13,12 @@ chmod 755 "$base"
 clone="$base/ci/main"
 mkdir -p "$base/ci"
 git clone --quiet "$repo" "$clone"
-if [ -d "$repo/../shared" ]; then  # all of it, as CI has it: the kit, and the reference files some tests read
-  ln -s "$(cd "$repo/../shared" && pwd)" "$base/ci/shared"
+if [ -d "$repo/../shared/servers" ]; then
+  mkdir -p "$base/ci/shared"
+  kit=$(cd "$repo/../shared/servers" && pwd)
+  ln -s "$kit" "$base/ci/shared/servers"
+  # and the reference files beside the kit, as CI has them (the endpoint shapes scenario reads the OpenAPI file)
+  [ ! -d "$(dirname "$kit")/reference" ] || ln -s "$(dirname "$kit")/reference" "$base/ci/shared/"
 fi
 echo "rehearse: $(git -C "$clone" log --oneline -1 | cut -c1-100) in $clone"
 if [ -n "$(git status --porcelain)" ]; then
