@@ -333,8 +333,8 @@ class Kind(NmsModule):
     # every answer of the task (see _kinds.answer_types)
     answers = {'id': None}
     read_only = ('id',)
-    # what servers give a new object whatever its create asks (a router is created enabled): check mode predicts a
-    # create's answer with it, so that the follow-up that corrects it is planned (and rendered) as a run sends it
+    # what servers give a new object whatever its create asks (a router is created enabled): when the task asks
+    # otherwise, the engine sends the update body right after the create (also planned in check mode and rendered)
     created_as = {}
     item_fields = {}         # {field: (known keys, match key)}: unknown keys kept inside lists or objects (see kept_fields)
     # the answers to a create that mean "one of that natural key exists already" ({status: words of the message,

@@ -44,6 +44,18 @@ def planned(task, method=None, path=None, body=None, step=None):
     return True
 
 
+def created_correction(task, before, state, obj):
+    """After a create, the follow-up that gives the object what the task asks where servers create it otherwise
+    (``created_as``: a router asked disabled, a key asked revoked): the update body, PUT at once; else none."""
+    if before is not None or not task.created_as or not isinstance(obj, dict):
+        return []
+    asked = {name: state[name] for name, made in task.created_as.items()
+             if state.get(name) is not None and state[name] != obj.get(name, made)}
+    if not asked:
+        return []
+    return [dict(method='PUT', path=task.object_path(obj), body=task.update_body(state, obj), expect=dict(obj, **asked))]
+
+
 class ResourceModule(CreateOnce):
     """Ensures one resource is present with the given options, or absent: ``run`` is the whole lifecycle."""
 
@@ -195,7 +207,7 @@ class ResourceModule(CreateOnce):
             created = self.post_once(body)
             if created is None:  # "already exists": another run made it meanwhile; reconcile with theirs
                 return self.update(self.find(), desired)
-        created = self.follow(None, state, created, result) if self.follow_ups else created
+        created = self.follow(None, state, created, result) if self.follow_ups or self.created_as else created
         winner = None if self.module.check_mode or keeps_unique(self) else self.converge(created)
         if winner is not None:
             return self.update(winner, desired)
@@ -249,7 +261,7 @@ class ResourceModule(CreateOnce):
     def follow(self, before, state, obj, result, again=False):
         """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it, or
         None when a step's answer is one of its ``exists`` answers (a singleton another run bootstrapped; once: ``again``)."""
-        for step in self.follow_ups(before, state, obj):
+        for step in [*created_correction(self, before, state, obj), *(self.follow_ups(before, state, obj) if self.follow_ups else ())]:
             if self.module.check_mode and planned(self, step=step):
                 answer = None
             elif 'member' in step:  # the membership strategy: a whole member list written safely (see _members)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import LIST, NUMBER
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field, planned
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
@@ -25,10 +26,12 @@ def network_result(item):
     return result
 
 
-def under_network(task, sub_path):
-    """The path of a list (``sub_path``) in the network the task names, also in one check mode only plans (its
-    placeholder's: where a planned write goes once the network has its id)."""
-    return '%s/%s%s' % (NetworkModule.path, task.resolver.to_id('networks', task.params['network'], 'network'), sub_path)
+def under_network(task, sub_path, network_id=None):
+    """The path of a list (``sub_path``) in the network the task names (``network_id``, when the caller resolved it),
+    also in one check mode only plans (its placeholder's: where a planned write goes once the network has its id)."""
+    if network_id is None:
+        network_id = task.resolver.to_id('networks', task.params['network'], 'network')
+    return '%s/%s%s' % (NetworkModule.path, network_id, sub_path)
 
 
 class InNetwork:
@@ -38,9 +41,14 @@ class InNetwork:
 
     @classmethod
     def list_path(cls, task):
-        if planned(task.resolver.to_id('networks', task.params['network'], 'network')):
+        network_id = task.resolver.to_id('networks', task.params['network'], 'network')
+        if planned(network_id):
             return None  # a network check mode only plans has no resources or routers yet
-        return under_network(task, cls.sub_path)
+        return under_network(task, cls.sub_path, network_id)
+
+    def object_path(self, obj):
+        """Under the network, also a planned one (the write that corrects a router just created in it, see created_as)."""
+        return '%s/%s' % (under_network(self, self.sub_path), ref_id(obj))
 
     @property
     def path(self):

@@ -9,10 +9,9 @@ route's handling of those two options: setting one clears the other.
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
-from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork, under_network
+from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NETWORKS, InNetwork
 from ansible_collections.nms.overlay.plugins.module_utils._resources.route import RouteModule, optional_id
 
 
@@ -36,7 +35,7 @@ class NetworkRouterModule(InNetwork, RouteModule):
     requires = NETWORKS
     list_only = True          # a GET by id of another network's router is a bare 500: look in the network's list
     answers = {'id': None}    # not a route's: a router has no network_type
-    created_as = dict(enabled=True)  # whatever the create asks (follow_ups disables it)
+    created_as = dict(enabled=True)  # whatever the create asks (a router asked disabled is then disabled by a PUT)
     required_on_create = ()   # peer or peer_groups: before_write says which
     model = 'networks.NetworkRouterOptions'
     fields = dict(
@@ -71,11 +70,3 @@ class NetworkRouterModule(InNetwork, RouteModule):
             return
         raise TaskError('the network router %s has no routing peer (its peer was deleted): set option peer or option '
                         'peer_groups to update it' % self.identity_text())
-
-    def follow_ups(self, before, state, obj):
-        """Servers create every router enabled, whatever the request says: a router asked disabled is disabled by
-        a PUT right after."""
-        if before is None and state.get('enabled') is False and isinstance(obj, dict) and obj.get('enabled') is not False:
-            return [dict(method='PUT', path='%s/%s' % (under_network(self, self.sub_path), ref_id(obj)), expect=dict(obj, enabled=False),
-                         body=self.update_body(state, obj))]
-        return []

@@ -162,7 +162,7 @@ class SetupKeyModule(SecretOnCreate):
         replace_invalid=dict(type='bool', default=False),
     )
     shape = staticmethod(public_setup_key)
-    created_as = dict(revoked=False)  # the API ignores revoked on create (follow_ups revokes it)
+    created_as = dict(revoked=False)  # the API ignores revoked on create (a key asked revoked is then revoked by a PUT)
     required_one_of = (('id', 'name'),)
     task_state = dict(_revoked_aside=[])  # revoked keys of the name a present task set aside to create a live key
 
@@ -275,13 +275,6 @@ class SetupKeyModule(SecretOnCreate):
                             "revoked (ids: %s), so a new key is created; give the id (and revoked) to change a revoked "
                             "key instead" % (self.identity_text(), ', '.join(sorted(ref_id(i) for i in self._revoked_aside))))
         return super().new_state(desired)
-
-    def follow_ups(self, before, state, obj):
-        if before is None and state.get('revoked') and isinstance(obj, dict) and not obj.get('revoked'):
-            # the API ignores revoked on create: revoke in a second call
-            body = self.update_body(state, obj)
-            return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body, expect=dict(obj, revoked=True))]
-        return []
 
     def described(self, options, obj, name_of):
         """The lifetime the key was created with (its answers give only the expiry date; see created_lifetime), as

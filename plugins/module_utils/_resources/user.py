@@ -74,6 +74,7 @@ class UserModule(ResourceModule):
     answers = dict(id=None, status=TEXT, last_login=TEXT, is_current=FLAG, issued=TEXT, permissions=OBJECT, pending_approval=FLAG,
                    idp_id=TEXT, dashboard_view=TEXT)
     list_only = True       # the API has no GET /users/{id}
+    created_as = dict(is_blocked=False)  # the create request has no is_blocked: a user asked blocked is then blocked by a PUT
     # beyond its own path: approval, a resent invitation (follow_ups), a pending user's rejection (object_path)
     api_operations = ('POST /api/users/{userId}/approve', 'POST /api/users/{userId}/invite', 'DELETE /api/users/{userId}/reject')
     required_on_create = ()
@@ -192,15 +193,11 @@ class UserModule(ResourceModule):
         return desired
 
     def follow_ups(self, before, state, obj):
-        """What the user's own create or update cannot do: block a created user (the create request has no
-        is_blocked); approval: approved lets a user who waits for approval in, after the update of its other fields
-        (a user who waits for nothing is left as it is); resend_invitation sends an invited user who has not joined
-        yet the invitation again (not in check mode, which reports no change for it)."""
+        """What the user's own update cannot do: approval: approved lets a user who waits for approval in, after the
+        update of its other fields (a user who waits for nothing is left as it is); resend_invitation sends an invited
+        user who has not joined yet the invitation again (not in check mode, which reports no change for it)."""
         if before is None:
-            if state.get('is_blocked') and isinstance(obj, dict) and not obj.get('is_blocked'):
-                body = self.update_body(state, obj)
-                return [dict(method='PUT', path='%s/%s' % (self.path, ref_id(obj)), body=body, expect=dict(obj, **body))]
-            return []
+            return []  # a created user asked blocked is blocked by the engine (created_as)
         steps = []
         if self.params.get('approval') == APPROVE and before.get('pending_approval'):
             after = dict(pending_approval=False, is_blocked=False)

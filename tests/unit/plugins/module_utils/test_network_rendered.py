@@ -137,7 +137,7 @@ def test_the_offline_account_answers_reads_only():
 
 def test_the_second_write_of_a_create_a_server_answers_otherwise_is_rendered_after_it():
     """Servers create a router enabled and a setup key unrevoked whatever the POST asks, and a user without is_blocked:
-    a run then sends a PUT, and the rendered requests show it after the POST (Kind.created_as, follow_ups)."""
+    a run then sends a PUT, and the rendered requests show it after the POST (Kind.created_as)."""
     result = render(networks=[{'name': 'lan', 'routers': [{'peer': 'gw-1', 'enabled': False}, {'peer': 'gw-2'}]}],
                     setup_keys=[{'name': 'old', 'type': 'reusable', 'revoked': True}, {'name': 'live', 'type': 'reusable'}],
                     users=[{'name': 'ci', 'is_service_user': True, 'role': 'user', 'is_blocked': True}])
