@@ -24,7 +24,7 @@ import os
 import time
 import urllib.request
 
-from ansible.plugins.callback import CallbackBase
+from ansible_collections.nms.overlay.tests.bench.callback_base import BenchCallback
 
 
 def _requests(base):
@@ -32,15 +32,11 @@ def _requests(base):
         return json.loads(response.read().decode())
 
 
-class CallbackModule(CallbackBase):
-    CALLBACK_VERSION = 2.0
-    CALLBACK_TYPE = 'aggregate'
+class CallbackModule(BenchCallback):
     CALLBACK_NAME = 'benchtimer'
-    CALLBACK_NEEDS_ENABLED = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._path = os.environ.get('NMS_BENCH_FILE')
         self._emulator = os.environ.get('NMS_BENCH_EMULATOR', '').rstrip('/')
         self._records = []
         self._start = None
@@ -49,32 +45,18 @@ class CallbackModule(CallbackBase):
         before = len(_requests(self._emulator)) if self._emulator else 0
         self._start = (task.get_name(), before, time.perf_counter())
 
-    def _end(self, result, failed):
+    def record(self, result, status):
         if self._start is None:
             return
         name, before, start = self._start
-        # TaskResult.is_changed, not the result itself: from ansible-core 2.19 on, a callback that reads the result gets a
-        # copy of it made for callbacks (a second of work for 25,000 peers), which the bench must not add to what it times
-        record = dict(task=name, seconds=time.perf_counter() - start, failed=failed, changed=result.is_changed())
+        # a skipped task did not do what the bench measures: failed, as an unreachable one; is_changed, as BenchCallback
+        entry = dict(task=name, seconds=time.perf_counter() - start, failed=status in ('failed', 'unreachable', 'skipped'),
+                     changed=result.is_changed())
         if self._emulator:
             log = _requests(self._emulator)[before:]
-            record.update(requests=len(log), writes=len([r for r in log if r['method'] not in ('GET', 'HEAD', 'OPTIONS')]))
-        self._records.append(record)
+            entry.update(requests=len(log), writes=len([r for r in log if r['method'] not in ('GET', 'HEAD', 'OPTIONS')]))
+        self._records.append(entry)
         self._start = None
 
-    def v2_runner_on_ok(self, result):
-        self._end(result, False)
-
-    def v2_runner_on_failed(self, result, ignore_errors=False):
-        self._end(result, True)
-
-    def v2_runner_on_unreachable(self, result):
-        self._end(result, True)
-
-    def v2_runner_on_skipped(self, result):
-        self._end(result, True)  # a skipped task did not do what the bench measures
-
-    def v2_playbook_on_stats(self, stats):
-        if self._path:
-            with open(self._path, 'w', encoding='utf-8') as handle:
-                json.dump(self._records, handle, indent=1)
+    def report(self):
+        return self._records

@@ -19,22 +19,16 @@ requirements:
   - enabled in the configuration
 '''
 
-import json
-import os
 import time
 
-from ansible.plugins.callback import CallbackBase
+from ansible_collections.nms.overlay.tests.bench.callback_base import BenchCallback
 
 
-class CallbackModule(CallbackBase):
-    CALLBACK_VERSION = 2.0
-    CALLBACK_TYPE = 'aggregate'
+class CallbackModule(BenchCallback):
     CALLBACK_NAME = 'enroltimer'
-    CALLBACK_NEEDS_ENABLED = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._path = os.environ.get('NMS_BENCH_FILE')
         self._zero = time.perf_counter()
         self._tasks = []
         self._results = []
@@ -48,24 +42,19 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_handler_task_start(self, task):
         self.v2_playbook_on_task_start(task, False)
 
-    def _record(self, result, status):
+    def host_name(self, result):
+        """The name of the host a task's result is of, through public ansible-core only: the result's ``host`` (2.19
+        on); before 2.19, whose results keep their host in a private attribute, ``host_label``, which names it (then,
+        for a delegated task, ' -> ' and the host delegated to)."""
+        host = getattr(result, 'host', None)
+        if host is not None:
+            return host.get_name()
+        return self.host_label(result).split(' -> ')[0]
+
+    def record(self, result, status):
         name, start = self._current
-        self._results.append(dict(task=getattr(result, 'task_name', None) or name, host=result._host.get_name(),
+        self._results.append(dict(task=getattr(result, 'task_name', None) or name, host=self.host_name(result),
                                   seconds=time.perf_counter() - start, status=status))
 
-    def v2_runner_on_ok(self, result):
-        self._record(result, 'changed' if result.is_changed() else 'ok')
-
-    def v2_runner_on_failed(self, result, ignore_errors=False):
-        self._record(result, 'failed')
-
-    def v2_runner_on_unreachable(self, result):
-        self._record(result, 'unreachable')
-
-    def v2_runner_on_skipped(self, result):
-        self._record(result, 'skipped')
-
-    def v2_playbook_on_stats(self, stats):
-        if self._path:
-            with open(self._path, 'w', encoding='utf-8') as handle:
-                json.dump(dict(tasks=self._tasks, results=self._results, end=time.perf_counter() - self._zero), handle, indent=1)
+    def report(self):
+        return dict(tasks=self._tasks, results=self._results, end=time.perf_counter() - self._zero)
