@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import shutil
 import json
@@ -67,6 +68,12 @@ def action_for(engine):
     # made before the fork, once per playbook, not in every task's worker: the Python this is, the options' validator
     running_python()
     spec = options_validator(engine)[0]
+    # Every task's worker is a fork of this process. The garbage collector of a worker walks the objects it inherited
+    # (ansible-core's, and the modules and models just loaded) and so touches, and copies, the memory pages that hold
+    # them: 6 to 8 ms of each task in the controller (docs/performance.md). Frozen, the collector leaves them alone
+    # (most live as long as the playbook; any of them that ends in a reference cycle is freed with the process, not
+    # before); objects made after this are collected as before.
+    gc.freeze()
     return type('ActionModule', (InProcessAction,), {'engine': engine, 'creates_secrets': SECRETS_FILE in spec})
 
 

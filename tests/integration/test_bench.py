@@ -25,6 +25,7 @@ from tests.bench.bench import NOT_MEASURED, without_machine_paths
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # requests of each unchanged task: its lists (and on the current dialect the version probe first), no write
 MODULES = {'group': 1, 'policy': 2, 'group_info': 1, 'reverse_proxy_domain_info': 2}
+PYDANTIC = ['policy']  # of those, the one whose task validates its options with pydantic: held to the pydantic floor
 KEPT = 'Profiled by the lead: the kept paragraph.'
 
 pytestmark = pytest.mark.tooling
@@ -54,6 +55,9 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
             assert modules['requests']['%s@%s' % (module, way)] == requests  # the timed play's log / 10 tasks
             assert report['requests'][python][module][way] == requests  # the checking run, task by task
             assert report['verdicts']['%s %s' % (way, module)][python] in ('met', 'missed')
+            floor = modules['pydantic_floor' if module in PYDANTIC else 'floor'][way][python]
+            assert modules[way][module][python]['floor_ratio'] == pytest.approx(modules[way][module][python]['ratio'] / floor)
+    assert sorted(modules['pydantic_modules']) == sorted(PYDANTIC)  # found by importing each action plugin
 
     for floor in ('floor', 'pydantic_floor'):  # the reads of an unchanged group task, with requests (and pydantic)
         for way in ('controller', 'process'):
@@ -82,7 +86,8 @@ def test_quick_bench_writes_the_page_and_the_figures(tmp_path):
         '*floor: the reads after an options model, with requests and pydantic (pydantic_floor)*',
         '*floor: only the reads, with requests (requests_floor_module)*',
         '*floor: the reads after an options model, with requests and pydantic (requests_floor_module, options_model: true)*']
-    assert '| `reverse_proxy_domain_info` | v0.77 (current) |' in page
+    assert '| `reverse_proxy_domain_info` | v0.77 (current) | 2 | floor |' in page
+    assert '| `policy` | v0.27 (netbird) | 2 | pydantic floor |' in page
     assert report['not_measured'] == NOT_MEASURED
     for module, reason in NOT_MEASURED.items():  # the modules with no unchanged task, each with its reason
         assert '- `%s`: %s.' % (module, reason) in page.split('### Modules not in 1 and 2', 1)[1]

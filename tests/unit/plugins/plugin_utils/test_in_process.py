@@ -179,6 +179,25 @@ def test_action_for_preloads_the_engine_class(monkeypatch):
     assert preloaded == [PolicyModule]
 
 
+def test_action_for_freezes_what_the_tasks_workers_inherit():
+    """Objects that exist when ansible-core loads the action plugin (before it forks a task's worker) are frozen out of
+    the garbage collector's walks, which would copy their memory pages in every worker; later ones are collected."""
+    import gc  # pylint: disable=import-outside-toplevel
+    gc.unfreeze()
+    try:
+        assert gc.get_freeze_count() == 0
+        action_for(FakeEngine)
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        cycle = []
+        cycle.append(cycle)  # garbage made after the freeze, in a reference cycle: only the collector frees it
+        del cycle
+        assert gc.collect() >= 1
+        assert gc.get_freeze_count() == frozen  # a collection leaves the frozen objects alone
+    finally:
+        gc.unfreeze()
+
+
 def test_every_module_has_an_action_plugin_for_its_engine():
     import importlib
     modules_dir = os.path.join(os.path.dirname(_in_process.__file__), '..', 'modules')
