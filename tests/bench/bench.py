@@ -384,27 +384,47 @@ def verdict(value, limit, at_least=False):
     return 'met' if met else 'missed'
 
 
+# run in a Python of its own for each module: whether importing its action plugin (what ansible-core does before the
+# fork) imports pydantic, and whether its unchanged task sets an option its model has a rule for (a module process
+# loads pydantic only then: _kind.check_with_model); network_state checks each entry with its kind's model
+PYDANTIC_PROBE = """
+import importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+module, args = sys.argv[2], json.loads(sys.argv[3])
+action = importlib.import_module('ansible_collections.nms.overlay.plugins.action.' + module)
+controller = 'pydantic' in sys.modules
+from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
+engine = action.ActionModule.engine
+model = getattr(engine, 'model', None)
+ruled = (MODEL_OPTIONS.get(model) or ((), tuple(getattr(engine, 'fields', ()))))[1] if model else ()
+process = module == 'network_state' or any(args.get(name) is not None for name in ruled)
+print(json.dumps(dict(controller=controller, process=process)))
+"""
+
+
 def pydantic_modules(modules, python, workdir):
-    """The modules whose task validates its options with pydantic: those whose action plugin has pydantic imported
-    once ansible-core has loaded it (before the task's fork), each found in a Python of its own."""
+    """{way: the modules whose unchanged task needs pydantic that way}, each found in a Python of its own
+    (PYDANTIC_PROBE): in the controller those whose action plugin has pydantic imported once ansible-core has loaded
+    it, before the task's fork; as a module process those whose task sets an option its model has a rule for."""
     collections = os.path.join(workdir, 'collections')
-    code = ('import importlib, sys; importlib.import_module("ansible_collections.nms.overlay.plugins.action." + sys.argv[1]); '
-            'print("pydantic" in sys.modules)')
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=collections)
-    found = []
+    found = {'controller': [], 'process': []}
     for module in modules:
-        proc = subprocess.run([python, '-c', 'import sys; sys.path.insert(0, sys.argv.pop(1)); ' + code, collections, module],
+        proc = subprocess.run([python, '-c', PYDANTIC_PROBE, collections, module, json.dumps(UNCHANGED[module][1] or {})],
                               env=env, capture_output=True, text=True, check=False)
-        if proc.returncode != 0 or proc.stdout.strip() not in ('True', 'False'):
-            raise BenchError('importing the action plugin of %s failed:\n%s' % (module, proc.stderr[-2000:]))
-        if proc.stdout.strip() == 'True':
-            found.append(module)
+        try:
+            needs = json.loads(proc.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            raise BenchError('probing the action plugin of %s failed:\n%s' % (module, proc.stderr[-2000:])) from None
+        for way, needed in needs.items():
+            if needed:
+                found[way].append(module)
     return found
 
 
-def floor_of(module, data):
-    """The floor a module is held to: the pydantic floor when its task validates with pydantic, else the floor."""
-    return 'pydantic_floor' if module in data.get('pydantic_modules', ()) else 'floor'
+def floor_of(module, data, way):
+    """The floor a module is held to that way: the pydantic floor when its task needs pydantic, else the floor."""
+    return 'pydantic_floor' if module in data.get('pydantic_modules', {}).get(way, ()) else 'floor'
 
 
 def measure_modules(runner, emulators, modules, pythons, repeats):
@@ -435,7 +455,7 @@ def measure_modules(runner, emulators, modules, pythons, repeats):
                 task_seconds = excess(walls[python], '%s@%s' % (module, way))
                 ratio = task_seconds / ping
                 result[way].setdefault(module, {})[python] = dict(
-                    ratio=ratio, task=task_seconds / TASKS_PER_PLAY, floor_ratio=ratio / result[floor_of(module, result)][way][python])
+                    ratio=ratio, task=task_seconds / TASKS_PER_PLAY, floor_ratio=ratio / result[floor_of(module, result, way)][way][python])
     return result
 
 
@@ -516,7 +536,7 @@ def module_table(data, way, pairs):
     for module, by_python in data[way].items():
         values = [by_python[p['python']].get('floor_ratio') for p in pairs]
         server = 'v0.77 (current)' if UNCHANGED[module][0] == CURRENT else 'v0.27 (netbird)'
-        held = 'pydantic floor' if floor_of(module, data) == 'pydantic_floor' else 'floor'
+        held = 'pydantic floor' if floor_of(module, data, way) == 'pydantic_floor' else 'floor'
         rows.append(['`%s`' % module, server, '%g' % data['requests']['%s@%s' % (module, way)], held]
                     + ['%s (%s)' % (fmt(v), fmt(by_python[p['python']]['ratio'])) for v, p in zip(values, pairs)]
                     + ['<= %g x %s' % (limit, held), overall(values, limit, pairs)])
@@ -574,12 +594,14 @@ def page(report, where):
     if report.get('modules'):
         sections.append('## 1. An unchanged task in the controller ÷ its floor\n\n'
                         'Ratio: (play of %d unchanged tasks − empty play) ÷ (play of %d floor tasks − empty play), in the same '
-                        'run; a module whose task validates its options with pydantic (its action plugin has pydantic imported '
-                        'before the fork) is held to the pydantic floor. In brackets, each ÷ (play of %d '
+                        'run; a module whose task needs pydantic (its action plugin has pydantic imported before the fork) is '
+                        'held to the pydantic floor. In brackets, each ÷ (play of %d '
                         '`ansible.builtin.ping` − empty play).\n\n%s'
                         % (TASKS_PER_PLAY, TASKS_PER_PLAY, TASKS_PER_PLAY, module_table(report['modules'], 'controller', pairs)))
         sections.append('## 2. The same task as a module process ÷ its floor\n\n'
-                        'Every task with `vars: {%s: false}`, held to the floors of a module process; the same baselines.\n\n%s'
+                        'Every task with `vars: {%s: false}`, held to the floors of a module process (the pydantic floor where '
+                        'the task sets an option its model has a rule for: a module process loads pydantic only then); the '
+                        'same baselines.\n\n%s'
                         % (SWITCH, module_table(report['modules'], 'process', pairs)))
         sections.append(not_measured_section(report.get('not_measured') or {}))
     if report.get('xl') or report.get('inventory'):
