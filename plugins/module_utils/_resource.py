@@ -50,7 +50,7 @@ def created_correction(task, before, state, obj):
     if before is not None or not task.created_as or not isinstance(obj, dict):
         return []
     asked = {name: state[name] for name, made in task.created_as.items()
-             if state.get(name) is not None and state[name] != obj.get(name, made)}
+             if state.get(name) is not None and state[name] != (made if obj.get(name) is None else obj[name])}
     if not asked:
         return []
     return [dict(method='PUT', path=task.object_path(obj), body=task.update_body(state, obj), expect=dict(obj, **asked))]

@@ -70,9 +70,10 @@ def action_for(engine):
     spec = options_validator(engine)[0]
     # Every task's worker is a fork of this process. The garbage collector of a worker walks the objects it inherited
     # (ansible-core's, and the modules and models just loaded) and so touches, and copies, the memory pages that hold
-    # them: 6 to 8 ms of each task in the controller (docs/performance.md). Frozen, the collector leaves them alone
-    # (most live as long as the playbook; any of them that ends in a reference cycle is freed with the process, not
-    # before); objects made after this are collected as before.
+    # them: 6 to 8 ms of each task in the controller (docs/performance.md). Frozen, the collector leaves them alone.
+    # Each of the collection's action plugins freezes once, when ansible-core first loads it (at most once a module
+    # a playbook uses): what is alive then stays until the process ends, where most of it lives anyway (ansible-core's
+    # playbook, inventory and plugins); what is made after the last freeze is collected as before.
     gc.freeze()
     return type('ActionModule', (InProcessAction,), {'engine': engine, 'creates_secrets': SECRETS_FILE in spec})
 

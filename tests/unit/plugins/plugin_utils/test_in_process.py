@@ -179,23 +179,33 @@ def test_action_for_preloads_the_engine_class(monkeypatch):
     assert preloaded == [PolicyModule]
 
 
+class _Node:
+    """An object a weak reference can watch."""
+
+
 def test_action_for_freezes_what_the_tasks_workers_inherit():
     """Objects that exist when ansible-core loads the action plugin (before it forks a task's worker) are frozen out of
-    the garbage collector's walks, which would copy their memory pages in every worker; later ones are collected."""
+    the garbage collector's walks, which would copy their memory pages in every worker: a reference cycle made before
+    survives a collection until it is unfrozen."""
     import gc  # pylint: disable=import-outside-toplevel
+    import weakref  # pylint: disable=import-outside-toplevel
     gc.unfreeze()
+    gc.disable()  # no collection of its own between the cycle's making and the freeze
     try:
-        assert gc.get_freeze_count() == 0
+        node = _Node()
+        node.itself = node  # only the collector frees a cycle
+        watched = weakref.ref(node)
+        del node
         action_for(FakeEngine)
-        frozen = gc.get_freeze_count()
-        assert frozen > 0
-        cycle = []
-        cycle.append(cycle)  # garbage made after the freeze, in a reference cycle: only the collector frees it
-        del cycle
-        assert gc.collect() >= 1
-        assert gc.get_freeze_count() == frozen  # a collection leaves the frozen objects alone
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+        assert watched() is not None  # frozen: the collection left it
+        gc.unfreeze()
+        gc.collect()
+        assert watched() is None  # unfrozen, the same collection frees it
     finally:
         gc.unfreeze()
+        gc.enable()
 
 
 def test_every_module_has_an_action_plugin_for_its_engine():
