@@ -207,7 +207,7 @@ class ResourceModule(CreateOnce):
             created = self.post_once(body)
             if created is None:  # "already exists": another run made it meanwhile; reconcile with theirs
                 return self.update(self.find(), desired)
-        created = self.follow(None, state, created, result) if self.follow_ups or self.created_as else created
+        created = self.follow(None, state, created, result)
         winner = None if self.module.check_mode or keeps_unique(self) else self.converge(created)
         if winner is not None:
             return self.update(winner, desired)
@@ -248,7 +248,7 @@ class ResourceModule(CreateOnce):
             else:
                 answer = self.client.put(self.object_path(obj), body)
                 obj = answer if isinstance(answer, dict) and answer else dict(obj, **body)
-        updated = self.follow(original, state, obj, result, again) if self.follow_ups else obj
+        updated = self.follow(original, state, obj, result, again) if self.follow_ups else obj  # no call an unchanged task can spare
         if updated is None:
             return self.update(self.find(fresh=True), wanted, again=True)
         if result['changed']:
@@ -259,8 +259,8 @@ class ResourceModule(CreateOnce):
         return result
 
     def follow(self, before, state, obj, result, again=False):
-        """Send the kind's follow-up requests for a written (or planned) object; returns the object as they leave it, or
-        None when a step's answer is one of its ``exists`` answers (a singleton another run bootstrapped; once: ``again``)."""
+        """Send a created object's correction (created_correction) and the kind's follow-ups for a written (or planned)
+        object; returns it as they leave it, or None when a step answers ``exists`` (another run's singleton; once: ``again``)."""
         for step in [*created_correction(self, before, state, obj), *(self.follow_ups(before, state, obj) if self.follow_ups else ())]:
             if self.module.check_mode and planned(self, step=step):
                 answer = None
