@@ -45,7 +45,7 @@ help:
 	@echo "make demo         start the API emulator, build the example network, enroll 3 simulated hosts, build again (changed=0), stop it"
 	@echo "                  (DEMO_KEEP=1 make demo leaves the emulator running to explore; the last lines say how)"
 	@echo "make test         unit + integration + reliability + sanity + lint + certify + docs + eda + demo on the newest ansible-core,"
-	@echo "                  unit + integration + reliability on the oldest and on the next (2.22), and the matrix smoke run"
+	@echo "                  unit + integration + reliability + scenarios on the oldest and on the next (2.22), and the matrix smoke run"
 	@echo "                  (what CI runs: .ci/run; two lanes taking the stages from one queue, .ci/stages.sh -j 2)"
 	@echo "make rehearse     what CI does, on this machine: .ci/run in a fresh clone of HEAD (before a push; .ci/rehearse.sh)"
 	@echo "make check        the quick loop: lint, unit tests, every module's scenario in process against the emulator (netbird)"
@@ -53,8 +53,7 @@ help:
 	@echo "                  shapes compared, and the example playbooks and inventory against the real servers (NMS_REAL_SERVERS)"
 	@echo "make scenarios    every module's scenario in process against the emulator only (NMS_GENERATIONS=v0.27 for one dialect)"
 	@echo "make oldest       unit + integration + reliability on ansible-core 2.16 / Python 3.11 ($(OLDEST_VENV))"
-	@echo "make next         unit tests, scenarios and every module on the next ansible-core (requirements-next.txt)"
-	@echo "make next-full    the whole suite on the next ansible-core, before requires_ansible admits it"
+	@echo "make next         unit + integration + reliability + scenarios on the next ansible-core (requirements-next.txt)"
 	@echo "make next-rc      whether PyPI has an ansible-core newer than requirements-next.txt's (then raise its pin)"
 	@echo "make matrix       every module on every other supported ansible-core / Python pair (MATRIX=...)"
 	@echo "make venv         create/refresh .venv from requirements-dev.txt (skipped when unchanged)"
@@ -120,20 +119,14 @@ OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.c
 oldest:
 	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(OLDEST) PYTEST_ARGS="-m 'not tooling and not real'"
 
-# The next ansible-core (requirements-next.txt: its release candidate, then its release, on the newest Python).
-# make next, a stage of make test: the unit tests and scenarios on it, and every module through ansible-playbook (the
-# matrix's checks); make next-full: the whole suite as the oldest runs it (about 40 minutes beside another stage, too
-# long for make test's budget), run before requires_ansible admits a new release. make next-rc says when PyPI has a
-# release or candidate newer than the one pinned (.ci/next_rc.py): raise the pin, run make next-full, then raise
-# requires_ansible (CONTRIBUTING.md, "The next ansible-core").
+# The next ansible-core (requirements-next.txt: its release candidate, then its release, on the newest Python), a stage
+# of make test: the whole suite as the oldest runs it (its integration tests include every module through
+# ansible-playbook, in the controller and as a module process, so no matrix run is needed there). make next-rc says
+# when PyPI has a release or candidate newer than the one pinned (.ci/next_rc.py): raise the pin, run make next, then
+# raise requires_ansible (CONTRIBUTING.md, "The next ansible-core").
 NEXT_VENV ?= .venv-next
 NEXT := VENV=$(NEXT_VENV) REQUIREMENTS=requirements-next.txt PYTHON="$$(.ci/python.sh $(NEWEST_PYTHON_VERSION))"
-NEXT_CORE := $(shell sed -n 's/^ansible-core==//p' requirements-next.txt)
 next:
-	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit scenarios $(NEXT) PYTEST_ARGS="-m 'not tooling and not real'"
-	@$(MAKE) matrix MATRIX="$(NEXT_CORE):$(NEWEST_PYTHON_VERSION)"
-
-next-full:
 	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(NEXT) PYTEST_ARGS="-m 'not tooling and not real'"
 
 next-rc: venv

@@ -27,7 +27,7 @@ stages=("$@")
 # counts as long as it took then (.build/stages/STAGE.result). From the CI run of 2,927 s (lane 1 = unit integration
 # real reliability, about 3,100 s; lane 2 = the rest), each stage's share estimated.
 declare -A ESTIMATES=(
-  [oldest]=1700 [next]=400 [integration]=1500 [real]=800 [reliability]=500 [matrix]=400
+  [oldest]=1700 [next]=1600 [integration]=1500 [real]=800 [reliability]=500 [matrix]=400
   [unit]=300 [sanity]=300 [eda]=300 [lint]=150 [certify]=100 [docs]=100 [demo-kept]=60
 )
 estimate() {
