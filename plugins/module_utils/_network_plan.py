@@ -21,7 +21,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, display_name, placeholder_id
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import ResolveError, Resolver, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resolve import ListIndex, ResolveError, Resolver, find_unique
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupMembership
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_domain import CUSTOM as CUSTOM_DOMAIN
@@ -113,13 +113,18 @@ class PlanResolver(Resolver):
         if kind not in self._items:
             items = list(self.main.items(kind))
             dummy_path, what, fields = RESOLVER_TABLE[kind]
+            # each name's few candidates from an index that follows the placeholders, not a scan of thousands of objects
+            # for each of thousands of names
+            index = ListIndex(items)
             for name in sorted(self.declared.get(kind, ())):
                 try:
-                    known = find_unique(items, name, fields, what, kind)
+                    known = find_unique(index.candidates(str(name), fields), name, fields, what, kind)
                 except ResolveError:
                     continue
                 if known is None:
-                    items.append({'id': placeholder_id(what, name), fields[0]: name})
+                    placeholder = {'id': placeholder_id(what, name), fields[0]: name}
+                    items.append(placeholder)
+                    index.follow(items, (), (placeholder,))
             self._items[kind] = items
         return self._items[kind]
 

@@ -3,18 +3,15 @@
 
 from __future__ import annotations
 
-import os
 import re
 from html.parser import HTMLParser
 
-import jinja2
 import pytest
 from ansible.errors import AnsibleError
 
-from ansible_collections.nms.overlay.plugins.filter.markdown_text import markdown_text
+from ansible_collections.nms.overlay.plugins.filter.access_report_text import access_report_text
 from ansible_collections.nms.overlay.plugins.filter.access_matrix import FilterModule, access_matrix
 
-TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'playbooks', 'templates')
 
 ALL = {'id': 'g0', 'name': 'All'}
 DEV = {'id': 'g1', 'name': 'developers'}
@@ -176,11 +173,8 @@ def test_bad_input_fails_naming_the_rule(args, message):
 # -- the templates -----------------------------------------------------------------------------------------------
 
 def render(name, matrix, title='Access report'):
-    """As ansible.builtin.template renders (trim_blocks), with undefined values failing."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, undefined=jinja2.StrictUndefined,
-                             keep_trailing_newline=True)
-    env.filters['nms.overlay.markdown_text'] = markdown_text
-    return env.get_template(name).render(nms_access=matrix, nms_access_report_title=title)
+    """As the playbook renders the template (the access_report_text filter), with undefined values failing."""
+    return access_report_text(matrix, {'access_report.md.j2': 'markdown', 'access_report.html.j2': 'html'}[name], title=title)
 
 
 HOSTILE = [DEFAULT, policy('{{ lookup("env", "HOME") }}', rule([BOLD], [JINJA], protocol='udp', ports=['53'], name='*x* | `y`'))]
