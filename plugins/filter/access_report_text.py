@@ -107,7 +107,7 @@ def render(access, report_format, title='Access report'):
         raise AnsibleError('report_format must be one of %s, not %r' % (', '.join(FORMATS), report_format))
     if not hasattr(access, 'items'):
         raise AnsibleError('its input must be what nms.overlay.access_matrix returns (a mapping), not %s'
-                                 % type(access).__name__)
+                           % type(access).__name__)
     if report_format == 'json':
         return json.dumps(access, indent=4, sort_keys=True, separators=(',', ': ')) + '\n'
     try:
@@ -115,7 +115,7 @@ def render(access, report_format, title='Access report'):
             nms_access=access, nms_access_report_title=str(title))
     except jinja2.UndefinedError as exc:
         raise AnsibleError('its input lacks what the report needs (is it what nms.overlay.access_matrix '
-                                 'returns?): %s' % exc) from exc
+                           'returns?): %s' % exc) from exc
 
 
 def access_report_text(access, report_format, title='Access report'):
