@@ -25,8 +25,9 @@ FORMAT = 1
 # State attributes that make up the account (the lock and the RNG are handled apart)
 FIELDS = ("account", "users", "tokens", "token_by_hash", "peers", "groups", "policies", "posture_checks", "routes",
           "nameservers", "setup_keys", "dns", "events", "event_seq", "used_ips", "labels", "idp", "geo")
-# kept since the current dialect; a state file written before them loads with them empty
-OPTIONAL_FIELDS = ("xid_keys", "networks", "network_resources", "network_routers", "zones")
+# kept since the current dialect (and the ids' sequence since ids sort as they were made); a state file written before
+# them loads with them empty
+OPTIONAL_FIELDS = ("xid_keys", "networks", "network_resources", "network_routers", "zones", "id_sequence")
 # State attributes that are no part of the account; every other attribute is kept, also the collections handler modules
 # add to the state when first used (identity providers, invites, peer jobs, passwords...): a file that holds such a
 # collection gives it back (a dict of records, or of values by key), one without it loads without it

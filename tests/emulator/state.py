@@ -153,6 +153,7 @@ class State:
         self.lock = threading.RLock()
         self.xid_keys = xid_keys  # v0.77 gives setup keys xid ids; v0.27 a hash of the key
         self.rng = random.Random(seed)
+        self.id_sequence = 0  # ids made so far: a later one sorts after an earlier one (util.new_xid)
         self.idp = idp
         self.geo = geo
         # what GET /api/instance/version reports, when set (/_emulator/config "version"): another release than the dialect's
@@ -188,7 +189,8 @@ class State:
 
     # identifiers -----------------------------------------------------------------
     def new_id(self) -> str:
-        return new_xid(self.rng)
+        self.id_sequence += 1
+        return new_xid(self.rng, self.id_sequence)
 
     def new_uuid(self) -> str:
         return new_uuid(self.rng)

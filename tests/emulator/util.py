@@ -60,14 +60,19 @@ def _iso(moment: dt.datetime) -> str:
     return moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def new_xid(rng: random.Random) -> str:
-    """A 20-character lowercase base32hex identifier shaped like an xid."""
-    bits = rng.getrandbits(100)
-    chars = []
-    for _attempt in range(20):
-        bits, rem = divmod(bits, 32)
-        chars.append(XID_ALPHABET[rem])
-    return "".join(chars)
+# where new_xid's growing part starts: a real xid's seconds of 2026-01-01
+XID_EPOCH = 1767225600
+
+
+def new_xid(rng: random.Random, sequence: int) -> str:
+    """A 20-character lowercase base32hex identifier shaped like an xid, and ordered as a real server's are: an xid is
+    4 bytes of seconds, 5 of machine and process, 3 of a counter, so a later id sorts after an earlier one. Here the
+    first 4 bytes grow with ``sequence`` (one per id made), the other 8 are drawn from ``rng``. Which copy of a name
+    concurrent runs keep (the lowest id: plugins/module_utils/_create.py) depends on it: a copy made later never sorts
+    first on a real server, and must not here."""
+    value = ((XID_EPOCH + sequence) % 2 ** 32) << 64 | rng.getrandbits(64)
+    value <<= 4  # 96 bits in 20 characters of 5 bits, padded at the end as base32 pads
+    return "".join(XID_ALPHABET[(value >> (5 * (19 - index))) & 31] for index in range(20))
 
 
 def new_uuid(rng: random.Random) -> str:

@@ -47,3 +47,21 @@ def test_the_file_is_json_with_tagged_timestamps(tmp_path):
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["format"] == persist.FORMAT
     assert "$datetime" in json.dumps(data["state"]["peers"])
+
+
+def test_ids_sort_in_the_order_they_were_made_as_a_real_servers_xids_do(tmp_path):
+    """A real server's ids are xids (their first bytes the seconds they were made in): a later object's id sorts after an
+    earlier one's, which the copy concurrent runs keep (the lowest id) depends on. So do the emulator's, also after a
+    save and a load."""
+    path = str(tmp_path / "state.json")
+    token = make_token()
+    first = App(token, dialect="current", seed_size="S", state_file=path)
+    headers = {"Authorization": "Token " + token}
+    made = []
+    for index in range(40):
+        reply, dummy_delay = first.handle_api("POST", "/api/networks", headers, json.dumps({"name": "n%d" % index}).encode())
+        assert reply.status == 200, reply.body
+        made.append(json.loads(reply.body)["id"])
+    again = App(token, dialect="current", state_file=path).state.new_id()
+    assert made == sorted(made) and again > made[-1]
+    assert all(len(item) == 20 and set(item) <= set("0123456789abcdefghijklmnopqrstuv") for item in made + [again])
