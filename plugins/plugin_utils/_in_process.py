@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import importlib
 import os
 import shutil
 import json
@@ -56,26 +55,6 @@ SWITCH = 'nms_overlay_in_process'
 CA_PATH_VARIABLE = 'NMS_API_CA_PATH'  # ca_path's fallback (module_utils/_task.py): a relative one is taken here too
 
 display = Display()
-
-
-ACTION_PACKAGE = 'ansible_collections.nms.overlay.plugins.action'
-MODULES_PACKAGE = 'ansible_collections.nms.overlay.plugins.modules'
-
-
-def action_of(plugin_name):
-    """The action plugin class of the module an action plugin runs, by the name ansible-core loaded it under (its
-    ``__name__``): every file of plugins/action is a link to plugins/plugin_utils/_action.py, loaded once per module
-    under the module's own name. The module's engine class is its name in CamelCase with ``Module`` (``group_info``:
-    ``GroupInfoModule``). None for that file imported as itself (no module to run: ansible-test's import check)."""
-    package, dummy, module = plugin_name.rpartition('.')
-    if package != ACTION_PACKAGE:
-        return None
-    name = ''.join(word.capitalize() for word in module.split('_')) + 'Module'
-    engine = getattr(importlib.import_module('%s.%s' % (MODULES_PACKAGE, module)), name, None)
-    if engine is None:
-        raise AnsibleError('the action plugin %s finds no class %s in plugins/modules/%s.py (the engine class it runs)'
-                           % (module, name, module))
-    return action_for(engine)
 
 
 def action_for(engine):

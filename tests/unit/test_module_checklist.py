@@ -14,7 +14,6 @@ import yaml
 from tests.scenarios.scenarios import SCENARIOS
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ACTION_LINK = '../plugin_utils/_action.py'
 
 
 def read(*parts):
@@ -56,9 +55,11 @@ class Collection:
             read('changelogs', 'fragments', name) for name in os.listdir(os.path.join(REPO, 'changelogs', 'fragments')))
 
     def action_plugin(self, module):
-        """A link to the one action plugin file (plugins/plugin_utils/_action.py), which runs the module by its name."""
         path = os.path.join(self.action_dir, module + '.py')
-        return os.path.islink(path) and os.readlink(path) == ACTION_LINK
+        if not os.path.exists(path):
+            return False
+        text = read('plugins', 'action', module + '.py')
+        return 'from ansible_collections.nms.overlay.plugins.modules.%s import ' % module in text and 'action_for(' in text
 
     def readme(self, module):
         return any('`nms.overlay.%s`' % module in row or '`%s`' % module in row for row in self.readme_rows)
@@ -66,7 +67,7 @@ class Collection:
 
 # place: (where a contributor adds the module, whether it is there)
 PLACES = {
-    'action plugin': ('plugins/action/MODULE.py, a link to %s (ln -s %s plugins/action/MODULE.py)' % (ACTION_LINK, ACTION_LINK),
+    'action plugin': ('plugins/action/MODULE.py (action_for of the module, as the others)',
                       lambda c, m: c.action_plugin(m)),
     'action group': ('meta/runtime.yml action_groups.all', lambda c, m: m in c.action_group),
     'README': ('the README\'s table of modules', lambda c, m: c.readme(m)),
@@ -101,8 +102,7 @@ def test_a_new_module_is_told_every_place_at_once():
     """A module that is nowhere yet (only its file) is told each place in one run, naming its files."""
     lacking = missing(Collection(), ['widget'])
     assert list(lacking) == ['widget'] and len(lacking['widget']) == len(PLACES) == 8
-    link = 'a link to ../plugin_utils/_action.py (ln -s ../plugin_utils/_action.py plugins/action/widget.py)'
-    assert lacking['widget'][0] == 'plugins/action/widget.py, ' + link
+    assert lacking['widget'][0] == 'plugins/action/widget.py (action_for of the module, as the others)'
 
 
 def test_a_module_in_some_places_is_told_only_the_others():

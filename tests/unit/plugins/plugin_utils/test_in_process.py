@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from unittest import mock
 
 import pytest
 
-from ansible.errors import AnsibleActionFail, AnsibleError
+from ansible.errors import AnsibleActionFail
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.plugin_utils import _in_process
@@ -416,30 +415,3 @@ def test_the_options_validator_is_made_once_per_engine_before_the_fork(monkeypat
         assert action.run_here(args={'api_url': 'http://127.0.0.1:9', 'api_token': TOKEN, 'count': count})['changed'] is False
     make_action(engine=CountedEngine)  # another task of the same module
     assert CountedEngine.derived == 1
-
-
-# -- one action plugin file, loaded under each module's name -------------------------------------------------------------
-
-def test_every_action_plugin_is_the_one_file_and_runs_its_own_module():
-    """plugins/action/<module>.py is a link to plugins/plugin_utils/_action.py; loaded under the module's name it runs
-    that module's engine class (CamelCase + Module), found where the module file has it."""
-    action_dir = os.path.join(os.path.dirname(_in_process.__file__), '..', 'action')
-    modules_dir = os.path.join(os.path.dirname(_in_process.__file__), '..', 'modules')
-    names = sorted(name[:-3] for name in os.listdir(modules_dir) if name.endswith('.py') and not name.startswith('_'))
-    assert sorted(name[:-3] for name in os.listdir(action_dir) if name.endswith('.py')) == names
-    for name in names:
-        path = os.path.join(action_dir, name + '.py')
-        assert os.path.realpath(path) == os.path.realpath(os.path.join(action_dir, '..', 'plugin_utils', '_action.py')), name
-        plugin = importlib.import_module('ansible_collections.nms.overlay.plugins.action.' + name)
-        module = importlib.import_module('ansible_collections.nms.overlay.plugins.modules.' + name)
-        engine = plugin.ActionModule.engine
-        assert issubclass(engine, NmsModule) and engine.__name__ == ''.join(w.capitalize() for w in name.split('_')) + 'Module'
-        assert getattr(module, engine.__name__) is engine, name
-
-
-def test_the_file_imported_as_itself_is_no_action_plugin_and_a_missing_class_is_named():
-    assert _in_process.action_of('ansible_collections.nms.overlay.plugins.plugin_utils._action') is None
-    with mock.patch('importlib.import_module', return_value=object()):
-        with pytest.raises(AnsibleError, match=r'the action plugin group finds no class GroupModule in '
-                                               r'plugins/modules/group.py \(the engine class it runs\)'):
-            _in_process.action_of('ansible_collections.nms.overlay.plugins.action.group')
