@@ -25,7 +25,7 @@ description:
     P(nms.overlay.access_reports#filter) works out the matrix and writes every report in one call instead.
 options:
   _input:
-    description: What O(nms.overlay.access_matrix#filter) returns.
+    description: What P(nms.overlay.access_matrix#filter) returns.
     type: dict
     required: true
   report_format:
