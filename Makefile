@@ -114,7 +114,7 @@ venv:
 # The oldest supported pair runs the whole pytest suite (sanity, lint and docs run once, on the newest).
 # Its integration tests run against the netbird dialect only (what real servers send): the dialects
 # differ in server behaviour, which the newest run covers; what differs between ansible-core versions
-# is the same in either dialect, and running one keeps make test under 30 minutes.
+# is the same in either dialect, and running one keeps make test shorter (the next ansible-core runs the same way).
 OLDEST := VENV=$(OLDEST_VENV) REQUIREMENTS=requirements-oldest.txt PYTHON="$$(.ci/python.sh $(OLDEST_PYTHON_VERSION))"
 oldest:
 	@NMS_EMULATOR_DIALECTS=netbird $(MAKE) unit integration reliability scenarios $(OLDEST) PYTEST_ARGS="-m 'not tooling and not real'"
