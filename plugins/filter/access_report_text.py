@@ -62,6 +62,7 @@ _value:
   type: str
 '''
 
+import functools
 import json
 import os
 
@@ -76,25 +77,23 @@ from ansible_collections.nms.overlay.plugins.filter.markdown_text import markdow
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'playbooks', 'templates')
 TEMPLATE_OF = {'markdown': 'access_report.md.j2', 'html': 'access_report.html.j2'}
 FORMATS = ('markdown', 'html', 'json')
-_ENVIRONMENT = []
 
 
+@functools.lru_cache(maxsize=None)
 def _environment():
     """Jinja as ansible.builtin.template renders (trim_blocks, the trailing newline kept), with the collection's escaping
-    filters; undefined names fail (a report must not silently lose a part)."""
-    if not _ENVIRONMENT:
-        environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, keep_trailing_newline=True,
-                                         undefined=jinja2.StrictUndefined, autoescape=False)
-        environment.filters['nms.overlay.markdown_text'] = markdown_text
-        environment.filters['nms.overlay.html_text'] = html_text
-        _ENVIRONMENT.append(environment)
-    return _ENVIRONMENT[0]
+    filters; undefined names fail (a report must not silently lose a part). Made once per process."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, keep_trailing_newline=True,
+                                     undefined=jinja2.StrictUndefined, autoescape=False)
+    environment.filters['nms.overlay.markdown_text'] = markdown_text
+    environment.filters['nms.overlay.html_text'] = html_text
+    return environment
 
 
 def _plain(value):
     """The value as plain dicts, lists, texts and numbers: ansible-core 2.19 and later hand a filter lazy containers,
     whose every access templates; walked once here, the template reads plain data."""
-    if isinstance(value, dict) or hasattr(value, 'items'):
+    if hasattr(value, 'items'):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
