@@ -13,6 +13,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import id_lis
 from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import kept_fields
+from ansible_collections.nms.overlay.plugins.module_utils._locks import object_lock
 
 # A membership write undone by a concurrent writer is made again at most this many times; pauses between tries are
 # random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
@@ -60,20 +61,25 @@ def write_members(task, path, key, add, remove, read_only, noun, kind=None, what
     holds it as written; ``what``: the delta in words (default: the ids).
 
     The members are written as a whole list, so a client that read the list before this write and writes after it
-    silently undoes it (a lost update). So the list is read fresh right before each write, only the delta is applied
-    to what the server has then (what others added or removed meanwhile stays as they left it), and the object is
-    read back once a concurrent writer's read-to-write window has passed (as long as this client's own read and
-    write took, SETTLE_FLOOR at least); when the read-back contradicts the delta, the delta is applied again to the list read back, after a
+    silently undoes it (a lost update). The processes of one machine (forks, workers, module processes) read and
+    write an object's list only under its lock (_locks.object_lock), so none of them ever undoes another's. For
+    writers elsewhere the list is read fresh right before each write, only the delta is applied to what the server
+    has then (what others added or removed meanwhile stays as they left it), and the object is read back once such a
+    writer's read-to-write window has passed (as long as this client's own read and write took, SETTLE_FLOOR at
+    least); when the read-back contradicts the delta, the delta is applied again to the list read back, after a
     random pause, at most MEMBERSHIP_TRIES times."""
     clock = _time.CLOCK
     add, remove = list(add), list(remove)
     for attempt in range(1, MEMBERSHIP_TRIES + 1):
-        started = clock.monotonic()
-        obj = task.client.get_object(path)
-        members = id_list(obj.get(key))
-        if delta_undone(members, add, remove):
-            # the whole object as read, with only its members changed (today's servers keep a group's resources)
-            task.client.put(path, member_body(obj, key, with_delta(members, add, remove), read_only))
+        with object_lock(task.client.root, path, noun):
+            started = clock.monotonic()  # this client's own read and write, not its wait for the lock
+            obj = task.client.get_object(path)
+            members = id_list(obj.get(key))
+            wrote = bool(delta_undone(members, add, remove))
+            if wrote:
+                # the whole object as read, with only its members changed (today's servers keep a group's resources)
+                task.client.put(path, member_body(obj, key, with_delta(members, add, remove), read_only))
+        if wrote:
             clock.sleep(min(max(clock.monotonic() - started, SETTLE_FLOOR), MAX_SETTLE))
             obj = task.client.get_object(path)
         undone = delta_undone(id_list(obj.get(key)), add, remove)

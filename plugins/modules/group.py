@@ -43,11 +43,14 @@ options:
         nothing); V(remove) only takes them out (those not in it are no change). A group created with V(add) holds
         these peers, one created with V(remove) none.
       - The API takes a group's members only as a whole list. With V(add) and V(remove) the module reads the group
-        right before its write, applies only the change to the members the server has then (peers someone else
-        added meanwhile stay), and reads the group back once a concurrent writer's read and write could have
-        passed; when that read shows the change undone (another client wrote an older list), it applies the change
-        again to the list read back, up to 10 times, and then fails naming the group. So concurrent tasks adding
-        different peers to one group (forks of a play, several controllers) all end with their peers in it.
+        right before its write and applies only the change to the members the server has then (peers someone else
+        added meanwhile stay). The tasks of one machine (the forks of a play, module processes, several playbooks)
+        read and write a group's members in turn, under a lock of that group in a private directory of the user in
+        the temporary directory, so none of them undoes another's change. For writers elsewhere it reads the group
+        back once their read and write could have passed; when that read shows the change undone (another client
+        wrote an older list), it applies the change again to the list read back, up to 10 times, and then fails
+        naming the group. So concurrent tasks adding different peers to one group (forks of a play, several
+        controllers) all end with their peers in it.
         A client that writes a whole list without reading it back (the web interface, for one) can still lose a
         peer this module added in the moment between its read and its write, as the API has no conditional write.
       - With V(add) or V(remove), the diff shows only the peers that join (C(after)) and leave (C(before)).

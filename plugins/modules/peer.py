@@ -96,9 +96,11 @@ options:
       - The module changes membership by updating the groups (each group is sent its full list of
         peers with this peer added or removed). As another client writing the same group at the same
         time (other forks of the play, the C(enroll) role on many hosts) may undo such a write, the
-        module reads each group before and after its write and writes again when the read shows the
-        change undone, up to 10 times; it then fails naming the group, and never reports a
-        membership that its own read contradicts.
+        tasks of one machine read and write a group's peers in turn, under a lock of that group (in a
+        private directory of the user in the temporary directory). Against writers elsewhere the module
+        reads each group before and after its write and writes again when the read shows the change
+        undone, up to 10 times; it then fails naming the group, and never reports a membership that
+        its own read contradicts.
     type: list
     elements: str
   groups_mode:

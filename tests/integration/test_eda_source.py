@@ -74,7 +74,8 @@ class Running:
         """Wait until ``count`` more polls are done: one request more has reached the server (``source_requests``
         counts them), since the source makes its next request only after it handled the answer to the last one."""
         target = source_requests() + count + 1
-        for dummy in range(600):
+        deadline = time.monotonic() + POLLS_TIMEOUT
+        while time.monotonic() < deadline:
             if self.task.done():
                 self.task.result()  # raises what the source raised
                 raise AssertionError("the source ended")
@@ -110,6 +111,8 @@ def event_polls(emulator):
 
 
 ARRIVAL_TIMEOUT = 30
+# at most this long Running.polls waits for its polls (on a loaded machine a poll every 0.3 s can stall seconds)
+POLLS_TIMEOUT = 60
 
 
 def drive(emulator, args, steps, polls=3, arrivals=(), make=None, counter=None):

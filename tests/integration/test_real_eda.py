@@ -134,16 +134,22 @@ def test_each_join_of_real_agents_is_one_event_delivered_once_across_a_restart(r
 
     def joins(events):
         return sorted((name, event["audit"]["target_id"]) for event, (dummy, name) in zip(events, codes_names(events)))
-    assert {c for c, dummy in codes_names(first + second)} == {code}, codes_names(first + second)
-    assert joins(first) == sorted((h, peers[h]["id"]) for h in ("eda-j1", "eda-j2", "eda-j3")), codes_names(first)
-    assert joins(second) == sorted((h, peers[h]["id"]) for h in ("eda-d1", "eda-d2", "eda-r1")), codes_names(second)
-    assert third == []
+    polls = [r for r in real_server.requests() if r["path"].startswith("/api/events")]
+    # everything each assertion may need to tell what happened, should one fail on a loaded machine
+    context = "events: first %s, second %s, third %s; peers %s; polls %s" % (
+        [(e["audit"]["activity_code"], e["audit"]["meta"].get("name"), e["audit"]["target_id"]) for e in first],
+        [(e["audit"]["activity_code"], e["audit"]["meta"].get("name"), e["audit"]["target_id"]) for e in second],
+        codes_names(third), {h: p["id"] for h, p in peers.items()},
+        [(r["method"], r["path"], r["status"]) for r in polls])
+    assert {c for c, dummy in codes_names(first + second)} == {code}, context
+    assert joins(first) == sorted((h, peers[h]["id"]) for h in ("eda-j1", "eda-j2", "eda-j3")), context
+    assert joins(second) == sorted((h, peers[h]["id"]) for h in ("eda-d1", "eda-d2", "eda-r1")), context
+    assert third == [], context
     audit = first[0]["audit"]
     assert audit["meta"]["setup_key_name"] == "eda-fleet" and audit["meta"]["name"] == audit["meta"]["fqdn"].split(".")[0]
     # one request per poll, each answered (v0.27.6: each start's first poll finds /api/events/audit missing first)
-    polls = [r for r in real_server.requests() if r["path"].startswith("/api/events")]
     missing = [r["path"] for r in polls if r["status"] != 200]
-    assert missing == (["/api/events/audit"] * 3 if real_server.release == "v0.27.6" else []), missing
+    assert missing == (["/api/events/audit"] * 3 if real_server.release == "v0.27.6" else []), context
 
 
 def group_ids(server):

@@ -81,6 +81,8 @@ class FakeClient(ShapedReads):
     ``get``/``post``/``put``/``delete`` itself, recording into ``calls`` (``writes()`` reads them).
     """
 
+    root = 'https://nms.example'  # the server's root, as the client has it (what a membership lock is named by)
+
     def __init__(self, routes=None):
         self.routes = routes if routes is not None else {}
         self.calls = []

@@ -21,6 +21,8 @@ class TimedGroupServer:
     happened in order: ('get', path), ('put', path) and ('sleep', seconds) for each wait the clock recorded in
     between (the clock tells its waits, not when they came, so each call first puts the waits since the last one)."""
 
+    root = 'https://nms.example'
+
     def __init__(self, clock, takes):
         self.clock, self.takes = clock, takes
         self.group = {'id': 'g1', 'name': 'dev', 'peers': []}
