@@ -128,6 +128,22 @@ class ApiError(Exception):
         return '%s %s failed with HTTP %s: %s' % (self.method, where, self.status, self.message)
 
 
+def url_problem(value, example='https://nms.example.com'):
+    """Why ``value`` is no full http(s) URL (a scheme, a host, a port of 1 to 65535 if any, no blank in it), as a rule
+    naming ``example``; None when it is one. A user and password in it are never quoted (https://user:KEY@host)."""
+    text = str(value)
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+        port = parts.port  # raises ValueError when out of range or not a number
+    except ValueError:
+        parts = host = port = None
+    if parts is None or parts.scheme not in ('http', 'https') or not host or port == 0 or any(char.isspace() for char in text):
+        shown = re.sub(r'//[^/?#]*@', '//***@', text, count=1)
+        return "must be a full http(s) URL such as %s (a scheme and a host), not '%s'" % (example, shown[:100])
+    return None
+
+
 def api_roots(api_url):
     """(the part of api_url before /api, with or without a trailing /api given; the same for messages:
     scheme://host:port/prefix, the port always written, credentials never)."""
@@ -605,16 +621,10 @@ class Client(ShapedReads):
         url = (api_url or '').strip() if isinstance(api_url, str) else ''
         if not url:
             raise ConfigError('option api_url: it is not set or empty (set api_url or the environment variable NMS_API_URL)')
-        try:
-            parts = urlsplit(url)
-            host = parts.hostname
-            port = parts.port  # raises ValueError when out of range or not a number
-        except ValueError:
-            host, port = None, None
-            parts = None
-        if parts is None or parts.scheme not in ('http', 'https') or not host or port == 0 or any(ch.isspace() for ch in url):
-            raise ConfigError('option api_url: %r is not an http(s) URL like https://nms.example.com '
-                              '(set api_url or NMS_API_URL)' % (url[:100] if not parts or not parts.password else '(hidden)'))
+        problem = url_problem(url)
+        if problem:
+            raise ConfigError('option api_url: %s (set api_url or NMS_API_URL)' % problem)
+        parts = urlsplit(url)
         if parts.query or parts.fragment:
             raise ConfigError('option api_url: the URL must not have a query or a fragment')
         if authenticated and (not isinstance(api_token, str) or not api_token.strip()):

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 
 def ref_id(value):
@@ -87,3 +88,20 @@ def ip_text(value):
         return str(ipaddress.ip_address(text))
     except ValueError:
         return text
+
+
+RULE_RE = re.compile(r'^(?:(all|icmp)|(tcp|udp)/(\d{1,5})(?:-(\d{1,5}))?)$')
+
+
+def rule_text(text):
+    """A rule of temporary access as the module compares and sends it ('tcp/22', 'udp/53-60', 'icmp', 'all'), or None when servers would
+    refuse it (they answer a bare 500 after making the peer, so it is refused before any request)."""
+    match = RULE_RE.match(str(text).strip().lower())
+    if not match:
+        return None
+    if match.group(1):
+        return match.group(1)
+    start, end = int(match.group(3)), int(match.group(4) or match.group(3))
+    if not 1 <= start <= end <= 65535:
+        return None
+    return '%s/%d' % (match.group(2), start) if start == end else '%s/%d-%d' % (match.group(2), start, end)

@@ -47,6 +47,8 @@ from ansible_collections.nms.overlay.plugins.module_utils._resources.network imp
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_router import NetworkRouterModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_temporary_access import PeerTemporaryAccessModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_job import PeerJobModule
+from ansible_collections.nms.overlay.plugins.module_utils._resources.user_password import UserPasswordModule
 
 RESOURCES = (
     GroupModule,
@@ -80,8 +82,9 @@ RESOURCES = (
 )
 
 # every kind whose options have a model (MODEL_OPTIONS): the resources, and the engines of modules that are no kind of
-# RESOURCES (no network_state section) but validate with a model: the instance's setup, a peer's temporary access
-MODELLED = RESOURCES + (InstanceModule, PeerTemporaryAccessModule)
+# RESOURCES (no network_state section) but validate with a model: the instance's setup, a peer's temporary access, a
+# peer's job, a password change
+MODELLED = RESOURCES + (InstanceModule, PeerTemporaryAccessModule, PeerJobModule, UserPasswordModule)
 
 # kinds referred to by name whose objects live under a parent (a network's resources): their resolver list is the
 # account-wide one, which servers that have them answer (a group's resources name them)

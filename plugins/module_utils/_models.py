@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import traceback
 from typing import List, Optional
-from urllib.parse import urlsplit
 
+from ansible_collections.nms.overlay.plugins.module_utils._client import url_problem
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 
 try:
@@ -57,23 +57,8 @@ except ImportError:  # pragma: no cover - reported through missing_required_lib
 NonEmptyStr = constr(strip_whitespace=True, min_length=1)
 
 
-def url_problem(value):
-    """Why ``value`` is no full http(s) URL (a scheme and a host, no blank in it), as a rule; None when it is one."""
-    text = str(value)
-    try:
-        parts = urlsplit(text)
-        host = parts.hostname
-    except ValueError:
-        parts = host = None
-    if parts is None or parts.scheme not in ('http', 'https') or not host or any(char.isspace() for char in text):
-        # a user and password in the URL are never quoted (https://user:KEY@host)
-        shown = text if parts is None or '@' not in parts.netloc else text.replace(parts.netloc.rpartition('@')[0] + '@', '***@', 1)
-        return "must be a full http(s) URL such as https://sso.example.com (a scheme and a host), not '%s'" % shown
-    return None
-
-
 def check_url(value):
-    return passing(value, url_problem(value))
+    return passing(value, url_problem(value, example='https://sso.example.com'))
 
 
 def passing(value, problem):

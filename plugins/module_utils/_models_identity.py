@@ -110,6 +110,28 @@ class InstanceOptions(Options):
         return TokenOptions._days(value)  # pylint: disable=protected-access  # a personal access token's lifetime
 
 
+class UserPasswordOptions(Options):
+    """A password change: the new and the old password not empty (any other text is the server's to judge), and not
+    the same (servers refuse a change to the same password). Their values are never in a message."""
+
+    password: Optional[str] = None
+    old_password: Optional[str] = None
+
+    @field_validator('password', 'old_password')
+    @classmethod
+    def _given(cls, value):
+        if value is not None and not value:
+            raise ValueError('must not be empty')
+        return value
+
+    @field_validator('old_password')
+    @classmethod
+    def _another(cls, value, info):
+        if value and value == info.data.get('password'):
+            raise ValueError('must differ from password (servers refuse a change to the same password)')
+        return value
+
+
 class SetupKeyOptions(Options):
     """A setup key: lifetime bounds and a usage limit that is not negative."""
 

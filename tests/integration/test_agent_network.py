@@ -189,7 +189,7 @@ def test_options_the_server_would_refuse_are_refused_before_any_request(emulator
                   dict(task('settings', 's', proxy_address='a.example.com', endpoint='b.example.com'), ignore_errors=True)])
     assert 'option limits.token_limit.window_seconds: must be at least 60' in result['t']['msg']
     assert 'option upstream_url: must be a full http(s) URL' in result['p']['msg']
-    assert 'options proxy_address and endpoint: give one of them' in result['s']['msg']
+    assert 'option endpoint: give it or proxy_address, not both' in result['s']['msg']
     assert emulator.requests() == []
 
 

@@ -148,7 +148,8 @@ def test_connection_options_fail_naming_the_option(run, emulator):
         show("query('nms.overlay.nms', 'groups', api_url='ftp://x')", 'bad url'),
         show("query('nms.overlay.nms', 'groups', timeout=0)", 'bad timeout'),
     ], ansible=True)
-    assert "option api_url: 'ftp://x' is not an http(s) URL" in text(result['bad url'])
+    assert "option api_url: must be a full http(s) URL such as https://nms.example.com (a scheme and a host), not 'ftp://x'" \
+        in text(result['bad url'])
     assert 'option timeout: 0.0 is not a number of seconds' in text(result['bad timeout'])
     without = run([
         show("query('nms.overlay.nms', 'groups')", 'no url'),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import TEXT
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 
 AGENT_NETWORK = 'Agent Network resources'  # what a v0.27 server lacks (named when it refuses these modules)
 BASE = '/agent-network'
@@ -21,7 +20,6 @@ _BUDGET_LIMIT = dict(enabled=dict(type='bool'), group_cap_usd=dict(type='float')
 # the limits of a policy or a budget rule: every member optional (those left unset keep the server's value)
 LIMITS_SPEC = dict(type='dict', options=dict(token_limit=dict(type='dict', no_log=False, options=_TOKEN_LIMIT),
                                              budget_limit=dict(type='dict', options=_BUDGET_LIMIT)))
-MIN_WINDOW = 60  # servers refuse an enabled limit with a shorter window (422)
 
 
 def without_none(value):
@@ -56,25 +54,11 @@ def merge_nested(fields, current, desired):
     return desired
 
 
-def check_limits(limits):
-    """The rules servers apply to an enabled limit, before any request (a problem, or None)."""
-    for kind in ('token_limit', 'budget_limit'):
-        limit = (limits or {}).get(kind) or {}
-        for key in ('group_cap', 'user_cap', 'group_cap_usd', 'user_cap_usd'):
-            if limit.get(key) is not None and limit[key] < 0:
-                raise OptionsError('option limits.%s.%s: must not be negative' % (kind, key))
-        if limit.get('enabled') and limit.get('window_seconds') is not None and limit['window_seconds'] < MIN_WINDOW:
-            raise OptionsError('option limits.%s.window_seconds: must be at least %d (one minute) when the limit is enabled'
-                               % (kind, MIN_WINDOW))
-
-
 class WithLimits:
-    """The hooks of a kind with a ``limits`` option (policies, budget rules): its rules checked before any request,
-    its members laid over the server's values. A mixin before the engine's class."""
+    """The hooks of a kind with a ``limits`` option (policies, budget rules): its rules checked before any request (by
+    the model), its members laid over the server's values. A mixin before the engine's class."""
 
-    def check_options(self):
-        super().check_options()
-        check_limits(self.params.get('limits'))
+    model = 'proxies.AgentNetworkLimitsOptions'
 
     def merge_desired(self, current, desired):
         return merge_nested(('limits',), current, desired)

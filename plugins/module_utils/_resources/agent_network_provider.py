@@ -12,13 +12,11 @@ models emptied, the provider disabled) but the API key, which a PUT without one 
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE, with_timestamps
 
 SECRET = 'api_key'
-PRICES = ('input_per_1k', 'output_per_1k', 'cached_input_per_1k', 'cache_read_per_1k', 'cache_creation_per_1k')
 
 
 def public_provider(item):
@@ -52,7 +50,7 @@ class AgentNetworkProviderModule(ResourceModule):
                       'DELETE /api/agent-network/providers/{providerId}')
     answers = with_timestamps({})
     required_on_create = ('name', 'provider_id', 'upstream_url', SECRET)
-    model = 'proxies.AgentNetworkProviderOptions'  # the upstream a full http(s) URL (servers: 422)
+    model = 'proxies.AgentNetworkProviderOptions'  # the upstream a full http(s) URL, models with prices (servers: 422)
     fields = dict(
         name=Field(),
         provider_id=Field(),
@@ -70,21 +68,6 @@ class AgentNetworkProviderModule(ResourceModule):
     )
     shape = staticmethod(public_provider)
     required_one_of = (('id', 'name'),)
-
-    def check_options(self):
-        super().check_options()
-        for index, model in enumerate(self.params.get('models') or []):
-            if not isinstance(model.get('id'), str) or not model['id'].strip():
-                raise OptionsError('option models[%d].id: is required' % index)
-            unknown = sorted(set(model) - set(PRICES) - {'id'})
-            if unknown:
-                raise OptionsError('option models[%d]: unknown key(s) %s (known: id, %s)' % (index, ', '.join(unknown), ', '.join(PRICES)))
-            for key in PRICES[:2]:
-                if model.get(key) is None:
-                    raise OptionsError('option models[%d].%s: is required' % (index, key))
-            for key in PRICES:
-                if model.get(key) is not None and (isinstance(model[key], bool) or not isinstance(model[key], (int, float)) or model[key] < 0):
-                    raise OptionsError('option models[%d].%s: must be a number of US dollars, at least 0' % (index, key))
 
     def request_body(self, state, current_obj):
         # a body without the key keeps the one the server holds (real v0.77.1)

@@ -15,7 +15,7 @@ unchanged (422); DELETE is refused (412) while any provider exists.
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import FLAG, TEXT
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError, TaskError
+from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE
@@ -41,6 +41,7 @@ class AgentNetworkSettingsModule(ResourceModule):
     has_id = False
     required_on_create = ()
     requires = AGENT_NETWORK
+    model = 'proxies.AgentNetworkSettingsOptions'  # one of proxy_address and endpoint
     # the kind's CRUD is its path's GET, POST (the bootstrap), PUT and DELETE; a deletion first lists the providers
     api_operations = ('GET /api/agent-network/settings', 'POST /api/agent-network/settings', 'PUT /api/agent-network/settings',
                       'DELETE /api/agent-network/settings', 'GET /api/agent-network/providers')
@@ -56,12 +57,6 @@ class AgentNetworkSettingsModule(ResourceModule):
     )
     options = dict(state=dict(type='str', default='present', choices=['present', 'absent']))
     task_state = dict(bootstrap=None)  # the options a bootstrap sends (None: the settings exist)
-
-    def check_options(self):
-        super().check_options()
-        if self.params.get('proxy_address') and self.params.get('endpoint'):
-            raise OptionsError('options proxy_address and endpoint: give one of them, as the server takes one to bootstrap '
-                               'the settings (proxy_address: an endpoint allocated beneath it; endpoint: a dedicated one)')
 
     def read_answer(self, data):
         """The settings; with state=absent, none before the bootstrap (nothing to delete)."""

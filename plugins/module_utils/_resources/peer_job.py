@@ -12,7 +12,6 @@ while the same job (same workload and parameters) is still pending on the peer, 
 from __future__ import annotations
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import OBJECT, TEXT
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._strategy_action import Action
 
@@ -20,8 +19,6 @@ JOBS = 'remote jobs on peers'
 WORKLOAD_TYPES = ('bundle',)
 STATUSES = ('pending', 'succeeded', 'failed')
 BUNDLE_PARAMETERS = ('bundle_for', 'bundle_for_time', 'log_file_count', 'anonymize')
-BUNDLE_MINUTES = (1, 5)         # what servers accept for bundle_for_time (400 otherwise)
-LOG_FILE_COUNT = (1, 1000)      # and for log_file_count
 # the job's members, as the answers give them (the workload holds type, parameters and result)
 JOB_ANSWERS = dict(created_at=TEXT, completed_at=TEXT, triggered_by=TEXT, status=TEXT, failed_reason=TEXT, workload=OBJECT)
 
@@ -65,15 +62,5 @@ class PeerJobModule(Action):
     poll_every = 2.0
     pending_hint = "the peer's agent runs it once it is connected"
     info_module = 'peer_job_info'
+    model = 'peers.PeerJobOptions'  # the workload's parameters as servers check them
     shape = staticmethod(job_result)
-
-    def check_options(self):
-        """The workload's parameters checked as servers check them."""
-        params, problems = self.params, []
-        if params['bundle_for'] and not BUNDLE_MINUTES[0] <= params['bundle_for_time'] <= BUNDLE_MINUTES[1]:
-            problems.append('option bundle_for_time: must be from %d to %d (minutes) with bundle_for: true' % BUNDLE_MINUTES)
-        if not LOG_FILE_COUNT[0] <= params['log_file_count'] <= LOG_FILE_COUNT[1]:
-            problems.append('option log_file_count: must be from %d to %d' % LOG_FILE_COUNT)
-        if problems:
-            raise OptionsError('; '.join(problems))
-        super().check_options()

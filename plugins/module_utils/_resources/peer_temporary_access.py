@@ -12,28 +12,9 @@ the engine's create-only strategy (_strategy_create_only.py).
 
 from __future__ import annotations
 
-import re
-
-from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
+from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id, rule_text
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._strategy_create_only import CreateOnly
-
-RULE_RE = re.compile(r'^(?:(all|icmp)|(tcp|udp)/(\d{1,5})(?:-(\d{1,5}))?)$')
-
-
-def rule_text(text):
-    """A rule as the module compares and sends it ('tcp/22', 'udp/53-60', 'icmp', 'all'), or None when servers would
-    refuse it (they answer a bare 500 after making the peer, so it is refused before any request)."""
-    match = RULE_RE.match(str(text).strip().lower())
-    if not match:
-        return None
-    if match.group(1):
-        return match.group(1)
-    start, end = int(match.group(3)), int(match.group(4) or match.group(3))
-    if not 1 <= start <= end <= 65535:
-        return None
-    return '%s/%d' % (match.group(2), start) if start == end else '%s/%d-%d' % (match.group(2), start, end)
 
 
 def rules_of(policy):
@@ -79,7 +60,7 @@ class PeerTemporaryAccessModule(CreateOnly):
     sub_path = '/temporary-access'
     kind = 'peers'            # the temporary peer is one of the account's peers: found, and deleted, there
     linked_through = 'policies'
-    model = 'peers.TemporaryAccessOptions'  # a non-empty name, a WireGuard public key
+    model = 'peers.TemporaryAccessOptions'  # a non-empty name, a WireGuard public key, rules servers take
     never_answered = ('wg_pub_key',)
     fields = dict(
         name=Field(dict(type='str', required=True), immutable=True),
@@ -89,20 +70,6 @@ class PeerTemporaryAccessModule(CreateOnly):
     required_if = (('state', 'present', ('wg_pub_key', 'rules')),)
     ambiguous_text = ("the name '{name}' has {count} temporary peers with access to the peer {parent} (ids: {ids}); delete "
                       "the others with nms.overlay.peer (state: absent, id: ...)")
-
-    def check_options(self):
-        """Rules servers would refuse with a bare 500 after making the peer, refused before any request; then the
-        model's (a WireGuard key: servers make a peer of any text)."""
-        problems = []
-        for index, text in enumerate(self.params.get('rules') or []):
-            if rule_text(text) is None:
-                problems.append("option rules[%d]: '%s' is no rule; write tcp/PORT, udp/PORT, tcp/START-END, udp/START-END "
-                                "(ports 1 to 65535), icmp or all" % (index, text))
-        if self.params.get('rules') is not None and not self.params['rules']:
-            problems.append('option rules: must list at least 1 rule (without one the peer can reach nothing)')
-        if problems:
-            raise OptionsError('; '.join(problems))
-        super().check_options()
 
     def linked(self, item):
         """A peer of the name is the temporary access when policies let it reach the peer: it has their rules."""

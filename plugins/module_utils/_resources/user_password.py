@@ -12,7 +12,6 @@ old_password as "changed already" (no change, a warning); ``always`` fails on it
 
 from __future__ import annotations
 
-from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
 from ansible_collections.nms.overlay.plugins.module_utils._strategy_action import Action
 
@@ -41,11 +40,4 @@ class UserPasswordModule(Action):
                     'already, update_password: once makes such a re-run no change)')
     parent_shown = ('user', ('id', 'email', 'name'))
     taken_flag = 'password_changed'
-
-    def check_options(self):
-        problems = ['option %s: must not be empty' % name for name in ('password', 'old_password') if not self.params[name]]
-        if self.params['password'] and self.params['password'] == self.params['old_password']:
-            problems.append('options password and old_password: must differ (servers refuse a change to the same password)')
-        if problems:
-            raise OptionsError('; '.join(problems))
-        super().check_options()
+    model = 'identity.UserPasswordOptions'  # both given, not the same

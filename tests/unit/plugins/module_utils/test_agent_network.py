@@ -10,6 +10,7 @@ import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import overlay, without_none
+from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_budget_rule import AgentNetworkBudgetRuleModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_guardrail import AgentNetworkGuardrailModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_policy import AgentNetworkPolicyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_provider import AgentNetworkProviderModule
@@ -87,7 +88,11 @@ def test_an_unchanged_provider_sends_nothing_and_an_update_keeps_the_key():
 @pytest.mark.parametrize('models, problem', [([{'input_per_1k': 1, 'output_per_1k': 1}], 'models[0].id: is required'),
                                              ([{'id': 'm', 'input_per_1k': -1, 'output_per_1k': 1}], 'models[0].input_per_1k'),
                                              ([{'id': 'm', 'output_per_1k': 1}], 'models[0].input_per_1k: is required'),
-                                             ([{'id': 'm', 'input_per_1k': 1, 'output_per_1k': 1, 'price': 2}], 'unknown key(s) price')])
+                                             ([{'id': 'm', 'input_per_1k': True, 'output_per_1k': 1}],
+                                              'models[0].input_per_1k: must be a number of US dollars, at least 0'),
+                                             ([{'id': 'm', 'input_per_1k': 1, 'output_per_1k': 1, 'price': 2}],
+                                              'models[0].price: is not a known option'),
+                                             ([{'id': ' ', 'input_per_1k': 1, 'output_per_1k': 1}], 'models[0].id: must not be empty')])
 def test_models_are_checked_before_any_request(models, problem):
     fake = client()
     with pytest.raises(TaskError) as failure:
@@ -105,6 +110,25 @@ def test_a_policys_limits_are_compared_member_by_member():
     (dummy, dummy_path, body), = fake.writes()
     assert body['limits']['token_limit'] == {'enabled': True, 'group_cap': 0, 'user_cap': 10, 'window_seconds': 60}
     assert body['limits']['budget_limit'] == LIMITS['budget_limit'] and result['changed'] is True
+
+
+@pytest.mark.parametrize('limits, problem', [
+    ({'token_limit': {'group_cap': -1}}, 'option limits.token_limit.group_cap: must not be negative'),
+    ({'budget_limit': {'user_cap_usd': -0.5}}, 'option limits.budget_limit.user_cap_usd: must not be negative'),
+    ({'token_limit': {'enabled': True, 'window_seconds': 30}},
+     'option limits.token_limit.window_seconds: must be at least 60 (one minute) when the limit is enabled'),
+])
+def test_a_limits_rules_are_the_models_and_checked_before_any_request(limits, problem):
+    # a budget rule and a policy share the limits' model; a short window of a disabled limit is no problem
+    for kind in (AgentNetworkPolicyModule, AgentNetworkBudgetRuleModule):
+        fake = client()
+        with pytest.raises(TaskError) as failure:
+            engine(kind, fake, name='p', limits=limits).run()
+        assert problem in str(failure.value) and fake.calls == []
+    fake = client(**{'/agent-network/budget-rules': []})
+    result = engine(AgentNetworkBudgetRuleModule, fake, check_mode=True, name='p',
+                    limits={'token_limit': {'enabled': False, 'window_seconds': 30}}).run()
+    assert result['changed'] is True and fake.writes() == []
 
 
 def test_a_short_window_is_refused_before_any_request():

@@ -12,7 +12,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import load_model
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import MODELLED
-from ansible_collections.nms.overlay.plugins.module_utils._models import url_problem
+from ansible_collections.nms.overlay.plugins.module_utils._client import url_problem
 from ansible_collections.nms.overlay.plugins.module_utils._models_peers import wireguard_key_problem
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user_invite import UserInviteModule
 from ansible_collections.nms.overlay.plugins.module_utils._tables import MODEL_OPTIONS
@@ -38,10 +38,26 @@ def test_a_url_has_an_http_scheme_and_a_host(url):
 
 
 @pytest.mark.parametrize('url', ['https://', 'sso.example.com', 'ftp://sso.example.com', 'https:// sso.example.com',
-                                 'https://a b.example.com', 'https://[::1', ''])
+                                 'https://a b.example.com', 'https://[::1', '', 'https://sso.example.com:0',
+                                 'https://sso.example.com:99999', 'https://sso.example.com:x'])
 def test_anything_else_is_no_url(url):
-    assert url_problem(url) == ("must be a full http(s) URL such as https://sso.example.com (a scheme and a host), not '%s'"
-                                % url)
+    assert url_problem(url, example='https://sso.example.com') == (
+        "must be a full http(s) URL such as https://sso.example.com (a scheme and a host), not '%s'" % url)
+
+
+@pytest.mark.parametrize('url', ['ftp://x', 'https://nms.example.com:0', 'nms.example.com'])
+def test_the_connection_and_every_url_option_share_one_rule(url):
+    """api_url (the client's check) and a URL option (a model's) are refused by the same rule, each naming its own
+    example; and what a model accepts the client accepts."""
+    from ansible_collections.nms.overlay.plugins.module_utils._client import Client, ConfigError  # pylint: disable=import-outside-toplevel
+    from ansible_collections.nms.overlay.plugins.module_utils._models import validate  # pylint: disable=import-outside-toplevel
+    from ansible_collections.nms.overlay.plugins.module_utils._models_identity import IdentityProviderOptions  # pylint: disable=import-outside-toplevel
+    with pytest.raises(ConfigError) as connection:
+        Client(url, 'nbp_' + 'x' * 36)
+    assert str(connection.value) == 'option api_url: %s (set api_url or NMS_API_URL)' % url_problem(url)
+    with pytest.raises(OptionsError) as option:
+        validate(IdentityProviderOptions, {'issuer': url})
+    assert str(option.value) == 'option issuer: %s' % url_problem(url, example='https://sso.example.com')
 
 
 @pytest.mark.parametrize('model,options,problem', [

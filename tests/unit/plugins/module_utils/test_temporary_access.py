@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from ansible_collections.nms.overlay.plugins.module_utils._compare import rule_text
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_temporary_access import (
-    PeerTemporaryAccessModule, rule_text, rules_of,
-)
+from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_temporary_access import PeerTemporaryAccessModule, rules_of
 from tests.support.fakes import FakeClient, engine
 
 VERSION = {'management_current_version': '0.77.1'}

@@ -73,7 +73,7 @@ def test_check_mode_reads_only():
 
 
 @pytest.mark.parametrize('params, message', [
-    (dict(password=OLD, old_password=OLD), 'options password and old_password: must differ'),
+    (dict(password=OLD, old_password=OLD), 'option old_password: must differ from password'),
     (dict(password='', old_password=OLD), 'option password: must not be empty'),
 ])
 def test_options_are_checked_before_any_request(params, message):
