@@ -131,7 +131,7 @@ def write_members(task, path, key, add, remove, read_only, noun, kind=None, what
 
     The members are written as a whole list, so a client that read the list before this write and writes after it
     silently undoes it (a lost update). The processes of one machine (forks, workers, module processes) read and
-    write an object's list only under its lock (_locks.object_lock), so none of them ever undoes another's. For
+    write an object's list only under its lock (object_lock), so none of them ever undoes another's. For
     writers elsewhere the list is read fresh right before each write, only the delta is applied to what the server
     has then (what others added or removed meanwhile stays as they left it), and the object is read back once such a
     writer's read-to-write window has passed (as long as this client's own read and write took, SETTLE_FLOOR at
