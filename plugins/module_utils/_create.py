@@ -10,6 +10,7 @@ from ansible_collections.nms.overlay.plugins.module_utils import _time
 from ansible_collections.nms.overlay.plugins.module_utils._client import RATE_LIMIT_FIRST_WAIT, RATE_LIMIT_PATIENCE, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind
+from ansible_collections.nms.overlay.plugins.module_utils._store import send
 
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
 MAX_SETTLE = 3.0
@@ -84,7 +85,7 @@ class CreateOnce(Kind):
             attempt += 1
             self.read_back = self.unreadable_answer = None
             try:
-                created = self.client.post(self.path, body)
+                created = send(self, 'POST', self.path, body)
             except ApiError as exc:
                 applied = exc.status is not None and 200 <= exc.status < 300
                 exists = exists_answer(self.exists_answers, exc)

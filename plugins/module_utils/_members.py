@@ -27,6 +27,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._compare import id_lis
 from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import kept_fields
+from ansible_collections.nms.overlay.plugins.module_utils._store import send
 
 # A membership write undone by a concurrent writer is made again at most this many times; pauses between tries are
 # random (so that racing clients drift apart) up to MEMBERSHIP_BACKOFF * 2**try seconds, at most MAX_SETTLE.
@@ -147,7 +148,7 @@ def write_members(task, path, key, add, remove, read_only, noun, kind=None, what
             wrote = bool(delta_undone(members, add, remove))
             if wrote:
                 # the whole object as read, with only its members changed (today's servers keep a group's resources)
-                task.client.put(path, member_body(obj, key, with_delta(members, add, remove), read_only))
+                send(task, 'PUT', path, member_body(obj, key, with_delta(members, add, remove), read_only))
         if wrote:
             clock.sleep(min(max(clock.monotonic() - started, SETTLE_FLOOR), MAX_SETTLE))
             obj = task.client.get_object(path)

@@ -22,26 +22,12 @@ from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, dis
 from ansible_collections.nms.overlay.plugins.module_utils._members import write_membership
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import INDEXED_FROM, find_unique, plural
 from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
+from ansible_collections.nms.overlay.plugins.module_utils._store import delete_path, planned, put_object, send
 from ansible_collections.nms.overlay.plugins.module_utils import _time
 from ansible_collections.nms.overlay.plugins.module_utils._usage import refuse_used
 
 # how often a list is read again while concurrent runs converge on one copy (see matching)
 SETTLE_STEP = 1.0
-
-
-def planned(task, method=None, path=None, body=None, step=None):
-    """A write check mode plans and does not send, told to a client that renders what a plan would send (network_state's
-    state=rendered, _rendered.OfflineAccount; no other client is told). Returns True, to read as the condition of check
-    mode's branch (called in check mode only: a run makes no call more). ``step``: a follow-up (see follow), a
-    membership step's delta (see _members) being the member list the server holds right then, with it applied."""
-    render = getattr(task.client, 'render_planned_write', None)
-    if render is None:
-        return True
-    member = (step or {}).get('member')
-    if step is not None:
-        method, path, body = step.get('method', 'PUT'), step.get('path') or member['path'], step.get('body')
-    render(task, method, path, body, member)
-    return True
 
 
 def created_correction(task, before, state, obj):
@@ -242,12 +228,7 @@ class ResourceModule(CreateOnce):
             for name in [n for n, field in self.fields.items() if field.requires and n not in desired and n not in carried]:
                 del state[name]  # a field of today's servers neither set nor carried: an older server never gets it
             self.before_write(obj, state)
-            body = self.update_body(state, obj)
-            if self.module.check_mode and planned(self, 'PUT', self.object_path(obj), body):
-                obj = self.predict(dict(obj, **body), obj)
-            else:
-                answer = self.client.put(self.object_path(obj), body)
-                obj = answer if isinstance(answer, dict) and answer else dict(obj, **body)
+            obj = put_object(self, obj, self.update_body(state, obj))
         updated = self.follow(original, state, obj, result, again) if self.follow_ups else obj  # no call an unchanged task can spare
         if updated is None:
             return self.update(self.find(fresh=True), wanted, again=True)
@@ -270,7 +251,7 @@ class ResourceModule(CreateOnce):
                 answer = self.client.get_object(step['path'])
             else:
                 try:
-                    answer = getattr(self.client, step['method'].lower())(step['path'], step.get('body'))
+                    answer = send(self, step['method'], step['path'], step.get('body'))
                 except ApiError as exc:
                     if again or not exists_answer(step.get('exists'), exc):
                         raise
@@ -284,11 +265,7 @@ class ResourceModule(CreateOnce):
 
     def delete(self, obj):
         """Delete the object; returns what was done, for a warning (a strategy retires what the server cannot delete)."""
-        try:
-            self.client.delete(self.object_path(obj))
-        except ApiError as exc:
-            if exc.status != 404:  # a retried DELETE whose first answer was lost finds it gone: that is the goal
-                raise
+        delete_path(self, self.object_path(obj))
         return 'deleted'
 
     def remember(self, obj):
@@ -337,7 +314,7 @@ class Settings(ResourceModule):
         self.confirm_delete(obj)
         result = {'changed': True, self.result_key: self.to_result(obj), 'diff': dict(before=self.from_server(obj), after={})}
         if not self.module.check_mode or not planned(self, 'DELETE', self.object_path(obj)):
-            self.client.delete(self.object_path(obj))
+            send(self, 'DELETE', self.object_path(obj))
         return result
 
 

@@ -18,6 +18,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._client import ApiErro
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError, TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import MISSING, Kind, display_name, placeholder_id
+from ansible_collections.nms.overlay.plugins.module_utils._store import send
 from ansible_collections.nms.overlay.plugins.module_utils._tables import RESOLVER_TABLE
 
 ONCE_CHOICES = ('once', 'always')
@@ -182,7 +183,7 @@ class Action(UnderParent, Kind):
     def act(self, body):
         """The request: (True, its answer), or (None, None) when the server answers that it was taken already."""
         try:
-            answer = getattr(self.client, self.method.lower())(self.path, body)
+            answer = send(self, self.method, self.path, body)
         except ApiError as exc:
             words = self.done_answers.get(exc.status, '')
             if exc.status not in self.done_answers or (words is not None and words not in str(exc.message).lower()):

@@ -16,6 +16,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._resolve import plural
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, keep_created_secret, secrets_file_options
+from ansible_collections.nms.overlay.plugins.module_utils._store import send
 
 
 def lost_value_message(what, option_hint, answer_lost, unreadable=None):
@@ -231,7 +232,7 @@ class SecretOnCreate(ResourceModule):
 
     def put_values(self, obj, values):
         """PUT the object with these values over its own (what the task does not manage kept)."""
-        return self.client.put(self.object_path(obj), self.update_body(dict(self.from_server(obj), **copy.deepcopy(values)), obj))
+        return send(self, 'PUT', self.object_path(obj), self.update_body(dict(self.from_server(obj), **copy.deepcopy(values)), obj))
 
     # -- removing one --------------------------------------------------------------------------------
     def absent(self, obj):

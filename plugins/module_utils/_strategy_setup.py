@@ -19,6 +19,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, placeholder_id
 from ansible_collections.nms.overlay.plugins.module_utils._server import feature_release
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, keep_created_secret, secrets_file_options
+from ansible_collections.nms.overlay.plugins.module_utils._store import send
 
 
 class OneTimeSetup(Kind):
@@ -114,7 +115,7 @@ class OneTimeSetup(Kind):
         re-run is safe); no longer pending, the action was taken and its value is lost. The action is never sent again:
         a second one would only be answered that it was taken already."""
         try:
-            answer = self.client.post(self.action_path, body)
+            answer = send(self, 'POST', self.action_path, body)
         except ApiError as exc:
             words = self.done_answers.get(exc.status, '')
             if exc.status in self.done_answers and (words is None or words in str(exc.message).lower()):
