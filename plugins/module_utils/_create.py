@@ -10,10 +10,9 @@ from ansible_collections.nms.overlay.plugins.module_utils import _time
 from ansible_collections.nms.overlay.plugins.module_utils._client import RATE_LIMIT_FIRST_WAIT, RATE_LIMIT_PATIENCE, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind
-from ansible_collections.nms.overlay.plugins.module_utils._store import send
+from ansible_collections.nms.overlay.plugins.module_utils._store import MAX_SETTLE, send
 
 # at most this many seconds to wait for a concurrent run's write to land before reading back (see converge)
-MAX_SETTLE = 3.0
 # a failed create may be sent again once a read proves it absent when the server did not act on it (429) or it is
 # unknown whether it did (no answer, a gateway or server error)
 REPEATABLE_CREATE = (None, 429, 500, 502, 503, 504)

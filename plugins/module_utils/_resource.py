@@ -15,14 +15,13 @@ import copy
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
-from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE, CreateOnce, exists_answer
+from ansible_collections.nms.overlay.plugins.module_utils._create import CreateOnce, exists_answer
 from ansible_collections.nms.overlay.plugins.module_utils._diff import name_references
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, display_name, keeps_unique, masked_write_only, placeholder_id, without_held_secrets
-from ansible_collections.nms.overlay.plugins.module_utils._members import write_membership
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import INDEXED_FROM, find_unique, plural
 from ansible_collections.nms.overlay.plugins.module_utils._server import explain_forbidden
-from ansible_collections.nms.overlay.plugins.module_utils._store import delete_path, planned, put_object, send
+from ansible_collections.nms.overlay.plugins.module_utils._store import MAX_SETTLE, delete_path, planned, put_object, send, write_membership
 from ansible_collections.nms.overlay.plugins.module_utils import _time
 from ansible_collections.nms.overlay.plugins.module_utils._usage import refuse_used
 
@@ -245,7 +244,7 @@ class ResourceModule(CreateOnce):
         for step in [*created_correction(self, before, state, obj), *(self.follow_ups(before, state, obj) if self.follow_ups else ())]:
             if self.module.check_mode and planned(self, step=step):
                 answer = None
-            elif 'member' in step:  # the membership strategy: a whole member list written safely (see _members)
+            elif 'member' in step:  # the membership strategy: a whole member list written safely (see _store.write_members)
                 answer = write_membership(self, **step['member'])
             elif step['method'] == 'GET':
                 answer = self.client.get_object(step['path'])

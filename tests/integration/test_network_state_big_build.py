@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE
+from ansible_collections.nms.overlay.plugins.module_utils._store import MAX_SETTLE
 from tests.bench import big_build
 from tests.bench.big_build import PATHS, SMALL, bare_loop, build, names
 

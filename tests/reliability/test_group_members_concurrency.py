@@ -4,7 +4,7 @@
 removing others from it all end with what each asked for, on a quiet machine and on a loaded one (where a fork can
 stall seconds between its read and its write). Every answer is held, so that without a lock all forks would read the
 member list before any of them writes it; the forks of one machine take turns on the group's lock
-(_members.object_lock), so each writes once and none undoes another's (a lost update, which a read-back finds only
+(_store.object_lock), so each writes once and none undoes another's (a lost update, which a read-back finds only
 while its wait lasts: a loaded CI machine once outlasted it)."""
 
 from __future__ import annotations

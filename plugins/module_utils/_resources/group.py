@@ -10,7 +10,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROU
 from ansible_collections.nms.overlay.plugins.module_utils._compare import id_list, ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._kind import Field
-from ansible_collections.nms.overlay.plugins.module_utils._members import member_body, with_delta
+from ansible_collections.nms.overlay.plugins.module_utils._store import member_body, with_delta
 from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
 
 
@@ -89,7 +89,7 @@ class GroupModule(ResourceModule):
         return dict(desired, peers=with_delta(current, named, []) if mode == 'add' else with_delta(current, [], named))
 
     def follow_ups(self, before, state, obj):
-        """The membership step of peers_mode add or remove (see _members.write_members); its diff shows only the
+        """The membership step of peers_mode add or remove (see _store.write_members); its diff shows only the
         peers that join (after) and leave (before)."""
         add, remove = self.peers_delta or ((), ())
         if before is None or not (add or remove):

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The wait of a membership write before its read-back (plugins/module_utils/_members.py ``write_members``), proved
+"""The wait of a membership write before its read-back (plugins/module_utils/_store.py ``write_members``), proved
 directly: as long as this client's own read and write took, SETTLE_FLOOR at least, MAX_SETTLE at most, and the read-back
 only after it. A read-back that came too soon would miss a concurrent writer's lost update and call the write done; the
 other tests see the wait only through the engine, where a fast fake server makes the floor every wait there is."""
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE
-from ansible_collections.nms.overlay.plugins.module_utils._members import SETTLE_FLOOR, write_members
+from ansible_collections.nms.overlay.plugins.module_utils._store import MAX_SETTLE
+from ansible_collections.nms.overlay.plugins.module_utils._store import SETTLE_FLOOR, write_members
 
 GROUP_PATH = '/groups/g1'
 

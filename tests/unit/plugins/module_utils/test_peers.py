@@ -14,7 +14,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._peers import (
     bare_ip, describe_peer, in_any_group, normalise_peer, os_matches, peer_shape_problem, same_hostname,
 )
 from ansible_collections.nms.overlay.plugins.module_utils._resource import MAX_SETTLE
-from ansible_collections.nms.overlay.plugins.module_utils import _members as peer_resource
+from ansible_collections.nms.overlay.plugins.module_utils import _store as peer_resource
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 from tests.support import fakes
 from tests.support.fakes import engine

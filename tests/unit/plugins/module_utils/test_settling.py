@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
-from ansible_collections.nms.overlay.plugins.module_utils._create import MAX_SETTLE
+from ansible_collections.nms.overlay.plugins.module_utils._store import MAX_SETTLE
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._network import NetworkStateModule
 from tests.support.fakes import FakeModule, engine

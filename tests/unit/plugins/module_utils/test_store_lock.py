@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nms.overlay contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The machine-wide lock of one server object (plugins/module_utils/_members.py) and the membership write that holds
-it (_members.write_members): a second process waits for the first's block, a held lock fails the task after its
+"""The machine-wide lock of one server object (plugins/module_utils/_store.py) and the membership write that holds
+it (_store.write_members): a second process waits for the first's block, a held lock fails the task after its
 wait naming the lock, a lock directory that is not this user's private one is not used, and the read and the write
 of a member list happen under the lock, its read-back after it."""
 
@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from ansible_collections.nms.overlay.plugins.module_utils import _members
+from ansible_collections.nms.overlay.plugins.module_utils import _store
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._members import write_members
+from ansible_collections.nms.overlay.plugins.module_utils._store import write_members
 
 SERVER = 'https://nms.example'
 
@@ -32,8 +32,8 @@ def own_temporary_directory(tmp_path, monkeypatch):
 
 def held_elsewhere(path):
     """Whether another open file of the object's lock cannot take it now (someone holds it)."""
-    directory = _members.lock_directory()
-    handle = os.open(_members.lock_path(directory, SERVER, path), os.O_RDWR | os.O_CREAT, 0o600)
+    directory = _store.lock_directory()
+    handle = os.open(_store.lock_path(directory, SERVER, path), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return False
@@ -45,7 +45,7 @@ def held_elsewhere(path):
 
 def hold_for(path, seconds, started, ended):
     """In a child process: hold the lock ``seconds``, telling when it had it and when it let go."""
-    with _members.object_lock(SERVER, path, 'group'):
+    with _store.object_lock(SERVER, path, 'group'):
         started.value = time.monotonic()
         time.sleep(seconds)
         ended.value = time.monotonic()
@@ -67,7 +67,7 @@ def in_child(path, seconds):
 def test_a_second_process_waits_until_the_first_lets_go():
     child, ended = in_child('/groups/g1', 0.4)
     try:
-        with _members.object_lock(SERVER, '/groups/g1', 'group'):
+        with _store.object_lock(SERVER, '/groups/g1', 'group'):
             entered = time.monotonic()
     finally:
         child.join(10)
@@ -77,9 +77,9 @@ def test_a_second_process_waits_until_the_first_lets_go():
 def test_another_object_is_not_held_by_it():
     child, ended = in_child('/groups/g1', 0.6)
     try:
-        with _members.object_lock(SERVER, '/groups/g2', 'group'):
+        with _store.object_lock(SERVER, '/groups/g2', 'group'):
             entered = time.monotonic()
-        with _members.object_lock('https://other.example', '/groups/g1', 'group'):
+        with _store.object_lock('https://other.example', '/groups/g1', 'group'):
             entered_other_server = time.monotonic()
     finally:
         child.join(10)
@@ -90,17 +90,17 @@ def test_a_lock_held_past_its_wait_fails_naming_the_object_and_the_lock(monkeypa
     child, dummy = in_child('/groups/g1', 1.0)
     try:
         with pytest.raises(TaskError) as failure:
-            with _members.object_lock(SERVER, '/groups/g1', 'group', wait=0.1):
+            with _store.object_lock(SERVER, '/groups/g1', 'group', wait=0.1):
                 pytest.fail('the block ran while another process held the lock')
     finally:
         child.join(10)
     message = str(failure.value)
-    assert 'the group g1' in message and _members.lock_path(_members.lock_directory(), SERVER, '/groups/g1') in message
+    assert 'the group g1' in message and _store.lock_path(_store.lock_directory(), SERVER, '/groups/g1') in message
     assert 'nothing was changed' in message
 
 
 def test_the_lock_directory_is_private_and_the_lock_files_are_in_it(own_temporary_directory):
-    with _members.object_lock(SERVER, '/groups/g1', 'group'):
+    with _store.object_lock(SERVER, '/groups/g1', 'group'):
         pass
     directory = own_temporary_directory / ('nms-overlay-%d' % os.getuid())
     assert directory.is_dir() and directory.stat().st_mode & 0o777 == 0o700
@@ -116,8 +116,8 @@ def test_a_lock_directory_that_is_not_private_is_not_used(own_temporary_director
     else:
         directory.mkdir()
         directory.chmod(0o777)
-    assert _members.lock_directory() is None
-    with _members.object_lock(SERVER, '/groups/g1', 'group'):
+    assert _store.lock_directory() is None
+    with _store.object_lock(SERVER, '/groups/g1', 'group'):
         ran = True
     assert ran and not list(own_temporary_directory.rglob('*.lock'))
 
