@@ -1,11 +1,1 @@
-# -*- coding: utf-8 -*-
-# Copyright: (c) 2026, nms.overlay contributors
-# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""nms.overlay.token_info runs in the controller's worker when the task runs locally."""
-
-from __future__ import annotations
-
-from ansible_collections.nms.overlay.plugins.modules.token_info import TokenInfoModule
-from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import action_for
-
-ActionModule = action_for(TokenInfoModule)
+../plugin_utils/_module_action.py

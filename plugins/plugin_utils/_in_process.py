@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import importlib
 import os
 import shutil
 import json
@@ -55,6 +56,34 @@ SWITCH = 'nms_overlay_in_process'
 CA_PATH_VARIABLE = 'NMS_API_CA_PATH'  # ca_path's fallback (module_utils/_task.py): a relative one is taken here too
 
 display = Display()
+
+
+ACTION_PACKAGE = 'ansible_collections.nms.overlay.plugins.action'
+MODULES_PACKAGE = 'ansible_collections.nms.overlay.plugins.modules'
+
+
+def engine_class_name(module):
+    """The name of a module's engine class in its file, plugins/modules/<module>.py: peer_info's is PeerInfoModule."""
+    return ''.join(part.title() for part in module.split('_')) + 'Module'
+
+
+def action_named(plugin):
+    """The action plugin class for ``plugin``, the import name of the action plugin file that asks for it.
+
+    Every plugins/action/<module>.py is a link to one file, plugins/plugin_utils/_module_action.py, which asks with its
+    own __name__: ansible-core imports each link by the plugin's name, so the name says which module's engine to run.
+    Imported by its own name (a linter's or ansible-test's import check), the file is no module's action plugin and
+    gets the class every one of them derives from.
+    """
+    package, dummy, module = plugin.rpartition('.')
+    if package != ACTION_PACKAGE:
+        return InProcessAction
+    source = importlib.import_module('%s.%s' % (MODULES_PACKAGE, module))
+    engine = getattr(source, engine_class_name(module), None)
+    if engine is None:
+        raise ImportError('plugins/modules/%s.py has no %s, the engine class its action plugin runs'
+                          % (module, engine_class_name(module)))
+    return action_for(engine)
 
 
 def action_for(engine):

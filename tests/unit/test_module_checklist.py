@@ -11,9 +11,11 @@ import os
 
 import yaml
 
+from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import engine_class_name
 from tests.scenarios.scenarios import SCENARIOS
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ACTION_LINK = '../plugin_utils/_module_action.py'  # every action plugin is this one file (_module_action.py)
 
 
 def read(*parts):
@@ -56,10 +58,12 @@ class Collection:
 
     def action_plugin(self, module):
         path = os.path.join(self.action_dir, module + '.py')
-        if not os.path.exists(path):
-            return False
-        text = read('plugins', 'action', module + '.py')
-        return 'from ansible_collections.nms.overlay.plugins.modules.%s import ' % module in text and 'action_for(' in text
+        return os.path.islink(path) and os.readlink(path) == ACTION_LINK
+
+    def engine_class(self, module):
+        """The module's file runs the class its action plugin looks for (action_named in _in_process.py)."""
+        path = os.path.join(REPO, 'plugins', 'modules', module + '.py')
+        return os.path.exists(path) and '%s.main()' % engine_class_name(module) in read('plugins', 'modules', module + '.py')
 
     def readme(self, module):
         return any('`nms.overlay.%s`' % module in row or '`%s`' % module in row for row in self.readme_rows)
@@ -67,8 +71,10 @@ class Collection:
 
 # place: (where a contributor adds the module, whether it is there)
 PLACES = {
-    'action plugin': ('plugins/action/MODULE.py (action_for of the module, as the others)',
-                      lambda c, m: c.action_plugin(m)),
+    'action plugin': ('plugins/action/MODULE.py, a link to %s (ln -s %s plugins/action/MODULE.py)'
+                      % (ACTION_LINK, ACTION_LINK), lambda c, m: c.action_plugin(m)),
+    'engine class': ('plugins/modules/MODULE.py runs its engine class by the name its action plugin looks for '
+                     '(<Module>Module.main(), as the others)', lambda c, m: c.engine_class(m)),
     'action group': ('meta/runtime.yml action_groups.all', lambda c, m: m in c.action_group),
     'README': ('the README\'s table of modules', lambda c, m: c.readme(m)),
     'compatibility page': ('docs/compatibility.md (NMS_WRITE_COMPATIBILITY=1 pytest tests/unit/test_compatibility.py)',
@@ -101,8 +107,10 @@ def test_every_module_is_in_every_place():
 def test_a_new_module_is_told_every_place_at_once():
     """A module that is nowhere yet (only its file) is told each place in one run, naming its files."""
     lacking = missing(Collection(), ['widget'])
-    assert list(lacking) == ['widget'] and len(lacking['widget']) == len(PLACES) == 8
-    assert lacking['widget'][0] == 'plugins/action/widget.py (action_for of the module, as the others)'
+    assert list(lacking) == ['widget'] and len(lacking['widget']) == len(PLACES) == 9
+    assert lacking['widget'][0] == ('plugins/action/widget.py, a link to ../plugin_utils/_module_action.py '
+                                    '(ln -s ../plugin_utils/_module_action.py plugins/action/widget.py)')
+    assert lacking['widget'][1].startswith('plugins/modules/widget.py runs its engine class')
 
 
 def test_a_module_in_some_places_is_told_only_the_others():

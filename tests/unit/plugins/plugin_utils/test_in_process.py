@@ -220,6 +220,40 @@ def test_every_module_has_an_action_plugin_for_its_engine():
         assert action.engine is getattr(module, ''.join(part.title() for part in name.split('_')) + 'Module'), name
 
 
+def test_every_action_plugin_is_a_link_to_one_file():
+    """plugins/action holds links only, to the one file that reads its module from the name it is imported by."""
+    action_dir = os.path.join(os.path.dirname(_in_process.__file__), '..', 'action')
+    names = [name for name in os.listdir(action_dir) if name.endswith('.py')]
+    assert len(names) >= 25
+    assert {os.readlink(os.path.join(action_dir, name)) for name in names} == {'../plugin_utils/_module_action.py'}
+
+
+def test_the_one_action_file_imported_by_its_own_name_is_no_modules_plugin():
+    """ansible-test's import check and linters import plugin_utils/_module_action.py by its own name: no engine."""
+    import importlib
+    action = importlib.import_module('ansible_collections.nms.overlay.plugins.plugin_utils._module_action').ActionModule
+    assert action is InProcessAction and action.engine is None
+
+
+def test_action_named_preloads_the_engine_the_name_gives(monkeypatch):
+    from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
+    preloaded = []
+    monkeypatch.setattr(PolicyModule, 'preload', classmethod(preloaded.append))
+    action = _in_process.action_named('ansible_collections.nms.overlay.plugins.action.policy')
+    assert action.engine is PolicyModule and preloaded == [PolicyModule]
+
+
+def test_action_named_says_which_class_a_module_file_lacks(monkeypatch):
+    """A module file whose engine class is named otherwise fails at once, naming the file and the class."""
+    import sys
+    import types
+    fake = types.ModuleType('ansible_collections.nms.overlay.plugins.modules.widget_info')
+    fake.WidgetModule = FakeEngine  # not WidgetInfoModule
+    monkeypatch.setitem(sys.modules, fake.__name__, fake)
+    with pytest.raises(ImportError, match=r'plugins/modules/widget_info\.py has no WidgetInfoModule, the engine class'):
+        _in_process.action_named('ansible_collections.nms.overlay.plugins.action.widget_info')
+
+
 def test_preload_loads_the_options_model_only_where_there_is_one(monkeypatch):
     from ansible_collections.nms.overlay.plugins.module_utils import _kind
     from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
