@@ -70,14 +70,12 @@ def engine_class_name(module):
 def action_named(plugin):
     """The action plugin class for ``plugin``, the import name of the action plugin file that asks for it.
 
-    Every plugins/action/<module>.py is a link to one file, plugins/plugin_utils/_module_action.py, which asks with its
-    own __name__: ansible-core imports each link by the plugin's name, so the name says which module's engine to run.
-    Imported by its own name (a linter's or ansible-test's import check), the file is no module's action plugin and
-    gets the class every one of them derives from.
+    Every plugins/action/<module>.py is the same text, which asks with its own __name__: ansible-core imports each by
+    the plugin's name, so the name says which module's engine to run.
     """
     package, dummy, module = plugin.rpartition('.')
     if package != ACTION_PACKAGE:
-        return InProcessAction
+        raise ImportError('%s is no action plugin of nms.overlay (%s.<module>)' % (plugin, ACTION_PACKAGE))
     source = importlib.import_module('%s.%s' % (MODULES_PACKAGE, module))
     engine = getattr(source, engine_class_name(module), None)
     if engine is None:

@@ -15,7 +15,7 @@ from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import eng
 from tests.scenarios.scenarios import SCENARIOS
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ACTION_LINK = '../plugin_utils/_module_action.py'  # every action plugin is this one file (_module_action.py)
+ACTION_MODEL = 'group'  # every action plugin is a copy of this module's, byte for byte (no link: antsibull-docs)
 
 
 def read(*parts):
@@ -58,7 +58,8 @@ class Collection:
 
     def action_plugin(self, module):
         path = os.path.join(self.action_dir, module + '.py')
-        return os.path.islink(path) and os.readlink(path) == ACTION_LINK
+        return (os.path.isfile(path) and not os.path.islink(path)
+                and read('plugins', 'action', module + '.py') == read('plugins', 'action', ACTION_MODEL + '.py'))
 
     def engine_class(self, module):
         """The module's file runs the class its action plugin looks for (action_named in _in_process.py)."""
@@ -71,8 +72,9 @@ class Collection:
 
 # place: (where a contributor adds the module, whether it is there)
 PLACES = {
-    'action plugin': ('plugins/action/MODULE.py, a link to %s (ln -s %s plugins/action/MODULE.py)'
-                      % (ACTION_LINK, ACTION_LINK), lambda c, m: c.action_plugin(m)),
+    'action plugin': ('plugins/action/MODULE.py, a copy (not a link) of plugins/action/%s.py '
+                      '(cp plugins/action/%s.py plugins/action/MODULE.py)' % (ACTION_MODEL, ACTION_MODEL),
+                      lambda c, m: c.action_plugin(m)),
     'engine class': ('plugins/modules/MODULE.py runs its engine class by the name its action plugin looks for '
                      '(<Module>Module.main(), as the others)', lambda c, m: c.engine_class(m)),
     'action group': ('meta/runtime.yml action_groups.all', lambda c, m: m in c.action_group),
@@ -108,8 +110,8 @@ def test_a_new_module_is_told_every_place_at_once():
     """A module that is nowhere yet (only its file) is told each place in one run, naming its files."""
     lacking = missing(Collection(), ['widget'])
     assert list(lacking) == ['widget'] and len(lacking['widget']) == len(PLACES) == 9
-    assert lacking['widget'][0] == ('plugins/action/widget.py, a link to ../plugin_utils/_module_action.py '
-                                    '(ln -s ../plugin_utils/_module_action.py plugins/action/widget.py)')
+    assert lacking['widget'][0] == ('plugins/action/widget.py, a copy (not a link) of plugins/action/group.py '
+                                    '(cp plugins/action/group.py plugins/action/widget.py)')
     assert lacking['widget'][1].startswith('plugins/modules/widget.py runs its engine class')
 
 

@@ -220,19 +220,23 @@ def test_every_module_has_an_action_plugin_for_its_engine():
         assert action.engine is getattr(module, ''.join(part.title() for part in name.split('_')) + 'Module'), name
 
 
-def test_every_action_plugin_is_a_link_to_one_file():
-    """plugins/action holds links only, to the one file that reads its module from the name it is imported by."""
+def test_every_action_plugin_is_one_text_and_no_link():
+    """plugins/action holds copies of one text that reads its module from the name it is imported by; no link, which
+    antsibull-docs takes for an alias of the linked file (the docs site then has no module pages)."""
     action_dir = os.path.join(os.path.dirname(_in_process.__file__), '..', 'action')
-    names = [name for name in os.listdir(action_dir) if name.endswith('.py')]
-    assert len(names) >= 25
-    assert {os.readlink(os.path.join(action_dir, name)) for name in names} == {'../plugin_utils/_module_action.py'}
+    paths = [os.path.join(action_dir, name) for name in os.listdir(action_dir) if name.endswith('.py')]
+    assert len(paths) >= 25
+    assert not [path for path in paths if os.path.islink(path)]
+    texts = set()
+    for path in paths:
+        with open(path, encoding='utf-8') as handle:
+            texts.add(handle.read())
+    assert len(texts) == 1 and 'ActionModule = action_named(__name__)' in texts.pop()
 
 
-def test_the_one_action_file_imported_by_its_own_name_is_no_modules_plugin():
-    """ansible-test's import check and linters import plugin_utils/_module_action.py by its own name: no engine."""
-    import importlib
-    action = importlib.import_module('ansible_collections.nms.overlay.plugins.plugin_utils._module_action').ActionModule
-    assert action is InProcessAction and action.engine is None
+def test_action_named_refuses_a_name_outside_the_action_plugins():
+    with pytest.raises(ImportError, match=r'plugins\.plugin_utils\.copy is no action plugin of nms\.overlay'):
+        _in_process.action_named('ansible_collections.nms.overlay.plugins.plugin_utils.copy')
 
 
 def test_action_named_preloads_the_engine_the_name_gives(monkeypatch):
