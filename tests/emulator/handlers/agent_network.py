@@ -22,6 +22,7 @@ from typing import Any
 from ..state import Record, State
 from ..util import ApiError, iso, now
 from .base import CURRENT, Ctx, route
+from .crud import CrudKind, admins, kept as _kept, serve
 
 # The catalog as the real v0.77.1 answers it (GET /api/agent-network/catalog/providers): its 15 providers, in its order,
 # with every model and price. Kept as that answer (agent_network_catalog.json beside the emulator), never edited by hand.
@@ -32,15 +33,6 @@ LABELS = ("dulcet-spinnaker", "brave-otter", "quiet-heron", "amber-lynx")
 DEFAULT_SETTINGS = {"access_log_retention_days": 30, "dedicated": False, "enable_log_collection": True,
                     "enable_prompt_collection": False, "endpoint": "", "proxy_address": "", "redact_pii": False}
 PRICES = ("input_per_1k", "output_per_1k", "cached_input_per_1k", "cache_read_per_1k", "cache_creation_per_1k")
-
-
-def _kept(state: State, name: str) -> dict[str, Record]:
-    """The state's records of a kind this module adds (kept on the state, so a reset starts without them)."""
-    records = getattr(state, name, None)
-    if records is None:
-        records = {}
-        setattr(state, name, records)
-    return records
 
 
 def _settings(state: State) -> Record | None:
@@ -156,64 +148,43 @@ def _provider_fields(data: dict[str, Any]) -> Record:
             "metadata_disabled": bool(data.get("metadata_disabled"))}
 
 
-def _found(ctx: Ctx, store: str, param: str, noun: str, prefix: str = "") -> Record:
-    record = _kept(ctx.state, store).get(ctx.params[param])
-    if record is None:
-        raise ApiError(404, "%sagent network %s: %s not found" % (prefix, noun, ctx.params[param]))
-    return record
-
-
 @route("GET", "/api/agent-network/catalog/providers", CURRENT)
 def catalog(ctx: Ctx) -> Any:
     ctx.require(ctx.admin, "permission denied")
     return copy.deepcopy(list(CATALOG))
 
 
-@route("GET", "/api/agent-network/providers", CURRENT)
-def list_providers(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    return [_render_provider(item) for item in _kept(ctx.state, "agent_network_providers").values()]
-
-
-@route("POST", "/api/agent-network/providers", CURRENT)
-def create_provider(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    data = _json(ctx)
+def _provider_record(ctx: Ctx, data: dict[str, Any], creating: bool) -> Record:
     fields = _provider_fields(data)
-    if not data.get("api_key"):
+    if creating and not data.get("api_key"):
         raise ApiError(422, "api_key is required")
-    provider = _stamped(dict(fields, id=ctx.state.new_id(), api_key=data["api_key"]), True)
-    _kept(ctx.state, "agent_network_providers")[provider["id"]] = provider
-    return _render_provider(provider)
-
-
-@route("GET", "/api/agent-network/providers/{providerId}", CURRENT)
-def get_provider(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    return _render_provider(_found(ctx, "agent_network_providers", "providerId", "provider"))
-
-
-@route("PUT", "/api/agent-network/providers/{providerId}", CURRENT)
-def update_provider(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    provider = _found(ctx, "agent_network_providers", "providerId", "provider", "failed to get agent network provider: ")
-    data = _json(ctx)
-    provider.update(_provider_fields(data))
     if data.get("api_key"):
-        provider["api_key"] = data["api_key"]  # left out or empty: the key held is kept
-    return _render_provider(_stamped(provider, False))
+        fields["api_key"] = data["api_key"]  # left out or empty in an update: the key held is kept
+    return fields
 
 
-@route("DELETE", "/api/agent-network/providers/{providerId}", CURRENT)
-def delete_provider(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    provider = _found(ctx, "agent_network_providers", "providerId", "provider", "failed to get agent network provider: ")
+def _provider_unused(ctx: Ctx, provider: Record) -> None:
     using = [item["name"] for item in _kept(ctx.state, "agent_network_policies").values() if provider["id"] in item["destination_provider_ids"]]
     if using:
         raise ApiError(422, "provider is in use by %d %s (%s); detach it before deleting"
                        % (len(using), "policy" if len(using) == 1 else "policies", ", ".join(using)))
-    del _kept(ctx.state, "agent_network_providers")[provider["id"]]
-    return {}
+
+
+def _agent_network_kind(path: str, param: str, noun: str, fields: Any, **declared: Any) -> CrudKind:
+    """An Agent Network kind on the CRUD table: admins only, v0.77 only, stamped, a 404 in the words of its noun
+    (a PUT's and a DELETE's prefixed with where it failed)."""
+
+    def stamped(ctx: Ctx, creating: bool) -> Record:
+        return _stamped(fields(ctx, _json(ctx), creating), creating)
+
+    wrap = "failed to get agent network %s: " % noun
+    declared.setdefault("wraps", {"PUT": wrap, "DELETE": wrap})
+    return serve(CrudKind(path=path, param=param, fields=stamped, missing="{wrap}agent network %s: {id} not found" % noun,
+                          readable=admins, writable=admins, dialects=CURRENT, **declared))
+
+
+_agent_network_kind("/api/agent-network/providers", "providerId", "provider", _provider_record, store="agent_network_providers",
+                    render=lambda ctx, provider, step: _render_provider(provider), removing=_provider_unused)
 
 
 # policies, guardrails, budget rules --------------------------------------------------------------
@@ -273,47 +244,17 @@ def _rule_fields(ctx: Ctx, data: dict[str, Any], created: bool) -> Record:
             "target_groups": _ids(data, "target_groups"), "target_users": _ids(data, "target_users"), "limits": _limits(data)}
 
 
-def _crud(path: str, param: str, store: str, noun: str, prefix: str, fields: Any, get_prefix: str) -> None:
-    """The five routes of a plain Agent Network kind (ids with the kind's prefix, as the real server gives them)."""
-
-    def listed(ctx: Ctx) -> Any:
-        ctx.require(ctx.admin, "permission denied")
-        return [dict(item) for item in _kept(ctx.state, store).values()]
-
-    def create(ctx: Ctx) -> Any:
-        ctx.require(ctx.admin, "permission denied")
-        record = _stamped(dict(fields(ctx, _json(ctx), True), id=prefix + ctx.state.new_id()), True)
-        _kept(ctx.state, store)[record["id"]] = record
-        return dict(record)
-
-    def read(ctx: Ctx) -> Any:
-        ctx.require(ctx.admin, "permission denied")
-        return dict(_found(ctx, store, param, noun))
-
-    def update(ctx: Ctx) -> Any:
-        ctx.require(ctx.admin, "permission denied")
-        record = _found(ctx, store, param, noun, "failed to get agent network %s: " % noun)
-        record.update(fields(ctx, _json(ctx), False))
-        return dict(_stamped(record, False))
-
-    def delete(ctx: Ctx) -> Any:
-        ctx.require(ctx.admin, "permission denied")
-        record = _found(ctx, store, param, noun, get_prefix)
-        del _kept(ctx.state, store)[record["id"]]
-        return {}
-
-    item = "%s/{%s}" % (path, param)
-    for method, template, handler in (("GET", path, listed), ("POST", path, create), ("GET", item, read), ("PUT", item, update),
-                                      ("DELETE", item, delete)):
-        route(method, template, CURRENT)(handler)
+def _prefixed(prefix: str) -> Any:
+    return lambda state: prefix + state.new_id()  # the real server's ids of these kinds carry the kind's prefix
 
 
-_crud("/api/agent-network/policies", "policyId", "agent_network_policies", "policy", "ainpol_", _policy_fields,
-      "failed to get agent network policy: ")
-_crud("/api/agent-network/guardrails", "guardrailId", "agent_network_guardrails", "guardrail", "ainguard_", _guardrail_fields,
-      "failed to get agent network guardrail: ")
-_crud("/api/agent-network/budget-rules", "ruleId", "agent_network_budget_rules", "budget rule", "ainbud_", _rule_fields,
-      "get agent network budget rule: ")
+_agent_network_kind("/api/agent-network/policies", "policyId", "policy", _policy_fields, store="agent_network_policies",
+                    new_id=_prefixed("ainpol_"))
+_agent_network_kind("/api/agent-network/guardrails", "guardrailId", "guardrail", _guardrail_fields,
+                    store="agent_network_guardrails", new_id=_prefixed("ainguard_"))
+_agent_network_kind("/api/agent-network/budget-rules", "ruleId", "budget rule", _rule_fields, store="agent_network_budget_rules",
+                    new_id=_prefixed("ainbud_"), wraps={"PUT": "failed to get agent network budget rule: ",
+                                                        "DELETE": "get agent network budget rule: "})
 
 
 # reports: no traffic flows through an emulated gateway; a test seeds access-log entries (/_emulator/agent-network-logs)

@@ -19,21 +19,13 @@ from ..state import Record, State
 from ..util import ApiError, iso, now
 from .users import embedded_user, passwords
 from .base import CURRENT, ROUTER, Ctx, route
+from .crud import CrudKind, admins, kept as _kept, serve
 
 OWN_ISSUER = "http://127.0.0.1:8080/oauth2"  # the embedded IdP's issuer, the one the real server reaches
 PROVIDER_TYPES = ("oidc", "zitadel", "entra", "google", "okta", "pocketid", "microsoft", "adfs")
 INVITES_REFUSED = "invite links are only available with embedded identity provider"
 DEFAULT_INVITE_SECONDS = 72 * 3600
 TOKEN_ALPHABET = string.ascii_letters + string.digits
-
-
-def _kept(state: State, name: str) -> dict[str, Record]:
-    """The state's records of a kind this module adds (kept on the state, so a reset starts without them)."""
-    records = getattr(state, name, None)
-    if records is None:
-        records = {}
-        setattr(state, name, records)
-    return records
 
 
 # identity providers ----------------------------------------------------------------------
@@ -58,7 +50,7 @@ def _check_issuer(state: State, issuer: str) -> None:
                         f'configuration": dial tcp: lookup {host}: connect: network is unreachable')
 
 
-def _provider_body(ctx: Ctx) -> Record:
+def _provider_body(ctx: Ctx, creating: bool) -> Record:
     body = ctx.body()
     kind = body.str("type")
     if not kind:
@@ -78,49 +70,18 @@ def _provider_body(ctx: Ctx) -> Record:
     return {"type": kind, "name": name, "issuer": issuer, "client_id": client_id, "client_secret": body.str("client_secret")}
 
 
-def _provider(ctx: Ctx) -> Record:
-    provider = _kept(ctx.state, "identity_providers").get(ctx.params["idpId"])
+def _provider_change(ctx: Ctx, wanted: Record, provider: Record | None) -> None:
     if provider is None:
-        raise ApiError(404, "identity provider not found")
-    return provider
-
-
-@route("GET", "/api/identity-providers", CURRENT)
-def list_providers(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    return [_render_provider(item) for item in _kept(ctx.state, "identity_providers").values()]
-
-
-@route("POST", "/api/identity-providers", CURRENT)
-def create_provider(ctx: Ctx) -> Any:
-    provider = dict(_provider_body(ctx), id=ctx.state.new_id())
-    _kept(ctx.state, "identity_providers")[provider["id"]] = provider
-    return _render_provider(provider)
-
-
-@route("GET", "/api/identity-providers/{idpId}", CURRENT)
-def get_provider(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    return _render_provider(_provider(ctx))
-
-
-@route("PUT", "/api/identity-providers/{idpId}", CURRENT)
-def update_provider(ctx: Ctx) -> Any:
-    provider = _provider(ctx)
-    wanted = _provider_body(ctx)
+        return
     if wanted["type"] != provider["type"]:
         raise ApiError(500, "failed to update identity provider: failed to update connector: connector type change not allowed")
     if not wanted["client_secret"]:
         wanted["client_secret"] = provider["client_secret"]  # left out or empty: the secret held is kept
-    provider.update(wanted)
-    return _render_provider(provider)
 
 
-@route("DELETE", "/api/identity-providers/{idpId}", CURRENT)
-def delete_provider(ctx: Ctx) -> Any:
-    provider = _provider(ctx)
-    del _kept(ctx.state, "identity_providers")[provider["id"]]
-    return {}
+serve(CrudKind(path="/api/identity-providers", param="idpId", store="identity_providers", fields=_provider_body,
+               missing="identity provider not found", accept=_provider_change, readable=admins,
+               render=lambda ctx, provider, step: _render_provider(provider), dialects=CURRENT))
 
 
 # invite links ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 from ..state import DNS_DOMAIN, Record
 from ..util import ApiError, Body
 from .base import CURRENT, Ctx, route
+from .crud import CrudKind, serve, service_users_or_admins
 
 HOST_LABEL = r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
 DOMAIN_NAME = re.compile(rf"^({HOST_LABEL}\.)+[a-z]{{2,}}$", re.IGNORECASE)
@@ -74,24 +75,9 @@ def _render_network(ctx: Ctx, network: Record, created: bool = False, listed: bo
     }
 
 
-def _network_body(ctx: Ctx) -> tuple[str, str]:
+def _network_fields(ctx: Ctx, creating: bool) -> Record:
     body = ctx.body()
-    return body.str("name"), body.str("description")
-
-
-@route("GET", "/api/networks", CURRENT)
-def list_networks(ctx: Ctx) -> Any:
-    ctx.require(ctx.service_or_admin, "permission denied")
-    return [_render_network(ctx, item, listed=True) for item in ctx.state.networks.values()]
-
-
-@route("POST", "/api/networks", CURRENT)
-def create_network(ctx: Ctx) -> Any:
-    name, description = _network_body(ctx)  # v0.77 checks neither
-    network = {"id": ctx.state.new_id(), "name": name, "description": description}
-    ctx.state.networks[network["id"]] = network
-    ctx.event("network.create", network["id"], {"name": name})
-    return _render_network(ctx, network, created=True)
+    return {"name": body.str("name"), "description": body.str("description")}  # v0.77 checks neither; left out, emptied
 
 
 # the account-wide lists come before /api/networks/{networkId}, which their paths would match
@@ -107,34 +93,23 @@ def list_all_routers(ctx: Ctx) -> Any:
     return [_render_router(item) for item in ctx.state.network_routers.values()]
 
 
-@route("GET", "/api/networks/{networkId}", CURRENT)
-def get_network(ctx: Ctx) -> Any:
-    ctx.require(ctx.service_or_admin, "permission denied")
-    return _render_network(ctx, _network(ctx))
-
-
-@route("PUT", "/api/networks/{networkId}", CURRENT)
-def update_network(ctx: Ctx) -> Any:
-    name, description = _network_body(ctx)
-    network = _network(ctx, "failed to get network: ")
-    network.update(name=name, description=description)  # left out, the description is emptied
-    ctx.event("network.update", network["id"], {"name": name})
-    return _render_network(ctx, network)
-
-
-@route("DELETE", "/api/networks/{networkId}", CURRENT)
-def delete_network(ctx: Ctx) -> Any:
+def _network_contents_removed(ctx: Ctx, network: Record) -> None:
     """v0.77 deletes the network's resources (out of their groups) and routers with it."""
-    network = _network(ctx, "failed to get network: ")
     state = ctx.state
     for resource in [r for r in state.network_resources.values() if r["network_id"] == network["id"]]:
         _drop_resource(ctx, resource, network)
     for router in [r for r in state.network_routers.values() if r["network_id"] == network["id"]]:
         del state.network_routers[router["id"]]
         ctx.event("network.router.delete", router["id"], _router_meta(router, network))
-    del state.networks[network["id"]]
-    ctx.event("network.delete", network["id"], {"name": network["name"]})
-    return {}
+
+
+serve(CrudKind(path="/api/networks", param="networkId", store="networks", fields=_network_fields,
+               missing="{wrap}network: {id} not found",
+               wraps={"PUT": "failed to get network: ", "DELETE": "failed to get network: "}, body_first=True,
+               readable=service_users_or_admins, event="network", removing=_network_contents_removed,
+               render=lambda ctx, network, step: _render_network(ctx, network, created=step == "create",
+                                                                 listed=step == "list"),
+               dialects=CURRENT))
 
 
 # network resources ---------------------------------------------------------------------
@@ -428,58 +403,36 @@ def _zone(ctx: Ctx, wrap: str = "") -> Record:
     return zone
 
 
-def _zone_meta(zone: Record) -> Record:
+def _zone_meta(ctx: Ctx, zone: Record) -> Record:
     return {"name": zone["name"], "domain": zone["domain"]}
 
 
-@route("GET", "/api/dns/zones", CURRENT)
-def list_zones(ctx: Ctx) -> Any:
-    ctx.require(ctx.service_or_admin, "permission denied")
-    return [_render_zone(zone) for zone in ctx.state.zones.values()]
+def _new_zone_fields(ctx: Ctx, creating: bool) -> Record:
+    return dict(_zone_fields(ctx), records=[]) if creating else _zone_fields(ctx)
 
 
-@route("POST", "/api/dns/zones", CURRENT)
-def create_zone(ctx: Ctx) -> Any:
-    fields = _zone_fields(ctx)
-    # v0.77.1 refuses the server's own peer domain (its --dns-domain) and the account's dns_domain, either of them
-    account_domain = (ctx.state.account or {}).get("settings", {}).get("dns_domain")
-    if fields["domain"] == DNS_DOMAIN or (account_domain and fields["domain"] == account_domain):
-        raise ApiError(422, f"zone domain {fields['domain']} conflicts with peer dns domain")
-    if any(zone["domain"] == fields["domain"] for zone in ctx.state.zones.values()):
-        raise ApiError(409, f"zone with domain {fields['domain']} already exists")
-    _check_zone_groups(ctx, fields["distribution_groups"])
-    zone = {"id": ctx.state.new_id(), **fields, "records": []}
-    ctx.state.zones[zone["id"]] = zone
-    ctx.event("dns.zone.create", zone["id"], _zone_meta(zone))
-    return _render_zone(zone)
-
-
-@route("GET", "/api/dns/zones/{zoneId}", CURRENT)
-def get_zone(ctx: Ctx) -> Any:
-    ctx.require(ctx.service_or_admin, "permission denied")
-    return _render_zone(_zone(ctx))
-
-
-@route("PUT", "/api/dns/zones/{zoneId}", CURRENT)
-def update_zone(ctx: Ctx) -> Any:
-    fields = _zone_fields(ctx)
-    zone = _zone(ctx, "failed to get zone: ")
-    if fields["domain"] != zone["domain"]:
+def _zone_change(ctx: Ctx, fields: Record, zone: Record | None) -> None:
+    if zone is None:
+        # v0.77.1 refuses the server's own peer domain (its --dns-domain) and the account's dns_domain, either of them
+        account_domain = (ctx.state.account or {}).get("settings", {}).get("dns_domain")
+        if fields["domain"] == DNS_DOMAIN or (account_domain and fields["domain"] == account_domain):
+            raise ApiError(422, f"zone domain {fields['domain']} conflicts with peer dns domain")
+        if any(other["domain"] == fields["domain"] for other in ctx.state.zones.values()):
+            raise ApiError(409, f"zone with domain {fields['domain']} already exists")
+    elif fields["domain"] != zone["domain"]:
         raise ApiError(422, "zone domain cannot be updated")
     _check_zone_groups(ctx, fields["distribution_groups"])
-    zone.update(fields)
-    ctx.event("dns.zone.update", zone["id"], _zone_meta(zone))
-    return _render_zone(zone)
 
 
-@route("DELETE", "/api/dns/zones/{zoneId}", CURRENT)
-def delete_zone(ctx: Ctx) -> Any:
-    zone = _zone(ctx, "failed to get zone: ")
+def _zone_records_removed(ctx: Ctx, zone: Record) -> None:
     for record in zone["records"]:
         ctx.event("dns.zone.record.delete", record["id"], {**_record_meta(record, zone)})
-    del ctx.state.zones[zone["id"]]
-    ctx.event("dns.zone.delete", zone["id"], _zone_meta(zone))
-    return {}
+
+
+serve(CrudKind(path="/api/dns/zones", param="zoneId", store="zones", fields=_new_zone_fields, missing="{wrap}zone: {id} not found",
+               wraps={"PUT": "failed to get zone: ", "DELETE": "failed to get zone: "}, body_first=True, accept=_zone_change,
+               readable=service_users_or_admins, event="dns.zone", meta=_zone_meta, removing=_zone_records_removed,
+               render=lambda ctx, zone, step: _render_zone(zone), dialects=CURRENT))
 
 
 # DNS records ---------------------------------------------------------------------------

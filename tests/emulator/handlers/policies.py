@@ -9,6 +9,7 @@ from typing import Any
 from ..state import Record
 from ..util import ApiError, Body, DropConnection
 from .base import Ctx, route
+from .crud import CrudKind, admins, serve
 
 ACTIONS = ("accept", "drop")
 PROTOCOLS = ("all", "tcp", "udp", "icmp")
@@ -394,7 +395,7 @@ def _current_validate(name: str, checks: Record) -> None:
             raise ApiError(422, "ProcessCheck path shouldn't be empty")
 
 
-def _current_posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
+def _current_posture_from_body(ctx: Ctx, creating: bool) -> Record:
     """v0.77: geo database first (412), the checks as read (422 for a bad prefix), then the validation (422) and,
     for a new check, a unique name (422)."""
     body = ctx.body()
@@ -407,7 +408,7 @@ def _current_posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Recor
     _current_validate(name, checks)
     if creating and any(item["name"] == name for item in ctx.state.posture_checks.values()):
         raise ApiError(422, f"posture checks with name {name} already exists")
-    return {"id": check_id, "name": name, "description": body.str("description"), "checks": checks}
+    return {"name": name, "description": body.str("description"), "checks": checks}
 
 
 def _canonical_prefix(text: str) -> str:
@@ -421,9 +422,9 @@ def _canonical_prefix(text: str) -> str:
     return f"{interface.ip}/{interface.network.prefixlen}"
 
 
-def _posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
+def _posture_from_body(ctx: Ctx, creating: bool) -> Record:
     if ctx.dialect.current:
-        return _current_posture_from_body(ctx, check_id, creating)
+        return _current_posture_from_body(ctx, creating)
     body = ctx.body()
     name = body.str("name")
     if not name:
@@ -442,65 +443,31 @@ def _posture_from_body(ctx: Ctx, check_id: str, creating: bool) -> Record:
             raise ApiError(400, f"{label}: {value} is not valid")
     if creating and any(item["name"] == name for item in ctx.state.posture_checks.values()):
         raise ApiError(412, "posture check name should be unique")
-    return {"id": check_id, "name": name, "description": body.str("description"), "checks": checks}
+    return {"name": name, "description": body.str("description"), "checks": checks}
 
 
 def _posture_code(ctx: Ctx, verb: str) -> str:
     """`posture.check.created` (v0.27) or `posture.check.create` (v0.77), and so on."""
-    return f"posture.check.{verb[:-1] if ctx.dialect.current else verb}"
+    return f"posture.check.{verb if ctx.dialect.current else verb + 'd'}"
 
 
-def _require_posture_access(ctx: Ctx) -> None:
-    ctx.require(ctx.admin, "only users with admin power are allowed to view posture checks")
+# v0.27's words of a missing check, by method (v0.77 says "posture checks: <id> not found" to each)
+LEGACY_POSTURE_MISSING = {"GET": "posture checks with id {id} not found", "PUT": "couldn't find posture checks id {id}",
+                          "DELETE": "posture checks with id {id} doesn't exist"}
 
 
-@route("GET", "/api/posture-checks")
-def list_posture_checks(ctx: Ctx) -> Any:
-    _require_posture_access(ctx)
-    return [ctx.render.posture_check(item) for item in ctx.state.posture_checks.values()]
+def _posture_missing(ctx: Ctx, method: str, check_id: str) -> str:
+    return (f"posture checks: {check_id} not found" if ctx.dialect.current
+            else LEGACY_POSTURE_MISSING[method].format(id=check_id))
 
 
-@route("GET", "/api/posture-checks/{postureCheckId}")
-def get_posture_check(ctx: Ctx) -> Any:
-    _require_posture_access(ctx)
-    cid = ctx.params["postureCheckId"]
-    item = ctx.state.posture_checks.get(cid)
-    if item is None:
-        raise ApiError(404, f"posture checks: {cid} not found" if ctx.dialect.current
-                       else f"posture checks with id {cid} not found")
-    return ctx.render.posture_check(item)
-
-
-@route("POST", "/api/posture-checks")
-def create_posture_check(ctx: Ctx) -> Any:
-    item = _posture_from_body(ctx, ctx.state.new_id(), creating=True)
-    ctx.state.posture_checks[item["id"]] = item
-    ctx.event(_posture_code(ctx, "created"), item["id"], {"name": item["name"]})
-    return ctx.render.posture_check(item)
-
-
-@route("PUT", "/api/posture-checks/{postureCheckId}")
-def update_posture_check(ctx: Ctx) -> Any:
-    cid = ctx.params["postureCheckId"]
-    if cid not in ctx.state.posture_checks:
-        raise ApiError(404, f"posture checks: {cid} not found" if ctx.dialect.current
-                       else f"couldn't find posture checks id {cid}")
-    item = _posture_from_body(ctx, cid, creating=False)
-    ctx.state.posture_checks[cid] = item
-    ctx.event(_posture_code(ctx, "updated"), cid, {"name": item["name"]})
-    return ctx.render.posture_check(item)
-
-
-@route("DELETE", "/api/posture-checks/{postureCheckId}")
-def delete_posture_check(ctx: Ctx) -> Any:
-    cid = ctx.params["postureCheckId"]
-    item = ctx.state.posture_checks.get(cid)
-    if item is None:
-        raise ApiError(404, f"posture checks: {cid} not found" if ctx.dialect.current
-                       else f"posture checks with id {cid} doesn't exist")
+def _posture_unlinked(ctx: Ctx, check: Record) -> None:
     for policy in ctx.state.policies.values():
-        if cid in (policy["source_posture_checks"] or []):
+        if check["id"] in (policy["source_posture_checks"] or []):
             raise ApiError(412, f"posture checks have been linked to policy: {policy['name']}")
-    del ctx.state.posture_checks[cid]
-    ctx.event(_posture_code(ctx, "deleted"), cid, {"name": item["name"]})
-    return ctx.dialect.delete_body()
+
+
+serve(CrudKind(path="/api/posture-checks", param="postureCheckId", store="posture_checks", fields=_posture_from_body,
+               missing=_posture_missing, readable=admins, denied="only users with admin power are allowed to view posture checks",
+               render=lambda ctx, check, step: ctx.render.posture_check(check), event=_posture_code,
+               removing=_posture_unlinked, deleted=lambda ctx: ctx.dialect.delete_body()))

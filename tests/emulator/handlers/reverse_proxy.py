@@ -24,21 +24,13 @@ from typing import Any
 from ..state import Record, State
 from ..util import NO_BODY, ApiError, iso, now
 from .base import CURRENT, Ctx, route
+from .crud import CrudKind, admins, kept as _kept, serve
 
 NO_CLUSTER = "no proxy clusters available"
 MODES = ("http", "tcp", "udp", "tls")
 TARGET_TYPES = ("peer", "host", "domain", "subnet", "cluster")
 SECRETS = (("password_auth", "password"), ("pin_auth", "pin"))
 TOKEN_ALPHABET = string.ascii_letters + string.digits
-
-
-def _kept(state: State, name: str) -> dict[str, Record]:
-    """The state's records of a kind this module adds (kept on the state, so a reset starts afresh)."""
-    records = getattr(state, name, None)
-    if records is None:
-        records = {}
-        setattr(state, name, records)
-    return records
 
 
 def _connect(state: State, address: str, kind: str = "account") -> None:
@@ -238,59 +230,36 @@ def _keep_secrets(wanted: Record, held: Record) -> None:
             auth[method] = dict(before)
 
 
-def _service(ctx: Ctx, prefix: str = "failed to get service: ") -> Record:
-    service = _kept(ctx.state, "proxy_services").get(ctx.params["serviceId"])
-    if service is None:  # a DELETE's words have no prefix
-        raise ApiError(404, f"{prefix}service {ctx.params['serviceId']} not found")
-    return service
-
-
 def _check_domain_free(ctx: Ctx, domain: str, own_id: str | None = None) -> None:
     if any(item["domain"] == domain and item["id"] != own_id for item in _kept(ctx.state, "proxy_services").values()):
         raise ApiError(409, f"domain already taken: {domain}")
 
 
-@route("GET", "/api/reverse-proxies/services", CURRENT)
-def list_services(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    return [_render_service(item) for item in _kept(ctx.state, "proxy_services").values()]
+def _service_fields(ctx: Ctx, creating: bool) -> Record:
+    wanted = _service_body(ctx, cluster=creating)  # an update's body first: v0.77.1 checks it before the lookup
+    if creating:
+        wanted["created_at"] = now()
+    return wanted
 
 
-@route("POST", "/api/reverse-proxies/services", CURRENT)
-def create_service(ctx: Ctx) -> Any:
-    wanted = _service_body(ctx)
-    _check_domain_free(ctx, wanted["domain"])
-    service = dict(wanted, id=ctx.state.new_id(), created_at=now())
-    _kept(ctx.state, "proxy_services")[service["id"]] = service
-    return _render_service(service)
-
-
-@route("GET", "/api/reverse-proxies/services/{serviceId}", CURRENT)
-def get_service(ctx: Ctx) -> Any:
-    ctx.require(ctx.admin, "permission denied")
-    return _render_service(_service(ctx))
-
-
-@route("PUT", "/api/reverse-proxies/services/{serviceId}", CURRENT)
-def update_service(ctx: Ctx) -> Any:
-    wanted = _service_body(ctx, cluster=False)  # the body first: v0.77.1 checks it before it looks the service up
-    service = _service(ctx)
+def _service_change(ctx: Ctx, wanted: Record, service: Record | None) -> None:
+    if service is None:
+        _check_domain_free(ctx, wanted["domain"])
+        return
     _manager_checks(ctx, wanted)
     _check_domain_free(ctx, wanted["domain"], service["id"])
     if wanted["mode"] != service["mode"]:
         raise ApiError(422, f"cannot change mode from {service['mode']!r} to {wanted['mode']!r}")
     _keep_secrets(wanted, service)
     for key in ("access_restrictions", "private", "access_groups"):
-        service.pop(key, None)
-    service.update(wanted)
-    return _render_service(service)
+        service.pop(key, None)  # replaced: one the update leaves out is gone
 
 
-@route("DELETE", "/api/reverse-proxies/services/{serviceId}", CURRENT)
-def delete_service(ctx: Ctx) -> Any:
-    service = _service(ctx, prefix="")
-    del _kept(ctx.state, "proxy_services")[service["id"]]
-    return {}
+serve(CrudKind(path="/api/reverse-proxies/services", param="serviceId", store="proxy_services", fields=_service_fields,
+               missing="{wrap}service {id} not found",  # a DELETE's words have no prefix
+               wraps={"GET": "failed to get service: ", "PUT": "failed to get service: "}, body_first=True,
+               accept=_service_change, readable=admins, render=lambda ctx, service, step: _render_service(service),
+               dialects=CURRENT))
 
 
 # proxy tokens ------------------------------------------------------------------------------
