@@ -253,6 +253,8 @@ IN_PROCESS_ENABLED = os.environ.get("NMS_INTEGRATION_IN_PROCESS", "1").strip().l
 # how many runs went which way, and their seconds: {way: [runs, seconds]} (see pytest_terminal_summary)
 RUN_COUNTS = collections.defaultdict(lambda: [0, 0.0])
 FALLBACKS = collections.Counter()  # why runs went through ansible-playbook (ansible=True, Jinja, ...)
+# the seconds of ansible-playbook runs by test file: where the stage's time goes (issue 43, item 6)
+PLAYBOOK_SECONDS = collections.Counter()
 
 
 class Step:
@@ -463,6 +465,7 @@ def run(request, tmp_path, collections_dir):
                                            playbook, python)
             way = "ansible-playbook"
             FALLBACKS[reason] += 1
+            PLAYBOOK_SECONDS[request.node.path.name] += time.monotonic() - started
         RUN_COUNTS[way][0] += 1
         RUN_COUNTS[way][1] += time.monotonic() - started
         label = "run #%d (%s)" % (counter[0], way)
@@ -602,7 +605,8 @@ COUNTS_KEY = "nms_integration_runs"
 
 def pytest_sessionfinish(session):
     if hasattr(session.config, "workeroutput"):  # an xdist worker
-        session.config.workeroutput[COUNTS_KEY] = json.dumps({"runs": dict(RUN_COUNTS), "fallbacks": dict(FALLBACKS)})
+        counts = {"runs": dict(RUN_COUNTS), "fallbacks": dict(FALLBACKS), "playbook_seconds": dict(PLAYBOOK_SECONDS)}
+        session.config.workeroutput[COUNTS_KEY] = json.dumps(counts)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -612,6 +616,7 @@ def pytest_testnodedown(node, error):  # pylint: disable=unused-argument
         RUN_COUNTS[way][0] += runs
         RUN_COUNTS[way][1] += seconds
     FALLBACKS.update(data.get("fallbacks") or {})
+    PLAYBOOK_SECONDS.update(data.get("playbook_seconds") or {})
 
 
 def pytest_terminal_summary(terminalreporter, config):
@@ -625,3 +630,7 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line("ansible-playbook runs by reason:")
         for reason, runs in FALLBACKS.most_common():
             terminalreporter.write_line("  %5d  %s" % (runs, reason))
+    if PLAYBOOK_SECONDS:
+        terminalreporter.write_line("ansible-playbook seconds by test file (the 12 most):")
+        for name, seconds in PLAYBOOK_SECONDS.most_common(12):
+            terminalreporter.write_line("  %7.1f  %s" % (seconds, name))
