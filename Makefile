@@ -13,10 +13,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-print-directory
-# Python writes compiled files for what the stages import (tests, the emulator, the collection as tests import it), as
-# a developer's machine does: a workplace that sets PYTHONDONTWRITEBYTECODE makes every pytest worker, emulator and
-# ansible-playbook compile every source again (make unit: 82 CPU s with it, 64 without). __pycache__ is git-ignored,
-# and neither the build (ansible-galaxy leaves __pycache__ out) nor the sanity copy (git-listed files) takes it.
+# The stages' Pythons keep compiled files of what they import from files (the tests, the emulator, the collection as
+# the unit and in-process tests import it), as a developer's machine does; a workplace that sets PYTHONDONTWRITEBYTECODE
+# would have every pytest worker and emulator compile them again (make unit: 82 CPU s with it, 64 without). __pycache__
+# is git-ignored; the build (ansible-galaxy leaves it out) and the sanity copy (git-listed files) never take it.
 unexport PYTHONDONTWRITEBYTECODE
 
 NEWEST_PYTHON_VERSION ?= 3.13

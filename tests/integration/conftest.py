@@ -465,9 +465,11 @@ def run(request, tmp_path, collections_dir):
                                            playbook, python)
             way = "ansible-playbook"
             FALLBACKS[reason] += 1
-            PLAYBOOK_SECONDS[request.node.path.name] += time.monotonic() - started
+        elapsed = time.monotonic() - started
+        if way == "ansible-playbook":
+            PLAYBOOK_SECONDS[request.node.path.name] += elapsed
         RUN_COUNTS[way][0] += 1
-        RUN_COUNTS[way][1] += time.monotonic() - started
+        RUN_COUNTS[way][1] += elapsed
         label = "run #%d (%s)" % (counter[0], way)
         _scan_secrets(request, label, result._stdout, result.results, emulators, never, known)  # pylint: disable=protected-access
         broken = [problem for record in result.results for problem in return_contract.violations(record)]

@@ -58,3 +58,14 @@ def test_without_lanes_the_stages_run_in_the_order_given(tmp_path):
     assert done.returncode == 0, out
     assert out.index('=== make quick started') < out.index('=== make oldest started')
     assert 'lanes' not in out
+
+
+def test_the_makefile_hands_its_stages_no_pythondontwritebytecode():
+    """A workplace's PYTHONDONTWRITEBYTECODE would make every pytest worker and emulator compile its sources again:
+    the Makefile leaves it out of every recipe's environment."""
+    makefile = os.path.join(os.path.dirname(__file__), '..', '..', 'Makefile')
+    proc = subprocess.run(['make', '-s', '-f', makefile, '--eval', 'nms-env-probe:\n\t@echo "[$${PYTHONDONTWRITEBYTECODE-}]"',
+                           'nms-env-probe'], env=dict(os.environ, PYTHONDONTWRITEBYTECODE='1'), capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == '[]', proc.stdout
