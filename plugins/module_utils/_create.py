@@ -134,7 +134,7 @@ def kept_copy(task, created):
     shared): None when that is ours, else the one kept, ours being discarded (see converge)."""
     task.listed = None
     old = ref_id(task.replacing) if task.replacing is not None else None
-    copies = [item for item in task.list_items() if task.matches(item) and ref_id(item) != old and task.may_replace(item)]
+    copies = [item for item in task.list_items(matching=True) if task.matches(item) and ref_id(item) != old and task.may_replace(item)]
     if ref_id(created) not in [ref_id(item) for item in copies]:
         copies.append(created)
     ids = sorted((ref_id(item) for item in copies), key=lambda text: (0, int(text), '') if text.isdigit() else (1, 0, text))

@@ -35,23 +35,29 @@ class ReferenceNames:
             if name and ref_id(value) not in (None, ''):
                 self.seen.setdefault(kind, {})[ref_id(value)] = name
 
+    def _table(self, kind):
+        """``({id: name}, {name: count})`` of the kind: the resolver's table of its lists (shared by every diff of
+        the run), with the summaries learned here where the lists do not know the id."""
+        listed, listed_counts = self.resolver.names_table(kind, kind_name) if self.resolver is not None else ({}, {})
+        seen = self.seen.get(kind)
+        if not seen:
+            return listed, listed_counts
+        if kind not in self.tables:
+            table, counts = dict(seen), dict(listed_counts)
+            table.update(listed)
+            for item_id, name in seen.items():
+                if item_id not in listed:
+                    counts[name] = counts.get(name, 0) + 1
+            self.tables[kind] = (table, counts)
+        return self.tables[kind]
+
     def show(self, kind, value):
         """One reference (or a set-like list of them, sorted as shown); values that are no id unchanged."""
         if isinstance(value, list):
             return sorted((self.show(kind, item) for item in value), key=str)
         if not isinstance(value, (str, int)) or isinstance(value, bool) or value == '':
             return value
-        if kind not in self.tables:
-            table = dict(self.seen.get(kind, {}))
-            for item in (self.resolver.known(kind) if self.resolver is not None else None) or []:
-                name = kind_name(kind, item)
-                if name and ref_id(item) not in (None, ''):
-                    table[ref_id(item)] = name
-            counts = {}
-            for name in table.values():
-                counts[name] = counts.get(name, 0) + 1
-            self.tables[kind] = (table, counts)
-        table, counts = self.tables[kind]
+        table, counts = self._table(kind)
         name = table.get(str(value))
         if not name:
             return value

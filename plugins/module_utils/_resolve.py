@@ -194,6 +194,7 @@ class Resolver:
         self._settings = {}
         self._server = None
         self._indexes = {}  # kind -> the ListIndex of its list, while that list is the one held
+        self._name_tables = {}  # kind -> (the known list it was made of, {id: name}, {name: how many objects bear it})
 
     @property
     def server(self):
@@ -341,6 +342,23 @@ class Resolver:
     def known(self, kind):
         """The objects of a kind this task has read: the whole list, else those read by name (never a request)."""
         return self._items.get(kind, self._named_items.get(kind))
+
+    def names_table(self, kind, name_of):
+        """The names of the known objects of a kind, ``({id: name}, {name: count})`` with ``name_of(kind, item)``
+        giving an object's name; made once per known list (never a request): a run naming the references of
+        thousands of created objects reuses it until a create, rename or drop makes the list a new one."""
+        items = self.known(kind)
+        held = self._name_tables.get(kind)
+        if held is None or held[0] is not items:
+            table, counts = {}, {}
+            for item in items or ():
+                name = name_of(kind, item)
+                if name and ref_id(item) not in (None, ''):
+                    table[ref_id(item)] = name
+            for name in table.values():
+                counts[name] = counts.get(name, 0) + 1
+            held = self._name_tables[kind] = (items, table, counts)
+        return held[1], held[2]
 
     def name_of(self, kind, item_id):
         """The display name of a resource id (for results), or None when it is unknown."""

@@ -115,11 +115,16 @@ class ResourceModule(CreateOnce):
                 self.identity_text(), len(found), plural(self.what), ', '.join(sorted(ref_id(i) for i in found))))
         return found[0] if found else None
 
-    def list_items(self):
+    def list_items(self, matching=False):
         """All objects of the kind, listed once per task and shared with name resolution (a kind under a parent: its list
-        there, once per task where it says ``cache_list``, also held by the account-wide list; none when check mode plans)."""
+        there, once per task where it says ``cache_list``, also held by the account-wide list; none when check mode plans).
+        ``matching``: only those ``matches`` may take; of a long list, the few its index gives for the natural key (where
+        the kind matches on that key alone), so that a run converging a thousand creates scans no list."""
         if self.kind:
-            return self.resolver.items(self.kind)
+            items, key = self.resolver.items(self.kind), self.params.get(self.natural_key)
+            if matching and len(items) >= INDEXED_FROM and isinstance(key, str) and type(self).matches is Kind.matches:
+                return self.resolver.narrowed(self.kind, items, key, (self.natural_key,))
+            return items
         if self.listed is None or not self.cache_list:
             self.listed = self.client.get_list(self.path) if self.path is not None else []
             self.resolver.hold_current(self.also_listed, self.listed)
@@ -138,10 +143,7 @@ class ResourceModule(CreateOnce):
                 waited += SETTLE_STEP
                 self.resolver.forget(self.kind)
                 self.listed = None
-            items, key = self.list_items(), self.params.get(self.natural_key)
-            if len(items) >= INDEXED_FROM and self.kind and isinstance(key, str) and type(self).matches is Kind.matches:
-                items = self.resolver.narrowed(self.kind, items, key, (self.natural_key,))  # a long list: its index
-            again = [item for item in items if self.matches(item) and (live is None or live(item))]
+            again = [item for item in self.list_items(matching=True) if self.matches(item) and (live is None or live(item))]
             if found is None:
                 found = again
                 continue

@@ -101,6 +101,21 @@ def test_copies_concurrent_runs_made_converge_on_the_lowest_id(clock):
     assert warning.startswith('policies[1] (p1): another run created the policy') and 'a-theirs, is kept' in warning
 
 
+def test_a_long_list_converges_through_its_index_as_a_short_one_does(clock):
+    # 100 policies: the converge list is long enough to be looked up through its index (ListIndex), which must find
+    # every copy of a name (theirs with a lower id: ours goes; with a higher one: ours stays) as a scan would
+    many = [policy('p%03d' % i) for i in range(100)]
+    server = TimedServer(clock, racing={'p001': 'a-theirs', 'p070': 'z-theirs', 'p099': 'b-theirs'})
+    result, warnings = run_with_warnings(server, groups=GROUPS, policies=many)
+    names = sorted(p['name'] for p in server.items['/policies'])
+    assert len(names) == 101 and names.count('p070') == 2 and names.count('p001') == names.count('p099') == 1
+    assert {p['id'] for p in server.items['/policies'] if p['name'] in ('p001', 'p099')} == {'a-theirs', 'b-theirs'}
+    deletes = [call for call in server.writes() if call[0] == 'DELETE']
+    assert len(deletes) == 2 and len(clock.waits) == 1 and len(lists(server, '/policies')) == 2
+    assert result['summary']['policies'] == dict(created=98, updated=0, deleted=0, unchanged=2)
+    assert sorted(w.split(':')[0] for w in warnings) == ['policies[1] (p001)', 'policies[99] (p099)']
+
+
 def test_a_failure_part_way_still_converges_and_reports_the_creates_before_it(clock):
     server = TimedServer(clock, racing={'p0': 'a-theirs'}, refused={'p2'})
     with pytest.raises(TaskError) as err:
