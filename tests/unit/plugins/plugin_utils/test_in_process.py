@@ -14,8 +14,14 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.plugin_utils import _in_process
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
-    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, same_python, shared_unsafe,
+    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, plain_data, same_python, shared_unsafe,
 )
+from ansible.utils.unsafe_proxy import wrap_var
+
+try:  # ansible-core 2.19 and later tag texts (trusted, or where they were read); earlier ones mark them unsafe
+    from ansible.template import trust_as_template
+except ImportError:
+    trust_as_template = None
 
 
 class FakeEngine(NmsModule):
@@ -168,6 +174,57 @@ def test_run_takes_one_way_and_marks_the_result_unsafe():
         execute_module.assert_called_once()
         assert execute_module.call_args.kwargs['module_name'] == 'nms.overlay.fake'
         assert result['changed'] is True
+
+
+def exact_types(value):
+    """Every value's type in ``value``, walked (dict keys too), as (path, type name) for the ones not exactly plain."""
+    found = []
+
+    def walk(item, path):
+        if type(item) is dict:  # pylint: disable=unidiomatic-typecheck
+            for key, child in item.items():
+                walk(key, path + '.key')
+                walk(child, '%s.%s' % (path, key))
+        elif isinstance(item, (list, tuple)):
+            if type(item) is not list:  # pylint: disable=unidiomatic-typecheck
+                found.append((path, type(item).__name__))
+            for index, child in enumerate(item):
+                walk(child, '%s[%d]' % (path, index))
+        elif type(item) not in (str, int, float, bool, type(None)):
+            found.append((path, type(item).__name__))
+    walk(value, '')
+    return found
+
+
+class Counted(int):
+    """An int of another type, as ansible-core 2.19 and later tag numbers read from a file."""
+
+
+def marked(text):
+    """A text of ansible-core's own type: tagged on 2.19 and later, unsafe before."""
+    return trust_as_template(text) if trust_as_template else wrap_var(text)
+
+
+def test_plain_data_gives_plain_types_the_same_values_and_leaves_other_kinds():
+    marker = object()
+    given = {marked('name'): marked('web'), 'rules': ({'ports': [marked('22')], 'n': Counted(3)},),
+             'ratio': 0.5, 'on': True, 'none': None, 'other': marker}
+    plain = plain_data(given)
+    assert plain == {'name': 'web', 'rules': [{'ports': ['22'], 'n': 3}], 'ratio': 0.5, 'on': True, 'none': None,
+                     'other': marker}
+    assert exact_types(plain) == [('.other', 'object')] and plain['other'] is marker
+    assert len(exact_types(given)) == 6  # the test's input is not plain: 3 texts, a tuple, an int and the object
+
+
+def test_the_engine_runs_in_process_on_plain_options():
+    """ansible-core's texts (unsafe, or tagged on 2.19 and later) are copied the slow way by every deepcopy of the
+    options' check (ArgumentSpecValidator, network_state's each entry): the engine gets them plain."""
+    action = make_action({'do': marked('ok'), 'nested': {marked('key'): marked('a secret')}})
+    with mock.patch.object(InProcessAction, 'run_here', return_value={'changed': False}) as run_here:
+        action.run(task_vars=dict(HERE))
+    args = run_here.call_args.args[1]
+    assert exact_types(action._task.args)  # pylint: disable=protected-access  # (the mock task's: what the test gave)
+    assert args['do'] == 'ok' and args['nested'] == {'key': 'a secret'} and exact_types(args) == []
 
 
 def test_action_for_preloads_the_engine_class(monkeypatch):
