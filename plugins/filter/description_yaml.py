@@ -54,11 +54,11 @@ _value:
           description: !unsafe 'how {{ name }} is used'
 '''
 
-from collections.abc import Mapping
-
 import yaml
 
 from ansible.errors import AnsibleError
+
+from ansible_collections.nms.overlay.plugins.plugin_utils._plain import plain_data
 
 TEMPLATE_MARKS = ('{{', '{%', '{#')
 # characters YAML 1.1 reads as line breaks besides \n and \r: PyYAML writes them as they are in a plain or single-quoted
@@ -85,26 +85,13 @@ def _text(dumper, value):
 DescriptionDumper.add_representer(str, _text)
 
 
-def plain(value):
-    """The data as plain dicts, lists, texts, numbers, booleans and nulls (ansible-core hands over its own kinds of each)."""
-    if isinstance(value, Mapping):
-        return {plain(key): plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    if isinstance(value, str):
-        return str.__str__(value)  # a plain str: str() of ansible-core's unsafe text gives that text again
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
+def _not_yaml(value):
     raise AnsibleError('description_yaml: %s cannot be written as YAML' % type(value).__name__)
 
 
 def description_yaml(data, width=160):
     try:
-        return yaml.dump(plain(data), Dumper=DescriptionDumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
+        return yaml.dump(plain_data(data, _not_yaml), Dumper=DescriptionDumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
                          width=int(width), indent=2)
     except (yaml.YAMLError, TypeError, ValueError) as exc:
         raise AnsibleError('description_yaml: %s' % exc) from exc

@@ -31,7 +31,6 @@ import shutil
 import json
 import sys
 import traceback
-from collections.abc import Mapping
 
 from ansible import constants as C
 from ansible.errors import AnsibleActionFail, AnsibleError
@@ -46,6 +45,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import mask_secrets, mask_values, no_log_values
 from ansible_collections.nms.overlay.plugins.module_utils._task import TaskContext, shape_problem
 from ansible_collections.nms.overlay.plugins.plugin_utils._paths import controller_path, expanded
+from ansible_collections.nms.overlay.plugins.plugin_utils._plain import plain_data
 
 try:  # ansible-core 2.19 and later never render what a plugin returns unless it is marked trusted
     from ansible.template import trust_as_template  # noqa: F401  pylint: disable=unused-import
@@ -132,6 +132,9 @@ class InProcessAction(ActionBase):
             result.update(self._execute_module(module_name=self._task.action, module_args=args, task_vars=task_vars,
                                                wrap_async=self._task.async_val))
             return self.hide_created_secret(result)
+        # as a module process gets them (JSON): ansible-core's tagged or unsafe texts are copied the slow way by each
+        # deepcopy of the options' check (ArgumentSpecValidator, network_state's each entry): 3,000 policies read
+        # from a file took 16 s to copy on a loaded machine, plain 0.4 s
         result.update(self.run_here(task_vars, plain_data(args)))
         # Server data is never a template: ansible-core wraps every action's result as it gets it before 2.19
         # (TaskExecutor._execute) and renders no plugin's result from 2.19 on. Before 2.19 the result is wrapped here
@@ -234,27 +237,6 @@ class InProcessAction(ActionBase):
                 raise AnsibleActionFail('environment must be a dictionary, not %s' % type(values).__name__)
             final.update(values)
         return {str(name): str(value) for name, value in final.items()}
-
-
-def plain_data(value):
-    """``value`` as plain dicts, lists, texts and numbers, as a module process gets its options (JSON). ansible-core
-    hands an action its options as its own kinds of each (texts tagged with where they came from on 2.19 and later,
-    unsafe texts before), which copy.deepcopy copies one by one the slow way, and ArgumentSpecValidator deep-copies
-    the options of each task, network_state those of each entry: 3,000 policies read from a file took 16 s to copy,
-    plain 0.4 s. What is no such kind (a date, a set) is left as it is, for the options' check to judge."""
-    if isinstance(value, Mapping):
-        return {plain_data(key): plain_data(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain_data(item) for item in value]
-    if isinstance(value, str):
-        return str.__str__(value)  # the text itself, of type str: str() of ansible-core's texts gives them back
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int.__int__(value)
-    if isinstance(value, float):
-        return float.__float__(value)
-    return value
 
 
 IN_PROCESS = 'in the controller process'

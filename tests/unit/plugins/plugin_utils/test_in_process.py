@@ -14,8 +14,9 @@ from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskErr
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 from ansible_collections.nms.overlay.plugins.plugin_utils import _in_process
 from ansible_collections.nms.overlay.plugins.plugin_utils._in_process import (
-    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, plain_data, same_python, shared_unsafe,
+    AS_PROCESS, IN_PROCESS, InProcessAction, action_for, same_python, shared_unsafe,
 )
+from ansible_collections.nms.overlay.plugins.plugin_utils._plain import plain_data
 from ansible.utils.unsafe_proxy import wrap_var
 
 try:  # ansible-core 2.19 and later tag texts (trusted, or where they were read); earlier ones mark them unsafe
