@@ -69,7 +69,8 @@ class Settling:
 
 class CreateOnce(Kind):
     """The create protocol of the engine (ResourceModule runs it from ``create``; ``find`` and ``delete`` are the
-    engine's); ``replacing``, ``read_back``, ``unreadable_answer``, ``started`` and ``listed`` its attributes of the task."""
+    engine's); ``replacing``, ``read_back``, ``read_absent``, ``unreadable_answer``, ``started`` and ``listed`` its
+    attributes of the task."""
 
     def post_once(self, body):
         """Create, never twice: after a failed create that the server may not have applied (429, 5xx, no answer), read
@@ -83,6 +84,7 @@ class CreateOnce(Kind):
             tries += 1
             attempt += 1
             self.read_back = self.unreadable_answer = None
+            self.read_absent = False  # until a read after a failed create finds nothing (one that fails leaves it so)
             try:
                 created = send(self, 'POST', self.path, body)
             except ApiError as exc:
@@ -92,6 +94,7 @@ class CreateOnce(Kind):
                     raise
                 self.read_back, self.unreadable_answer = ('unreadable', exc) if applied else ('lost', None)
                 found = self.find(fresh=True)
+                self.read_absent = found is None
                 if found is not None:
                     return None if exists else found  # theirs to reconcile with, or ours, made by this create
                 limit = exc.status == 429 and limited < RATE_LIMIT_PATIENCE
@@ -118,7 +121,7 @@ class CreateOnce(Kind):
         lowest id (the others leave the run's lists). Returns None when that is ours; otherwise our copy is discarded as
         state absent would remove it, and the one kept is returned, to be reconciled. In a run that creates many
         (``settling``, network_state) the create only joins the run's Settling, which converges them all at once."""
-        if not isinstance(created, dict) or ref_id(created) in (None, ''):
+        if not isinstance(created, dict) or ref_id(created) in (None, '') or (self.replacing is not None and not self.replacement_converges):
             return None
         settling = getattr(self, 'settling', None)  # the run's Settling (network_state sets it), else none
         if settling is not None and self.kind and self.replacing is None:

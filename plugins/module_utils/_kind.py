@@ -348,7 +348,7 @@ class Kind(NmsModule):
     # goes (state=absent leaves it, state=present naming its id is refused)
     deleted_stays = None
     read_answer = None       # None, or a function of a singleton's GET answer giving the object (default: an object)
-    confirm_delete = None    # None (a singleton cannot be deleted), or a check that raises TaskError unless confirmed
+    confirm_delete = None    # None, or a check before a deletion that raises TaskError unless confirmed (a singleton: None, kept)
     # hooks that default to nothing (the engine skips them): a kind defines them as methods, never calling super()
     choose = None            # (found) -> the one object of those the natural key found, or None; raise when ambiguous
     without_parent = None    # () -> whether the parent the task names is missing (nothing under it to find)

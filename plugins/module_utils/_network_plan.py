@@ -22,6 +22,7 @@ from ansible_collections.nms.overlay.plugins.module_utils._kind import Kind, dis
 from ansible_collections.nms.overlay.plugins.module_utils._kinds import ALL_SECTIONS, SECTIONS, nested_sections
 from ansible_collections.nms.overlay.plugins.module_utils._names import ALL_GROUP, builtin_all_group
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import ListIndex, ResolveError, Resolver, find_unique
+from ansible_collections.nms.overlay.plugins.module_utils._resource import namesakes
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupMembership
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_domain import CUSTOM as CUSTOM_DOMAIN
@@ -518,7 +519,7 @@ def plan_entry(task, entry, resolver, find_only=False):
         if not resource.singleton and params.get('state') == 'absent':
             # a setup key a v0.27 server cannot delete stays, revoked and without auto groups (with the other keys of
             # its name, which the task removes too: SecretOnCreate's namesakes)
-            return obj, [dict(item, auto_groups=[]) for item in [obj] + resource.namesakes(obj)] \
+            return obj, [dict(item, auto_groups=[]) for item in [obj] + namesakes(resource, obj)] \
                 if obj is not None and entry.kind == 'setup_keys' else []
         desired = resource.desired()
         merge = resource.merge_desired  # a hook a kind may leave out (None: the options as they are)

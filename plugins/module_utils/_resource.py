@@ -44,6 +44,20 @@ def created_correction(task, before, state, obj):
 class ResourceModule(CreateOnce):
     """Ensures one resource is present with the given options, or absent: ``run`` is the whole lifecycle."""
 
+    # what a strategy declares for the steps below, which none redefines (UpdateOnly, Settings, _strategy_*.py)
+    not_creatable = None     # None: a missing object is created; else the failure, a template of {what}, {identity}, {name}
+    updatable = True         # False: nothing is ever sent to change an object, a difference is a warning (see unchangeable)
+    never_answered = ()      # fields no answer holds (a peer's public key): sent on create only, neither compared nor shown
+    linked_through = None    # a resolver list the kind's ``choose`` reads, read again with the kind's own after a create
+    retired = {}             # what a deletion sets where the server cannot delete (``can_delete``: setup keys on v0.27)
+    retired_as = 'retired'   # what retiring one is called, for the warning (a setup key: revoked)
+    absent_takes_namesakes = False  # state=absent found by name removes the other objects of the name (see with_namesakes)
+    replace = None           # (old) -> the result of a new object replacing it, where the kind's ``replacement_wanted``
+    replacement_converges = True  # whether a replacement's create converges with concurrent copies as a create does
+    take_created = None      # (answer, body) -> the created object out of a create's answer (its value kept aside)
+    create_failed = None     # (exc, body) -> a failed create as the strategy words it (raises; returning, exc is raised)
+    report = None            # (result) -> the task's result as the strategy completes it, once its diff is masked
+
     def __init__(self, module=None, client=None, resolver=None, found_in_list=False, usage_known=False):
         """``found_in_list``: find by id in the list the task read (network_state read it), not with a GET;
         ``usage_known``: the caller checked, before its first write, that nothing refers to what it deletes."""
@@ -54,6 +68,7 @@ class ResourceModule(CreateOnce):
         self.usage_known = usage_known
         self.replacing = None       # the object a replacement of the same name is being created for
         self.read_back = None       # why a create's object had to be read: 'lost', 'empty' or 'unreadable' answer
+        self.read_absent = False    # whether the last read after a failed create found nothing (not: the read failed)
         self.unreadable_answer = None  # the ApiError of a create the server answered with success but unreadably
         self.started = _time.CLOCK.monotonic()
         self.listed = None          # the kind's list under its parent, read once per task (``cache_list``)
@@ -73,10 +88,10 @@ class ResourceModule(CreateOnce):
                 obj = None if absent else refuse_deleted(self, obj)
             result = self.absent(obj) if absent else self.present(obj)
             result = self.finish(obj, result) if self.finish else result
-            if 'diff' not in result:
-                return result
-            result['diff'] = masked_write_only(result['diff'], self.write_only, self.secret_paths)
-            return name_references(self, result, obj)
+            if 'diff' in result:
+                result['diff'] = masked_write_only(result['diff'], self.write_only, self.secret_paths)
+                result = name_references(self, result, obj)
+            return self.report(result) if self.report else result
         except ApiError as exc:
             raise explain_forbidden(exc) from None  # a 403 that states a rule about the request: say the rule
 
@@ -91,7 +106,8 @@ class ResourceModule(CreateOnce):
         if self.without_parent and self.without_parent():
             return None
         if fresh:
-            self.resolver.forget(self.kind)
+            for kind in (self.kind, self.linked_through):
+                self.resolver.forget(kind)
             self.listed = None
         item_id, old = self.params.get('id'), self.replacing if fresh else None
         if old is not None:
@@ -153,9 +169,12 @@ class ResourceModule(CreateOnce):
         return found
 
     def present(self, obj):
-        """Plan and write the object the options describe: created when missing, else updated."""
+        """Plan and write the object the options describe: created when missing (where the API creates one), else
+        updated, or replaced by a new one where the strategy replaces and the kind wants it."""
         if obj is not None:
-            return self.update(obj, self.desired())
+            return self.replace(obj) if self.replace and self.replacement_wanted(obj) else self.update(obj, self.desired())
+        if self.not_creatable is not None:
+            raise TaskError(self.not_creatable.format(what=self.what, identity=self.identity_text(), name=self.params.get(self.natural_key)))
         if self.singleton:
             raise TaskError('the server returned no %s' % self.what)
         if self.params.get('id'):
@@ -163,11 +182,19 @@ class ResourceModule(CreateOnce):
                             % (self.what, self.params['id'], self.natural_key))
         return self.create(self.desired())
 
-    def absent(self, obj):
-        """Plan and write the deletion of the object, when there is one."""
+    def absent(self, obj, namesake=False):
+        """Plan and write the deletion of the object, when there is one (``confirm_delete`` passed); where the server
+        cannot delete it (``can_delete``) it is retired: updated to the kind's ``retired`` values. Found by name, the
+        other objects of the name go too where the kind says so (see with_namesakes)."""
         result = {'changed': False, self.result_key: {}}
         if obj is None:
             return result
+        if self.absent_takes_namesakes and not namesake and not self.params.get('id'):
+            return with_namesakes(self, obj)
+        if self.confirm_delete:
+            self.confirm_delete(obj)
+        if not self.can_delete(obj):
+            return dict(self.update(obj, copy.deepcopy(self.retired)), revoked_only=True)
         kept = self.kept_from_delete(obj) if self.kept_from_delete else None
         if kept:  # the task's condition on the object, judged on the read just made (also in check mode)
             return dict(result, kept_because=kept, msg=kept, **{self.result_key: self.to_result(obj)})
@@ -187,13 +214,19 @@ class ResourceModule(CreateOnce):
         state = self.new_state(desired)
         self.before_write(None, state)
         body = self.request_body(state, None)
-        result = {'changed': True, 'diff': dict(before={}, after=state)}
+        result = {'changed': True, 'diff': dict(before={}, after={k: v for k, v in state.items() if k not in self.never_answered})}
         if self.module.check_mode and planned(self, 'POST', self.path, body):
             created = self.predict(dict(body, id=placeholder_id(self.what, display_name(state, (self.natural_key, 'name'))), **self.created_as), None)
         else:
-            created = self.post_once(body)
+            try:
+                created = self.post_once(body)
+            except ApiError as exc:
+                if self.create_failed:
+                    self.create_failed(exc, body)
+                raise
             if created is None:  # "already exists": another run made it meanwhile; reconcile with theirs
                 return self.update(self.find(), desired)
+            created = self.take_created(created, body) if self.take_created else created
         created = self.follow(None, state, created, result)
         winner = None if self.module.check_mode or keeps_unique(self) else self.converge(created)
         if winner is not None:
@@ -205,6 +238,8 @@ class ResourceModule(CreateOnce):
     def update(self, obj, desired, again=False):
         """Compare the server object with the desired values; PUT what differs (keeping every field the task does not
         manage, see kept_fields), then the follow-ups; when one meets another run's write (follow), read and go again."""
+        if not self.updatable:
+            return unchangeable(self, obj, desired)
         original, current, wanted = obj, self.from_server(obj), desired
         desired = self.prepare_update(obj, dict(desired)) if self.prepare_update else dict(desired)
         if self.params.get('update_secret') != 'always':
@@ -265,7 +300,10 @@ class ResourceModule(CreateOnce):
         return obj
 
     def delete(self, obj):
-        """Delete the object; returns what was done, for a warning (a strategy retires what the server cannot delete)."""
+        """Delete the object, or retire it where the server cannot (see absent); returns what was done, for a warning."""
+        if not self.can_delete(obj):
+            put_values(self, obj, self.retired)
+            return self.retired_as
         delete_path(self, self.object_path(obj))
         return 'deleted'
 
@@ -292,12 +330,7 @@ class ResourceModule(CreateOnce):
 class UpdateOnly(ResourceModule):
     """The strategy of kinds the API cannot create (peers join with setup keys): found, then updated or deleted."""
 
-    not_creatable = ''       # why, and how one comes to exist (for the message)
-
-    def present(self, obj):
-        if obj is None:
-            raise TaskError('no %s with %s exists. %s' % (self.what, self.identity_text(), self.not_creatable))
-        return self.update(obj, self.desired())
+    not_creatable = 'no {what} with {identity} exists'  # a kind adds why, and how one comes to exist
 
 
 class Settings(ResourceModule):
@@ -309,14 +342,51 @@ class Settings(ResourceModule):
     answers = {}
     required_on_create = ()
 
-    def absent(self, obj):
-        if self.confirm_delete is None:
-            raise TaskError('the %s cannot be deleted' % self.what)
-        self.confirm_delete(obj)
-        result = {'changed': True, self.result_key: self.to_result(obj), 'diff': dict(before=self.from_server(obj), after={})}
-        if not self.module.check_mode or not planned(self, 'DELETE', self.object_path(obj)):
-            send(self, 'DELETE', self.object_path(obj))
-        return result
+
+def unchangeable(task, obj, desired):
+    """The update of a kind whose objects servers cannot change: nothing to send; what the task wants otherwise is a
+    warning, the object as it is the result."""
+    current = task.from_server(obj)
+    for name, value in desired.items():
+        field, have = task.fields[name], current.get(name)
+        if name in task.never_answered or (sorted(have or []) == sorted(value) if field.many else have == value):
+            continue
+        text, them = ((lambda values: ', '.join(values or [])), 'them') if field.many else (str, 'it')
+        task.warn('the %s %s keeps its %s %s, not %s: servers cannot change %s; delete it (state: absent) and create it '
+                  'again to change %s' % (task.what, task.shown(obj.get(task.natural_key)), name, text(have), text(value), them, them))
+    return {'changed': False, task.result_key: task.to_result(obj)}
+
+
+def namesakes(task, obj):
+    """The other objects of the name state=absent removes with ``obj`` (none unless ``absent_takes_namesakes``, or
+    when the task names the id)."""
+    if obj is None or not task.absent_takes_namesakes or task.params.get('id'):
+        return []
+    return [item for item in task.list_items() if task.matches(item) and ref_id(item) != ref_id(obj)]
+
+
+def with_namesakes(task, obj):
+    """state=absent of ``obj`` and of the other objects of its name (revoked setup keys of the name stay listed): one
+    result, whose diff headers name every object removed."""
+    others = namesakes(task, obj)
+    result = task.absent(obj, namesake=True)
+    removed = []
+    for other in others:
+        done = task.absent(other, namesake=True)
+        if done.get('changed'):
+            removed.append(ref_id(other))
+            if not result.get('changed'):
+                result.update(changed=True, diff=done.get('diff'))
+    if removed and isinstance(result.get('diff'), dict):
+        header = "%s '%s' (ids %s)" % (plural(task.what), task.params.get(task.natural_key), ', '.join(sorted([ref_id(obj)] + removed)))
+        result['diff'] = dict(result['diff'], before_header=header, after_header=header)
+    return result
+
+
+def put_values(task, obj, values):
+    """PUT the object with these values over its own (what the task does not manage kept): a retired or replaced
+    object's new values."""
+    return send(task, 'PUT', task.object_path(obj), task.update_body(dict(task.from_server(obj), **copy.deepcopy(values)), obj))
 
 
 def refuse_deleted(task, obj):

@@ -24,11 +24,10 @@ class CreateOnly(UnderParent, ResourceModule):
 
     HOOKS = Kind.HOOKS + ('linked',)
     has_id = False
+    updatable = False        # a difference is a warning (the engine's unchangeable), never a request
     # concurrent creates leave no copies to converge: the server refuses a second one of what makes it (a peer's key)
     unique_names = True
     exists_answers = {}
-    never_answered = ()
-    linked_through = None    # the resolver list ``linked`` reads: read again with the kind's own after a lost answer
     # the failure when several objects of the natural key are linked to the parent: a template of {identity} (the
     # natural key and its value), {name} (the value), {count}, {parent} (as the task names it) and {ids}
     ambiguous_text = '{identity} matches {count} objects under {parent} (ids: {ids})'
@@ -36,42 +35,18 @@ class CreateOnly(UnderParent, ResourceModule):
     # (the parent's id: self.parent_object(self)), else None
     linked = None
 
-    def find(self, fresh=False):
-        if fresh:
-            self.resolver.forget(self.kind)
-            if self.linked_through:
-                self.resolver.forget(self.linked_through)
-        items = self.list_items()
+    def choose(self, found):
+        """The one object of the name made under the parent, as the kind shows it (``linked``), of those listed."""
         parent_id = ref_id(self.parent_object(self))  # an unknown parent fails here, state absent too
-        found = [shown for shown in (self.linked(item) for item in items if self.matches(item) and ref_id(item) != parent_id)
-                 if shown is not None]
-        if len(found) > 1:
+        shown = [shown for shown in (self.linked(item) for item in found if ref_id(item) != parent_id) if shown is not None]
+        if len(shown) > 1:
             raise TaskError(self.ambiguous_text.format(
-                identity=self.identity_text(), name=self.params.get(self.natural_key), count=len(found), parent=self.parent_text(self),
-                ids=', '.join(sorted(ref_id(item) for item in found))))
-        return found[0] if found else None
+                identity=self.identity_text(), name=self.params.get(self.natural_key), count=len(shown), parent=self.parent_text(self),
+                ids=', '.join(sorted(ref_id(item) for item in shown))))
+        return shown[0] if shown else None
 
     def from_server(self, obj):
         return {name: value for name, value in super().from_server(obj).items() if name not in self.never_answered}
-
-    def create(self, desired):
-        result = super().create(desired)
-        after = result.get('diff', {}).get('after')
-        if isinstance(after, dict):
-            result['diff']['after'] = {name: value for name, value in after.items() if name not in self.never_answered}
-        return result
-
-    def update(self, obj, desired):
-        """Nothing to send: what the task wants otherwise is a warning, the object as it is the result."""
-        current = self.from_server(obj)
-        for name, value in desired.items():
-            field, have = self.fields[name], current.get(name)
-            if name in self.never_answered or (sorted(have or []) == sorted(value) if field.many else have == value):
-                continue
-            text, them = ((lambda values: ', '.join(values or [])), 'them') if field.many else (str, 'it')
-            self.warn('the %s %s keeps its %s %s, not %s: servers cannot change %s; delete it (state: absent) and create it '
-                      'again to change %s' % (self.what, self.shown(obj.get(self.natural_key)), name, text(have), text(value), them, them))
-        return {'changed': False, self.result_key: self.to_result(obj)}
 
     def predict(self, planned, current_obj):
         """A planned object as answers show one: an id naming the object of ``kind`` it makes, no never-answered field."""

@@ -7,16 +7,11 @@ SecretOnCreate's attributes)."""
 
 from __future__ import annotations
 
-import copy
-
-from ansible_collections.nms.overlay.plugins.module_utils._client import ApiError
 from ansible_collections.nms.overlay.plugins.module_utils._compare import ref_id
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
-from ansible_collections.nms.overlay.plugins.module_utils._resolve import plural
-from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule
+from ansible_collections.nms.overlay.plugins.module_utils._resource import ResourceModule, put_values
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import OPTION as SECRETS_FILE
 from ansible_collections.nms.overlay.plugins.module_utils._secrets import check_secrets_file, keep_created_secret, secrets_file_options
-from ansible_collections.nms.overlay.plugins.module_utils._store import send
 
 
 def lost_value_message(what, option_hint, answer_lost, unreadable=None):
@@ -43,8 +38,6 @@ class SecretOnCreate(ResourceModule):
     and the old one is then deleted or set to ``replaced_values``. Where the server cannot delete one (``can_delete``:
     setup keys on v0.27), state absent sets the ``retired`` values instead (revoked, holding no group)."""
 
-    retired = {}
-    retired_as = 'retired'  # what retiring one is called, for the warning (a setup key: revoked)
     # where a create's value is in the result: in the result's object ('object', a setup key's key) or beside it
     # ('result', a token's plain_token), under which member (the create's answer has it under that member too); and
     # the created_secrets_file section it is kept under
@@ -59,14 +52,11 @@ class SecretOnCreate(ResourceModule):
     on_lost_value = 'warn'
     value_hint = ''
     replaced_values = None   # what becomes of the object a replacement replaces: None (deleted) or these values (revoked)
-    replacement_converges = True  # whether a replacement's create converges with concurrent copies as a create does
     status_of = None         # None, or a function of an object giving its status for the replacement's diff header
-    absent_takes_namesakes = False  # state=absent found by name removes the other objects of the name too (revoked keys)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.created_secret = None  # (id, value) of the object this task created and whose value it got
-        self.read_absent = False    # the last fresh read after a create found nothing
 
     @classmethod
     def full_argument_spec(cls):
@@ -83,8 +73,9 @@ class SecretOnCreate(ResourceModule):
         if self.own_task():
             check_secrets_file(self.params)  # before anything is made, check mode too
 
-    def run(self):
-        result = self.with_created_secret(super().run())
+    def report(self, result):
+        """The result with the value this task's create got, kept in created_secrets_file when the task asks."""
+        result = self.with_created_secret(result)
         obj, holder, member = self.created_value(result)
         if self.own_task() and holder is not None:
             keep_created_secret(self, holder, member, self.what, self.secret_section, self.secret_name(obj), ref_id(obj))
@@ -118,22 +109,17 @@ class SecretOnCreate(ResourceModule):
         return cls.created_value(result)[1] is not None
 
     # -- the create and its value --------------------------------------------------------------------
-    def post_once(self, body):
-        """The engine's create, then the created object taken out of the answer with its value kept aside. When the
-        answer was lost and the read that would tell whether the object was made failed too, a kind that fails on a
-        lost value says that it may exist now."""
-        self.read_absent = False
-        try:
-            answer = super().post_once(body)
-        except ApiError as exc:
-            if self.on_lost_value == 'fail' and self.read_back in ('lost', 'unreadable') and not self.read_absent:
-                raise TaskError(lost_value_message(
-                    "the %s '%s' may exist now" % (self.what, body.get(self.natural_key)),
-                    'check with nms.overlay.%s_info; if it exists, %s' % (self.result_key, self.value_hint), True,
-                    self.unreadable_answer) + ' (%s)' % exc, status=exc.status, method=exc.method, path=exc.path) from None
-            raise
-        if answer is None:
-            return None
+    def create_failed(self, exc, body):
+        """When the answer was lost and the read that would tell whether the object was made failed too, a kind that
+        fails on a lost value says that it may exist now."""
+        if self.on_lost_value == 'fail' and self.read_back in ('lost', 'unreadable') and not self.read_absent:
+            raise TaskError(lost_value_message(
+                "the %s '%s' may exist now" % (self.what, body.get(self.natural_key)),
+                'check with nms.overlay.%s_info; if it exists, %s' % (self.result_key, self.value_hint), True,
+                self.unreadable_answer) + ' (%s)' % exc, status=exc.status, method=exc.method, path=exc.path) from None
+
+    def take_created(self, answer, body):
+        """The created object taken out of the create's answer, its value kept aside (``created_secret``)."""
         # why the object was read back (None: a create answered with it, a retried one too, after a read found none)
         read_back = None if self.read_absent else self.read_back
         obj = answer if read_back or self.answer_member is None else answer.get(self.answer_member)
@@ -166,25 +152,7 @@ class SecretOnCreate(ResourceModule):
         raise TaskError(lost_value_message(what, hint, read_back == 'lost', self.unreadable_answer),
                         changed=True, **{self.result_key: self.to_result(obj)})
 
-    def find(self, fresh=False):
-        if fresh:
-            self.read_absent = False
-        found = super().find(fresh)
-        if fresh:
-            self.read_absent = found is None  # the last fresh read after a create found nothing
-        return found
-
-    def converge(self, created):
-        if self.replacing is not None and not self.replacement_converges:
-            return None
-        return super().converge(created)
-
     # -- replacing one -------------------------------------------------------------------------------
-    def present(self, obj):
-        if obj is not None and self.replacement_wanted(obj):
-            return self.replace(obj)
-        return super().present(obj)
-
     def replace(self, old):
         """A new object under the old one's name, with its values unless the task says otherwise (``new_state`` may
         read ``replacing``), then the old one goes as ``replaced_values`` says. The diff shows the old one's values
@@ -222,52 +190,10 @@ class SecretOnCreate(ResourceModule):
         if self.replaced_values is None:
             self.delete(old)
         elif not self.already(old, self.replaced_values):
-            answer = self.put_values(old, self.replaced_values)
+            answer = put_values(self, old, self.replaced_values)
             if isinstance(answer, dict) and answer:
                 self.remember(answer)
 
     @staticmethod
     def already(obj, values):
         return all(obj.get(name) == value for name, value in values.items())
-
-    def put_values(self, obj, values):
-        """PUT the object with these values over its own (what the task does not manage kept)."""
-        return send(self, 'PUT', self.object_path(obj), self.update_body(dict(self.from_server(obj), **copy.deepcopy(values)), obj))
-
-    # -- removing one --------------------------------------------------------------------------------
-    def absent(self, obj):
-        """Delete the object, or retire it where the server cannot delete it; found by name, with the other objects
-        of the name where the kind says so (``absent_takes_namesakes``): the diff then names them all."""
-        others = self.namesakes(obj)
-        result = self.absent_one(obj)
-        removed = []
-        for other in others:
-            done = self.absent_one(other)
-            if done.get('changed'):
-                removed.append(ref_id(other))
-                if not result.get('changed'):
-                    result.update(changed=True, diff=done.get('diff'))
-        if removed and isinstance(result.get('diff'), dict):
-            header = "%s '%s' (ids %s)" % (plural(self.what), self.params.get(self.natural_key), ', '.join(sorted([ref_id(obj)] + removed)))
-            result['diff'] = dict(result['diff'], before_header=header, after_header=header)
-        return result
-
-    def namesakes(self, obj):
-        """The other objects of the name state=absent removes with ``obj`` (none unless ``absent_takes_namesakes``)."""
-        if obj is None or not self.absent_takes_namesakes or self.params.get('id'):
-            return []
-        return [item for item in self.list_items() if self.matches(item) and ref_id(item) != ref_id(obj)]
-
-    def absent_one(self, obj):
-        if obj is None or self.can_delete(obj):
-            return super().absent(obj)
-        result = self.update(obj, copy.deepcopy(self.retired))
-        result['revoked_only'] = True
-        return result
-
-    def delete(self, obj):
-        """Deleted where the server can, else retired (``retired``), as state=absent removes one."""
-        if self.can_delete(obj):
-            return super().delete(obj)
-        self.put_values(obj, self.retired)
-        return self.retired_as

@@ -139,8 +139,5 @@ class GroupMembership(GroupModule):
     """network_state's group_memberships: peers added to or taken out of a group the description does not own (it
     exists on the server; the run never creates, renames or deletes it)."""
 
-    def present(self, obj):
-        if obj is None:
-            raise TaskError("no group named '%s' exists; group_memberships changes the members of an existing group "
-                            "only (describe the group under groups to create it)" % self.params.get('name'))
-        return super().present(obj)
+    not_creatable = ("no group named '{name}' exists; group_memberships changes the members of an existing group only "
+                     "(describe the group under groups to create it)")

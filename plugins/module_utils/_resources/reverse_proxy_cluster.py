@@ -33,7 +33,8 @@ class ReverseProxyClusterModule(UpdateOnly):
     required_on_create = ()
     answers = dict(id=None, type=TEXT, online=FLAG, connected_proxies=NUMBER, supports_custom_ports=FLAG, require_subdomain=FLAG,
                    supports_crowdsec=FLAG, private=FLAG)
-    not_creatable = 'Proxy clusters are not created through the API: a NetBird proxy connects with a proxy token.'
+    not_creatable = ('no {what} with {identity} exists. Proxy clusters are not created through the API: a NetBird proxy '
+                     'connects with a proxy token.')
     fields = dict(address=Field(dict(type='str', required=True), immutable=True))
     argument_spec = dict(state=dict(type='str', choices=['absent'], default='absent'))
 
