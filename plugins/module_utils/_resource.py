@@ -189,7 +189,7 @@ class ResourceModule(CreateOnce):
         result = {'changed': False, self.result_key: {}}
         if obj is None:
             return result
-        if self.absent_takes_namesakes and not namesake and not self.params.get('id'):
+        if self.absent_takes_namesakes and not namesake:  # (none taken when the task names the id: see namesakes)
             return with_namesakes(self, obj)
         if self.confirm_delete:
             self.confirm_delete(obj)

@@ -682,3 +682,13 @@ def test_the_redefinition_check_finds_a_redefined_step():
     assert steps_redefined([Retiring, Finding]) == [
         'test_the_redefinition_check_finds_a_redefined_step.<locals>.Finding.find',
         'test_the_redefinition_check_finds_a_redefined_step.<locals>.Retiring.delete']
+
+
+def test_a_settings_kind_with_state_absent_says_how_its_deletion_is_confirmed():
+    """Settings has no absent of its own: a singleton of it that offers state=absent (the account) must declare
+    confirm_delete, or the engine's absent would delete it unconfirmed."""
+    settings = [cls for cls in classes_below(_resource.Settings) if cls in _kinds.RESOURCES]
+    assert len(settings) >= 2, settings
+    deletable = [cls for cls in settings if 'absent' in (cls.full_argument_spec().get('state') or {}).get('choices', ())]
+    assert [cls.__name__ for cls in deletable] == ['AccountSettingsModule']
+    assert [cls.__name__ for cls in deletable if cls.confirm_delete is None] == []

@@ -239,8 +239,8 @@ class PeerModule(UpdateOnly):
         only_if_inactive_for=dict(type='raw'),
     )
     shape = staticmethod(normalise_peer)
-    not_creatable = ('no {what} with {identity} exists. Peers cannot be created through the API: a machine joins the network with a setup key (see '
-                     'nms.overlay.setup_key), then this module can configure it')
+    not_creatable = ('no {what} with {identity} exists. Peers cannot be created through the API: a machine joins the '
+                     'network with a setup key (see nms.overlay.setup_key), then this module can configure it')
     # the group memberships to write, and the approval_required the task asks for and whether it is sent
     # (and only_if_inactive_for in seconds)
     task_state = dict(group_plan=None, approval_wanted=None, approval_sent=False, stale_after=None)
