@@ -93,6 +93,10 @@ agent_network_catalog:
       sample: {header_pair: {customizable: true, end_user_id_header: x-bf-dim-netbird_user_id, tags_header: x-bf-dim-netbird_groups}}
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule
 

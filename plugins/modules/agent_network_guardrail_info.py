@@ -56,6 +56,10 @@ agent_network_guardrails:
         sample: '2026-04-26T10:30:00Z'
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network_guardrail import AgentNetworkGuardrailModule
 

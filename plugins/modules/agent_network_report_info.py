@@ -148,6 +148,10 @@ total_records:
   sample: 0
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._errors import OptionsError
 from ansible_collections.nms.overlay.plugins.module_utils._resources.agent_network import AGENT_NETWORK, BASE
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule

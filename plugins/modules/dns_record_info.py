@@ -87,6 +87,10 @@ dns_records:
       sample: 300
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_record import DnsRecordModule
 

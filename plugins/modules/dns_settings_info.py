@@ -41,6 +41,10 @@ dns_settings:
       sample: [ch8i4ug6lnn4g9hqv7l0]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_settings import DnsSettingsModule
 

@@ -84,6 +84,10 @@ dns_zones:
       sample: [{id: ch8i4ug6lnn4g9hqv7n0, name: db.internal.example.com, type: A, content: 10.0.0.5, ttl: 300}]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.dns_zone import DnsZoneModule
 

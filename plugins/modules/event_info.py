@@ -183,6 +183,10 @@ log_oldest:
 import datetime
 import fnmatch
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._client import FREE_FORM, TEXT, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError
 from ansible_collections.nms.overlay.plugins.module_utils._task import NmsModule

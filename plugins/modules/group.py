@@ -182,6 +182,10 @@ group:
       sample: [{id: d0cnlvuvb2ls73e2m5dg, type: subnet}]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.group import GroupModule
 
 

@@ -144,6 +144,10 @@ personal_access_token:
   sample: nbp_9999EUDNdkeusjentDLSJEn1902u84390W6W
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.instance import InstanceModule
 
 

@@ -91,6 +91,10 @@ cities:
 
 import re
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._client import NUMBER, TEXT, ApiError, describe_shape
 from ansible_collections.nms.overlay.plugins.module_utils._compare import unwrap_items
 from ansible_collections.nms.overlay.plugins.module_utils._errors import TaskError

@@ -201,6 +201,10 @@ nameserver_group:
       sample: true
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.nameserver_group import NameserverGroupModule
 
 

@@ -102,6 +102,10 @@ network:
       sample: [ch8i4ug6lnn4g9hqv7m2]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network import NetworkModule
 
 

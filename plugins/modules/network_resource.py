@@ -140,6 +140,10 @@ network_resource:
       sample: true
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 
 

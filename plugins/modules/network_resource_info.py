@@ -72,6 +72,10 @@ network_resources:
       sample: true
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.network_resource import NetworkResourceModule
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 

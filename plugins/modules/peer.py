@@ -365,6 +365,10 @@ kept_because:
     the peer only while it is not connected and not seen for that long
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer import PeerModule
 
 

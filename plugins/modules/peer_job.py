@@ -152,6 +152,10 @@ job:
           sample: {upload_key: upload_key_123}
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_job import PeerJobModule
 
 

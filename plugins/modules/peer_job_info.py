@@ -88,6 +88,10 @@ jobs:
                result: {upload_key: upload_key_123}}
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_job import STATUSES, PeerJobModule
 

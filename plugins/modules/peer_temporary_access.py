@@ -110,6 +110,10 @@ temporary_access:
       sample: chacbco6lnnbn6cg5s90
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.peer_temporary_access import PeerTemporaryAccessModule
 
 

@@ -372,6 +372,10 @@ policy:
           sample: {cgr3: [root, ubuntu]}
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.policy import PolicyModule
 
 

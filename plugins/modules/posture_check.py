@@ -264,6 +264,10 @@ posture_check:
           ranges: [192.168.0.0/16]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 
 

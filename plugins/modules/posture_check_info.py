@@ -67,6 +67,10 @@ posture_checks:
           locations: [{country_code: DE, city_name: Berlin}]
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.posture_check import PostureCheckModule
 

@@ -340,6 +340,10 @@ reverse_proxy_service:
       sample: {created_at: "2026-05-03T10:00:00Z", status: active}
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_service import ReverseProxyServiceModule
 
 

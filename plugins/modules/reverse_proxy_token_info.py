@@ -59,6 +59,10 @@ reverse_proxy_tokens:
       sample: false
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.reverse_proxy_token import ReverseProxyTokenModule
 

@@ -273,6 +273,10 @@ replaced_id:
   sample: "1209433012"
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule
 
 

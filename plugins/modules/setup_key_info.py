@@ -119,6 +119,10 @@ setup_keys:
       sample: false
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resolve import with_group_names
 from ansible_collections.nms.overlay.plugins.module_utils._info import InfoModule
 from ansible_collections.nms.overlay.plugins.module_utils._resources.setup_key import SetupKeyModule

@@ -193,6 +193,10 @@ user:
       sample: active
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user_invite import UserInviteModule
 
 

@@ -85,6 +85,10 @@ password_changed:
   sample: true
 '''
 
+from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
+
+compile_once()  # before the other imports of the collection: they load the code an earlier task compiled
+
 from ansible_collections.nms.overlay.plugins.module_utils._resources.user_password import UserPasswordModule
 
 

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.dialects('netbird')
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AUDIT_DIR = os.path.join(REPO, 'tests', 'support', 'import_audit')
 PACKAGE = 'ansible_collections.nms.overlay'
-MAX_FILES = 22  # of the collection's own, packages aside, in any of the module processes below (today 17 to 21)
+MAX_FILES = 23  # of the collection's own, packages aside, in any of the module processes below (today 18 to 22)
 
 
 def unchanged_tasks(peer_names):

@@ -9,6 +9,8 @@ which does not depend on the server, so against the netbird dialect only.
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 pytestmark = pytest.mark.dialects('netbird')
@@ -106,3 +108,50 @@ def test_server_text_in_a_registered_result_is_never_rendered(emulator, run, in_
     assert result.rc == 0, result
     assert templated in [group['name'] for group in result['read']['groups']]
     assert result['show']['used'] == templated  # 'rendered-42' had it been rendered
+
+
+def cache_entries(directory):
+    """The bytecode cache's entries: {name: (inode, size)}, and any other file (a temporary one left behind)."""
+    entries = {path.name: (path.stat().st_ino, path.stat().st_size) for path in directory.iterdir()}
+    return entries, sorted(name for name in entries if name.startswith('.'))
+
+
+def test_a_module_process_compiles_the_collection_once(emulator, run, tmp_path):
+    """The first module processes compile the collection's code into the cache; the next play's load it from there:
+    every entry is the same file as before (one that would not load would have been written again)."""
+    cache = tmp_path / 'bytecode'
+    steps = [group_task(), {'name': 'read', 'nms.overlay.group_info': {'name': 'in-process'}}]
+    env = {'NMS_OVERLAY_BYTECODE_CACHE': str(cache), 'PYTHONDONTWRITEBYTECODE': None}  # (a workplace may set it)
+    first = run(steps, extra_vars={'nms_overlay_in_process': False}, env=env)
+    assert first.rc == 0, first
+    entries, leftovers = cache_entries(cache)
+    assert len(entries) >= 10 and leftovers == [], entries  # the kind, the engine, the client ... and nothing half-written
+    assert oct(cache.stat().st_mode & 0o777) == '0o700'
+    again = run(steps, extra_vars={'nms_overlay_in_process': False}, env=env)
+    assert again.rc == 0, again
+    assert again['in-process']['changed'] is False and again['read']['groups'][0]['name'] == 'in-process'
+    assert cache_entries(cache) == (entries, [])
+
+
+def test_the_cache_is_under_the_users_home_unless_turned_off(emulator, run, tmp_path):
+    home = tmp_path / 'home'
+    home.mkdir()
+    steps = [group_task()]
+    turned_off = run(steps, extra_vars={'nms_overlay_in_process': False},
+                     env={'HOME': str(home), 'NMS_OVERLAY_BYTECODE_CACHE': 'off'})
+    assert turned_off.rc == 0, turned_off
+    assert not (home / '.cache' / 'nms.overlay').exists()
+    relative = run(steps, extra_vars={'nms_overlay_in_process': False},
+                   env={'HOME': str(home), 'NMS_OVERLAY_BYTECODE_CACHE': 'bytecode'})
+    assert relative.rc == 0, relative  # a relative path is refused: no cache, and the task runs as without one
+    workdir = pathlib.Path(relative.command[1]).parent  # where ansible-playbook ran (the playbook's directory)
+    assert not (home / '.cache').exists() and not list(workdir.rglob('bytecode')) and not list(home.rglob('bytecode'))
+    told_not_to = run(steps, extra_vars={'nms_overlay_in_process': False},
+                      env={'HOME': str(home), 'PYTHONDONTWRITEBYTECODE': '1'})
+    assert told_not_to.rc == 0, told_not_to
+    assert not list((home / '.cache' / 'nms.overlay' / 'bytecode').iterdir())  # made, and nothing written in it
+    default = run(steps, extra_vars={'nms_overlay_in_process': False},
+                  env={'HOME': str(home), 'PYTHONDONTWRITEBYTECODE': None})
+    assert default.rc == 0, default
+    entries, leftovers = cache_entries(home / '.cache' / 'nms.overlay' / 'bytecode')
+    assert entries and leftovers == []
