@@ -18,7 +18,6 @@ and ``compile_once()`` does nothing.
 from __future__ import annotations
 
 import hashlib
-import importlib.machinery
 import importlib.util
 import marshal
 import os
@@ -42,13 +41,14 @@ DIRECTORY_CALLS_SUPPORTED = (all(call in os.supports_dir_fd for call in (os.open
 
 def compile_once():
     """Keep this collection's compiled code across module processes, where it is imported from a zip (AnsiballZ)."""
-    if not isinstance(getattr(__spec__, 'loader', None), zipimport.zipimporter):
+    zip_loader = getattr(__spec__, 'loader', None)
+    if not isinstance(zip_loader, zipimport.zipimporter):
         return  # imported from files: Python keeps the bytecode itself
     if any(isinstance(finder, CachedCodeFinder) for finder in sys.meta_path):
         return
     cache = BytecodeCache.open(cache_directory(os.environ))
     if cache is not None:
-        sys.meta_path.insert(0, CachedCodeFinder(cache))
+        sys.meta_path.insert(0, CachedCodeFinder(zip_loader.archive, cache))
 
 
 def cache_directory(environ):
@@ -176,10 +176,12 @@ def with_filename(code, filename):
 
 
 class CachedCodeLoader:
-    """Loads one of the collection's modules from the zip with the cache's code; the rest is the zip loader's."""
+    """Loads one of the collection's files from the zip with the cache's code for its source."""
 
-    def __init__(self, zip_loader, cache):
-        self.zip_loader = zip_loader
+    def __init__(self, filename, source, package, cache):
+        self.filename = filename
+        self.source = source
+        self.package = package
         self.cache = cache
 
     def create_module(self, spec):
@@ -189,46 +191,53 @@ class CachedCodeLoader:
         exec(self.get_code(module.__name__), module.__dict__)  # pylint: disable=exec-used
 
     def get_code(self, fullname):
-        filename = self.zip_loader.get_filename(fullname)
-        source = self.zip_loader.get_data(filename)
-        digest = hashlib.sha256(source).digest()
+        digest = hashlib.sha256(self.source).digest()
         code = self.cache.load(digest)
         if code is None:
-            code = compile(source, filename, 'exec', dont_inherit=True)
+            code = compile(self.source, self.filename, 'exec', dont_inherit=True)
             self.cache.save(digest, code)
             return code
-        return with_filename(code, filename)
+        return with_filename(code, self.filename)
 
-    # what else a loader answers (tracebacks read the source through get_source)
     def get_source(self, fullname):
-        return self.zip_loader.get_source(fullname)
+        return importlib.util.decode_source(self.source)  # what a traceback shows
 
     def get_filename(self, fullname):
-        return self.zip_loader.get_filename(fullname)
+        return self.filename
 
     def is_package(self, fullname):
-        return self.zip_loader.is_package(fullname)
-
-    def get_data(self, path):
-        return self.zip_loader.get_data(path)
-
-    def get_resource_reader(self, fullname):
-        return self.zip_loader.get_resource_reader(fullname)
+        return self.package
 
 
 class CachedCodeFinder:
-    """Finds the collection's modules as the path finder does, and has those in a zip loaded with cached code."""
+    """Finds the collection's files in the zip the module runs from, and has them loaded with cached code.
 
-    def __init__(self, cache):
+    It reads a file's source from the zip itself: zipimport's own finder and loader compile a file to find it (its
+    ``find_spec`` and ``get_filename`` call the compiler), which would cost what the cache saves."""
+
+    def __init__(self, archive, cache):
+        self.archive = archive
+        self.reader = zipimport.zipimporter(archive)  # reads the zip's files by path (the zip's index is shared)
         self.cache = cache
 
     def find_spec(self, fullname, path=None, target=None):
         if not fullname.startswith(PACKAGE):
             return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
-        if spec is not None and isinstance(spec.loader, zipimport.zipimporter) and spec.origin:
-            spec.loader = CachedCodeLoader(spec.loader, self.cache)
-        return spec
+        if path is not None and not any(str(entry).startswith(self.archive + '/') for entry in path):
+            return None  # the package is not the zip's: the usual finders find it
+        inside = '%s/%s' % (self.archive, fullname.replace('.', '/'))
+        for filename, package in ((inside + '/__init__.py', True), (inside + '.py', False)):
+            try:
+                source = self.reader.get_data(filename)
+            except OSError:
+                continue
+            spec = importlib.util.spec_from_loader(fullname, CachedCodeLoader(filename, source, package, self.cache),
+                                                   origin=filename, is_package=package)
+            if package:
+                spec.submodule_search_locations = [inside]
+            spec.has_location = True  # __file__ is the file in the zip, as zipimport has it
+            return spec
+        return None  # not in the zip (a module nobody shipped): the usual finders say so
 
     def invalidate_caches(self):
         """Nothing to forget: entries are named by their source."""

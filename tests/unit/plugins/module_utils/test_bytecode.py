@@ -169,8 +169,16 @@ def test_code_from_the_cache_names_the_file_it_now_comes_from():
     assert [renamed.co_filename, functions[0].co_filename, inner[0].co_filename] == ['/new/zip/module.py'] * 3
 
 
-def test_the_finder_passes_other_packages_by():
-    assert CachedCodeFinder(None).find_spec('json') is None
+def test_the_finder_finds_only_the_collections_files_in_its_zip(tmp_path):
+    finder = CachedCodeFinder(module_zip(tmp_path / 'one.zip', 1), BytecodeCache.open(str(tmp_path / 'c')))
+    module_utils = str(tmp_path / 'one.zip' / 'ansible_collections/nms/overlay/plugins/module_utils')
+    probe = finder.find_spec('ansible_collections.nms.overlay.plugins.module_utils._probe', [module_utils])
+    assert probe.origin == module_utils + '/_probe.py' and probe.submodule_search_locations is None
+    package = finder.find_spec('ansible_collections.nms.overlay.plugins.module_utils', None)
+    assert package.origin == module_utils + '/__init__.py' and package.submodule_search_locations == [module_utils]
+    assert finder.find_spec('json') is None  # not the collection's
+    assert finder.find_spec('ansible_collections.nms.overlay.plugins.module_utils._absent', [module_utils]) is None
+    assert finder.find_spec('ansible_collections.nms.overlay.plugins.module_utils._probe', [str(tmp_path)]) is None
 
 
 # A module process, as AnsiballZ runs one: the collection's files in a zip on sys.path, compile_once() first.
@@ -180,12 +188,15 @@ SCRIPT = textwrap.dedent('''
     sys.path.insert(0, sys.argv[1])
     from ansible_collections.nms.overlay.plugins.module_utils._bytecode import compile_once
     compile_once()
+    compiled = []  # the collection's files compiled from here on (the audit event of compile())
+    sys.addaudithook(lambda event, args: compiled.append(args[1]) if event == 'compile' and 'ansible_collections' in str(args[1]) else None)
     from ansible_collections.nms.overlay.plugins.module_utils import _probe
     print(_probe.VALUE)
     try:
         _probe.fail()
     except ValueError:
         print(traceback.format_exc().splitlines()[-3].strip())
+    print(len(compiled))
 ''')
 
 
@@ -219,16 +230,17 @@ def probe_entry(cache):
 def test_a_module_process_from_a_zip_runs_the_code_it_kept(tmp_path):
     cache = tmp_path / 'cache'
     first_zip = module_zip(tmp_path / 'one.zip', 1)
-    value, where = module_process(first_zip, cache)
-    assert value == 'from the source 1' and first_zip in where  # compiled, and kept
+    value, where, compiled = module_process(first_zip, cache)
+    assert value == 'from the source 1' and first_zip in where and compiled == '1'  # compiled once, and kept
+    assert module_process(first_zip, cache)[2] == '0'  # then never again
     entry = probe_entry(cache)
     # the kept entry's code is what the next process runs: replaced by other code under the same header, it runs that
     data = entry.read_bytes()
     header = data[:len(_bytecode.HEADER) + 32]
     entry.write_bytes(header + marshal.dumps(code_of(PROBE.replace('from the source', 'from the cache') % 1)))
     second_zip = module_zip(tmp_path / 'two.zip', 1)
-    value, where = module_process(second_zip, cache)
-    assert value == 'from the cache 1'
+    value, where, compiled = module_process(second_zip, cache)
+    assert value == 'from the cache 1' and compiled == '0'
     assert second_zip in where and first_zip not in where  # a traceback names the zip the process runs from
 
 
@@ -241,7 +253,8 @@ def test_a_changed_source_never_gets_the_old_code(tmp_path):
 
 @pytest.mark.parametrize('setting', ['off', 'relative'])
 def test_turned_off_or_relative_a_module_process_keeps_nothing(tmp_path, setting):
-    assert module_process(module_zip(tmp_path / 'one.zip', 1), setting)[0] == 'from the source 1'
+    value, dummy, compiled = module_process(module_zip(tmp_path / 'one.zip', 1), setting)
+    assert value == 'from the source 1' and int(compiled) >= 1  # zipimport's own (3.11 to 3.13: twice, to find and to run)
     assert sorted(os.listdir(str(tmp_path))) == ['one.zip']
 
 
