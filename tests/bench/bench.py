@@ -674,9 +674,10 @@ than seconds do.
   `netbird` dialect.
 - **Compiled files**: `PYTHONDONTWRITEBYTECODE` is left out of the plays' environment and the floors' files are
   compiled once before the first play (`compileall`, for each Python), as a controller keeps any package's compiled
-  files after its first use. The collection's own files are compiled on every run all the same, in the controller as
-  in a module process: ansible-core's collection loader compiles a collection's Python files from source each time
-  it imports them (it reads no compiled files), and a module process gets sources.
+  files after its first use. In the controller the collection's own files are compiled on every run all the same:
+  ansible-core's collection loader compiles a collection's Python files from source each time it imports them (it
+  reads no compiled files). A module process gets sources, and keeps their compiled code in the user's cache
+  (`~/.cache/nms.overlay/bytecode`, docs/where-modules-run.md), which the first plays fill, as a user's first tasks do.
 - Machine: {cpus} CPUs, shared with other work (seconds vary more than the ratios do):
   {cpu}, {system}, load average {load} at the start.
 - Versions: {versions}.

@@ -224,6 +224,13 @@ class PlayResult:
 
 
 @pytest.fixture(scope="session")
+def bytecode_cache(tmp_path_factory):
+    """One bytecode cache for every module process of the session's runs (plugins/module_utils/_bytecode.py): each
+    run has a HOME of its own, where the default cache would be compiled anew; test_in_process tests the default."""
+    return tmp_path_factory.mktemp("bytecode")
+
+
+@pytest.fixture(scope="session")
 def collections_dir(tmp_path_factory):
     """A directory holding ``ansible_collections/nms/overlay`` -> repository root (symlink)."""
     base = tmp_path_factory.mktemp("collections")
@@ -418,7 +425,7 @@ def _run_in_process(steps, check, diff, environment, workdir, home):
 
 
 @pytest.fixture
-def run(request, tmp_path, collections_dir):
+def run(request, tmp_path, collections_dir, bytecode_cache):
     """Return ``run(tasks, ...)`` -> :class:`PlayResult` (see the module docstring)."""
     counter = [0]
 
@@ -460,9 +467,10 @@ def run(request, tmp_path, collections_dir):
             result = PlayResult(rc, stdout, results, ["(in process)"] + [s.action for s in steps], in_process=True)
             way = "in process"
         else:
+            playbook_env = dict({"NMS_OVERLAY_BYTECODE_CACHE": str(bytecode_cache)}, **(env or {}))  # the test's wins
             result = _run_ansible_playbook(request, workdir, home, local_tmp, collections_dir, task_list, api_env,
-                                           env, check, diff, verbosity, extra_vars, inventory, hosts, play, timeout,
-                                           playbook, python)
+                                           playbook_env, check, diff, verbosity, extra_vars, inventory, hosts, play,
+                                           timeout, playbook, python)
             way = "ansible-playbook"
             FALLBACKS[reason] += 1
         elapsed = time.monotonic() - started

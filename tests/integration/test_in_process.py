@@ -134,6 +134,7 @@ def test_a_module_process_compiles_the_collection_once(emulator, run, tmp_path):
 
 
 def test_the_cache_is_under_the_users_home_unless_turned_off(emulator, run, tmp_path):
+    """(run gives every other test one cache for the session: NMS_OVERLAY_BYTECODE_CACHE, unset here.)"""
     home = tmp_path / 'home'
     home.mkdir()
     steps = [group_task()]
@@ -147,11 +148,11 @@ def test_the_cache_is_under_the_users_home_unless_turned_off(emulator, run, tmp_
     workdir = pathlib.Path(relative.command[1]).parent  # where ansible-playbook ran (the playbook's directory)
     assert not (home / '.cache').exists() and not list(workdir.rglob('bytecode')) and not list(home.rglob('bytecode'))
     told_not_to = run(steps, extra_vars={'nms_overlay_in_process': False},
-                      env={'HOME': str(home), 'PYTHONDONTWRITEBYTECODE': '1'})
+                      env={'HOME': str(home), 'PYTHONDONTWRITEBYTECODE': '1', 'NMS_OVERLAY_BYTECODE_CACHE': None})
     assert told_not_to.rc == 0, told_not_to
     assert not list((home / '.cache' / 'nms.overlay' / 'bytecode').iterdir())  # made, and nothing written in it
     default = run(steps, extra_vars={'nms_overlay_in_process': False},
-                  env={'HOME': str(home), 'PYTHONDONTWRITEBYTECODE': None})
+                  env={'HOME': str(home), 'PYTHONDONTWRITEBYTECODE': None, 'NMS_OVERLAY_BYTECODE_CACHE': None})
     assert default.rc == 0, default
     entries, leftovers = cache_entries(home / '.cache' / 'nms.overlay' / 'bytecode')
     assert entries and leftovers == []
